@@ -1,0 +1,169 @@
+// Package tsutil holds what the tree-sitter front-ends share: parsers,
+// positions in the units udf.Position uses, node text, syntax errors and
+// tree walks.
+package tsutil
+
+import (
+	"fmt"
+	"unicode/utf8"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/udfx/udfx/harness/udf"
+)
+
+// Source is one parsed file: its bytes, its tree and an index of line
+// starts for position conversion.
+type Source struct {
+	Path       string
+	Src        []byte
+	Tree       *sitter.Tree
+	lineStarts []int
+}
+
+// Parse parses src with p. The caller must Close the Source.
+func Parse(p *sitter.Parser, path string, src []byte) (*Source, error) {
+	tree := p.Parse(src, nil)
+	if tree == nil {
+		return nil, &udf.ParseError{File: path, Pos: udf.Position{Line: 1, Column: 1}, Message: "parser gave no tree"}
+	}
+	s := &Source{Path: path, Src: src, Tree: tree, lineStarts: []int{0}}
+	for i, b := range src {
+		if b == '\n' {
+			s.lineStarts = append(s.lineStarts, i+1)
+		}
+	}
+	return s, nil
+}
+
+// Close frees the tree.
+func (s *Source) Close() { s.Tree.Close() }
+
+// Root is the root node.
+func (s *Source) Root() *sitter.Node { return s.Tree.RootNode() }
+
+// Text is the source text of n.
+func (s *Source) Text(n *sitter.Node) string {
+	if n == nil {
+		return ""
+	}
+	return string(s.Src[n.StartByte():n.EndByte()])
+}
+
+// Pos converts a byte offset to a 1-based line and code-point column.
+func (s *Source) Pos(off uint) udf.Position {
+	o := int(off)
+	if o > len(s.Src) {
+		o = len(s.Src)
+	}
+	// Binary search for the last line start <= o.
+	lo, hi := 0, len(s.lineStarts)-1
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if s.lineStarts[mid] <= o {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return udf.Position{Line: lo + 1, Column: utf8.RuneCount(s.Src[s.lineStarts[lo]:o]) + 1}
+}
+
+// Span is the span of n.
+func (s *Source) Span(n *sitter.Node) udf.Span {
+	return udf.Span{Start: s.Pos(n.StartByte()), End: s.Pos(n.EndByte())}
+}
+
+// SyntaxError returns a *udf.ParseError for the first ERROR or MISSING
+// node in the tree, or nil when the file parsed cleanly.
+func (s *Source) SyntaxError() error {
+	root := s.Root()
+	if !root.HasError() {
+		return nil
+	}
+	var found *sitter.Node
+	var walk func(n *sitter.Node) bool
+	walk = func(n *sitter.Node) bool {
+		if !n.HasError() {
+			return false
+		}
+		if n.IsError() || n.IsMissing() {
+			found = n
+			return true
+		}
+		for i := uint(0); i < n.ChildCount(); i++ {
+			if walk(n.Child(i)) {
+				return true
+			}
+		}
+		return false
+	}
+	walk(root)
+	if found == nil {
+		found = root
+	}
+	msg := "syntax error"
+	switch {
+	case found.IsMissing():
+		msg = fmt.Sprintf("syntax error: missing %q", found.Kind())
+	case found.IsError():
+		if text := shorten(s.Text(found), 24); text != "" {
+			msg = fmt.Sprintf("syntax error near %q", text)
+		}
+	}
+	return &udf.ParseError{File: s.Path, Pos: s.Pos(found.StartByte()), Message: msg}
+}
+
+// Walk calls fn on n and every descendant in document order; when fn
+// returns false the node's children are skipped.
+func Walk(n *sitter.Node, fn func(*sitter.Node) bool) {
+	if n == nil || !fn(n) {
+		return
+	}
+	for i := uint(0); i < n.ChildCount(); i++ {
+		Walk(n.Child(i), fn)
+	}
+}
+
+// NamedChildren returns n's named children.
+func NamedChildren(n *sitter.Node) []*sitter.Node {
+	out := make([]*sitter.Node, 0, n.NamedChildCount())
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		out = append(out, n.NamedChild(i))
+	}
+	return out
+}
+
+// Ancestor returns the nearest ancestor of n whose kind is one of kinds.
+func Ancestor(n *sitter.Node, kinds ...string) *sitter.Node {
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		for _, k := range kinds {
+			if p.Kind() == k {
+				return p
+			}
+		}
+	}
+	return nil
+}
+
+// NewParser returns a parser for the language lang (a grammar's
+// Language() pointer). The caller must Close it.
+func NewParser(lang *sitter.Language) *sitter.Parser {
+	p := sitter.NewParser()
+	if err := p.SetLanguage(lang); err != nil {
+		// The grammars are compiled in; a version mismatch is a build bug.
+		panic(fmt.Sprintf("tree-sitter grammar: %v", err))
+	}
+	return p
+}
+
+// shorten cuts s to at most n bytes at a character boundary, marking the cut.
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
+}

@@ -1,0 +1,277 @@
+// Package udf is udfx's model of a Spark user-defined function: where it is
+// defined and used, its signature in Spark SQL types, and the advice the
+// front-ends give about which rewrite targets look feasible.
+//
+// The front-ends that fill this model live in the sub-packages scala, java
+// and python; they all implement Frontend.
+package udf
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Language is the source language a UDF is written in.
+type Language string
+
+const (
+	Scala  Language = "scala"
+	Java   Language = "java"
+	Python Language = "python"
+)
+
+// Kind says how a UDF is defined. The set is part of the JSON schema
+// (docs/scan-json.md); add to it, never rename.
+type Kind string
+
+const (
+	// KindFunctionClass is a Scala class or object extending Function1..22;
+	// its apply method is the UDF.
+	KindFunctionClass Kind = "function-class"
+	// KindUDFClass is a Scala or Java class implementing
+	// org.apache.spark.sql.api.java.UDF1..22; its call method is the UDF.
+	KindUDFClass Kind = "udf-class"
+	// KindHiveUDF is a Hive simple UDF (evaluate methods).
+	KindHiveUDF Kind = "hive-udf"
+	// KindHiveGenericUDF is a Hive GenericUDF (initialize/evaluate).
+	KindHiveGenericUDF Kind = "hive-generic-udf"
+	// KindLambda is an anonymous function wrapped by udf(...) or passed to
+	// register(...).
+	KindLambda Kind = "lambda"
+	// KindFunctionRef is a named method wrapped by udf(f _) or udf(f).
+	KindFunctionRef Kind = "function-ref"
+	// KindPythonUDF is a Python def made a row-at-a-time UDF by @udf,
+	// udf(f, T) or spark.udf.register("name", f, T).
+	KindPythonUDF Kind = "python-udf"
+	// KindPandasUDF is a vectorized pandas_udf; PandasFlavor says which.
+	KindPandasUDF Kind = "pandas-udf"
+	// KindRDDLambda is a lambda passed to an RDD transformation (map,
+	// flatMap, filter, reduceByKey, ...). Spark runs it row by row in the
+	// Python worker even though no udf() is involved.
+	KindRDDLambda Kind = "rdd-lambda"
+)
+
+// Kinds lists every kind, in the order reports describe them.
+var Kinds = []Kind{
+	KindFunctionClass, KindUDFClass, KindHiveUDF, KindHiveGenericUDF,
+	KindLambda, KindFunctionRef, KindPythonUDF, KindPandasUDF, KindRDDLambda,
+}
+
+// PandasFlavor is the shape of a pandas_udf, taken from its type hints or
+// its functionType argument.
+type PandasFlavor string
+
+const (
+	PandasSeriesToSeries     PandasFlavor = "series-to-series"
+	PandasIteratorOfSeries   PandasFlavor = "iterator-of-series"
+	PandasIteratorOfMultiple PandasFlavor = "iterator-of-multiple-series"
+	PandasSeriesToScalar     PandasFlavor = "series-to-scalar"
+	PandasGroupedMap         PandasFlavor = "grouped-map"
+	PandasUnknown            PandasFlavor = "unknown"
+)
+
+// Position is a 1-based line and column. Columns count Unicode code points
+// from the start of the line, as SARIF's "unicodeCodePoints" column kind
+// does, so a non-ASCII character before a UDF does not shift it.
+type Position struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+}
+
+// Span is a half-open range of source: Start is the first character, End
+// the position just after the last one.
+type Span struct {
+	Start Position `json:"start"`
+	End   Position `json:"end"`
+}
+
+func (s Span) String() string {
+	return fmt.Sprintf("%d:%d-%d:%d", s.Start.Line, s.Start.Column, s.End.Line, s.End.Column)
+}
+
+// UseKind says how a use site refers to the UDF.
+type UseKind string
+
+const (
+	// UseRegister is the call that registers the UDF under a SQL name.
+	UseRegister UseKind = "register"
+	// UseCall is a call of the UDF value in DataFrame code: f(col("x")).
+	UseCall UseKind = "call"
+	// UseSQL is a string literal (spark.sql, expr, selectExpr, callUDF)
+	// that calls the UDF by its registered name.
+	UseSQL UseKind = "sql"
+	// UseReference passes the UDF around without calling it (for example
+	// rdd.reduceByKey(add)).
+	UseReference UseKind = "reference"
+)
+
+// UseSite is one place in the defining file that uses the UDF.
+type UseSite struct {
+	Kind UseKind `json:"kind"`
+	Span Span    `json:"span"`
+	// Text is the source text of the use (the call, or the string literal).
+	Text string `json:"text"`
+}
+
+// Param is one parameter of the UDF.
+type Param struct {
+	Name string `json:"name"`
+	// SourceType is the type as written in the source ("java.lang.Double",
+	// "Double", "float", "pd.Series"); empty when the source gives none.
+	SourceType string `json:"source_type,omitempty"`
+	// Type is the Spark SQL type Spark hands the parameter; nil when it
+	// cannot be known from the source alone.
+	Type *Type `json:"type"`
+	// Primitive is true for JVM primitive parameters (Scala Double, Int,
+	// ...): Spark cannot pass them null, so it returns null for a null
+	// input without calling the function.
+	Primitive bool `json:"primitive"`
+}
+
+// Target is a rewrite target udfx can produce.
+type Target string
+
+const (
+	TargetSQL              Target = "sql"
+	TargetColumnar         Target = "columnar"
+	TargetCUDA             Target = "cuda"
+	TargetVectorizedPython Target = "vectorized-python"
+)
+
+// Targets lists every target, highest level first.
+var Targets = []Target{TargetSQL, TargetColumnar, TargetCUDA, TargetVectorizedPython}
+
+// TargetAdvice says whether a target looks feasible, and why or why not.
+type TargetAdvice struct {
+	Target   Target   `json:"target"`
+	Feasible bool     `json:"feasible"`
+	Reasons  []string `json:"reasons"`
+}
+
+// BlockerKind names something in a UDF body that stands in the way of an
+// exact rewrite.
+type BlockerKind string
+
+const (
+	BlockerIO               BlockerKind = "io"
+	BlockerNetwork          BlockerKind = "network"
+	BlockerNondeterminism   BlockerKind = "nondeterminism"
+	BlockerMutableState     BlockerKind = "mutable-state"
+	BlockerExceptionHandler BlockerKind = "exception-handling"
+	BlockerLoop             BlockerKind = "loop"
+	BlockerUnknownCall      BlockerKind = "unknown-call"
+)
+
+// Blocker is one finding in the body.
+type Blocker struct {
+	Kind   BlockerKind `json:"kind"`
+	Detail string      `json:"detail"`
+	Span   Span        `json:"span"`
+}
+
+// UDF is one user-defined function found in source.
+type UDF struct {
+	// Name is the name of the class, def or val that holds the UDF; for a
+	// lambda with no name, the registered name or "<lambda@line>".
+	Name string `json:"name"`
+	// RegisteredNames are the SQL names given by register(...) in the same
+	// file, in source order.
+	RegisteredNames []string `json:"registered_names"`
+	Language        Language `json:"language"`
+	Kind            Kind     `json:"kind"`
+	// PandasFlavor is set for KindPandasUDF only.
+	PandasFlavor PandasFlavor `json:"pandas_flavor,omitempty"`
+	// RDDOperation is the transformation a KindRDDLambda is passed to.
+	RDDOperation string `json:"rdd_operation,omitempty"`
+	File         string `json:"file"`
+	// Span covers the whole definition; BodySpan the function body that a
+	// rewrite replaces (the apply/call method, the lambda, the def).
+	Span     Span      `json:"span"`
+	BodySpan Span      `json:"body_span"`
+	Params   []Param   `json:"params"`
+	Return   *Type     `json:"return_type"`
+	UseSites []UseSite `json:"use_sites"`
+	// NullSkipsCall is true when Spark returns null for a null input
+	// without calling the function: a Scala function (class, lambda or
+	// method reference) with a JVM primitive parameter.
+	NullSkipsCall bool           `json:"null_skips_call"`
+	Blockers      []Blocker      `json:"blockers"`
+	Targets       []TargetAdvice `json:"targets"`
+}
+
+// Finish fills what follows from the rest: NullSkipsCall, the target
+// advice, and normalized (non-nil, sorted) slices so JSON output is stable.
+// Front-ends call it on every UDF they return.
+func (u *UDF) Finish() {
+	u.NullSkipsCall = false
+	if u.Language == Scala && (u.Kind == KindFunctionClass || u.Kind == KindLambda || u.Kind == KindFunctionRef) {
+		// Only Scala functions reach Spark with TypeTags, from which
+		// ScalaUDF learns which inputs are primitive. Java UDF1..22 and
+		// Hive UDFs are called with null whatever their declared types.
+		for _, p := range u.Params {
+			if p.Primitive {
+				u.NullSkipsCall = true
+			}
+		}
+	}
+	if u.RegisteredNames == nil {
+		u.RegisteredNames = []string{}
+	}
+	if u.Params == nil {
+		u.Params = []Param{}
+	}
+	if u.UseSites == nil {
+		u.UseSites = []UseSite{}
+	}
+	if u.Blockers == nil {
+		u.Blockers = []Blocker{}
+	}
+	sort.SliceStable(u.UseSites, func(i, j int) bool { return before(u.UseSites[i].Span.Start, u.UseSites[j].Span.Start) })
+	sort.SliceStable(u.Blockers, func(i, j int) bool { return before(u.Blockers[i].Span.Start, u.Blockers[j].Span.Start) })
+	u.Targets = Classify(u)
+}
+
+func before(a, b Position) bool {
+	if a.Line != b.Line {
+		return a.Line < b.Line
+	}
+	return a.Column < b.Column
+}
+
+// SortUDFs orders UDFs by file, then position, then name.
+func SortUDFs(us []UDF) {
+	sort.SliceStable(us, func(i, j int) bool {
+		a, b := us[i], us[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Span.Start != b.Span.Start {
+			return before(a.Span.Start, b.Span.Start)
+		}
+		return a.Name < b.Name
+	})
+}
+
+// ParseError is a file that the front-end could not parse. Scan reports it
+// and goes on with the other files.
+type ParseError struct {
+	File    string   `json:"file"`
+	Pos     Position `json:"position"`
+	Message string   `json:"message"`
+}
+
+func (e *ParseError) Error() string {
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Pos.Line, e.Pos.Column, e.Message)
+}
+
+// Frontend finds the UDFs in one language's source files. A Frontend is
+// not safe for concurrent use; scan gives each worker its own.
+type Frontend interface {
+	Language() Language
+	// Parse returns the UDFs defined in src, each already Finish()ed, with
+	// File set to path. A file with syntax errors gives a *ParseError and
+	// no UDFs.
+	Parse(path string, src []byte) ([]UDF, error)
+	// Close frees the parser's native memory.
+	Close()
+}
