@@ -14,6 +14,16 @@ import "strings"
 func JVMType(lang Language, src string) (t *Type, primitive, ok bool) {
 	s := strings.ReplaceAll(strings.TrimSpace(src), " ", "")
 	s = strings.TrimPrefix(s, "_root_.")
+	if elem, ok := strings.CutSuffix(s, "[]"); ok { // a Java array
+		if elem == "byte" {
+			return Prim(Binary), false, true
+		}
+		et, _, ok := JVMType(lang, elem)
+		if !ok {
+			return nil, false, false
+		}
+		return ArrayOf(et), false, true
+	}
 	base, args := splitGeneric(s)
 	switch base {
 	case "scala.Double", "double":
@@ -96,9 +106,6 @@ func JVMType(lang Language, src string) (t *Type, primitive, ok bool) {
 		}
 		inner, _, ok := JVMType(lang, args[0])
 		return inner, false, ok
-	}
-	if strings.HasSuffix(s, "[]") && (s == "byte[]") {
-		return Prim(Binary), false, true
 	}
 	return nil, false, false
 }

@@ -107,11 +107,27 @@ func (t *Type) String() string {
 	case Struct:
 		parts := make([]string, len(t.Fields))
 		for i, f := range t.Fields {
-			parts[i] = f.Name + ":" + f.Type.String()
+			parts[i] = quoteField(f.Name) + ":" + f.Type.String()
 		}
 		return "struct<" + strings.Join(parts, ",") + ">"
 	}
 	return string(t.Kind)
+}
+
+// quoteField backquotes a struct field name that is not a plain
+// identifier, as Spark's DDL does, so the type string parses back.
+func quoteField(name string) string {
+	plain := name != ""
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c == '_' || isLetter(c) || i > 0 && isDigit(c)) {
+			plain = false
+		}
+	}
+	if plain {
+		return name
+	}
+	return "`" + strings.ReplaceAll(name, "`", "``") + "`"
 }
 
 // Equal compares two types structurally.
@@ -214,15 +230,24 @@ func (p *typeParser) next() {
 	c := p.in[p.pos]
 	switch {
 	case c == '_' || c == '`' || isLetter(c):
-		if c == '`' { // a quoted struct field name
-			end := strings.IndexByte(p.in[p.pos+1:], '`')
-			if end < 0 {
-				p.pos = len(p.in)
-				p.tok = token{kind: tokPunct, text: "`", off: start}
+		if c == '`' { // a quoted struct field name; `` stands for one backquote
+			var name strings.Builder
+			for i := p.pos + 1; i < len(p.in); i++ {
+				if p.in[i] != '`' {
+					name.WriteByte(p.in[i])
+					continue
+				}
+				if i+1 < len(p.in) && p.in[i+1] == '`' {
+					name.WriteByte('`')
+					i++
+					continue
+				}
+				p.pos = i + 1
+				p.tok = token{kind: tokIdent, text: name.String(), off: start}
 				return
 			}
-			p.pos += end + 2
-			p.tok = token{kind: tokIdent, text: p.in[start+1 : p.pos-1], off: start}
+			p.pos = len(p.in)
+			p.tok = token{kind: tokPunct, text: "`", off: start}
 			return
 		}
 		for p.pos < len(p.in) && (p.in[p.pos] == '_' || p.in[p.pos] == '.' || isLetter(p.in[p.pos]) || isDigit(p.in[p.pos])) {

@@ -1,0 +1,106 @@
+package udf
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestSQLCalls(t *testing.T) {
+	cases := []struct {
+		sql, name string
+		want      bool
+	}{
+		{"SELECT to_fahrenheit(t) FROM r", "to_fahrenheit", true},
+		{"SELECT TO_FAHRENHEIT (t) FROM r", "to_fahrenheit", true},
+		{"SELECT `to_fahrenheit`(t) FROM r", "to_fahrenheit", true},
+		{"SELECT to_fahrenheit\n(t)", "to_fahrenheit", true},
+		{"SELECT my_to_fahrenheit(t) FROM r", "to_fahrenheit", false},
+		{"SELECT to_fahrenheit_v2(t) FROM r", "to_fahrenheit", false},
+		{"SELECT t AS to_fahrenheit FROM r", "to_fahrenheit", false},
+		{"SELECT db.to_fahrenheit(t)", "to_fahrenheit", false},
+		{"to_fahrenheit(", "to_fahrenheit", true},
+		{"", "to_fahrenheit", false},
+		{"x()", "", false},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, SQLCalls(c.sql, c.name), "%q in %q", c.name, c.sql)
+	}
+}
+
+func TestFinishNullSkipsCallAndStableSlices(t *testing.T) {
+	prim := Param{Name: "x", SourceType: "Double", Type: Prim(Double), Primitive: true}
+	cases := []struct {
+		lang Language
+		kind Kind
+		want bool
+	}{
+		{Scala, KindLambda, true},
+		{Scala, KindFunctionClass, true},
+		{Scala, KindFunctionRef, true},
+		// UDF1..22 reach Spark without TypeTags: null is passed through.
+		{Scala, KindUDFClass, false},
+		{Java, KindUDFClass, false},
+		{Java, KindHiveUDF, false},
+	}
+	for _, c := range cases {
+		u := UDF{Language: c.lang, Kind: c.kind, Params: []Param{prim}, Return: Prim(Double)}
+		u.Finish()
+		assert.Equal(t, c.want, u.NullSkipsCall, "%s %s", c.lang, c.kind)
+	}
+	u := UDF{Language: Python, Kind: KindPythonUDF}
+	u.Finish()
+	assert.NotNil(t, u.RegisteredNames)
+	assert.NotNil(t, u.Params)
+	assert.NotNil(t, u.UseSites)
+	assert.NotNil(t, u.Blockers)
+	assert.Len(t, u.Targets, len(Targets))
+}
+
+func advice(u *UDF, t Target) TargetAdvice {
+	for _, a := range u.Targets {
+		if a.Target == t {
+			return a
+		}
+	}
+	return TargetAdvice{}
+}
+
+func TestClassify(t *testing.T) {
+	d := Prim(Double)
+	pure := UDF{Language: Scala, Kind: KindFunctionClass, Params: []Param{{Name: "c", Type: d}}, Return: d}
+	pure.Finish()
+	for _, tg := range []Target{TargetSQL, TargetColumnar, TargetCUDA} {
+		assert.True(t, advice(&pure, tg).Feasible, tg)
+	}
+	assert.False(t, advice(&pure, TargetVectorizedPython).Feasible)
+
+	loop := pure
+	loop.Blockers = []Blocker{{Kind: BlockerLoop, Detail: "while loop", Span: Span{Start: Position{Line: 3, Column: 5}}}}
+	loop.Finish()
+	sql := advice(&loop, TargetSQL)
+	assert.False(t, sql.Feasible)
+	assert.Equal(t, []string{"loop at 3:5: while loop"}, sql.Reasons)
+	assert.True(t, advice(&loop, TargetCUDA).Feasible, "a kernel can loop per row")
+
+	str := UDF{Language: Java, Kind: KindUDFClass, Params: []Param{{Name: "s", Type: Prim(String)}}, Return: Prim(String)}
+	str.Finish()
+	assert.True(t, advice(&str, TargetSQL).Feasible)
+	assert.False(t, advice(&str, TargetCUDA).Feasible)
+	assert.Contains(t, advice(&str, TargetCUDA).Reasons[0], "parameter s is string")
+
+	py := UDF{Language: Python, Kind: KindPythonUDF, Params: []Param{{Name: "c"}}, Return: d}
+	py.Finish()
+	assert.True(t, advice(&py, TargetSQL).Feasible, "Python parameter types come from the call site")
+	assert.True(t, advice(&py, TargetVectorizedPython).Feasible)
+	assert.False(t, advice(&py, TargetColumnar).Feasible)
+
+	pandas := UDF{Language: Python, Kind: KindPandasUDF, Return: d}
+	pandas.Finish()
+	assert.False(t, advice(&pandas, TargetSQL).Feasible)
+	assert.Equal(t, []string{"already a vectorized pandas_udf"}, advice(&pandas, TargetVectorizedPython).Reasons)
+
+	unknownRet := UDF{Language: Scala, Kind: KindLambda, Params: []Param{{Name: "c", Type: d, Primitive: true}}}
+	unknownRet.Finish()
+	assert.Contains(t, advice(&unknownRet, TargetSQL).Reasons, "the return type is not known from the source")
+}
