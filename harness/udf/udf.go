@@ -191,9 +191,14 @@ type UDF struct {
 	Params   []Param   `json:"params"`
 	Return   *Type     `json:"return_type"`
 	UseSites []UseSite `json:"use_sites"`
+	// Untyped marks a Scala function wrapped by the untyped
+	// udf(f: AnyRef, dataType): Spark 3+ rejects it unless
+	// spark.sql.legacy.allowUntypedScalaUDF is set, and then a null input
+	// reaches a primitive parameter as its default value (0, false).
+	Untyped bool `json:"untyped,omitempty"`
 	// NullSkipsCall is true when Spark returns null for a null input
-	// without calling the function: a Scala function (class, lambda or
-	// method reference) with a JVM primitive parameter.
+	// without calling the function: a typed Scala function (class, lambda
+	// or method reference) with a JVM primitive parameter.
 	NullSkipsCall bool           `json:"null_skips_call"`
 	Blockers      []Blocker      `json:"blockers"`
 	Targets       []TargetAdvice `json:"targets"`
@@ -204,7 +209,7 @@ type UDF struct {
 // Front-ends call it on every UDF they return.
 func (u *UDF) Finish() {
 	u.NullSkipsCall = false
-	if u.Language == Scala && (u.Kind == KindFunctionClass || u.Kind == KindLambda || u.Kind == KindFunctionRef) {
+	if u.Language == Scala && !u.Untyped && (u.Kind == KindFunctionClass || u.Kind == KindLambda || u.Kind == KindFunctionRef) {
 		// Only Scala functions reach Spark with TypeTags, from which
 		// ScalaUDF learns which inputs are primitive. Java UDF1..22 and
 		// Hive UDFs are called with null whatever their declared types.

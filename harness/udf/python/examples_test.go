@@ -1,0 +1,121 @@
+package python
+
+import (
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/udfx/udfx/harness/udf"
+)
+
+var examplePaths = []string{
+	"../../../examples/python-celsius/celsius.py",
+	"../../../examples/python-vectors/vectors.py",
+	"../../../examples/python-wordcount/wordcount.py",
+}
+
+func span(l1, c1, l2, c2 int) udf.Span {
+	return udf.Span{Start: udf.Position{Line: l1, Column: c1}, End: udf.Position{Line: l2, Column: c2}}
+}
+
+func parseExample(t *testing.T, path string) []udf.UDF {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	require.NoError(t, err)
+	f := New()
+	defer f.Close()
+	us, err := f.Parse(path, src)
+	require.NoError(t, err)
+	for i := range us {
+		assert.NotEmpty(t, us[i].Targets)
+		us[i].Targets = nil
+	}
+	return us
+}
+
+func TestExampleCelsius(t *testing.T) {
+	path := examplePaths[0]
+	want := []udf.UDF{{
+		Name: "to_fahrenheit", RegisteredNames: []string{}, Language: udf.Python, Kind: udf.KindPythonUDF,
+		File: path, Span: span(7, 1, 11, 38), BodySpan: span(8, 1, 11, 38),
+		Params:   []udf.Param{{Name: "celsius"}},
+		Return:   udf.Prim(udf.Double),
+		UseSites: []udf.UseSite{{Kind: udf.UseCall, Span: span(17, 39, 17, 72), Text: `to_fahrenheit(col("temperature"))`}},
+		Blockers: []udf.Blocker{},
+	}}
+	assert.Equal(t, want, parseExample(t, path))
+}
+
+func TestExampleVectors(t *testing.T) {
+	path := examplePaths[1]
+	want := []udf.UDF{
+		{
+			Name: "mean_pairwise_abs_diff", RegisteredNames: []string{}, Language: udf.Python, Kind: udf.KindPandasUDF,
+			PandasFlavor: udf.PandasSeriesToScalar,
+			File:         path, Span: span(8, 1, 16, 46), BodySpan: span(9, 1, 16, 46),
+			Params:   []udf.Param{{Name: "vectors", SourceType: "pd.Series"}},
+			Return:   udf.Prim(udf.Float),
+			UseSites: []udf.UseSite{{Kind: udf.UseCall, Span: span(37, 30, 37, 63), Text: `mean_pairwise_abs_diff("samples")`}},
+			Blockers: []udf.Blocker{{Kind: udf.BlockerLoop, Detail: "list comprehension", Span: span(11, 29, 11, 79)}},
+		},
+		{
+			Name: "moving_average", RegisteredNames: []string{}, Language: udf.Python, Kind: udf.KindPandasUDF,
+			PandasFlavor: udf.PandasSeriesToSeries,
+			File:         path, Span: span(19, 1, 31, 33), BodySpan: span(20, 1, 31, 33),
+			Params:   []udf.Param{{Name: "vectors", SourceType: "pd.Series"}},
+			Return:   udf.ArrayOf(udf.Prim(udf.Float)),
+			UseSites: []udf.UseSite{{Kind: udf.UseCall, Span: span(38, 25, 38, 50), Text: `moving_average("samples")`}},
+			Blockers: []udf.Blocker{},
+		},
+	}
+	assert.Equal(t, want, parseExample(t, path))
+}
+
+func TestExampleWordcount(t *testing.T) {
+	path := examplePaths[2]
+	want := []udf.UDF{
+		{
+			Name: "<lambda@11:23>", RegisteredNames: []string{}, Language: udf.Python, Kind: udf.KindRDDLambda,
+			RDDOperation: "flatMap", File: path, Span: span(11, 23, 11, 51), BodySpan: span(11, 23, 11, 51),
+			Params: []udf.Param{{Name: "line"}}, UseSites: []udf.UseSite{}, Blockers: []udf.Blocker{},
+		},
+		{
+			Name: "<lambda@12:14>", RegisteredNames: []string{}, Language: udf.Python, Kind: udf.KindRDDLambda,
+			RDDOperation: "map", File: path, Span: span(12, 14, 12, 36), BodySpan: span(12, 14, 12, 36),
+			Params: []udf.Param{{Name: "word"}}, UseSites: []udf.UseSite{}, Blockers: []udf.Blocker{},
+		},
+		{
+			Name: "add", RegisteredNames: []string{}, Language: udf.Python, Kind: udf.KindRDDLambda,
+			RDDOperation: "reduceByKey", File: path, Span: span(13, 22, 13, 25), BodySpan: span(13, 22, 13, 25),
+			Params:   []udf.Param{},
+			UseSites: []udf.UseSite{{Kind: udf.UseReference, Span: span(13, 22, 13, 25), Text: "add"}},
+			Blockers: []udf.Blocker{},
+		},
+	}
+	assert.Equal(t, want, parseExample(t, path))
+}
+
+func BenchmarkParse(b *testing.B) {
+	var srcs [][]byte
+	for _, p := range examplePaths {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		srcs = append(srcs, src)
+	}
+	f := New()
+	defer f.Close()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for j, src := range srcs {
+			if _, err := f.Parse(examplePaths[j], src); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(srcs)), "µs/file")
+}

@@ -1,0 +1,112 @@
+package python
+
+import (
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/udfx/udfx/harness/udf"
+)
+
+// findUseSites adds the calls, references and SQL strings that use each
+// UDF by a variable or registered name.
+func (sc *scan) findUseSites() {
+	byCallable := map[string][]*found{}
+	var registered []*found
+	for _, f := range sc.found {
+		if f.u.Kind == udf.KindRDDLambda {
+			continue
+		}
+		for _, c := range f.callables {
+			byCallable[c] = appendOnce(byCallable[c], f)
+		}
+		if len(f.u.RegisteredNames) > 0 {
+			registered = append(registered, f)
+		}
+	}
+	if len(byCallable) == 0 && len(registered) == 0 {
+		return
+	}
+	for _, call := range sc.calls {
+		fn := field(call, "function")
+		if fn == nil {
+			continue
+		}
+		if kindOf(fn) == "identifier" {
+			for _, f := range byCallable[sc.text(fn)] {
+				f.u.UseSites = append(f.u.UseSites, udf.UseSite{Kind: udf.UseCall, Span: sc.src.Span(call), Text: sc.text(call)})
+			}
+		}
+		a := sc.argsOf(call)
+		if d, ok := sc.dotted(fn); ok && (strings.HasSuffix(d, "call_udf") || strings.HasSuffix(d, "callUDF")) {
+			last := d[strings.LastIndexByte(d, '.')+1:]
+			if last == "call_udf" || last == "callUDF" {
+				if name, ok := sc.stringValue(a.arg("udfName", 0), true); ok {
+					for _, f := range registered {
+						if hasName(f.u.RegisteredNames, name) {
+							f.u.UseSites = append(f.u.UseSites, udf.UseSite{Kind: udf.UseCall, Span: sc.src.Span(call), Text: sc.text(call)})
+						}
+					}
+				}
+			}
+		}
+		if sc.handled[call.Id()] {
+			continue
+		}
+		for _, arg := range a.all() {
+			if kindOf(arg) != "identifier" {
+				continue
+			}
+			for _, f := range byCallable[sc.text(arg)] {
+				f.u.UseSites = append(f.u.UseSites, udf.UseSite{Kind: udf.UseReference, Span: sc.src.Span(arg), Text: sc.text(arg)})
+			}
+		}
+	}
+	for _, s := range sc.strings {
+		if p := s.Parent(); p != nil && kindOf(p) == "expression_statement" {
+			continue // a docstring, not SQL handed to Spark
+		}
+		text := ""
+		for _, f := range registered {
+			if text == "" {
+				text = sc.text(s)
+			}
+			for _, name := range f.u.RegisteredNames {
+				if udf.SQLCalls(text, name) {
+					f.u.UseSites = append(f.u.UseSites, udf.UseSite{Kind: udf.UseSQL, Span: sc.src.Span(s), Text: text})
+					break
+				}
+			}
+		}
+	}
+}
+
+// all returns the positional then the keyword arguments.
+func (a callArgs) all() []*sitter.Node {
+	out := append([]*sitter.Node(nil), a.pos...)
+	for _, v := range a.kw {
+		if v != nil {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// hasName compares as Spark resolves function names: case-insensitively.
+func hasName(names []string, name string) bool {
+	for _, n := range names {
+		if strings.EqualFold(n, name) {
+			return true
+		}
+	}
+	return false
+}
+
+func appendOnce(fs []*found, f *found) []*found {
+	for _, x := range fs {
+		if x == f {
+			return fs
+		}
+	}
+	return append(fs, f)
+}
