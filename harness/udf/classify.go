@@ -75,7 +75,7 @@ func targetBlockers(u *UDF, t Target) []string {
 		if u.Kind == KindHiveGenericUDF {
 			reasons = append(reasons, "GenericUDF logic goes through ObjectInspectors the source does not pin down")
 		}
-		if t == TargetCUDA {
+		if t == TargetCUDA && u.Language != Python {
 			for _, p := range u.Params {
 				if p.Type == nil || !p.Type.IsFixedWidth() {
 					reasons = append(reasons, fmt.Sprintf("parameter %s is %s, not a fixed-width type a kernel reads per row", p.Name, p.Type))
