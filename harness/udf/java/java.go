@@ -109,7 +109,7 @@ func runQuery(qc *sitter.QueryCursor, q *sitter.Query, root *sitter.Node, src []
 // Frontend parses Java files. It holds one tree-sitter parser and query
 // cursor and so must be used by one goroutine at a time.
 type Frontend struct {
-	parser *sitter.Parser
+	parser *tsutil.Parser
 	cursor *sitter.QueryCursor
 }
 
@@ -125,10 +125,7 @@ func (f *Frontend) Language() udf.Language { return udf.Java }
 
 // Close frees the parser's native memory.
 func (f *Frontend) Close() {
-	if f.parser != nil {
-		f.parser.Close()
-		f.parser = nil
-	}
+	f.parser.Close()
 	if f.cursor != nil {
 		f.cursor.Close()
 		f.cursor = nil
@@ -137,14 +134,11 @@ func (f *Frontend) Close() {
 
 // Parse returns the UDFs defined in src.
 func (f *Frontend) Parse(path string, src []byte) ([]udf.UDF, error) {
-	s, err := tsutil.Parse(f.parser, path, src)
+	s, err := f.parser.Parse(path, src)
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
-	if err := s.SyntaxError(); err != nil {
-		return nil, err
-	}
 	fl := collect(s, f.cursor)
 	return fl.udfs(), nil
 }

@@ -4,7 +4,6 @@
 package python
 
 import (
-	"fmt"
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -20,7 +19,7 @@ var language = sitter.NewLanguage(tspython.Language())
 // Frontend is the PySpark front-end. It holds one parser, so it must not
 // be shared between goroutines.
 type Frontend struct {
-	parser *sitter.Parser
+	parser *tsutil.Parser
 }
 
 // New returns a front-end; Close frees its parser.
@@ -33,25 +32,16 @@ func (f *Frontend) Language() udf.Language { return udf.Python }
 
 // Close frees the parser's native memory. The Frontend is unusable after.
 func (f *Frontend) Close() {
-	if f.parser != nil {
-		f.parser.Close()
-		f.parser = nil
-	}
+	f.parser.Close()
 }
 
 // Parse returns the UDFs defined in src.
 func (f *Frontend) Parse(path string, src []byte) ([]udf.UDF, error) {
-	if f.parser == nil {
-		return nil, fmt.Errorf("python front-end used after Close")
-	}
-	s, err := tsutil.Parse(f.parser, path, src)
+	s, err := f.parser.Parse(path, src)
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
-	if err := s.SyntaxError(); err != nil {
-		return nil, err
-	}
 	sc := newScan(s)
 	sc.index(s.Root(), 0)
 	sc.findDecorated()

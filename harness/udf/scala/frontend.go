@@ -22,7 +22,7 @@ var language = sitter.NewLanguage(tsscala.Language())
 // Frontend is the Scala front-end. It holds one parser and is not safe for
 // concurrent use.
 type Frontend struct {
-	parser *sitter.Parser
+	parser *tsutil.Parser
 }
 
 // New returns a Scala front-end; Close frees its parser.
@@ -35,22 +35,16 @@ func (f *Frontend) Language() udf.Language { return udf.Scala }
 
 // Close frees the parser's native memory.
 func (f *Frontend) Close() {
-	if f.parser != nil {
-		f.parser.Close()
-		f.parser = nil
-	}
+	f.parser.Close()
 }
 
 // Parse returns the UDFs defined in src.
 func (f *Frontend) Parse(path string, src []byte) ([]udf.UDF, error) {
-	s, err := tsutil.Parse(f.parser, path, src)
+	s, err := f.parser.Parse(path, src)
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
-	if err := s.SyntaxError(); err != nil {
-		return nil, err
-	}
 	if !mayHoldUDF(src) {
 		return nil, nil
 	}
@@ -69,10 +63,27 @@ func (f *Frontend) Parse(path string, src []byte) ([]udf.UDF, error) {
 // what a scan saves.
 func mayHoldUDF(src []byte) bool {
 	return bytes.Contains(src, []byte("udf")) || bytes.Contains(src, []byte("UDF")) ||
-		bytes.Contains(src, []byte("Function")) || extendsFunctionType.Match(src)
+		bytes.Contains(src, []byte("Function")) || keywordBeforeParen(src, "extends") || keywordBeforeParen(src, "with")
 }
 
-var extendsFunctionType = regexp.MustCompile(`\b(?:extends|with)\s*\(`)
+// keywordBeforeParen reports whether src has kw followed, after optional
+// white space, by "(": the start of a function type in extends (A => B).
+func keywordBeforeParen(src []byte, kw string) bool {
+	for rest := src; ; {
+		i := bytes.Index(rest, []byte(kw))
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(kw):]
+		j := 0
+		for j < len(rest) && (rest[j] == ' ' || rest[j] == '\t' || rest[j] == '\n' || rest[j] == '\r') {
+			j++
+		}
+		if j < len(rest) && rest[j] == '(' {
+			return true
+		}
+	}
+}
 
 // file is the state of one Parse.
 type file struct {

@@ -1,6 +1,6 @@
-// Package tsutil holds what the tree-sitter front-ends share: parsers,
-// positions in the units udf.Position uses, node text, syntax errors and
-// tree walks.
+// Package tsutil holds what the tree-sitter front-ends share: parsers
+// that report syntax errors as *udf.ParseError, positions in the units
+// udf.Position uses, and node text.
 package tsutil
 
 import (
@@ -21,9 +21,39 @@ type Source struct {
 	lineStarts []int
 }
 
-// Parse parses src with p. The caller must Close the Source.
-func Parse(p *sitter.Parser, path string, src []byte) (*Source, error) {
-	tree := p.Parse(src, nil)
+// Parser is a tree-sitter parser for one grammar. It is not safe for
+// concurrent use; Close frees its native memory, after which Parse fails.
+type Parser struct {
+	p *sitter.Parser
+}
+
+// NewParser returns a parser for lang (a grammar's Language, built once
+// per package).
+func NewParser(lang *sitter.Language) *Parser {
+	p := sitter.NewParser()
+	if err := p.SetLanguage(lang); err != nil {
+		// The grammars are compiled in; a version mismatch is a build bug.
+		panic(fmt.Sprintf("tree-sitter grammar: %v", err))
+	}
+	return &Parser{p: p}
+}
+
+// Close frees the parser.
+func (p *Parser) Close() {
+	if p.p != nil {
+		p.p.Close()
+		p.p = nil
+	}
+}
+
+// Parse parses src. A file with a syntax error gives the *udf.ParseError
+// of its first error and no Source; otherwise the caller must Close the
+// Source.
+func (p *Parser) Parse(path string, src []byte) (*Source, error) {
+	if p.p == nil {
+		return nil, fmt.Errorf("parse %s: parser used after Close", path)
+	}
+	tree := p.p.Parse(src, nil)
 	if tree == nil {
 		return nil, &udf.ParseError{File: path, Pos: udf.Position{Line: 1, Column: 1}, Message: "parser gave no tree"}
 	}
@@ -32,6 +62,10 @@ func Parse(p *sitter.Parser, path string, src []byte) (*Source, error) {
 		if b == '\n' {
 			s.lineStarts = append(s.lineStarts, i+1)
 		}
+	}
+	if err := s.syntaxError(); err != nil {
+		s.Close()
+		return nil, err
 	}
 	return s, nil
 }
@@ -74,9 +108,9 @@ func (s *Source) Span(n *sitter.Node) udf.Span {
 	return udf.Span{Start: s.Pos(n.StartByte()), End: s.Pos(n.EndByte())}
 }
 
-// SyntaxError returns a *udf.ParseError for the first ERROR or MISSING
+// syntaxError returns a *udf.ParseError for the first ERROR or MISSING
 // node in the tree, or nil when the file parsed cleanly.
-func (s *Source) SyntaxError() error {
+func (s *Source) syntaxError() error {
 	root := s.Root()
 	if !root.HasError() {
 		return nil
@@ -114,17 +148,6 @@ func (s *Source) SyntaxError() error {
 	return &udf.ParseError{File: s.Path, Pos: s.Pos(found.StartByte()), Message: msg}
 }
 
-// Walk calls fn on n and every descendant in document order; when fn
-// returns false the node's children are skipped.
-func Walk(n *sitter.Node, fn func(*sitter.Node) bool) {
-	if n == nil || !fn(n) {
-		return
-	}
-	for i := uint(0); i < n.ChildCount(); i++ {
-		Walk(n.Child(i), fn)
-	}
-}
-
 // NamedChildren returns n's named children.
 func NamedChildren(n *sitter.Node) []*sitter.Node {
 	out := make([]*sitter.Node, 0, n.NamedChildCount())
@@ -132,29 +155,6 @@ func NamedChildren(n *sitter.Node) []*sitter.Node {
 		out = append(out, n.NamedChild(i))
 	}
 	return out
-}
-
-// Ancestor returns the nearest ancestor of n whose kind is one of kinds.
-func Ancestor(n *sitter.Node, kinds ...string) *sitter.Node {
-	for p := n.Parent(); p != nil; p = p.Parent() {
-		for _, k := range kinds {
-			if p.Kind() == k {
-				return p
-			}
-		}
-	}
-	return nil
-}
-
-// NewParser returns a parser for the language lang (a grammar's
-// Language() pointer). The caller must Close it.
-func NewParser(lang *sitter.Language) *sitter.Parser {
-	p := sitter.NewParser()
-	if err := p.SetLanguage(lang); err != nil {
-		// The grammars are compiled in; a version mismatch is a build bug.
-		panic(fmt.Sprintf("tree-sitter grammar: %v", err))
-	}
-	return p
 }
 
 // shorten cuts s to at most n bytes at a character boundary, marking the cut.
