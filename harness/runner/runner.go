@@ -1,0 +1,101 @@
+// Package runner runs an original UDF for real, row by row (or batch by
+// batch for pandas_udf), as Spark would call it: the JVM runner compiles
+// the user's Scala or Java source and calls it through a generated driver,
+// the Python runner imports the user's module in CPython. Values cross the
+// process boundary in the token codec of package value, exactly.
+//
+// This package holds what both runners share: the Runner interface, the
+// limits every run has, and the typed errors that tell a user why the
+// original could not be run.
+package runner
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/udfx/udfx/harness/value"
+)
+
+// Runner calls one UDF.
+type Runner interface {
+	// Run calls the UDF on each row (one value per parameter) and returns
+	// one result per row: a value, or a value.Error for a row on which
+	// the UDF threw. On a timeout it returns the results so far and a
+	// *TimeoutError.
+	Run(ctx context.Context, rows [][]value.Value) ([]value.Value, error)
+	// Describe names the runtime and how the UDF is called, for reports
+	// ("OpenJDK 17.0.15, scalac 2.13.17; new ToFahrenheit().apply").
+	Describe() string
+	// Close ends the process and removes temporary files.
+	Close() error
+}
+
+// Limits bound every run: a runaway UDF is reported, not waited on.
+type Limits struct {
+	// Timeout bounds one Run call.
+	Timeout time.Duration
+	// MemoryMB bounds the process's heap (JVM -Xmx; Python RLIMIT_AS).
+	MemoryMB int
+}
+
+// DefaultLimits are generous for a UDF over a few hundred thousand rows.
+var DefaultLimits = Limits{Timeout: 60 * time.Second, MemoryMB: 1024}
+
+// EnvError says the machine lacks what running the original needs: no
+// JDK, a JDK too old, no Scala compiler, no Python or pandas.
+type EnvError struct {
+	What string // "JDK", "Scala compiler", "Python", ...
+	Msg  string // what is wrong and how to fix it
+}
+
+func (e *EnvError) Error() string { return fmt.Sprintf("cannot run the original: %s: %s", e.What, e.Msg) }
+
+// CompileError is the user's source failing to compile or import.
+type CompileError struct {
+	File string
+	Line int // 0 when unknown
+	Msg  string
+}
+
+func (e *CompileError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+// NotCallableError says the UDF cannot be called on its own: a lambda
+// registered inside main(), an RDD lambda, a class without a public
+// no-argument constructor.
+type NotCallableError struct {
+	UDF    string
+	Reason string
+}
+
+func (e *NotCallableError) Error() string {
+	return fmt.Sprintf("cannot call %s outside its job: %s", e.UDF, e.Reason)
+}
+
+// TimeoutError is a run that hit Limits.Timeout; Row is the row being
+// evaluated when it was stopped.
+type TimeoutError struct {
+	After time.Duration
+	Row   int
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("the original did not finish within %s (stopped at row %d): an endless loop?", e.After, e.Row)
+}
+
+// CrashError is the process dying for another reason: out of memory,
+// killed, a driver bug. Output holds the end of its stderr.
+type CrashError struct {
+	Row    int
+	Reason string
+	Output string
+}
+
+func (e *CrashError) Error() string {
+	return fmt.Sprintf("the original's process died at row %d: %s", e.Row, e.Reason)
+}
