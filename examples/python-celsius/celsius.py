@@ -5,7 +5,7 @@ from pyspark.sql.types import DoubleType
 
 
 @udf(returnType=DoubleType())
-def to_fahrenheit(celsius):
+def to_fahrenheit(celsius: float) -> float:
     if celsius is None:
         return None
     return celsius * 9.0 / 5.0 + 32.0

@@ -40,7 +40,7 @@ func TestExampleCelsius(t *testing.T) {
 	want := []udf.UDF{{
 		Name: "to_fahrenheit", RegisteredNames: []string{}, Language: udf.Python, Kind: udf.KindPythonUDF,
 		File: path, Span: span(7, 1, 11, 38), BodySpan: span(8, 1, 11, 38),
-		Params:   []udf.Param{{Name: "celsius"}},
+		Params:   []udf.Param{{Name: "celsius", SourceType: "float", Type: udf.Prim(udf.Double)}},
 		Return:   udf.Prim(udf.Double),
 		UseSites: []udf.UseSite{{Kind: udf.UseCall, Span: span(17, 39, 17, 72), Text: `to_fahrenheit(col("temperature"))`}},
 		Blockers: []udf.Blocker{},
