@@ -1,0 +1,46 @@
+package engine
+
+import (
+	"math"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/udfx/udfx/harness/udf"
+)
+
+func doubleBatch(n int) arrow.RecordBatch {
+	b := array.NewFloat64Builder(memory.DefaultAllocator)
+	defer b.Release()
+	vals := make([]float64, n)
+	for i := range vals {
+		vals[i] = float64(i%2000)/10 - 100
+	}
+	vals[0] = math.NaN()
+	b.AppendValues(vals, nil)
+	arr := b.NewArray()
+	defer arr.Release()
+	schema := arrow.NewSchema([]arrow.Field{{Name: "celsius", Type: arrow.PrimitiveTypes.Float64, Nullable: true}}, nil)
+	return array.NewRecordBatch(schema, []arrow.Array{arr}, int64(n))
+}
+
+// BenchmarkDoubleExpr1M evaluates a 5-operator double expression (the
+// Celsius-to-Fahrenheit rewrite plus a subtraction) over 1M rows.
+func BenchmarkDoubleExpr1M(b *testing.B) {
+	rec := doubleBatch(1_000_000)
+	defer rec.Release()
+	e, err := Compile("celsius * 9.0 / 5.0 + 32.0 - 1.5", []Column{{Name: "celsius", Type: udf.Prim(udf.Double)}}, Options{ANSI: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, err := e.Eval(rec, memory.DefaultAllocator)
+		if err != nil {
+			b.Fatal(err)
+		}
+		res.Values.Release()
+	}
+}

@@ -1,0 +1,419 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/udfx/udfx/harness/udf"
+)
+
+// evalConst compiles expr over a one-row batch with no columns and
+// renders the single result as "type value" or "ERR CONDITION".
+func evalConst(t *testing.T, expr string, ansi bool) string {
+	t.Helper()
+	e, err := Compile(expr, nil, Options{ANSI: ansi})
+	if err != nil {
+		return "COMPILE " + err.Error()
+	}
+	schema := arrow.NewSchema(nil, nil)
+	rec := array.NewRecordBatch(schema, nil, 1)
+	defer rec.Release()
+	res, err := e.Eval(rec, memory.DefaultAllocator)
+	if err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+	defer res.Values.Release()
+	if len(res.Errors) > 0 {
+		return "ERR " + res.Errors[0].Condition
+	}
+	return e.Type().String() + " " + render(res.Values, 0, e.Type())
+}
+
+func render(a arrow.Array, i int, t *udf.Type) string {
+	if a.IsNull(i) {
+		return "NULL"
+	}
+	switch a := a.(type) {
+	case *array.Float64:
+		return formatFloat64(a.Value(i))
+	case *array.Float32:
+		return formatFloat32(a.Value(i))
+	case *array.Decimal128:
+		return decString(a.Value(i).BigInt(), t.Scale)
+	case *array.String:
+		return fmt.Sprintf("%q", a.Value(i))
+	case *array.Date32:
+		s, _ := formatDate(int64(a.Value(i)))
+		return s.(string)
+	case *array.List:
+		lo, hi := a.ValueOffsets(i)
+		var parts []string
+		for k := lo; k < hi; k++ {
+			parts = append(parts, render(a.ListValues(), int(k), t.Elem))
+		}
+		return "[" + strings.Join(parts, ",") + "]"
+	}
+	return a.ValueStr(i)
+}
+
+// Expected values come from real Spark 4.1.1 (pyspark 4.1.1, local mode,
+// spark.sql.session.timeZone=UTC), run with spark.sql.ansi.enabled true
+// and false: SELECT <expr>, its schema's type and the collected value.
+var sparkCases = []struct {
+	expr      string
+	ansi, off string // "" means the same as ansi
+}{
+	{"9.0", "decimal(2,1) 9.0", ""},
+	{"1e2", "double 100.0", ""},
+	{"9.0F", "float 9.0", ""},
+	{"9BD", "decimal(1,0) 9", ""},
+	{"9S + 9Y", "smallint 18", ""},
+	{"2147483647 + 1", "ERR ARITHMETIC_OVERFLOW", "int -2147483648"},
+	{"9223372036854775807L + 1L", "ERR ARITHMETIC_OVERFLOW", "bigint -9223372036854775808"},
+	{"100Y * 100Y", "ERR BINARY_ARITHMETIC_OVERFLOW", "tinyint 16"},
+	{"-(-128Y)", "ERR ARITHMETIC_OVERFLOW", "tinyint -128"},
+	{"1/0", "ERR DIVIDE_BY_ZERO", "double NULL"},
+	{"1.0D / 0D", "ERR DIVIDE_BY_ZERO", "double NULL"},
+	{"7/2", "double 3.5", ""},
+	{"7 div 2", "bigint 3", ""},
+	{"-7 div 2", "bigint -3", ""},
+	{"-7 % 3", "int -1", ""},
+	{"5 % 0", "ERR REMAINDER_BY_ZERO", "int NULL"},
+	{"5.0 % 0", "ERR REMAINDER_BY_ZERO", "decimal(2,1) NULL"},
+	{"5.5D % 0D", "ERR REMAINDER_BY_ZERO", "double NULL"},
+	{"pmod(-7, 3)", "int 2", ""},
+	{"pmod(5, 0)", "ERR REMAINDER_BY_ZERO", "int NULL"},
+	{"pmod(-7.5D, 2D)", "double 0.5", ""},
+	{"1.0/3", "decimal(7,6) 0.333333", ""},
+	{"cast(1.5 as decimal(38,10)) * cast(2.5 as decimal(38,10))", "decimal(38,6) 3.750000", ""},
+	{"cast(1 as decimal(10,2)) / cast(3 as decimal(5,1))", "decimal(17,8) 0.33333333", ""},
+	{"cast(99999999999999999999999999999999999999 as decimal(38,0)) + 1", "ERR NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION", "decimal(38,0) NULL"},
+	{"cast(1 as double) * 9.0", "double 9.0", ""},
+	{"'1' + 1", "bigint 2", "double 2.0"},
+	{"'1.5' + 1", "ERR CAST_INVALID_INPUT", "double 2.5"},
+	{"'abc' + 1", "ERR CAST_INVALID_INPUT", "double NULL"},
+	{"'1' = 1", "boolean true", ""},
+	{"'1.0' = 1", "ERR CAST_INVALID_INPUT", "boolean true"},
+	{"'1.5' = 1", "ERR CAST_INVALID_INPUT", "boolean true"},
+	{"1.5 = '1.5'", "boolean true", ""},
+	{"cast('nan' as double) = cast('NaN' as double)", "boolean true", ""},
+	{"cast('NaN' as double) > 1e308", "boolean true", ""},
+	{"-0.0D = 0.0D", "boolean true", ""},
+	{"cast(-0.0D as string)", `string "-0.0"`, ""},
+	{"cast(1e10 as string)", `string "1.0E10"`, ""},
+	{"cast(1.0E-5D as string)", `string "1.0E-5"`, ""},
+	{"cast(123456789.0D as string)", `string "1.23456789E8"`, ""},
+	{"cast(1234567.0D as string)", `string "1234567.0"`, ""},
+	{"cast(0.001D as string)", `string "0.001"`, ""},
+	{"cast(0.1F as string)", `string "0.1"`, ""},
+	{"cast(1.0E20F as string)", `string "1.0E20"`, ""},
+	{"cast(cast(0.1F as double) as string)", `string "0.10000000149011612"`, ""},
+	{"cast(' 12 ' as int)", "int 12", ""},
+	{"cast('1e3' as int)", "ERR CAST_INVALID_INPUT", "int NULL"},
+	{"cast('1.9' as int)", "ERR CAST_INVALID_INPUT", "int 1"},
+	{"cast('+1' as int)", "int 1", ""},
+	{"cast('0x1F' as int)", "ERR CAST_INVALID_INPUT", "int NULL"},
+	{"cast('99999999999' as int)", "ERR CAST_INVALID_INPUT", "int NULL"},
+	{"cast('1.5d' as double)", "double 1.5", ""},
+	{"cast('-inf' as double)", "double -Infinity", ""},
+	{"cast(' NaN ' as double)", "double NaN", ""},
+	{"cast('0x1p3' as double)", "double 8.0", ""},
+	{"cast('1e3' as decimal(10,2))", "decimal(10,2) 1000.00", ""},
+	{"cast('123.456' as decimal(5,2))", "decimal(5,2) 123.46", ""},
+	{"cast('12345.6' as decimal(5,2))", "ERR NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION", "decimal(5,2) NULL"},
+	{"cast(123.456D as decimal(5,2))", "decimal(5,2) 123.46", ""},
+	{"cast(2.5D as decimal(2,0))", "decimal(2,0) 3", ""},
+	{"cast(-2.5D as decimal(2,0))", "decimal(2,0) -3", ""},
+	{"cast(0.15D as decimal(2,1))", "decimal(2,1) 0.2", ""},
+	{"cast(0.1F as decimal(10,5))", "decimal(10,5) 0.10000", ""},
+	{"cast('yes' as boolean)", "boolean true", ""},
+	{"cast(2.5 as boolean)", "boolean true", ""},
+	{"cast(true as int)", "int 1", ""},
+	{"cast(3.7D as int)", "int 3", ""},
+	{"cast(1e20 as int)", "ERR CAST_OVERFLOW", "int 2147483647"},
+	{"cast(cast('NaN' as double) as int)", "ERR CAST_OVERFLOW", "int 0"},
+	{"cast(300 as tinyint)", "ERR CAST_OVERFLOW", "tinyint 44"},
+	{"cast('2020-1-1' as date)", "date 2020-01-01", ""},
+	{"cast('2020-01-01T10:00' as date)", "date 2020-01-01", ""},
+	{"cast('2020' as date)", "date 2020-01-01", ""},
+	{"cast('2020-13-01' as date)", "ERR CAST_INVALID_INPUT", "date NULL"},
+	{"cast(timestamp '2020-01-01 10:00:00.5' as string)", `string "2020-01-01 10:00:00.5"`, ""},
+	{"cast(cast('2020-01-01 10:00:00+02:00' as timestamp) as string)", `string "2020-01-01 08:00:00"`, ""},
+	{"cast(X'41' as string)", `string "A"`, ""},
+	{"cast(12.5 as string)", `string "12.5"`, ""},
+	{"cast(cast(123.45 as decimal(20,10)) as string)", `string "123.4500000000"`, ""},
+	{"cast(cast(1e-10 as decimal(20,10)) as string)", `string "0.0000000001"`, `string "1E-10"`},
+	{"cast(cast(0 as decimal(20,10)) as string)", `string "0.0000000000"`, `string "0E-10"`},
+	{"round(2.5)", "decimal(2,0) 3", ""},
+	{"round(-2.5)", "decimal(2,0) -3", ""},
+	{"round(2.675D, 2)", "double 2.68", ""},
+	{"bround(2.5)", "decimal(2,0) 2", ""},
+	{"round(1.25F, 1)", "float 1.3", ""},
+	{"round(15, -1)", "int 20", ""},
+	{"round(1.5D)", "double 2.0", ""},
+	{"ceil(1.5)", "decimal(2,0) 2", ""},
+	{"ceil(1.5D)", "bigint 2", ""},
+	{"floor(-1.5D)", "bigint -2", ""},
+	{"abs(-2147483648)", "ERR ARITHMETIC_OVERFLOW", "int -2147483648"},
+	{"abs(1.5)", "decimal(2,1) 1.5", ""},
+	{"greatest(1, 2.5, 3L)", "decimal(21,1) 3.0", ""},
+	{"least(1.5D, 2)", "double 1.5", ""},
+	{"sqrt(-1)", "double NaN", ""},
+	{"ln(0)", "double NULL", ""},
+	{"log(10, 100)", "double 2.0", ""},
+	{"pow(2, 10)", "double 1024.0", ""},
+	{"true AND NULL", "boolean NULL", ""},
+	{"NULL OR true", "boolean true", ""},
+	{"1 IN (1, NULL)", "boolean true", ""},
+	{"2 IN (1, NULL)", "boolean NULL", ""},
+	{"1 in ('1', 2)", "boolean true", ""},
+	{"1 + 1.5", "decimal(3,1) 2.5", ""},
+	{"1L + 1.5", "decimal(3,1) 2.5", ""},
+	{"1 + 1.5F", "double 2.5", "float 2.5"},
+	{"cast(1 as decimal(5,2)) + cast(1 as decimal(38, 30))", "decimal(38,29) 2.00000000000000000000000000000", ""},
+	{"cast(1 as decimal(10,2)) % cast(3 as decimal(5,1))", "decimal(6,2) 1.00", ""},
+	{"coalesce(1, '2')", "bigint 1", `string "1"`},
+	{"nvl(1, 2.5)", "decimal(11,1) 1.0", ""},
+	{"nullif(1, 2L)", "int 1", ""},
+	{"nvl2(1, 2, 3.5)", "decimal(11,1) 2.0", ""},
+	{"if(true, 1, 1.5D)", "double 1.0", ""},
+	{"case when true then 1 else 'a' end", "bigint 1", `string "1"`},
+	{"9223372036854775808", "decimal(19,0) 9223372036854775808", ""},
+	{"-9223372036854775808", "bigint -9223372036854775808", ""},
+	{".5", "decimal(1,1) 0.5", ""},
+	{"0.05", "decimal(2,2) 0.05", ""},
+	{"'a''b'", `string "a'b"`, ""},
+	{"'a' 'b'", `string "ab"`, ""},
+	{`"a\tb"`, `string "a\tb"`, ""},
+	{`'\u0041\101\q'`, `string "AAq"`, ""},
+	{"size(NULL)", "int NULL", "int -1"},
+	{"size(array())", "int 0", ""},
+	{"element_at(array(1,2,3), 5)", "ERR INVALID_ARRAY_INDEX_IN_ELEMENT_AT", "int NULL"},
+	{"element_at(array(1,2,3), -1)", "int 3", ""},
+	{"element_at(array(1,2,3), 0)", "ERR INVALID_INDEX_OF_ZERO", ""},
+	{"array(1,2)[5]", "ERR INVALID_ARRAY_INDEX", "int NULL"},
+	{"array(1, 2.5)", "array<decimal(11,1)> [1.0,2.5]", ""},
+	{"try_cast('x' as int)", "int NULL", ""},
+	{"substring('hello', -3, 2)", `string "ll"`, ""},
+	{"substring('hello', 0, 2)", `string "he"`, ""},
+	{"split('a,b,,', ',')", `array<string> ["a","b","",""]`, ""},
+	{"split('a,b,c', ',', 2)", `array<string> ["a","b,c"]`, ""},
+	{"initcap('hELLO wORLD')", `string "Hello World"`, ""},
+	{"upper('ß')", `string "SS"`, ""},
+	{"concat('a', NULL)", "string NULL", ""},
+	{"concat_ws(',', 'a', NULL, 'b')", `string "a,b"`, ""},
+	{"length('😀a')", "int 2", ""},
+}
+
+func TestSparkCases(t *testing.T) {
+	for _, c := range sparkCases {
+		for _, ansi := range []bool{true, false} {
+			want := c.ansi
+			if !ansi && c.off != "" {
+				want = c.off
+			}
+			if got := evalConst(t, c.expr, ansi); got != want {
+				t.Errorf("%s (ansi=%v): got %s, want %s", c.expr, ansi, got, want)
+			}
+		}
+	}
+}
+
+func TestColumnsAndNulls(t *testing.T) {
+	b := array.NewFloat64Builder(memory.DefaultAllocator)
+	b.AppendValues([]float64{0, -40, 100, math.NaN()}, nil)
+	b.AppendNull()
+	arr := b.NewArray()
+	defer arr.Release()
+	schema := arrow.NewSchema([]arrow.Field{{Name: "celsius", Type: arrow.PrimitiveTypes.Float64, Nullable: true}}, nil)
+	rec := array.NewRecordBatch(schema, []arrow.Array{arr}, 5)
+	defer rec.Release()
+	e, err := Compile("`Celsius` * 9.0 / 5.0 + 32.0", []Column{{Name: "celsius", Type: udf.Prim(udf.Double)}}, Options{ANSI: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Type().String() != "double" {
+		t.Fatalf("type %s", e.Type())
+	}
+	res, err := e.Eval(rec, memory.DefaultAllocator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Values.Release()
+	var got []string
+	for i := 0; i < 5; i++ {
+		got = append(got, render(res.Values, i, e.Type()))
+	}
+	want := "32.0 -40.0 212.0 NaN NULL"
+	if strings.Join(got, " ") != want {
+		t.Errorf("got %v, want %s", got, want)
+	}
+	if len(res.Errors) != 0 {
+		t.Errorf("errors %v", res.Errors)
+	}
+}
+
+func TestRowErrorsAndLaziness(t *testing.T) {
+	b := array.NewInt32Builder(memory.DefaultAllocator)
+	b.AppendValues([]int32{0, 2}, nil)
+	arr := b.NewArray()
+	defer arr.Release()
+	schema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.PrimitiveTypes.Int32}}, nil)
+	rec := array.NewRecordBatch(schema, []arrow.Array{arr}, 2)
+	defer rec.Release()
+	cols := []Column{{Name: "x", Type: udf.Prim(udf.Int)}}
+	for expr, want := range map[string]string{
+		"10 / x": "row 0 DIVIDE_BY_ZERO; [NULL 5.0]",
+		"CASE WHEN x = 0 THEN 0D ELSE 10 / x END": "[0.0 5.0]",
+		"x = 0 OR 10 / x > 1":                     "[true true]",
+		"x <> 0 AND 10 / x > 1":                   "[false true]",
+		"transform(array(x, 1), v -> v + x)":      "[[0,1] [4,3]]",
+		"filter(array(x, 1, 2), v -> v > x)":      "[[1,2] []]",
+		"exists(array(1, x), v -> v = 0)":         "[true false]",
+	} {
+		e, err := Compile(expr, cols, Options{ANSI: true})
+		if err != nil {
+			t.Fatalf("%s: %v", expr, err)
+		}
+		res, err := e.Eval(rec, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var parts []string
+		for i := 0; i < 2; i++ {
+			parts = append(parts, render(res.Values, i, e.Type()))
+		}
+		got := "[" + strings.Join(parts, " ") + "]"
+		for _, re := range res.Errors {
+			got = fmt.Sprintf("row %d %s; ", re.Row, re.Condition) + got
+		}
+		if got != want {
+			t.Errorf("%s: got %s, want %s", expr, got, want)
+		}
+		res.Values.Release()
+	}
+}
+
+func TestNamedErrors(t *testing.T) {
+	var se *SyntaxError
+	if _, err := Compile("1 +", nil, Options{}); !errors.As(err, &se) || se.Pos != 3 {
+		t.Errorf("1 +: %v", err)
+	}
+	var ue *UnsupportedFunctionError
+	if _, err := Compile("current_date()", nil, Options{}); !errors.As(err, &ue) || ue.Name != "current_date" {
+		t.Errorf("current_date: %v", err)
+	}
+	var te *TypeError
+	if _, err := Compile("'1' + '2'", nil, Options{ANSI: true}); !errors.As(err, &te) {
+		t.Errorf("'1' + '2': %v", err)
+	}
+	if _, err := Compile("nope + 1", nil, Options{}); !errors.As(err, &te) || te.Condition != "UNRESOLVED_COLUMN" {
+		t.Errorf("unresolved: %v", err)
+	}
+}
+
+func TestJavaRegex(t *testing.T) {
+	unsupported := map[string]string{
+		`(a)\1`:             "backreference",
+		`a(?=b)`:            "lookahead",
+		`a(?!b)`:            "negative lookahead",
+		`(?<=a)b`:           "lookbehind",
+		`(?<!a)b`:           "negative lookbehind",
+		`a++`:               "possessive",
+		`(?>a)`:             "atomic group",
+		`\Ga`:               `\G`,
+		`(?i)a`:             "embedded flag",
+		`\bword\b`:          "word boundary",
+		`[a[b]]`:            "nested character class",
+		`[a&&b]`:            "intersection",
+		`\p{javaLowerCase}`: "javaLowerCase",
+	}
+	for p, construct := range unsupported {
+		_, err := compileJavaRegex(p)
+		var ue *UnsupportedRegexError
+		if !errors.As(err, &ue) || !strings.Contains(ue.Construct, construct) {
+			t.Errorf("%s: got %v, want a construct naming %q", p, err, construct)
+		}
+		if _, err := Compile(fmt.Sprintf("regexp_replace('x', '%s', '')", strings.ReplaceAll(p, `\`, `\\`)), nil, Options{}); !errors.As(err, &ue) {
+			t.Errorf("regexp_replace with %s: %v", p, err)
+		}
+	}
+	// Translations that match like Java (checked against java.util.regex semantics
+	// documented in Pattern: \s includes \x0B; . excludes \r).
+	for _, c := range []struct {
+		p, s string
+		want bool
+	}{
+		{`^\s$`, "\x0b", true},
+		{`^.$`, "\r", false},
+		{`(?s)^.$`, "\r", true},
+		{`^a{2}$`, "aa", true},
+		{`\Qa.b\E`, "a.b", true},
+		{`\Qa.b\E`, "axb", false},
+		{`^\x41\u0042\0103$`, "ABC", true},
+		{`^[\]a]+$`, "]a", true},
+		{`^(?<n>a)$`, "a", true},
+	} {
+		re, err := compileJavaRegex(c.p)
+		if err != nil {
+			t.Errorf("%s: %v", c.p, err)
+			continue
+		}
+		if got := re.re.MatchString(c.s); got != c.want {
+			t.Errorf("%s on %q: got %v", c.p, c.s, got)
+		}
+	}
+	re, _ := compileJavaRegex(`a$`)
+	if re.check("a\n") == nil || re.check("a") != nil {
+		t.Error("$ before a final line terminator must be refused per row")
+	}
+}
+
+func TestDecimalRounding(t *testing.T) {
+	for _, c := range []struct {
+		u        int64
+		from, to int
+		up, even string
+	}{
+		{25, 1, 0, "3", "2"}, {-25, 1, 0, "-3", "-2"}, {35, 1, 0, "4", "4"}, {-351, 2, 1, "-3.5", "-3.5"},
+	} {
+		u := big.NewInt(c.u)
+		if got := decString(roundHalfUp(u, c.from, c.to), c.to); got != c.up {
+			t.Errorf("half up %d@%d: %s", c.u, c.from, got)
+		}
+		if got := decString(divHalfEven(u, pow10(c.from-c.to)), c.to); got != c.even {
+			t.Errorf("half even %d@%d: %s", c.u, c.from, got)
+		}
+	}
+}
+
+func FuzzCompile(f *testing.F) {
+	for _, c := range sparkCases {
+		f.Add(c.expr)
+	}
+	f.Fuzz(func(t *testing.T, expr string) {
+		e, err := Compile(expr, []Column{{Name: "x", Type: udf.Prim(udf.Double)}}, Options{ANSI: true})
+		if err != nil {
+			return
+		}
+		b := array.NewFloat64Builder(memory.DefaultAllocator)
+		b.AppendValues([]float64{1, math.NaN(), 0}, nil)
+		b.AppendNull()
+		arr := b.NewArray()
+		defer arr.Release()
+		schema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.PrimitiveTypes.Float64, Nullable: true}}, nil)
+		rec := array.NewRecordBatch(schema, []arrow.Array{arr}, 4)
+		defer rec.Release()
+		if res, err := e.Eval(rec, nil); err == nil {
+			res.Values.Release()
+		}
+	})
+}
