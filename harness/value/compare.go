@@ -159,10 +159,12 @@ func decimalEqual(a, b Value) bool {
 	return sa == sb && ua.Cmp(ub) == 0
 }
 
+// normalize works on a copy: the callers' values must stay as they are.
 func normalize(u *big.Int, scale int64) (*big.Int, int64) {
 	if u.Sign() == 0 {
-		return u, 0
+		return new(big.Int), 0
 	}
+	u = new(big.Int).Set(u)
 	ten := big.NewInt(10)
 	q, r := new(big.Int), new(big.Int)
 	for {

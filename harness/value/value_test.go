@@ -174,3 +174,17 @@ func TestDecimalsWithWildScales(t *testing.T) {
 	assert.True(t, Policy{}.Equal(dec("1000", math.MinInt32+3), dec("1", math.MinInt32)))
 	assert.Equal(t, "1E-2147483647", huge.String())
 }
+
+func TestComparingAndStoringLeaveDecimalsAlone(t *testing.T) {
+	v := dec("100", 2)
+	assert.True(t, Policy{}.Equal(v, dec("1", 0)))
+	mem := memory.NewGoAllocator()
+	b := array.NewBuilder(mem, &arrow.Decimal128Type{Precision: 10, Scale: 4})
+	defer b.Release()
+	require.NoError(t, Append(b, v))
+	require.NoError(t, Append(b, v))
+	arr := b.NewArray()
+	defer arr.Release()
+	assert.Equal(t, "m100@2", Token(v), "the caller's decimal is unchanged")
+	assert.Equal(t, "m10000@4", Token(FromArrow(arr, 1)))
+}
