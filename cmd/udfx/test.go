@@ -1,0 +1,232 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/udfx/udfx/harness/difftest"
+	"github.com/udfx/udfx/harness/runner"
+	"github.com/udfx/udfx/harness/runner/runners"
+	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/harness/udf/frontends"
+	"github.com/udfx/udfx/harness/value"
+)
+
+// testOptions are the flags of `udfx test`.
+type testOptions struct {
+	sql              string
+	rewriteFile      string
+	seed             int64
+	rows             int
+	samples          string
+	ansi             bool
+	signedZero       string
+	ulp              int64
+	rel, abs         float64
+	allowErrorToNull bool
+	timeout          time.Duration
+	memoryMB         int
+	format           string
+	workspace        string
+}
+
+func newTestCmd(e *env) *cobra.Command {
+	opts := &testOptions{}
+	cmd := &cobra.Command{
+		Use:   "test SOURCE[:NAME] (--sql EXPR | --rewrite FILE)",
+		Short: "Differential test: run the real original UDF against a rewrite on every special value",
+		Long: `Test runs the original UDF for real (Scala and Java compiled and run in a JVM,
+Python in CPython, as Spark would call them) and the rewrite on udfx's embedded
+Spark SQL engine, on the same inputs: every special value of every parameter
+type, seeded random values, NULLs, and the rows of --samples. It compares the
+results row by row and, on a mismatch, shrinks the failing input to a minimal
+counterexample.
+
+NAME picks a UDF when the file defines several (its name or registered name).
+The rewrite is a Spark SQL expression over the UDF's parameter names.
+
+Comparison is bit-exact by default: NaN equals NaN whatever its payload, -0.0
+differs from 0.0 unless --signed-zero=lenient. Where the original throws, the
+rewrite must fail too, unless --allow-error-to-null.
+
+Exit codes: 0 equal, 1 mismatch, 2 bad usage (including a rewrite the engine
+cannot evaluate), 3 the original could not be run (no JDK, no Scala compiler,
+a compile error, a timeout).`,
+		Example: `  udfx test examples/scala-to-fahrenheit/ToFahrenheit.scala:ToFahrenheit --sql "celsius * 9.0 / 5.0 + 32.0"
+  udfx test examples/python-celsius/celsius.py --sql "celsius * 1.8 + 32.0" --format json
+  udfx test src/Udfs.java:parse_amount --rewrite parse_amount.sql --samples rows.jsonl --ansi=false`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runTest(cmd.Context(), e, opts, args[0])
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.sql, "sql", "", "the rewrite: a Spark SQL expression over the UDF's parameters")
+	f.StringVar(&opts.rewriteFile, "rewrite", "", "a file holding the rewrite's SQL expression (-- comments allowed)")
+	f.Int64Var(&opts.seed, "seed", 1, "seed of the random inputs")
+	f.IntVar(&opts.rows, "rows", 10_000, "rows to test, special values included")
+	f.StringVar(&opts.samples, "samples", "", "Parquet, CSV or JSON Lines file of rows always tested")
+	f.BoolVar(&opts.ansi, "ansi", true, "spark.sql.ansi.enabled for the rewrite (Spark 4 default true, 3.5 false)")
+	f.StringVar(&opts.signedZero, "signed-zero", "strict", "strict: -0.0 differs from 0.0; lenient: they are equal")
+	f.Int64Var(&opts.ulp, "ulp", 0, "accept floating-point results this many ulps apart")
+	f.Float64Var(&opts.rel, "rel", 0, "accept floating-point results within this relative difference")
+	f.Float64Var(&opts.abs, "abs", 0, "accept floating-point results within this absolute difference")
+	f.BoolVar(&opts.allowErrorToNull, "allow-error-to-null", false, "accept NULL from the rewrite where the original throws")
+	f.DurationVar(&opts.timeout, "timeout", runner.DefaultLimits.Timeout, "time limit for running the original")
+	f.IntVar(&opts.memoryMB, "memory", runner.DefaultLimits.MemoryMB, "memory limit of the original's process, MiB")
+	f.StringVarP(&opts.format, "format", "f", "text", "output format: text or json")
+	f.StringVar(&opts.workspace, "workspace", ".udfx", "folder for the saved inputs (<workspace>/<udf>/inputs.arrow)")
+	return cmd
+}
+
+func runTest(ctx context.Context, e *env, opts *testOptions, target string) error {
+	if (opts.sql == "") == (opts.rewriteFile == "") {
+		return usageErrorf("give the rewrite with exactly one of --sql or --rewrite")
+	}
+	if opts.format != "text" && opts.format != "json" {
+		return usageErrorf("unknown --format %q: want text or json", opts.format)
+	}
+	policy := value.Policy{ULP: opts.ulp, Rel: opts.rel, Abs: opts.abs}
+	switch opts.signedZero {
+	case "strict":
+	case "lenient":
+		policy.LenientSignedZero = true
+	default:
+		return usageErrorf("unknown --signed-zero %q: want strict or lenient", opts.signedZero)
+	}
+	if opts.ulp < 0 || opts.rel < 0 || opts.abs < 0 || opts.rows < 0 || opts.timeout <= 0 || opts.memoryMB <= 0 {
+		return usageErrorf("--ulp, --rel, --abs and --rows must not be negative; --timeout and --memory must be positive")
+	}
+	sql := opts.sql
+	if opts.rewriteFile != "" {
+		b, err := os.ReadFile(e.abs(opts.rewriteFile))
+		if err != nil {
+			return usageErrorf("read --rewrite: %w", err)
+		}
+		sql = stripSQLComments(string(b))
+		if sql == "" {
+			return usageErrorf("%s holds no SQL expression", opts.rewriteFile)
+		}
+	}
+	u, err := findUDF(e, target)
+	if err != nil {
+		return err
+	}
+	samples := ""
+	if opts.samples != "" {
+		samples = e.abs(opts.samples)
+	}
+	workspace := ""
+	if opts.workspace != "" {
+		workspace = filepath.Join(e.abs(opts.workspace), safeName(u.Name))
+	}
+	var progress func(string)
+	if e.StderrTTY {
+		progress = func(stage string) { fmt.Fprintf(e.Stderr, "\r\033[K%s...", stage) }
+		defer fmt.Fprint(e.Stderr, "\r\033[K")
+	}
+	rep, err := difftest.Run(ctx, u, difftest.Rewrite{SQL: sql}, difftest.Options{
+		Seed: opts.seed, Rows: opts.rows, Samples: samples, ANSI: opts.ansi,
+		Policy: policy, AllowErrorToNull: opts.allowErrorToNull,
+		Limits:    runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB},
+		Workspace: workspace, NewRunner: runners.New, Progress: progress,
+	})
+	if err != nil {
+		var ue *difftest.UsageError
+		var oe *difftest.OriginalError
+		switch {
+		case errors.As(err, &ue):
+			return usageError(err)
+		case errors.As(err, &oe):
+			return internalError(err)
+		}
+		return internalError(err)
+	}
+	if opts.format == "json" {
+		err = rep.WriteJSON(e.Stdout)
+	} else {
+		err = rep.WriteText(e.Stdout)
+	}
+	if err != nil {
+		return internalError(fmt.Errorf("write report: %w", err))
+	}
+	if !rep.Equal {
+		return &exitError{code: exitFailed, err: fmt.Errorf("the rewrite differs from %s on %d of %d rows", u.Name, rep.Mismatches, rep.Rows)}
+	}
+	return nil
+}
+
+// findUDF parses SOURCE[:NAME] and returns that UDF from the file.
+func findUDF(e *env, target string) (*udf.UDF, error) {
+	path, name := target, ""
+	if i := strings.LastIndex(target, ":"); i > 0 {
+		if _, err := os.Stat(e.abs(target)); err != nil {
+			path, name = target[:i], target[i+1:]
+		}
+	}
+	lang, ok := map[string]udf.Language{".scala": udf.Scala, ".sc": udf.Scala, ".java": udf.Java, ".py": udf.Python}[filepath.Ext(path)]
+	if !ok {
+		return nil, usageErrorf("%s: not a Scala, Java or Python file", path)
+	}
+	src, err := os.ReadFile(e.abs(path))
+	if err != nil {
+		return nil, usageErrorf("read %s: %w", path, err)
+	}
+	fe := frontends.New(lang)
+	defer fe.Close()
+	display := filepath.ToSlash(path)
+	udfs, err := fe.Parse(display, src)
+	if err != nil {
+		return nil, usageError(err)
+	}
+	var names []string
+	for i := range udfs {
+		u := &udfs[i]
+		names = append(names, u.Name)
+		if name == "" && len(udfs) == 1 {
+			return u, nil
+		}
+		if u.Name == name {
+			return u, nil
+		}
+		for _, r := range u.RegisteredNames {
+			if r == name {
+				return u, nil
+			}
+		}
+	}
+	switch {
+	case len(udfs) == 0:
+		return nil, usageErrorf("%s defines no UDF", path)
+	case name == "":
+		return nil, usageErrorf("%s defines %d UDFs (%s): pick one with %s:NAME", path, len(udfs), strings.Join(names, ", "), path)
+	}
+	return nil, usageErrorf("%s has no UDF named %q (it has %s)", path, name, strings.Join(names, ", "))
+}
+
+func stripSQLComments(s string) string {
+	var lines []string
+	for _, l := range strings.Split(s, "\n") {
+		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "--") {
+			lines = append(lines, l)
+		}
+	}
+	return strings.TrimSpace(strings.Join(lines, "\n"))
+}
+
+// safeName makes a UDF name usable as a folder name.
+func safeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return r
+		}
+		return '_'
+	}, s)
+}

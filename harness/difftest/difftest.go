@@ -1,0 +1,291 @@
+// Package difftest proves or refutes a rewrite: it runs the real original
+// UDF and the rewrite on the same generated inputs (every special value of
+// every parameter type, seeded random values, nulls, the user's samples)
+// and compares the results row by row under a stated policy. On a
+// mismatch it shrinks the failing input to a minimal counterexample.
+package difftest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/udfx/udfx/harness/engine"
+	"github.com/udfx/udfx/harness/inputs"
+	"github.com/udfx/udfx/harness/runner"
+	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/harness/value"
+)
+
+// Options configure one differential test.
+type Options struct {
+	Seed int64
+	// Rows is how many input rows to test (special values included).
+	Rows int
+	// Samples is a Parquet, CSV or JSON Lines file of rows the user wants
+	// always tested.
+	Samples string
+	// ANSI is spark.sql.ansi.enabled for the rewrite (Spark 4: true).
+	ANSI   bool
+	Policy value.Policy
+	// AllowErrorToNull accepts a NULL from the rewrite where the original
+	// threw.
+	AllowErrorToNull bool
+	Limits           runner.Limits
+	// Workspace, when set, is the folder the inputs are saved in.
+	Workspace string
+	// NewRunner starts the original's runner (runners.New in production).
+	NewRunner func(ctx context.Context, u *udf.UDF, limits runner.Limits) (runner.Runner, error)
+	// Progress, when set, hears what the test is doing.
+	Progress func(stage string)
+}
+
+// Rewrite is the candidate under test: a Spark SQL expression over the
+// UDF's parameters.
+type Rewrite struct {
+	SQL string
+}
+
+// UsageError is a problem with what the user asked for: a rewrite the
+// embedded engine cannot evaluate, a type mismatch, a bad samples file.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// OriginalError says the original could not be run: see runner's errors.
+type OriginalError struct{ Err error }
+
+func (e *OriginalError) Error() string { return "original: " + e.Err.Error() }
+func (e *OriginalError) Unwrap() error { return e.Err }
+
+// Run tests rw against u.
+func Run(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options) (*Report, error) {
+	progress := opts.Progress
+	if progress == nil {
+		progress = func(string) {}
+	}
+	if opts.Rows <= 0 {
+		opts.Rows = 10_000
+	}
+	params, cols, err := signature(u)
+	if err != nil {
+		return nil, &UsageError{Err: err}
+	}
+	if u.Return == nil {
+		return nil, &UsageError{Err: fmt.Errorf("%s: the return type of %s is not known from the source", u.File, u.Name)}
+	}
+	expr, err := engine.Compile(rw.SQL, cols, engine.Options{ANSI: opts.ANSI, TimeZone: "UTC"})
+	if err != nil {
+		return nil, &UsageError{Err: fmt.Errorf("rewrite %q: %w", rw.SQL, err)}
+	}
+	if !expr.Type().Equal(u.Return) {
+		return nil, &UsageError{Err: fmt.Errorf("rewrite %q has type %s but %s returns %s: cast it or fix the expression", rw.SQL, expr.Type(), u.Name, u.Return)}
+	}
+
+	mem := memory.NewGoAllocator()
+	progress("generating inputs")
+	rec, stats, err := inputs.Generate(params, inputs.Options{Seed: opts.Seed, Rows: opts.Rows}, mem)
+	if err != nil {
+		return nil, fmt.Errorf("generate inputs: %w", err)
+	}
+	defer rec.Release()
+	sampleRows := 0
+	if opts.Samples != "" {
+		samples, err := inputs.LoadSamples(opts.Samples, params, mem)
+		if err != nil {
+			return nil, &UsageError{Err: err}
+		}
+		defer samples.Release()
+		sampleRows = int(samples.NumRows())
+		joined, err := concat(rec, samples, mem)
+		if err != nil {
+			return nil, err
+		}
+		defer joined.Release()
+		rec = joined
+	}
+	if opts.Workspace != "" {
+		if err := os.MkdirAll(opts.Workspace, 0o755); err != nil {
+			return nil, fmt.Errorf("workspace: %w", err)
+		}
+		if err := inputs.WriteIPC(filepath.Join(opts.Workspace, "inputs.arrow"), rec); err != nil {
+			return nil, fmt.Errorf("save inputs: %w", err)
+		}
+	}
+	rows := recordRows(rec)
+
+	progress("starting the original")
+	r, err := opts.NewRunner(ctx, u, opts.Limits)
+	if err != nil {
+		return nil, &OriginalError{Err: err}
+	}
+	defer r.Close()
+	progress(fmt.Sprintf("running the original on %d rows", len(rows)))
+	start := time.Now()
+	orig, err := r.Run(ctx, rows)
+	origTime := time.Since(start)
+	if err != nil {
+		var te *runner.TimeoutError
+		if errors.As(err, &te) && te.Row < len(rows) {
+			return nil, &OriginalError{Err: fmt.Errorf("%w; input: %s", err, describeRow(params, rows[te.Row]))}
+		}
+		return nil, &OriginalError{Err: err}
+	}
+	if len(orig) != len(rows) {
+		return nil, &OriginalError{Err: fmt.Errorf("the runner returned %d results for %d rows", len(orig), len(rows))}
+	}
+	for i := range orig {
+		orig[i] = sparkStores(u.Language, u.Return, orig[i], opts.ANSI)
+	}
+
+	progress("evaluating the rewrite")
+	start = time.Now()
+	got, err := evalRewrite(expr, rec, mem)
+	rwTime := time.Since(start)
+	if err != nil {
+		return nil, err
+	}
+
+	rep := &Report{
+		UDF: u.Name, Language: string(u.Language), File: u.File, Runtime: r.Describe(),
+		RewriteSQL: rw.SQL, Engine: "embedded", ANSI: opts.ANSI, Policy: opts.Policy,
+		AllowErrorToNull: opts.AllowErrorToNull, Seed: opts.Seed,
+		Rows: len(rows), SpecialRows: stats.SpecialRows, NullRows: stats.NullRows, SampleRows: sampleRows,
+		OriginalExceptions: map[string]int{}, RewriteExceptions: map[string]int{},
+		OriginalSeconds: origTime.Seconds(), RewriteSeconds: rwTime.Seconds(),
+	}
+	firstBad := -1
+	for i := range rows {
+		o, g := orig[i], got[i]
+		if o.Kind == value.Error {
+			rep.OriginalExceptions[o.Class]++
+		}
+		if g.Kind == value.Error {
+			rep.RewriteExceptions[errorName(g)]++
+		}
+		switch verdict(opts, o, g) {
+		case agree:
+			if o.Kind == value.Error {
+				rep.ErrorRowsMatched++
+			}
+		case agreeErrorToNull:
+			rep.ErrorRowsNull++
+		case disagree:
+			rep.Mismatches++
+			if firstBad < 0 {
+				firstBad = i
+			}
+		}
+	}
+	rep.Equal = rep.Mismatches == 0
+	if firstBad >= 0 {
+		progress("shrinking the counterexample")
+		ce, err := shrink(ctx, r, expr, params, rows[firstBad], orig[firstBad], got[firstBad], u, opts, mem)
+		if err != nil {
+			return nil, err
+		}
+		ce.Row = firstBad
+		rep.Counterexample = ce
+	}
+	return rep, nil
+}
+
+type outcome int
+
+const (
+	agree outcome = iota
+	agreeErrorToNull
+	disagree
+)
+
+// verdict compares one row. Where the original throws, the rewrite must
+// fail too (any error: the rewrite's is Spark's, not the JVM's), or, with
+// AllowErrorToNull, may return NULL.
+func verdict(opts Options, o, g value.Value) outcome {
+	if o.Kind == value.Error {
+		switch {
+		case g.Kind == value.Error:
+			return agree
+		case g.Kind == value.Null && opts.AllowErrorToNull:
+			return agreeErrorToNull
+		}
+		return disagree
+	}
+	if opts.Policy.Equal(o, g) {
+		return agree
+	}
+	return disagree
+}
+
+func errorName(v value.Value) string {
+	if v.Condition != "" {
+		return v.Condition
+	}
+	return v.Class
+}
+
+// signature gives the generator's parameters and the engine's columns.
+func signature(u *udf.UDF) ([]inputs.Param, []engine.Column, error) {
+	params := make([]inputs.Param, len(u.Params))
+	cols := make([]engine.Column, len(u.Params))
+	for i, p := range u.Params {
+		if p.Type == nil {
+			return nil, nil, fmt.Errorf("%s:%d: the Spark type of parameter %s of %s is not known from the source (add a type annotation or hint)", u.File, u.Span.Start.Line, p.Name, u.Name)
+		}
+		params[i] = inputs.Param{Name: p.Name, Type: p.Type}
+		cols[i] = engine.Column{Name: p.Name, Type: p.Type}
+	}
+	return params, cols, nil
+}
+
+func recordRows(rec arrow.RecordBatch) [][]value.Value {
+	n := int(rec.NumRows())
+	rows := make([][]value.Value, n)
+	cols := rec.Columns()
+	flat := make([]value.Value, n*len(cols))
+	for i := range rows {
+		rows[i] = flat[i*len(cols) : (i+1)*len(cols) : (i+1)*len(cols)]
+		for j, c := range cols {
+			rows[i][j] = value.FromArrow(c, i)
+		}
+	}
+	return rows
+}
+
+// evalRewrite evaluates the rewrite and returns one value per row, with
+// the engine's per-row errors in place of values.
+func evalRewrite(expr *engine.Expr, rec arrow.RecordBatch, mem memory.Allocator) ([]value.Value, error) {
+	res, err := expr.Eval(rec, mem)
+	if err != nil {
+		return nil, fmt.Errorf("evaluate the rewrite: %w", err)
+	}
+	defer res.Values.Release()
+	out := make([]value.Value, res.Values.Len())
+	for i := range out {
+		out[i] = value.FromArrow(res.Values, i)
+	}
+	for _, e := range res.Errors {
+		v := value.ErrorOf(e.Class, e.Message)
+		v.Condition = e.Condition
+		out[e.Row] = v
+	}
+	return out, nil
+}
+
+func describeRow(params []inputs.Param, row []value.Value) string {
+	s := ""
+	for i, p := range params {
+		if i > 0 {
+			s += ", "
+		}
+		s += p.Name + " = " + row[i].String()
+	}
+	return s
+}

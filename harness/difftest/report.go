@@ -1,0 +1,157 @@
+package difftest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/udfx/udfx/harness/value"
+)
+
+// Report is the outcome of one differential test. Its JSON form is what
+// `udfx test --format json` prints (docs/test-json.md).
+type Report struct {
+	UDF      string `json:"udf"`
+	Language string `json:"language"`
+	File     string `json:"file"`
+	// Runtime names the real runtime the original ran in.
+	Runtime          string       `json:"original_runtime"`
+	RewriteSQL       string       `json:"rewrite_sql"`
+	Engine           string       `json:"engine"`
+	ANSI             bool         `json:"ansi"`
+	Policy           value.Policy `json:"policy"`
+	AllowErrorToNull bool         `json:"allow_error_to_null"`
+	Seed             int64        `json:"seed"`
+	Rows             int          `json:"rows"`
+	SpecialRows      int          `json:"special_rows"`
+	NullRows         int          `json:"null_rows"`
+	SampleRows       int          `json:"sample_rows"`
+	// OriginalExceptions and RewriteExceptions count rows that threw, by
+	// exception class (Spark error condition for the rewrite).
+	OriginalExceptions map[string]int `json:"original_exceptions"`
+	RewriteExceptions  map[string]int `json:"rewrite_exceptions"`
+	// ErrorRowsMatched counts rows where both threw; ErrorRowsNull rows
+	// where the original threw and the rewrite gave NULL (accepted only
+	// with AllowErrorToNull).
+	ErrorRowsMatched int             `json:"error_rows_matched"`
+	ErrorRowsNull    int             `json:"error_rows_null"`
+	Mismatches       int             `json:"mismatches"`
+	Counterexample   *Counterexample `json:"counterexample,omitempty"`
+	Equal            bool            `json:"equal"`
+	OriginalSeconds  float64         `json:"original_seconds"`
+	RewriteSeconds   float64         `json:"rewrite_seconds"`
+}
+
+// Counterexample is a minimal input on which the original and the rewrite
+// disagree.
+type Counterexample struct {
+	Inputs   []NamedValue `json:"inputs"`
+	Original JSONValue    `json:"original"`
+	Rewrite  JSONValue    `json:"rewrite"`
+	// Row is the first failing row of the generated inputs; Shrunk says
+	// whether the inputs were simplified from it.
+	Row    int  `json:"row"`
+	Shrunk bool `json:"shrunk"`
+}
+
+// NamedValue is a parameter's value.
+type NamedValue struct {
+	Name  string    `json:"name"`
+	Value JSONValue `json:"value"`
+}
+
+// JSONValue writes a value both for people and exactly (as its token).
+type JSONValue struct{ value.Value }
+
+func (v JSONValue) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Text  string `json:"text"`
+		Token string `json:"token"`
+	}{v.String(), value.Token(v.Value)})
+}
+
+// WriteJSON writes the report as indented JSON.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(r)
+}
+
+// WriteText writes the report for people.
+func (r *Report) WriteText(w io.Writer) error {
+	verdict := "EQUAL"
+	if !r.Equal {
+		verdict = "MISMATCH"
+	}
+	ansi := "off (Spark 3.5 default)"
+	if r.ANSI {
+		ansi = "on (Spark 4 default)"
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "%s\t%s (%s, %s)\n", "udf", r.UDF, r.Language, r.File)
+	fmt.Fprintf(tw, "%s\t%s\n", "original", r.Runtime)
+	fmt.Fprintf(tw, "%s\t%s\n", "rewrite", r.RewriteSQL)
+	fmt.Fprintf(tw, "%s\t%s engine, ANSI %s\n", "engine", r.Engine, ansi)
+	fmt.Fprintf(tw, "%s\t%s\n", "policy", r.policyText())
+	fmt.Fprintf(tw, "%s\t%d (%d special-value rows, %d all-null rows, %d sample rows; seed %d)\n", "rows", r.Rows, r.SpecialRows, r.NullRows, r.SampleRows, r.Seed)
+	fmt.Fprintf(tw, "%s\t%s\n", "original threw", countText(r.OriginalExceptions))
+	fmt.Fprintf(tw, "%s\t%s\n", "rewrite threw", countText(r.RewriteExceptions))
+	if r.ErrorRowsMatched+r.ErrorRowsNull > 0 {
+		fmt.Fprintf(tw, "%s\t%d rows threw in both", "error rows", r.ErrorRowsMatched)
+		if r.ErrorRowsNull > 0 {
+			fmt.Fprintf(tw, "; %d rows threw in the original and gave NULL in the rewrite (accepted by --allow-error-to-null)", r.ErrorRowsNull)
+		}
+		fmt.Fprintln(tw)
+	}
+	fmt.Fprintf(tw, "%s\t%d\n", "mismatches", r.Mismatches)
+	fmt.Fprintf(tw, "%s\t%.3fs original, %.3fs rewrite\n", "time", r.OriginalSeconds, r.RewriteSeconds)
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if ce := r.Counterexample; ce != nil {
+		how := "first failing row"
+		if ce.Shrunk {
+			how = fmt.Sprintf("shrunk from row %d", ce.Row)
+		}
+		fmt.Fprintf(w, "\nminimal counterexample (%s):\n", how)
+		for _, in := range ce.Inputs {
+			fmt.Fprintf(w, "  %s = %s\n", in.Name, in.Value)
+		}
+		fmt.Fprintf(w, "  original → %s\n", ce.Original)
+		fmt.Fprintf(w, "  rewrite  → %s\n", ce.Rewrite)
+	}
+	_, err := fmt.Fprintf(w, "\n%s: %d of %d rows agree\n", verdict, r.Rows-r.Mismatches, r.Rows)
+	return err
+}
+
+func (r *Report) policyText() string {
+	s := r.Policy.String()
+	if r.AllowErrorToNull {
+		s += "; NULL accepted where the original throws"
+	} else {
+		s += "; the rewrite must fail where the original throws"
+	}
+	return s
+}
+
+func countText(m map[string]int) string {
+	if len(m) == 0 {
+		return "0 rows"
+	}
+	names := make([]string, 0, len(m))
+	total := 0
+	for k, n := range m {
+		names = append(names, k)
+		total += n
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, k := range names {
+		parts[i] = fmt.Sprintf("%s ×%d", k, m[k])
+	}
+	return fmt.Sprintf("%d rows (%s)", total, strings.Join(parts, ", "))
+}

@@ -1,0 +1,236 @@
+package jvm
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/udfx/udfx/harness/runner"
+)
+
+// driverSource is the generated driver: one Java class that calls the UDF
+// reflectively, configured by its arguments, so it is compiled once per
+// JDK and classpath rather than once per UDF.
+//
+//go:embed driver/UdfxDriver.java
+var driverSource []byte
+
+const driverClass = "UdfxDriver"
+
+// fingerprint identifies a classpath for the cache: jar names, sizes and
+// modification times, so that replaced jars invalidate compiled classes.
+func fingerprint(jars []string) (string, error) {
+	h := sha256.New()
+	for _, j := range jars {
+		st, err := os.Stat(j)
+		if err != nil {
+			return "", fmt.Errorf("classpath: %w", err)
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00%d\n", j, st.Size(), st.ModTime().UnixNano())
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func hashOf(parts ...[]byte) string {
+	h := sha256.New()
+	for _, p := range parts {
+		fmt.Fprintf(h, "%d:", len(p))
+		h.Write(p)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:40]
+}
+
+// cached returns dir/key when a complete compilation is there, or runs
+// build into a fresh folder and moves it into place. A concurrent udfx
+// doing the same is harmless: the first rename wins and the other's output
+// is dropped.
+func cached(dir, key string, build func(out string) error) (path string, hit bool, err error) {
+	final := filepath.Join(dir, key)
+	if _, err := os.Stat(filepath.Join(final, ".complete")); err == nil {
+		return final, true, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", false, fmt.Errorf("creating the class cache %s: %w", dir, err)
+	}
+	tmp, err := os.MkdirTemp(dir, ".build-")
+	if err != nil {
+		return "", false, fmt.Errorf("creating a build folder in %s: %w", dir, err)
+	}
+	defer os.RemoveAll(tmp)
+	if err := build(tmp); err != nil {
+		return "", false, err
+	}
+	if err := os.WriteFile(filepath.Join(tmp, ".complete"), nil, 0o644); err != nil {
+		return "", false, fmt.Errorf("marking %s complete: %w", tmp, err)
+	}
+	if err := os.Rename(tmp, final); err != nil {
+		if _, statErr := os.Stat(filepath.Join(final, ".complete")); statErr == nil {
+			return final, false, nil
+		}
+		// A stale, incomplete folder from a killed build: replace it.
+		if rmErr := os.RemoveAll(final); rmErr != nil {
+			return "", false, fmt.Errorf("replacing %s: %w", final, rmErr)
+		}
+		if err := os.Rename(tmp, final); err != nil {
+			return "", false, fmt.Errorf("moving compiled classes to %s: %w", final, err)
+		}
+	}
+	return final, false, nil
+}
+
+// compileDriver compiles the driver against Spark's jars, and returns its
+// classes and the JVM options Spark's launcher gives every Spark JVM.
+func compileDriver(ctx context.Context, t *Tools, cacheDir, cpHash string) (string, []string, error) {
+	key := hashOf([]byte("driver"), driverSource, []byte(cpHash), []byte(t.JDKVersion))
+	dir, _, err := cached(filepath.Join(cacheDir, "driver"), key, func(out string) error {
+		src := filepath.Join(out, "src", driverClass+".java")
+		if err := os.MkdirAll(filepath.Dir(src), 0o755); err != nil {
+			return fmt.Errorf("writing the driver: %w", err)
+		}
+		if err := os.WriteFile(src, driverSource, 0o644); err != nil {
+			return fmt.Errorf("writing the driver: %w", err)
+		}
+		res, err := runTool(ctx, t.Javac, "-proc:none", "-nowarn", "-encoding", "UTF-8",
+			"-cp", filepath.Join(t.SparkJars, "*"), "-d", filepath.Join(out, "classes"), src)
+		if err != nil {
+			return fmt.Errorf("compiling udfx's JVM driver: %w", err)
+		}
+		if res.code != 0 {
+			// The driver is udfx's own code: failing to compile it means
+			// Spark's jars lack what it uses.
+			return &runner.EnvError{What: "Spark jars", Msg: fmt.Sprintf("udfx's driver does not compile against %s (Spark %s); udfx needs Spark 4: %s", t.SparkJars, t.SparkVersion, tail(res.output, 2000))}
+		}
+		cp := filepath.Join(out, "classes") + string(os.PathListSeparator) + filepath.Join(t.SparkJars, "*")
+		cmd := exec.CommandContext(ctx, t.Java, "-cp", cp, driverClass, "--module-options")
+		opts, err := cmd.Output()
+		if err != nil {
+			return &runner.EnvError{What: "Spark jars", Msg: fmt.Sprintf("cannot read Spark's JVM options from %s: %v", t.SparkJars, err)}
+		}
+		return os.WriteFile(filepath.Join(out, moduleOptionsFile), opts, 0o644)
+	})
+	if err != nil {
+		return "", nil, err
+	}
+	opts, err := os.ReadFile(filepath.Join(dir, moduleOptionsFile))
+	if err != nil {
+		return "", nil, fmt.Errorf("reading Spark's JVM options: %w", err)
+	}
+	return filepath.Join(dir, "classes"), strings.Fields(string(opts)), nil
+}
+
+const moduleOptionsFile = "module-options.txt"
+
+// compileUser compiles the user's file as it is, returning the folder of
+// its classes and whether they came from the cache.
+func compileUser(ctx context.Context, t *Tools, cacheDir, cpHash, file string, scala bool) (string, bool, error) {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		return "", false, fmt.Errorf("reading the UDF's source: %w", err)
+	}
+	compiler := "javac " + t.JDKVersion
+	if scala {
+		compiler = "scalac " + t.ScalaVersion + " " + strings.Join(t.ScalaJars, ":")
+	}
+	key := hashOf([]byte("user"), src, []byte(filepath.Base(file)), driverSource, []byte(cpHash), []byte(t.JDKVersion), []byte(compiler))
+	dir, hit, err := cached(filepath.Join(cacheDir, "classes"), key, func(out string) error {
+		classes := filepath.Join(out, "classes")
+		if err := os.MkdirAll(classes, 0o755); err != nil {
+			return fmt.Errorf("creating %s: %w", classes, err)
+		}
+		var res toolResult
+		var err error
+		if scala {
+			// scalac 2.13, run on the JDK found; Spark's jars carry the
+			// Scala library the job links with at run time.
+			cp := t.ScalaJars[1] + string(os.PathListSeparator) + filepath.Join(t.SparkJars, "*")
+			res, err = runTool(ctx, t.Java, "-Xss16m", "-cp", strings.Join(t.ScalaJars, string(os.PathListSeparator)),
+				"scala.tools.nsc.Main", "-nowarn", "-encoding", "UTF-8", "-classpath", cp, "-d", classes, file)
+		} else {
+			res, err = runTool(ctx, t.Javac, "-proc:none", "-nowarn", "-encoding", "UTF-8", "-implicit:none",
+				"-cp", filepath.Join(t.SparkJars, "*"), "-d", classes, file)
+		}
+		if err != nil {
+			return fmt.Errorf("compiling %s: %w", file, err)
+		}
+		if res.code != 0 {
+			return compileError(file, res.output)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", false, err
+	}
+	return filepath.Join(dir, "classes"), hit, nil
+}
+
+// diagRE matches the first line of a scalac 2.13 or javac diagnostic:
+// "path/File.scala:12: error: type mismatch;".
+var diagRE = regexp.MustCompile(`(?m)^(.+?):(\d+): error: (.*)$`)
+
+// compileError turns compiler output into a CompileError at the first
+// error in the user's file, with the lines that explain it.
+func compileError(file, output string) error {
+	lines := strings.Split(output, "\n")
+	for i, line := range lines {
+		m := diagRE.FindStringSubmatch(line)
+		if m == nil || !sameFile(m[1], file) {
+			continue
+		}
+		n, _ := strconv.Atoi(m[2])
+		msg := m[3]
+		// scalac continues "type mismatch;" on the next lines
+		// ("found : Double", "required: String") before the source line.
+		for _, more := range lines[i+1:] {
+			tm := strings.TrimSpace(more)
+			if diagRE.MatchString(more) || tm == "" || !(strings.HasPrefix(tm, "found") || strings.HasPrefix(tm, "required")) {
+				break
+			}
+			msg += " " + tm
+		}
+		return &runner.CompileError{File: file, Line: n, Msg: msg}
+	}
+	return &runner.CompileError{File: file, Msg: "does not compile: " + tail(strings.TrimSpace(output), 2000)}
+}
+
+func sameFile(a, b string) bool {
+	if a == b {
+		return true
+	}
+	aa, err1 := filepath.Abs(a)
+	bb, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && aa == bb
+}
+
+type toolResult struct {
+	code   int
+	output string
+}
+
+// runTool runs a compiler; a non-zero exit is a result, not an error.
+func runTool(ctx context.Context, name string, args ...string) (toolResult, error) {
+	cmd := exec.CommandContext(ctx, name, args...)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	cmd.Stderr = &out
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return toolResult{0, out.String()}, nil
+	case ctx.Err() != nil:
+		return toolResult{}, ctx.Err()
+	case errors.As(err, &exit):
+		return toolResult{exit.ExitCode(), out.String()}, nil
+	}
+	return toolResult{}, fmt.Errorf("running %s: %w", name, err)
+}

@@ -1,0 +1,458 @@
+package jvm
+
+import (
+	"archive/zip"
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/udfx/udfx/harness/runner"
+)
+
+// MinJDK is the oldest JDK Spark 4 runs on.
+const MinJDK = 17
+
+// ScalaBinary is the Scala version Spark 4's jars are built for; the
+// user's Scala source must be compiled by a 2.13 scalac to link with them.
+const ScalaBinary = "2.13"
+
+// Tools is what Toolchain found on this machine.
+type Tools struct {
+	// JavaHome is the JDK's folder; Java and Javac its launchers.
+	JavaHome    string
+	Java, Javac string
+	// JDKVersion is the full version ("17.0.15"), JDKMajor its feature
+	// release (17), JDKVendor the IMPLEMENTOR from the JDK's release file.
+	JDKVersion string
+	JDKMajor   int
+	JDKVendor  string
+
+	// ScalaJars are scala-compiler, scala-library and scala-reflect, in
+	// that order; empty when no Scala 2.13 compiler was found.
+	ScalaJars    []string
+	ScalaVersion string
+	// ScalaFrom says where the compiler came from (SCALA_HOME, scalac on
+	// PATH, SPARK_HOME, pyspark, the udfx cache).
+	ScalaFrom string
+
+	// SparkJars is the folder of Spark's jars (SPARK_HOME/jars or the
+	// pyspark package's jars); empty when none was found.
+	SparkJars    string
+	SparkVersion string
+	SparkFrom    string
+
+	// Notes say what was looked for and not found (or found unusable),
+	// for doctor-style messages.
+	Notes []string
+}
+
+// Toolchain looks for a JDK, a Scala 2.13 compiler and Spark's jars, as
+// New does for a UDF in the current folder. Only a missing or too old JDK
+// is an error; what else is missing is in Tools.Notes.
+func Toolchain(env func(string) string) (Tools, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		wd = "."
+	}
+	cache, err := defaultCacheDir()
+	if err != nil {
+		cache = ""
+	}
+	return findTools(context.Background(), env, wd, cache)
+}
+
+func defaultCacheDir() (string, error) {
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no cache folder for compiled classes: %w", err)
+	}
+	return filepath.Join(d, "udfx", "jvm"), nil
+}
+
+func findTools(ctx context.Context, env func(string) string, startDir, cacheDir string) (Tools, error) {
+	var t Tools
+	if err := t.findJDK(ctx, env); err != nil {
+		return t, err
+	}
+	t.findSpark(ctx, env, startDir)
+	t.findScala(env, cacheDir)
+	return t, nil
+}
+
+// lookPath finds an executable on the given PATH (not the process's own,
+// so that tests can inject one).
+func lookPath(name, path string) string {
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if isExecutable(p) {
+			return p
+		}
+	}
+	return ""
+}
+
+func isExecutable(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir() && st.Mode()&0o111 != 0
+}
+
+func (t *Tools) findJDK(ctx context.Context, env func(string) string) error {
+	if jh := env("JAVA_HOME"); jh != "" {
+		// An explicit JAVA_HOME is what the user wants: a broken one is
+		// reported, not silently replaced by another JDK.
+		if !isExecutable(filepath.Join(jh, "bin", "javac")) || !isExecutable(filepath.Join(jh, "bin", "java")) {
+			return &runner.EnvError{What: "JDK", Msg: fmt.Sprintf("JAVA_HOME is %s, which has no bin/java and bin/javac; point it at a JDK %d or later (a JRE has no javac)", jh, MinJDK)}
+		}
+		t.JavaHome = jh
+	} else {
+		javac := lookPath("javac", env("PATH"))
+		if javac == "" {
+			return &runner.EnvError{What: "JDK", Msg: fmt.Sprintf("JAVA_HOME is not set and there is no javac on PATH; install a JDK %d or later (e.g. apt-get install openjdk-17-jdk-headless) and set JAVA_HOME", MinJDK)}
+		}
+		real, err := filepath.EvalSymlinks(javac)
+		if err != nil {
+			return &runner.EnvError{What: "JDK", Msg: fmt.Sprintf("cannot resolve %s: %v", javac, err)}
+		}
+		t.JavaHome = filepath.Dir(filepath.Dir(real))
+		if !isExecutable(filepath.Join(t.JavaHome, "bin", "java")) {
+			return &runner.EnvError{What: "JDK", Msg: fmt.Sprintf("found %s but no java next to it in %s/bin", javac, t.JavaHome)}
+		}
+	}
+	t.Java = filepath.Join(t.JavaHome, "bin", "java")
+	t.Javac = filepath.Join(t.JavaHome, "bin", "javac")
+	if err := t.jdkVersion(ctx); err != nil {
+		return err
+	}
+	if t.JDKMajor < MinJDK {
+		return &runner.EnvError{What: "JDK", Msg: fmt.Sprintf("%s is Java %s; Spark 4 needs Java %d or later", t.JavaHome, t.JDKVersion, MinJDK)}
+	}
+	return nil
+}
+
+var javaVersionRE = regexp.MustCompile(`version "([^"]+)"`)
+
+// jdkVersion reads the JDK's release file, or asks java -version when it
+// has none.
+func (t *Tools) jdkVersion(ctx context.Context) error {
+	if b, err := os.ReadFile(filepath.Join(t.JavaHome, "release")); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			k, v, ok := strings.Cut(line, "=")
+			if !ok {
+				continue
+			}
+			v = strings.Trim(strings.TrimSpace(v), `"`)
+			switch k {
+			case "JAVA_VERSION":
+				t.JDKVersion = v
+			case "IMPLEMENTOR":
+				t.JDKVendor = v
+			}
+		}
+	}
+	if t.JDKVersion == "" {
+		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		out, err := exec.CommandContext(ctx, t.Java, "-version").CombinedOutput()
+		if err != nil {
+			return &runner.EnvError{What: "JDK", Msg: fmt.Sprintf("%s -version failed: %v: %s", t.Java, err, tail(string(out), 500))}
+		}
+		m := javaVersionRE.FindStringSubmatch(string(out))
+		if m == nil {
+			return &runner.EnvError{What: "JDK", Msg: fmt.Sprintf("cannot read the version from %s -version: %s", t.Java, tail(string(out), 500))}
+		}
+		t.JDKVersion = m[1]
+	}
+	t.JDKMajor = javaMajor(t.JDKVersion)
+	return nil
+}
+
+// javaMajor reads the feature release from a Java version: "1.8.0_392"
+// is 8, "17.0.15" is 17, "21" is 21.
+func javaMajor(v string) int {
+	parts := strings.FieldsFunc(v, func(r rune) bool { return r == '.' || r == '_' || r == '-' || r == '+' })
+	if len(parts) == 0 {
+		return 0
+	}
+	n, _ := strconv.Atoi(parts[0])
+	if n == 1 && len(parts) > 1 {
+		n, _ = strconv.Atoi(parts[1])
+	}
+	return n
+}
+
+var sparkCoreRE = regexp.MustCompile(`^spark-core_(\d+\.\d+)-(.+)\.jar$`)
+
+// sparkVersion checks that dir holds Spark's jars for Scala 2.13 and
+// returns Spark's version.
+func sparkVersion(dir string) (string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return "", err
+	}
+	for _, e := range ents {
+		if m := sparkCoreRE.FindStringSubmatch(e.Name()); m != nil {
+			if m[1] != ScalaBinary {
+				return "", fmt.Errorf("%s holds Spark for Scala %s; udfx needs Spark built for Scala %s (Spark 4)", dir, m[1], ScalaBinary)
+			}
+			return m[2], nil
+		}
+	}
+	return "", fmt.Errorf("%s has no spark-core jar", dir)
+}
+
+func (t *Tools) findSpark(ctx context.Context, env func(string) string, startDir string) {
+	try := func(dir, from string) bool {
+		v, err := sparkVersion(dir)
+		if err != nil {
+			t.Notes = append(t.Notes, fmt.Sprintf("Spark jars from %s: %v", from, err))
+			return false
+		}
+		t.SparkJars, t.SparkVersion, t.SparkFrom = dir, v, from
+		return true
+	}
+	if sh := env("SPARK_HOME"); sh != "" && try(filepath.Join(sh, "jars"), "SPARK_HOME") {
+		return
+	}
+	if py := env("UDFX_PYTHON"); py != "" {
+		if dir, err := pysparkJars(ctx, py); err != nil {
+			t.Notes = append(t.Notes, fmt.Sprintf("pyspark from UDFX_PYTHON=%s: %v", py, err))
+		} else if try(dir, "pyspark ("+py+")") {
+			return
+		}
+	}
+	// A project virtualenv next to the source: look for its site-packages
+	// directly, which is faster than starting its Python.
+	for dir := startDir; ; {
+		matches, _ := filepath.Glob(filepath.Join(dir, ".venv", "lib", "python*", "site-packages", "pyspark", "jars"))
+		sort.Strings(matches)
+		for _, m := range matches {
+			if try(m, "pyspark ("+filepath.Join(dir, ".venv")+")") {
+				return
+			}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	if py := lookPath("python3", env("PATH")); py != "" {
+		if dir, err := pysparkJars(ctx, py); err != nil {
+			t.Notes = append(t.Notes, fmt.Sprintf("pyspark from %s: %v", py, err))
+		} else if try(dir, "pyspark ("+py+")") {
+			return
+		}
+	}
+	t.Notes = append(t.Notes, "no Spark jars: set SPARK_HOME to a Spark 4 distribution, or install pyspark 4 (pip install pyspark) in .venv or for UDFX_PYTHON")
+}
+
+// pysparkJars asks a Python where the pyspark package is, without
+// importing it (which is slow).
+func pysparkJars(ctx context.Context, python string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, python, "-c",
+		"import importlib.util, os; s = importlib.util.find_spec('pyspark'); print(os.path.dirname(s.origin) if s else '')").Output()
+	if err != nil {
+		return "", fmt.Errorf("cannot ask %s for pyspark: %w", python, err)
+	}
+	dir := strings.TrimSpace(string(out))
+	if dir == "" {
+		return "", errors.New("pyspark is not installed there")
+	}
+	return filepath.Join(dir, "jars"), nil
+}
+
+func (t *Tools) findScala(env func(string) string, cacheDir string) {
+	type place struct{ dir, from string }
+	var places []place
+	if sh := env("SCALA_HOME"); sh != "" {
+		places = append(places, place{filepath.Join(sh, "lib"), "SCALA_HOME"})
+	}
+	if sc := lookPath("scalac", env("PATH")); sc != "" {
+		if real, err := filepath.EvalSymlinks(sc); err == nil {
+			places = append(places, place{filepath.Join(filepath.Dir(filepath.Dir(real)), "lib"), "scalac on PATH"})
+		}
+	}
+	if sh := env("SPARK_HOME"); sh != "" {
+		places = append(places, place{filepath.Join(sh, "jars"), "SPARK_HOME"})
+	}
+	if t.SparkJars != "" && t.SparkFrom != "SPARK_HOME" {
+		places = append(places, place{t.SparkJars, t.SparkFrom})
+	}
+	if cacheDir != "" {
+		places = append(places, place{scalaCacheDir(cacheDir), "the udfx cache (udfx setup-scala)"})
+	}
+	for _, p := range places {
+		jars, version, err := scalaJars(p.dir)
+		if err != nil {
+			t.Notes = append(t.Notes, fmt.Sprintf("Scala compiler from %s: %v", p.from, err))
+			continue
+		}
+		t.ScalaJars, t.ScalaVersion, t.ScalaFrom = jars, version, p.from
+		return
+	}
+	t.Notes = append(t.Notes, "no Scala "+ScalaBinary+" compiler: set SCALA_HOME, put scalac on PATH, install pyspark 4, or fetch one into the cache with SetupScala")
+}
+
+func scalaCacheDir(cacheDir string) string { return filepath.Join(cacheDir, "scala-"+ScalaBinary) }
+
+// scalaJars finds scala-compiler, scala-library and scala-reflect in dir
+// and checks the compiler is a 2.13.
+func scalaJars(dir string) ([]string, string, error) {
+	var jars []string
+	for _, name := range []string{"scala-compiler", "scala-library", "scala-reflect"} {
+		matches, _ := filepath.Glob(filepath.Join(dir, name+"*.jar"))
+		var best string
+		for _, m := range matches {
+			base := strings.TrimSuffix(filepath.Base(m), ".jar")
+			// scala-library.jar or scala-library-2.13.17.jar, not
+			// scala-library_3 or other artifacts sharing the prefix.
+			if base == name || strings.HasPrefix(base, name+"-") && base[len(name)+1] >= '0' && base[len(name)+1] <= '9' {
+				best = m
+			}
+		}
+		if best == "" {
+			return nil, "", fmt.Errorf("no %s jar in %s", name, dir)
+		}
+		jars = append(jars, best)
+	}
+	v, err := compilerVersion(jars[0])
+	if err != nil {
+		return nil, "", err
+	}
+	if !strings.HasPrefix(v, ScalaBinary+".") {
+		return nil, "", fmt.Errorf("%s is Scala %s; Spark 4 needs Scala %s", jars[0], v, ScalaBinary)
+	}
+	return jars, v, nil
+}
+
+// compilerVersion reads version.number from the compiler jar's
+// compiler.properties.
+func compilerVersion(jar string) (string, error) {
+	zr, err := zip.OpenReader(jar)
+	if err != nil {
+		return "", fmt.Errorf("cannot open %s: %w", jar, err)
+	}
+	defer zr.Close()
+	f, err := zr.Open("compiler.properties")
+	if err != nil {
+		return "", fmt.Errorf("%s has no compiler.properties: %w", jar, err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if k, v, ok := strings.Cut(sc.Text(), "="); ok && strings.TrimSpace(k) == "version.number" {
+			return strings.TrimSpace(v), nil
+		}
+	}
+	return "", fmt.Errorf("%s: compiler.properties has no version.number", jar)
+}
+
+// sparkClasspath lists Spark's jars, sorted, for hashing; the JVM itself
+// gets the folder as a dir/* wildcard.
+func sparkClasspath(dir string) ([]string, error) {
+	var jars []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && p != dir {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".jar") {
+			jars = append(jars, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("listing Spark jars in %s: %w", dir, err)
+	}
+	sort.Strings(jars)
+	return jars, nil
+}
+
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "..." + s[len(s)-n:]
+}
+
+// ScalaVersion is the compiler SetupScala fetches: the Scala 2.13 release
+// pyspark 4.1.1 ships.
+const ScalaVersion = "2.13.17"
+
+// SetupScala fills the cache with scala-compiler, scala-library and
+// scala-reflect ScalaVersion from Maven Central, for machines with no
+// other Scala compiler. It is an explicit step: New never downloads.
+func SetupScala(ctx context.Context, cacheDir string) error {
+	if cacheDir == "" {
+		d, err := defaultCacheDir()
+		if err != nil {
+			return err
+		}
+		cacheDir = d
+	}
+	dir := scalaCacheDir(cacheDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("creating %s: %w", dir, err)
+	}
+	for _, name := range []string{"scala-compiler", "scala-library", "scala-reflect"} {
+		url := fmt.Sprintf("https://repo1.maven.org/maven2/org/scala-lang/%s/%s/%s-%s.jar", name, ScalaVersion, name, ScalaVersion)
+		dst := filepath.Join(dir, fmt.Sprintf("%s-%s.jar", name, ScalaVersion))
+		if err := download(ctx, url, dst); err != nil {
+			return err
+		}
+	}
+	if _, _, err := scalaJars(dir); err != nil {
+		return fmt.Errorf("the downloaded Scala compiler is unusable: %w", err)
+	}
+	return nil
+}
+
+func download(ctx context.Context, url, dst string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return fmt.Errorf("fetching %s: %w", url, err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("fetching %s: %w", url, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 {
+		return fmt.Errorf("fetching %s: %s", url, resp.Status)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(dst), ".download-*")
+	if err != nil {
+		return fmt.Errorf("saving %s: %w", url, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := io.Copy(tmp, resp.Body); err != nil {
+		tmp.Close()
+		return fmt.Errorf("fetching %s: %w", url, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("saving %s: %w", url, err)
+	}
+	if err := os.Rename(tmp.Name(), dst); err != nil {
+		return fmt.Errorf("saving %s: %w", url, err)
+	}
+	return nil
+}

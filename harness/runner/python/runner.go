@@ -1,0 +1,597 @@
+// Package python runs a PySpark UDF for real in CPython, the way Spark
+// 4.1.1's Python worker calls it, through a generated driver script
+// (driver.py, embedded). See driver.py for the exact input and return
+// conversions and where each comes from.
+//
+// Supported: plain @udf / udf(f, T) / spark.udf.register("n", f, T) (pickled,
+// row at a time, with PySpark's return-type conversion: a value whose type
+// does not match the declared type is NULL), and pandas_udf series-to-series,
+// iterator-of-series, iterator-of-multiple-series and series-to-scalar.
+// Arrow-optimized Python UDFs (useArrow=True), grouped-map pandas functions
+// and RDD lambdas give *runner.NotCallableError.
+package python
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/udfx/udfx/harness/runner"
+	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/harness/value"
+)
+
+//go:embed driver.py
+var driverSource []byte
+
+// Eval types, as pyspark.util.PythonEvalType numbers them.
+const (
+	evalBatched       = 100
+	evalScalarPandas  = 200
+	evalGroupedAgg    = 202
+	evalScalarPandasI = 204
+)
+
+// DefaultBatchSize is spark.sql.execution.arrow.maxRecordsPerBatch's
+// default: the rows a pandas_udf sees per call.
+const DefaultBatchSize = 10000
+
+// NotReproducibleClass is the error class the driver gives a row whose
+// result in Spark depends on something udfx cannot reproduce (Java's
+// toString of a HashMap stored in a string column, a numpy scalar that
+// Spark's JVM cannot unpickle, ...).
+const NotReproducibleClass = "udfx.NotReproducible"
+
+// NotReproducibleError says Spark's result for a row cannot be known
+// without Spark: Run returns it with all the results, Row being the first
+// such row (its result is an error value of class NotReproducibleClass).
+type NotReproducibleError struct {
+	Row    int
+	Reason string
+}
+
+func (e *NotReproducibleError) Error() string {
+	return fmt.Sprintf("row %d: udfx cannot reproduce what Spark returns: %s", e.Row, e.Reason)
+}
+
+// Options configure a Runner.
+type Options struct {
+	Limits runner.Limits
+	// Python is the interpreter. Empty: $UDFX_PYTHON, else a .venv/bin/python
+	// found walking up from the UDF's file, else python3 on PATH.
+	Python string
+	// Env looks up environment variables; nil means os.Getenv.
+	Env func(string) string
+	// ParamTypes overrides the Spark types of the parameters (nil entries
+	// fall back to the UDF's declared types, then to the values' kinds).
+	ParamTypes []*udf.Type
+	// BatchSize is the rows per pandas_udf call; 0 means DefaultBatchSize.
+	BatchSize int
+}
+
+// Runner calls one Python UDF in a CPython process that stays up between
+// Run calls (a timeout or crash ends it; the next Run starts another).
+type Runner struct {
+	u         *udf.UDF
+	opts      Options
+	python    string
+	dir       string // holds driver.py
+	config    []byte
+	evalType  int
+	pyVersion string
+	psVersion string
+
+	mu   sync.Mutex
+	proc *proc
+}
+
+var _ runner.Runner = (*Runner)(nil)
+
+// New starts the interpreter, imports the UDF's module and finds the UDF.
+// It fails with *runner.EnvError (no Python, no pyspark, pandas or pyarrow
+// for a pandas_udf), *runner.CompileError (the module does not import:
+// syntax error, exception at import), *runner.NotCallableError (the UDF is
+// not reachable at module level, or of a kind udfx does not run) or
+// *runner.TimeoutError (the import did not finish in time).
+func New(ctx context.Context, u *udf.UDF, opts Options) (*Runner, error) {
+	if u.Language != udf.Python {
+		return nil, fmt.Errorf("python runner: %s is a %s UDF", u.Name, u.Language)
+	}
+	if u.Kind == udf.KindRDDLambda {
+		return nil, &runner.NotCallableError{UDF: u.Name, Reason: fmt.Sprintf("a lambda passed to RDD.%s runs inside a Spark job and is not a UDF object udfx can import", u.RDDOperation)}
+	}
+	if opts.Env == nil {
+		opts.Env = os.Getenv
+	}
+	if opts.Limits == (runner.Limits{}) {
+		opts.Limits = runner.DefaultLimits
+	}
+	if opts.BatchSize <= 0 {
+		opts.BatchSize = DefaultBatchSize
+	}
+	py, err := findPython(u.File, opts)
+	if err != nil {
+		return nil, err
+	}
+	file, err := filepath.Abs(u.File)
+	if err != nil {
+		return nil, fmt.Errorf("python runner: %w", err)
+	}
+	cfg := map[string]any{
+		"file": file, "name": u.Name, "kind": string(u.Kind), "flavor": string(u.PandasFlavor),
+		"memory_mb": opts.Limits.MemoryMB, "batch_size": opts.BatchSize,
+	}
+	if u.Return != nil {
+		rt, err := sparkJSON(u.Return)
+		if err != nil {
+			return nil, err
+		}
+		cfg["return_type"] = rt
+	}
+	config, err := json.Marshal(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("python runner config: %w", err)
+	}
+	dir, err := os.MkdirTemp("", "udfx-python-")
+	if err != nil {
+		return nil, fmt.Errorf("python runner: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "driver.py"), driverSource, 0o600); err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("python runner: %w", err)
+	}
+	r := &Runner{u: u, opts: opts, python: py, dir: dir, config: config}
+	if err := r.start(ctx); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	return r, nil
+}
+
+// findPython picks the interpreter (see Options.Python).
+func findPython(file string, opts Options) (string, error) {
+	if opts.Python != "" {
+		return lookPython(opts.Python)
+	}
+	if p := opts.Env("UDFX_PYTHON"); p != "" {
+		return lookPython(p)
+	}
+	if abs, err := filepath.Abs(file); err == nil {
+		for d := filepath.Dir(abs); ; d = filepath.Dir(d) {
+			p := filepath.Join(d, ".venv", "bin", "python")
+			if st, err := os.Stat(p); err == nil && !st.IsDir() {
+				return p, nil
+			}
+			if filepath.Dir(d) == d {
+				break
+			}
+		}
+	}
+	return lookPython("python3")
+}
+
+func lookPython(p string) (string, error) {
+	found, err := exec.LookPath(p)
+	if err != nil {
+		return "", &runner.EnvError{What: "Python", Msg: fmt.Sprintf("no interpreter %q (%v): install Python 3.9+ with pyspark, or set UDFX_PYTHON", p, err)}
+	}
+	return found, nil
+}
+
+// IsScalarAggregate reports whether the UDF is a series-to-scalar
+// pandas_udf: Run then treats all its rows as one group and returns a
+// single result.
+func (r *Runner) IsScalarAggregate() bool { return r.evalType == evalGroupedAgg }
+
+// Describe names the interpreter and how the UDF is called.
+func (r *Runner) Describe() string {
+	how := map[int]string{
+		evalBatched:       "per row as a pickled @udf (SQL_BATCHED_UDF)",
+		evalScalarPandas:  fmt.Sprintf("per batch of %d rows as a pandas_udf (SQL_SCALAR_PANDAS_UDF)", r.opts.BatchSize),
+		evalScalarPandasI: fmt.Sprintf("over an iterator of %d-row batches (SQL_SCALAR_PANDAS_ITER_UDF)", r.opts.BatchSize),
+		evalGroupedAgg:    "once over all rows as one group (SQL_GROUPED_AGG_PANDAS_UDF)",
+	}[r.evalType]
+	return fmt.Sprintf("CPython %s, PySpark %s; %s.func %s", r.pyVersion, r.psVersion, r.u.Name, how)
+}
+
+// Close ends the interpreter and removes the driver script.
+func (r *Runner) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.proc != nil {
+		r.proc.kill()
+		r.proc = nil
+	}
+	if err := os.RemoveAll(r.dir); err != nil {
+		return fmt.Errorf("python runner: %w", err)
+	}
+	return nil
+}
+
+// proc is one running driver.
+type proc struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout *bufio.Reader
+	stderr *tail
+	exited chan struct{}
+	once   sync.Once
+}
+
+func (p *proc) kill() {
+	p.once.Do(func() {
+		killGroup(p.cmd)
+		p.stdin.Close()
+	})
+	<-p.exited
+}
+
+func (r *Runner) start(ctx context.Context) error {
+	cmd := exec.Command(r.python, "-u", filepath.Join(r.dir, "driver.py"))
+	cmd.Dir = filepath.Dir(r.u.File)
+	if cmd.Dir == "" {
+		cmd.Dir = "."
+	}
+	// The worker's environment: Spark sets PYTHONHASHSEED=0 for executors
+	// (pyspark/core/context.py); TZ=UTC makes the worker's local time, which
+	// pyspark's TimestampType conversions use, the session time zone udfx
+	// assumes.
+	cmd.Env = append(os.Environ(), "TZ=UTC", "PYTHONHASHSEED=0", "PYTHONDONTWRITEBYTECODE=1", "PYTHONIOENCODING=utf-8")
+	setGroup(cmd)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return fmt.Errorf("python runner: %w", err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return fmt.Errorf("python runner: %w", err)
+	}
+	errTail := &tail{max: 16 << 10}
+	cmd.Stderr = errTail
+	if err := cmd.Start(); err != nil {
+		return &runner.EnvError{What: "Python", Msg: fmt.Sprintf("cannot start %s: %v", r.python, err)}
+	}
+	p := &proc{cmd: cmd, stdin: stdin, stdout: bufio.NewReaderSize(stdout, 1<<16), stderr: errTail, exited: make(chan struct{})}
+	go func() {
+		cmd.Wait()
+		close(p.exited)
+	}()
+
+	type hello struct {
+		line string
+		err  error
+	}
+	got := make(chan hello, 1)
+	go func() {
+		if _, err := stdin.Write(append(append([]byte{}, r.config...), '\n')); err != nil {
+			got <- hello{err: err}
+			return
+		}
+		line, err := p.stdout.ReadString('\n')
+		got <- hello{line: strings.TrimRight(line, "\n"), err: err}
+	}()
+	timer := time.NewTimer(r.opts.Limits.Timeout)
+	defer timer.Stop()
+	var h hello
+	select {
+	case h = <-got:
+	case <-timer.C:
+		p.kill()
+		return &runner.TimeoutError{After: r.opts.Limits.Timeout, Row: 0}
+	case <-ctx.Done():
+		p.kill()
+		return ctx.Err()
+	}
+	if h.err != nil || h.line == "" {
+		p.kill()
+		return &runner.EnvError{What: "Python", Msg: fmt.Sprintf("%s did not start the udfx driver: %s", r.python, lastLines(errTail.String(), 5))}
+	}
+	if err := r.handshake(h.line); err != nil {
+		p.kill()
+		return err
+	}
+	r.proc = p
+	return nil
+}
+
+// handshake reads the driver's first line.
+func (r *Runner) handshake(line string) error {
+	if rest, ok := strings.CutPrefix(line, "OK "); ok {
+		f := strings.Fields(rest)
+		if len(f) != 3 {
+			return fmt.Errorf("python runner: bad driver greeting %q", line)
+		}
+		et, err := strconv.Atoi(f[0])
+		if err != nil {
+			return fmt.Errorf("python runner: bad driver greeting %q", line)
+		}
+		r.evalType, r.pyVersion, r.psVersion = et, f[1], f[2]
+		if r.pyVersion != "" && !pythonAtLeast(r.pyVersion, 3, 9) {
+			return &runner.EnvError{What: "Python", Msg: fmt.Sprintf("Python %s is too old; PySpark 4 needs 3.9 or later", r.pyVersion)}
+		}
+		return nil
+	}
+	rest, ok := strings.CutPrefix(line, "ERR ")
+	if !ok {
+		return fmt.Errorf("python runner: unexpected driver output %q", line)
+	}
+	kind, payload, _ := strings.Cut(rest, " ")
+	var m struct {
+		What, Msg, File, UDF, Reason string
+		Line                         int
+	}
+	if err := json.Unmarshal([]byte(payload), &m); err != nil {
+		return fmt.Errorf("python runner: bad driver error %q: %w", line, err)
+	}
+	switch kind {
+	case "env":
+		return &runner.EnvError{What: m.What, Msg: m.Msg}
+	case "compile":
+		return &runner.CompileError{File: m.File, Line: m.Line, Msg: m.Msg}
+	case "notcallable":
+		return &runner.NotCallableError{UDF: m.UDF, Reason: m.Reason}
+	}
+	return fmt.Errorf("python runner: %s", m.Msg)
+}
+
+func pythonAtLeast(v string, major, minor int) bool {
+	parts := strings.SplitN(v, ".", 3)
+	if len(parts) < 2 {
+		return false
+	}
+	ma, err1 := strconv.Atoi(parts[0])
+	mi, err2 := strconv.Atoi(parts[1])
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	return ma > major || (ma == major && mi >= minor)
+}
+
+// paramTypes decides the Spark type of every parameter for these rows.
+func (r *Runner) paramTypes(rows [][]value.Value) ([]*udf.Type, error) {
+	n := len(r.u.Params)
+	if len(r.opts.ParamTypes) > n {
+		n = len(r.opts.ParamTypes)
+	}
+	for _, row := range rows {
+		if len(row) != n {
+			return nil, fmt.Errorf("python runner: a row has %d values, %s takes %d", len(row), r.u.Name, n)
+		}
+	}
+	strict := r.evalType != evalBatched
+	ts := make([]*udf.Type, n)
+	for i := range ts {
+		name := strconv.Itoa(i)
+		if i < len(r.u.Params) {
+			name = r.u.Params[i].Name
+			ts[i] = r.u.Params[i].Type
+		}
+		if i < len(r.opts.ParamTypes) && r.opts.ParamTypes[i] != nil {
+			ts[i] = r.opts.ParamTypes[i]
+		}
+		if ts[i] == nil {
+			t, err := inferType(rows, i, strict, name)
+			if err != nil {
+				return nil, err
+			}
+			ts[i] = t
+		}
+	}
+	return ts, nil
+}
+
+// Run calls the UDF on the rows. For a row-at-a-time @udf and the scalar
+// pandas_udf flavours it returns one result per row, in order; for a
+// series-to-scalar pandas_udf (IsScalarAggregate) all rows form one group
+// and it returns exactly one result. A row on which the UDF raised gets a
+// value.Error (class: the exception's qualified name); a pandas_udf that
+// raised gives the error to every row of its batch.
+//
+// On Limits.Timeout it kills the interpreter's process group and returns
+// the results so far with *runner.TimeoutError (Row: the first row without
+// a result); a process that dies (MemoryError under Limits.MemoryMB, a
+// signal) gives *runner.CrashError. A row whose Spark result udfx cannot
+// reproduce gives *NotReproducibleError with all the results.
+func (r *Runner) Run(ctx context.Context, rows [][]value.Value) ([]value.Value, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	types, err := r.paramTypes(rows)
+	if err != nil {
+		return nil, err
+	}
+	header, err := typesJSON(types)
+	if err != nil {
+		return nil, fmt.Errorf("python runner: %w", err)
+	}
+	if r.proc == nil {
+		if err := r.start(ctx); err != nil {
+			return nil, err
+		}
+	}
+	p := r.proc
+	want := len(rows)
+	if r.evalType == evalGroupedAgg {
+		want = 1
+	}
+
+	// Rows go in from one goroutine while results come back on another, so
+	// neither pipe fills up and stalls the driver.
+	go func() {
+		w := bufio.NewWriterSize(p.stdin, 1<<16)
+		w.Write(header)
+		w.WriteByte('\n')
+		var buf []byte
+		for _, row := range rows {
+			buf = buf[:0]
+			for j, v := range row {
+				if j > 0 {
+					buf = append(buf, ' ')
+				}
+				buf = value.AppendToken(buf, v)
+			}
+			buf = append(buf, '\n')
+			if _, err := w.Write(buf); err != nil {
+				return
+			}
+		}
+		w.WriteString("=\n")
+		w.Flush()
+	}()
+
+	results := make([]value.Value, 0, want)
+	type outcome struct{ err error }
+	done := make(chan outcome, 1)
+	go func() {
+		done <- outcome{err: readResults(p.stdout, want, &results)}
+	}()
+
+	var timeout <-chan time.Time
+	if r.opts.Limits.Timeout > 0 {
+		t := time.NewTimer(r.opts.Limits.Timeout)
+		defer t.Stop()
+		timeout = t.C
+	}
+	var o outcome
+	select {
+	case o = <-done:
+	case <-timeout:
+		p.kill()
+		<-done
+		r.proc = nil
+		return results, &runner.TimeoutError{After: r.opts.Limits.Timeout, Row: r.rowOf(len(results))}
+	case <-ctx.Done():
+		p.kill()
+		<-done
+		r.proc = nil
+		return results, ctx.Err()
+	}
+	if o.err != nil {
+		var fatal *driverFatal
+		reason := o.err.Error()
+		if errors.As(o.err, &fatal) {
+			reason = fatal.Reason
+		}
+		p.kill()
+		r.proc = nil
+		if st := p.cmd.ProcessState; st != nil && !st.Success() && fatal == nil {
+			reason = fmt.Sprintf("%s (%s)", reason, st)
+		}
+		return results, &runner.CrashError{Row: r.rowOf(len(results)), Reason: reason, Output: lastLines(p.stderr.String(), 20)}
+	}
+	for i, v := range results {
+		if v.Kind == value.Error && v.Class == NotReproducibleClass {
+			return results, &NotReproducibleError{Row: i, Reason: v.Message}
+		}
+	}
+	return results, nil
+}
+
+// rowOf maps a count of results to the row being evaluated.
+func (r *Runner) rowOf(n int) int {
+	if r.evalType == evalGroupedAgg {
+		return 0
+	}
+	return n
+}
+
+// driverFatal is the driver's "!" line.
+type driverFatal struct{ Reason string }
+
+func (e *driverFatal) Error() string { return e.Reason }
+
+// readResults reads result lines up to the "=" that ends a Run.
+func readResults(rd *bufio.Reader, want int, out *[]value.Value) error {
+	for {
+		line, err := rd.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			rest, err2 := rd.ReadBytes('\n')
+			line = append(append([]byte{}, line...), rest...)
+			err = err2
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return fmt.Errorf("the interpreter exited")
+			}
+			return fmt.Errorf("reading results: %w", err)
+		}
+		line = line[:len(line)-1]
+		switch {
+		case len(line) == 1 && line[0] == '=':
+			if len(*out) != want {
+				return fmt.Errorf("the driver answered %d rows for %d", len(*out), want)
+			}
+			return nil
+		case len(line) > 0 && line[0] == '!':
+			var m struct{ Reason, Trace string }
+			if err := json.Unmarshal(line[1:], &m); err != nil {
+				return &driverFatal{Reason: string(line[1:])}
+			}
+			if m.Trace != "" {
+				m.Reason += "\n" + m.Trace
+			}
+			return &driverFatal{Reason: m.Reason}
+		}
+		v, err := parseResult(line)
+		if err != nil {
+			return fmt.Errorf("driver result %d: %w", len(*out), err)
+		}
+		*out = append(*out, v)
+	}
+}
+
+// parseResult reads one result token line, with a fast path for a double.
+func parseResult(line []byte) (value.Value, error) {
+	if len(line) == 17 && line[0] == 'd' {
+		bits, err := strconv.ParseUint(string(line[1:]), 16, 64)
+		if err == nil {
+			return value.DoubleBits(bits), nil
+		}
+	}
+	if len(line) == 1 && line[0] == 'N' {
+		return value.NullValue(), nil
+	}
+	return value.ParseToken(string(line))
+}
+
+// tail keeps the last max bytes written to it.
+type tail struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > t.max {
+		t.buf = append([]byte{}, t.buf[len(t.buf)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}
+
+func lastLines(s string, n int) string {
+	lines := bytes.Split(bytes.TrimRight([]byte(s), "\n"), []byte("\n"))
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return string(bytes.Join(lines, []byte("\n")))
+}

@@ -1,0 +1,77 @@
+package python
+
+import (
+	"context"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/udfx/udfx/harness/runner"
+	"github.com/udfx/udfx/harness/value"
+)
+
+const celsiusPath = "../../../examples/python-celsius/celsius.py"
+
+// specialDoubles are the bit patterns every double input must reach the
+// UDF with, and come back from it with.
+var specialDoubles = []uint64{
+	0x0000000000000000, 0x8000000000000000, // ±0.0
+	0x7ff0000000000000, 0xfff0000000000000, // ±Inf
+	0x7ff8000000000000, 0xfff8000000000000, // NaN, NaN with the sign bit
+	0x7ff8000000000001, 0x7ff4000000000000, // NaN payloads (quiet; signalling)
+	0x7fefffffffffffff, 0xffefffffffffffff, // ±MAX
+	0x0000000000000001, 0x8000000000000001, // ±smallest subnormal
+	0x0010000000000000,                     // MIN_NORMAL
+	0x3ff0000000000000, 0xbff0000000000000, // ±1
+	0x4059000000000000, 0xc071100000000000, // 100, -273.0
+	0x3fb999999999999a, // 0.1
+}
+
+func TestCelsiusSpecialDoubles(t *testing.T) {
+	r := newRunner(t, parseUDF(t, celsiusPath, "to_fahrenheit"), runner.DefaultLimits)
+	var rows [][]value.Value
+	var want []value.Value
+	for _, b := range specialDoubles {
+		rows = append(rows, []value.Value{value.DoubleBits(b)})
+		c := math.Float64frombits(b)
+		want = append(want, value.DoubleOf(c*9.0/5.0+32.0))
+	}
+	rows = append(rows, []value.Value{value.NullValue()})
+	want = append(want, value.NullValue())
+	got, err := r.Run(context.Background(), rows)
+	require.NoError(t, err)
+	require.Len(t, got, len(want))
+	for i := range want {
+		assert.Equal(t, value.Token(want[i]), value.Token(got[i]), "row %d (input %s)", i, rows[i][0])
+	}
+	assert.Contains(t, r.Describe(), "SQL_BATCHED_UDF")
+	t.Log(r.Describe())
+}
+
+func TestTimeout(t *testing.T) {
+	u := parseUDF(t, "testdata/loops.py", "spin")
+	r := newRunner(t, u, runner.Limits{Timeout: 2 * time.Second, MemoryMB: 512})
+	rows := [][]value.Value{{value.IntOf(0)}, {value.IntOf(1)}, {value.IntOf(7)}, {value.IntOf(2)}}
+	start := time.Now()
+	got, err := r.Run(context.Background(), rows)
+	var te *runner.TimeoutError
+	require.ErrorAs(t, err, &te)
+	assert.Equal(t, 2, te.Row)
+	assert.Less(t, time.Since(start), 10*time.Second)
+	assert.Equal(t, []string{"i0", "i1"}, tokens(got))
+	// The next Run starts a fresh interpreter.
+	got, err = r.Run(context.Background(), [][]value.Value{{value.IntOf(3)}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"i3"}, tokens(got))
+}
+
+func tokens(vs []value.Value) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = value.Token(v)
+	}
+	return out
+}
