@@ -119,6 +119,10 @@ func runTest(ctx context.Context, e *env, opts *testOptions, target string) erro
 	if err != nil {
 		return err
 	}
+	// The runners read and compile the source: give them its real path;
+	// the report shows the path as the user gave it.
+	display := u.File
+	u.File = e.abs(u.File)
 	samples := ""
 	if opts.samples != "" {
 		samples = e.abs(opts.samples)
@@ -149,6 +153,7 @@ func runTest(ctx context.Context, e *env, opts *testOptions, target string) erro
 		}
 		return internalError(err)
 	}
+	rep.File = display
 	if opts.format == "json" {
 		err = rep.WriteJSON(e.Stdout)
 	} else {
