@@ -22,7 +22,9 @@ import (
 // it computes the "original" with a Go function. The real JVM and Python
 // runners are tested against real runtimes in their own packages and in
 // the CLI's end-to-end tests.
-type goRunner struct{ fn func(row []value.Value) value.Value }
+type goRunner struct {
+	fn func(row []value.Value) value.Value
+}
 
 func (g goRunner) Run(_ context.Context, rows [][]value.Value) ([]value.Value, error) {
 	out := make([]value.Value, len(rows))
@@ -110,7 +112,9 @@ func TestErrorRows(t *testing.T) {
 func TestUsageErrors(t *testing.T) {
 	run := func(sql string, u *udf.UDF) error {
 		_, err := Run(context.Background(), u, Rewrite{SQL: sql}, Options{Rows: 10,
-			NewRunner: func(context.Context, *udf.UDF, runner.Limits) (runner.Runner, error) { return goRunner{fahrenheit}, nil }})
+			NewRunner: func(context.Context, *udf.UDF, runner.Limits) (runner.Runner, error) {
+				return goRunner{fahrenheit}, nil
+			}})
 		return err
 	}
 	var ue *UsageError
@@ -140,7 +144,7 @@ func TestToDecimal(t *testing.T) {
 		ansi bool
 		want string
 	}{
-		{d("12345", 3), 10, 2, false, "m1235@2"},  // 12.345 → 12.35 (HALF_UP)
+		{d("12345", 3), 10, 2, false, "m1235@2"},   // 12.345 → 12.35 (HALF_UP)
 		{d("-12345", 3), 10, 2, false, "m-1235@2"}, // away from zero
 		{d("12344", 3), 10, 2, false, "m1234@2"},
 		{d("5", 0), 10, 2, false, "m500@2"},

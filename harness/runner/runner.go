@@ -49,7 +49,9 @@ type EnvError struct {
 	Msg  string // what is wrong and how to fix it
 }
 
-func (e *EnvError) Error() string { return fmt.Sprintf("cannot run the original: %s: %s", e.What, e.Msg) }
+func (e *EnvError) Error() string {
+	return fmt.Sprintf("cannot run the original: %s: %s", e.What, e.Msg)
+}
 
 // CompileError is the user's source failing to compile or import.
 type CompileError struct {
