@@ -18,11 +18,15 @@ type Report struct {
 	Language string `json:"language"`
 	File     string `json:"file"`
 	// Runtime names the real runtime the original ran in.
-	Runtime          string       `json:"original_runtime"`
-	RewriteSQL       string       `json:"rewrite_sql"`
-	Engine           string       `json:"engine"`
-	ANSI             bool         `json:"ansi"`
+	Runtime    string `json:"original_runtime"`
+	RewriteSQL string `json:"rewrite_sql"`
+	Engine     string `json:"engine"`
+	ANSI       bool   `json:"ansi"`
+	// Policy is the comparison used: with ApproxMath (the rewrite uses
+	// functions the engine computes within 1 ulp of the JVM) one ulp
+	// tighter than the user asked for.
 	Policy           value.Policy `json:"policy"`
+	ApproxMath       bool         `json:"approx_math"`
 	AllowErrorToNull bool         `json:"allow_error_to_null"`
 	Seed             int64        `json:"seed"`
 	Rows             int          `json:"rows"`
@@ -96,6 +100,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(tw, "%s\t%s\n", "original", r.Runtime)
 	fmt.Fprintf(tw, "%s\t%s\n", "rewrite", r.RewriteSQL)
 	fmt.Fprintf(tw, "%s\t%s engine, ANSI %s\n", "engine", r.Engine, ansi)
+	if r.ApproxMath {
+		fmt.Fprintf(tw, "%s\t%s\n", "approximate", "transcendental functions within 1 ulp of the JVM; compared with 1 ulp less tolerance")
+	}
 	fmt.Fprintf(tw, "%s\t%s\n", "policy", r.policyText())
 	fmt.Fprintf(tw, "%s\t%d (%d special-value rows, %d all-null rows, %d sample rows; seed %d)\n", "rows", r.Rows, r.SpecialRows, r.NullRows, r.SampleRows, r.Seed)
 	fmt.Fprintf(tw, "%s\t%s\n", "original threw", countText(r.OriginalExceptions))

@@ -78,11 +78,13 @@ type lambdaVar struct {
 }
 
 type analyzer struct {
-	cols   []Column
-	ansi   bool
-	loc    *time.Location
-	scopes []map[string]lambdaVar
-	nslots int
+	cols []Column
+	ansi bool
+	loc  *time.Location
+	// approxMath: Options.ApproxMath
+	approxMath bool
+	scopes     []map[string]lambdaVar
+	nslots     int
 }
 
 func (a *analyzer) analyze(e ast) (node, error) {
@@ -140,7 +142,9 @@ func (a *analyzer) cast(n node, t *udf.Type, try, explicit bool) (node, error) {
 	if n.typ().Equal(t) {
 		return n, nil
 	}
-	fn, err := castFunc(n.typ(), t, a.ansi && !try, a.loc)
+	// try_cast evaluates with ANSI rules and turns failures into NULL: with
+	// ANSI off it does not wrap (conformance try_cast/int-to-tinyint).
+	fn, err := castFunc(n.typ(), t, a.ansi || try, a.loc)
 	if err != nil {
 		return nil, err
 	}
@@ -207,7 +211,9 @@ func (a *analyzer) caseWhen(e *caseAST) (node, error) {
 			return nil, err
 		}
 		for _, c := range conds {
-			if c.typ().Kind != udf.Boolean && !isVoid(c.typ()) {
+			// A bare NULL condition is DATATYPE_MISMATCH too (conformance
+			// casewhen/null-literal-condition); CAST(NULL AS BOOLEAN) is fine.
+			if c.typ().Kind != udf.Boolean {
 				return nil, typeErrf("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", "WHEN expressions in CASE must be boolean, got %s", c.typ())
 			}
 		}

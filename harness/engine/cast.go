@@ -26,7 +26,8 @@ func (c *castNode) one(x any) (any, *RowError) {
 		return nil, nil
 	}
 	v, e := c.fn(x)
-	if e != nil && c.try {
+	// try_cast nulls Spark's errors, never the engine's own refusals.
+	if e != nil && c.try && e.Condition != condUnsupported {
 		return nil, nil
 	}
 	return v, e
@@ -110,11 +111,14 @@ func castOverflow(v string, from, to *udf.Type) *RowError {
 	return rowErr(classArithmetic, "CAST_OVERFLOW", "The value %s of the type \"%s\" cannot be cast to \"%s\" due to an overflow. Use `try_cast` to tolerate overflow and return NULL instead.", v, sqlTypeName(from), sqlTypeName(to))
 }
 
+// condUnsupported is the condition of a row the engine refuses.
+const condUnsupported = "EMBEDDED_ENGINE_UNSUPPORTED"
+
 // errUnsupportedValue marks a row whose input the embedded engine cannot
 // reproduce exactly (a rare string form, a year outside 1..9999): the row
 // fails loudly rather than differing silently.
 func errUnsupportedValue(what string) *RowError {
-	return rowErr("udfx.engine.Unsupported", "EMBEDDED_ENGINE_UNSUPPORTED", "%s is not supported by the embedded engine; use --engine spark", what)
+	return rowErr("udfx.engine.Unsupported", condUnsupported, "%s is not supported by the embedded engine; use --engine spark", what)
 }
 
 // castFunc returns the conversion of one non-null value from one type to
@@ -151,6 +155,11 @@ func castFunc(from, to *udf.Type, ansi bool, loc *time.Location) (func(any) (any
 			return func(x any) (any, *RowError) {
 				s := x.(string)
 				d, ok := parseDate(trimAll(s))
+				if t := trimAll(s); !ok && t != "" && (t[0] == '+' || t[0] == '-') {
+					// Spark reads signed and 5+ digit years ('+10000-01-01',
+					// '-0001-01-01'); the engine does not.
+					return nil, errUnsupportedValue("a date string with a signed year")
+				}
 				if !ok {
 					if ansi {
 						return nil, rowErr(classDateTime, "CAST_INVALID_INPUT", "The value '%s' of the type \"STRING\" cannot be cast to \"DATE\" because it is malformed. Correct the value as per the syntax, or change its target type. Use `try_cast` to tolerate malformed input and return NULL instead.", s)
@@ -220,6 +229,20 @@ func castFunc(from, to *udf.Type, ansi bool, loc *time.Location) (func(any) (any
 			}
 			return out, nil
 		}, nil
+	case from.Kind == udf.Timestamp && to.Kind == udf.Long:
+		// Seconds, floored (conformance cast/timestamp-to-bigint:
+		// 1969-12-31 23:59:59.5 is -1).
+		return func(x any) (any, *RowError) {
+			us := x.(int64)
+			s := us / 1_000_000
+			if us%1_000_000 < 0 {
+				s--
+			}
+			return s, nil
+		}, nil
+	case from.IsNumeric() && to.Kind == udf.Date:
+		// CAST(1 AS DATE) is an analysis error in Spark 4.1.1.
+		return nil, typeErrf("DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION", "cannot cast %s to date", from)
 	}
 	return unsupported()
 }
@@ -299,9 +322,9 @@ func numericCast(from, to *udf.Type, ansi bool) func(any) (any, *RowError) {
 		return func(x any) (any, *RowError) {
 			d, lit := fracVal(x)
 			if math.IsNaN(d) || math.IsInf(d, 0) {
-				if ansi {
-					return nil, castOverflow(lit, from, to)
-				}
+				// NULL even with ANSI on: Decimal(NaN) throws
+				// NumberFormatException, which the cast turns into NULL
+				// (conformance cast/double-to-decimal/ansi, Spark 4.1.1).
 				return nil, nil
 			}
 			// Spark builds the decimal from the double's shortest decimal
@@ -597,8 +620,17 @@ func toString(t *udf.Type, x any, loc *time.Location, ansi bool) (any, *RowError
 	case udf.Byte, udf.Short, udf.Int, udf.Long:
 		return strconv.FormatInt(x.(int64), 10), nil
 	case udf.Float:
+		if f := x.(float32); f != 0 && math.Abs(float64(f)) < 0x1p-126 {
+			// JDK 17's Float.toString is not the shortest form for
+			// subnormals (1.4E-45, not 1.0E-45).
+			return nil, errUnsupportedValue("CAST of a subnormal float to string")
+		}
 		return formatFloat32(x.(float32)), nil
 	case udf.Double:
+		if d := x.(float64); d != 0 && math.Abs(d) < 0x1p-1022 {
+			// JDK 17's Double.toString prints 4.9E-324, not 5.0E-324.
+			return nil, errUnsupportedValue("CAST of a subnormal double to string")
+		}
 		return formatFloat64(x.(float64)), nil
 	case udf.Decimal:
 		if !ansi {

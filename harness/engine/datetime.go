@@ -143,8 +143,34 @@ func parseTimestamp(s string, loc *time.Location) (int64, bool, *RowError) {
 	} else if hasRest {
 		return 0, false, nil
 	}
-	t := time.Date(y, time.Month(m), d, hh, mm, ss, micros*1000, zone)
-	return t.UnixMicro(), true, nil
+	return localToInstant(y, m, d, hh, mm, ss, micros, zone), true, nil
+}
+
+// localToInstant resolves a wall-clock time in zone as java.time's
+// ZonedDateTime.ofLocal does (Go leaves gaps and overlaps unspecified): in
+// an overlap the earlier offset (the one before the transition) wins; in a
+// gap the time moves forward by the gap's length, i.e. it is read with the
+// offset before the transition. Checked in Spark 4.1.1: '2020-03-08
+// 02:30:00 America/New_York' is 07:30 UTC.
+func localToInstant(y, m, d, hh, mm, ss, micros int, zone *time.Location) int64 {
+	wall := time.Date(y, time.Month(m), d, hh, mm, ss, 0, time.UTC).Unix()
+	offAt := func(sec int64) int64 {
+		_, off := time.Unix(sec, 0).In(zone).Zone()
+		return int64(off)
+	}
+	before, after := offAt(wall-86400), offAt(wall+86400)
+	sec := wall - before
+	if before != after {
+		validBefore := offAt(wall-before) == before
+		validAfter := offAt(wall-after) == after
+		if !validBefore && validAfter {
+			sec = wall - after
+		}
+	} else if o := offAt(wall - before); o != before {
+		// A transition that started and ended within the two days.
+		sec = wall - o
+	}
+	return sec*1_000_000 + int64(micros)
 }
 
 func parseZone(z string) (*time.Location, bool) {

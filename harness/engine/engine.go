@@ -21,6 +21,14 @@ import (
 type Options struct {
 	ANSI     bool   // spark.sql.ansi.enabled: Spark 4 defaults to true, 3.5 to false
 	TimeZone string // spark.sql.session.timeZone; "" is UTC
+	// ApproxMath admits the transcendental functions (exp, ln, log, log10,
+	// log2, pow, sin, cos, tan, asin, acos, atan, atan2, sinh, cosh, tanh,
+	// cbrt, hypot). The JVM computes them with CPU-specific intrinsics that
+	// Go's math package matches only to within 1 ulp (Spark 4.1.1's
+	// exp(1.5D) is 4.4816890703380645, Go's one ulp above), so by default
+	// they are an *UnsupportedFunctionError; with ApproxMath the caller
+	// must compare their results with a 1-ulp tolerance.
+	ApproxMath bool
 }
 
 // Column is an input column of the record batches an expression reads.
@@ -67,13 +75,14 @@ func Compile(expr string, cols []Column, opts Options) (*Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &analyzer{cols: cols, ansi: opts.ANSI, loc: loc}
+	a := &analyzer{cols: cols, ansi: opts.ANSI, loc: loc, approxMath: opts.ApproxMath}
 	root, err := a.analyze(tree)
 	if err != nil {
 		return nil, err
 	}
 	if err := checkArrowType(root.typ()); err != nil && !isVoid(root.typ()) {
-		return nil, fmt.Errorf("engine: result of %q: %w", expr, err)
+		// e.g. array<void> (array()): Spark has it, the Arrow mapping not.
+		return nil, &UnsupportedFunctionError{Name: "a result of type " + root.typ().String()}
 	}
 	return &Expr{src: expr, root: root, cols: cols, opts: opts, loc: loc}, nil
 }

@@ -18,9 +18,15 @@ func (e *SyntaxError) Error() string {
 // guessing its semantics could return a silently different answer.
 type UnsupportedFunctionError struct {
 	Name string
+	// Approx is set for the transcendental functions, which the engine
+	// evaluates within 1 ulp of the JVM when Options.ApproxMath admits them.
+	Approx bool
 }
 
 func (e *UnsupportedFunctionError) Error() string {
+	if e.Approx {
+		return fmt.Sprintf("function %s: the JVM's result can differ from Go's in the last bit, so the embedded engine evaluates it only when a tolerance of 2 ulps or more is accepted; use --engine spark for an exact check", e.Name)
+	}
 	return fmt.Sprintf("function %s is not supported by the embedded engine; use --engine spark", e.Name)
 }
 

@@ -82,6 +82,9 @@ func init() {
 	registerStrings()
 	registerDates()
 	registerArrays()
+	registerText()
+	registerArrays2()
+	registerDateFormats()
 }
 
 // isIntLit reports an integral literal, for Spark's literal-precision rule.
@@ -251,7 +254,8 @@ func registerOps() {
 		t := x.typ()
 		if t.Kind == udf.String && op != "~" {
 			t = tDouble
-			if a.ansi {
+			// positive('1') is double even with ANSI on (conformance positive/string).
+			if a.ansi && op != "positive" {
 				t = tLong
 			}
 			var err error

@@ -112,9 +112,6 @@ func registerDates() {
 			return daysFromCivil(ny, nm, min(d, daysInMonth(ny, nm))), nil
 		})), nil
 	})
-	reg("to_date", 1, 1, func(a *analyzer, name string, args []node) (node, error) {
-		return a.dateArg(name, args[0])
-	})
 	for _, n := range []string{"current_date", "current_timestamp", "now", "curdate", "localtimestamp", "rand", "random", "randn", "uuid", "current_timezone"} {
 		delete(builtins, n) // nondeterministic: never supported
 	}
@@ -154,7 +151,8 @@ func registerArrays() {
 			return nil, mismatch(name, args[0], "array")
 		}
 		idx, err := a.cast(args[1], tInt, false, false)
-		if err != nil || !isIntegral(args[1].typ()) {
+		// A BIGINT index is DATATYPE_MISMATCH (conformance element_at/bigint-index).
+		if err != nil || !isIntegral(args[1].typ()) || args[1].typ().Kind == udf.Long {
 			return nil, mismatch(name, args[1], "integer")
 		}
 		et := args[0].typ().Elem
@@ -199,8 +197,29 @@ func registerArrays() {
 			return nil, mismatch(name, args[0], "array")
 		}
 		et := args[0].typ().Elem
+		if isVoid(args[1].typ()) {
+			// Checked: array_contains(array(1, 2), NULL) is DATATYPE_MISMATCH.
+			return nil, typeErrf("DATATYPE_MISMATCH.NULL_TYPE", "array_contains does not accept a NULL literal as its value")
+		}
+		if isVoid(et) {
+			// array_contains(array(), 1) is false.
+			return a.fn(name, tBool, args, strictRow(tBool, func(v []any) (any, *RowError) { return false, nil })), nil
+		}
 		if !args[1].typ().Equal(et) {
-			return nil, &UnsupportedFunctionError{Name: "array_contains with differing element and value types"}
+			// Both sides are widened: array_contains(array(1, 2), 1.0D) is true.
+			w, ok := wider2(et, args[1].typ(), false)
+			if !ok || (et.Kind == udf.String) != (args[1].typ().Kind == udf.String) || !et.IsNumeric() && !args[1].typ().IsNumeric() {
+				return nil, &UnsupportedFunctionError{Name: "array_contains with differing element and value types"}
+			}
+			arr, err := a.cast(args[0], udf.ArrayOf(w), false, false)
+			if err != nil {
+				return nil, err
+			}
+			x, err := a.cast(args[1], w, false, false)
+			if err != nil {
+				return nil, err
+			}
+			args, et = []node{arr, x}, w
 		}
 		return a.fn(name, tBool, args, strictRow(tBool, func(v []any) (any, *RowError) {
 			sawNull := false
@@ -228,9 +247,18 @@ func registerArrays() {
 		if arr.typ().Kind != udf.Array {
 			return nil, mismatch(e.name, arr, "array")
 		}
-		body, slots, err := a.lambda(e.args[1], arr.typ().Elem)
+		types := []*udf.Type{arr.typ().Elem}
+		if l, ok := e.args[1].(*lambdaAST); ok && len(l.params) == 2 && (e.name == "transform" || e.name == "filter") {
+			// transform/filter(a, (x, i) -> ...): i is the 0-based index, an int.
+			types = append(types, tInt)
+		}
+		body, slots, err := a.lambda(e.args[1], types...)
 		if err != nil {
 			return nil, err
+		}
+		idxSlot := -1
+		if len(slots) == 2 {
+			idxSlot = slots[1]
 		}
 		var t *udf.Type
 		switch e.name {
@@ -244,14 +272,14 @@ func registerArrays() {
 		if e.name != "transform" && body.typ().Kind != udf.Boolean {
 			return nil, mismatch(e.name, body, "boolean lambda")
 		}
-		return a.fn(e.name, t, []node{arr}, lambdaEval(e.name, t, body, slots[0])), nil
+		return a.fn(e.name, t, []node{arr}, lambdaEval(e.name, t, body, slots[0], idxSlot)), nil
 	})
 }
 
 // lambdaEval evaluates a one-argument lambda over all elements of all
 // rows at once: the elements become the rows of an inner context, with
 // outer columns and variables repeated per element.
-func lambdaEval(name string, t *udf.Type, body node, slot int) func(c *ctx, f *fnNode) (*vec, error) {
+func lambdaEval(name string, t *udf.Type, body node, slot, idxSlot int) func(c *ctx, f *fnNode) (*vec, error) {
 	return func(c *ctx, f *fnNode) (*vec, error) {
 		arrs, err := f.args[0].eval(c)
 		if err != nil {
@@ -260,11 +288,13 @@ func lambdaEval(name string, t *udf.Type, body node, slot int) func(c *ctx, f *f
 		var owner []int
 		elemT := f.args[0].typ().Elem
 		var elems []any
+		var index []int64
 		for i := 0; i < c.n; i++ {
 			if x := arrs.get(i); x != nil {
-				for _, e := range x.([]any) {
+				for k, e := range x.([]any) {
 					owner = append(owner, i)
 					elems = append(elems, e)
+					index = append(index, int64(k))
 				}
 			}
 		}
@@ -272,7 +302,7 @@ func lambdaEval(name string, t *udf.Type, body node, slot int) func(c *ctx, f *f
 		for _, col := range c.cols {
 			inner.cols = append(inner.cols, col.gather(owner))
 		}
-		inner.vars = make([]*vec, max(slot+1, len(c.vars)))
+		inner.vars = make([]*vec, max(slot+1, idxSlot+1, len(c.vars)))
 		for k, v := range c.vars {
 			if v != nil {
 				inner.vars[k] = v.gather(owner)
@@ -283,6 +313,9 @@ func lambdaEval(name string, t *udf.Type, body node, slot int) func(c *ctx, f *f
 			ev.set(k, e)
 		}
 		inner.vars[slot] = ev
+		if idxSlot >= 0 {
+			inner.vars[idxSlot] = &vec{t: tInt, n: len(index), i64: index}
+		}
 		res, err := body.eval(inner)
 		if err != nil {
 			return nil, err

@@ -12,6 +12,9 @@ import (
 // double; nullIf marks inputs for which Spark returns NULL (ln of x <= 0).
 func unaryDouble(names string, f func(float64) float64, nullIf func(float64) bool) {
 	reg(names, 1, 1, func(a *analyzer, name string, args []node) (node, error) {
+		if err := a.checkApprox(name); err != nil {
+			return nil, err
+		}
 		x, err := a.numericArg(name, args[0], tDouble)
 		if err != nil {
 			return nil, err
@@ -50,17 +53,23 @@ func registerMath() {
 	unaryDouble("sqrt", math.Sqrt, nil)
 	unaryDouble("cbrt", math.Cbrt, nil)
 	unaryDouble("exp", math.Exp, nil)
-	unaryDouble("ln", math.Log, nonPos)
-	unaryDouble("log10", math.Log10, nonPos)
-	unaryDouble("log2", func(d float64) float64 { return math.Log(d) / math.Log(2) }, nonPos)
-	unaryDouble("sin", math.Sin, nil)
-	unaryDouble("cos", math.Cos, nil)
-	unaryDouble("tan", math.Tan, nil)
+	unaryDouble("ln", javaLog, nonPos)
+	unaryDouble("log10", func(d float64) float64 {
+		if d < 0x1p-1022 {
+			return javaLog(d) / math.Ln10
+		}
+		return math.Log10(d)
+	}, nonPos)
+	// Spark's Log2 is log(x) / log(2).
+	unaryDouble("log2", func(d float64) float64 { return javaLog(d) / math.Log(2) }, nonPos)
+	unaryDouble("sin", jSin, nil)
+	unaryDouble("cos", jCos, nil)
+	unaryDouble("tan", jTan, nil)
 	unaryDouble("asin", math.Asin, nil)
 	unaryDouble("acos", math.Acos, nil)
 	unaryDouble("atan", math.Atan, nil)
-	unaryDouble("sinh", math.Sinh, nil)
-	unaryDouble("cosh", math.Cosh, nil)
+	unaryDouble("sinh", func(d float64) float64 { return hyperbolic(d, true) }, nil)
+	unaryDouble("cosh", func(d float64) float64 { return hyperbolic(d, false) }, nil)
 	unaryDouble("tanh", math.Tanh, nil)
 	// java.lang.Math.toDegrees/toRadians multiply by a constant (JDK 17).
 	unaryDouble("degrees", func(d float64) float64 { return d * 57.29577951308232 }, nil)
@@ -78,6 +87,9 @@ func registerMath() {
 		if len(args) == 1 {
 			return builtins["ln"].build(a, "ln", args)
 		}
+		if err := a.checkApprox(name); err != nil {
+			return nil, err
+		}
 		b, err := a.numericArg(name, args[0], tDouble)
 		if err != nil {
 			return nil, err
@@ -91,11 +103,14 @@ func registerMath() {
 			if base <= 0 || d <= 0 {
 				return nil, nil
 			}
-			return math.Log(d) / math.Log(base), nil
+			return javaLog(d) / javaLog(base), nil
 		})), nil
 	})
 	binDouble := func(names string, f func(x, y float64) float64) {
 		reg(names, 2, 2, func(a *analyzer, name string, args []node) (node, error) {
+			if err := a.checkApprox(name); err != nil {
+				return nil, err
+			}
 			x, err := a.numericArg(name, args[0], tDouble)
 			if err != nil {
 				return nil, err
@@ -109,8 +124,10 @@ func registerMath() {
 			})), nil
 		})
 	}
-	binDouble("pow power", math.Pow)
-	binDouble("atan2", math.Atan2)
+	binDouble("pow power", javaPow)
+	// Spark's Atan2 adds 0.0 to both arguments, so -0.0 is 0.0
+	// (conformance atan2/double: atan2(0.0, -0.0) is 0.0).
+	binDouble("atan2", func(y, x float64) float64 { return math.Atan2(y+0.0, x+0.0) })
 	binDouble("hypot", math.Hypot)
 	reg("abs", 1, 1, func(a *analyzer, name string, args []node) (node, error) {
 		x := args[0]
@@ -139,10 +156,13 @@ func registerMath() {
 			return nil, nil
 		})), nil
 	})
-	reg("ceil ceiling floor", 1, 1, func(a *analyzer, name string, args []node) (node, error) {
+	reg("ceil ceiling floor", 1, 2, func(a *analyzer, name string, args []node) (node, error) {
 		x := args[0]
 		t := x.typ()
 		up := name != "floor"
+		if len(args) == 2 {
+			return a.ceilFloorScale(name, x, args[1], up)
+		}
 		switch {
 		case isIntegral(t):
 			return a.cast(x, tLong, false, false)
@@ -207,6 +227,9 @@ func registerMath() {
 			}
 			return best, nil
 		})), nil
+	})
+	reg("pi", 0, 0, func(a *analyzer, name string, args []node) (node, error) {
+		return &litNode{t: tDouble, v: math.Pi}, nil
 	})
 	reg("isnan", 1, 1, func(a *analyzer, name string, args []node) (node, error) {
 		x, err := a.numericArg(name, args[0], tDouble)
@@ -280,10 +303,19 @@ func (a *analyzer) round(name string, x node, d int, halfUp bool) (node, error) 
 		if d >= 0 {
 			return x, nil
 		}
+		ansi := a.ansi
 		return a.fn(name, t, []node{x}, strictRow(t, func(v []any) (any, *RowError) {
 			r := new(big.Int).Mul(roundTo(big.NewInt(v[0].(int64)), 0, d), pow10(-d))
-			if !r.IsInt64() || !fitsInt(r.Int64(), t) {
-				return nil, errUnsupportedValue("rounding that overflows its integral type")
+			if !r.IsInt64() {
+				return nil, errUnsupportedValue("rounding that overflows bigint")
+			}
+			if !fitsInt(r.Int64(), t) {
+				// Checked (conformance round/int-negative-scale, round/tinyint-overflow):
+				// ANSI raises, otherwise the value wraps (round(2147483647, -1) is -2147483646).
+				if ansi {
+					return nil, rowErr(classArithmetic, "ARITHMETIC_OVERFLOW", "%s overflow. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error.", overflowName(t))
+				}
+				return wrapInt(r.Int64(), t), nil
 			}
 			return r.Int64(), nil
 		})), nil
@@ -291,7 +323,9 @@ func (a *analyzer) round(name string, x node, d int, halfUp bool) (node, error) 
 		// RoundBase's result type: one more integral digit than the input.
 		var rt *udf.Type
 		if d < 0 {
-			rt = boundedDecimal(t.Precision-t.Scale+1-d, 0)
+			// RoundBase: max(p - s + 1, -d + 1) integral digits
+			// (conformance round/decimal-neg-scale: decimal(10,3), -2 is decimal(8,0)).
+			rt = boundedDecimal(max(t.Precision-t.Scale+1, -d+1), 0)
 		} else {
 			ns := min(t.Scale, d)
 			rt = boundedDecimal(t.Precision-t.Scale+1+ns, ns)
@@ -310,4 +344,133 @@ func (a *analyzer) round(name string, x node, d int, halfUp bool) (node, error) 
 		})), nil
 	}
 	return nil, mismatch(name, x, "numeric")
+}
+
+// ceilFloorScale is ceil/floor(x, scale) (RoundCeil/RoundFloor), checked in
+// Spark 4.1.1: scale must be an INT literal; x is implicitly cast to a
+// decimal (integral types to their decimal, float to decimal(14,7), double
+// to decimal(30,15), string to decimal(38,18); NaN and infinities become
+// NULL, an overflow is NUMERIC_VALUE_OUT_OF_RANGE with ANSI on and NULL
+// with it off), then rounded towards +/- infinity. The result is
+// decimal(p - s + 1 + min(s, scale), min(s, scale)) for scale >= 0 and
+// decimal(max(p - s + 1, 1 - scale), 0) below, at most 38 digits:
+// ceil(1.25D, 1) is 1.3 as decimal(17,1), ceil(15, -1) 20 as decimal(11,0).
+func (a *analyzer) ceilFloorScale(name string, x, sc node, up bool) (node, error) {
+	l, ok := sc.(*litNode)
+	if !ok || l.t.Kind != udf.Int || l.v == nil {
+		return nil, typeErrf("NON_FOLDABLE_ARGUMENT", "the function `%s` requires the parameter `scale` to be a foldable expression of the type \"INT\"", name)
+	}
+	scale := int(l.v.(int64))
+	t := x.typ()
+	var dt *udf.Type
+	switch {
+	case t.Kind == udf.Decimal:
+		dt = t
+	case isIntegral(t):
+		dt = decimalFor(t)
+	case t.Kind == udf.Float:
+		dt = udf.DecimalOf(14, 7)
+	case t.Kind == udf.Double:
+		dt = udf.DecimalOf(30, 15)
+	case t.Kind == udf.String:
+		dt = udf.DecimalOf(38, 18)
+	default:
+		return nil, mismatch(name, x, "numeric")
+	}
+	x, err := a.cast(x, dt, false, false)
+	if err != nil {
+		return nil, err
+	}
+	p, s := dt.Precision, dt.Scale
+	var rt *udf.Type
+	if scale < 0 {
+		rt = boundedDecimal(max(p-s+1, 1-scale), 0)
+	} else {
+		ns := min(s, scale)
+		rt = boundedDecimal(p-s+1+ns, ns)
+	}
+	return a.fn(name, rt, []node{x}, strictRow(rt, func(v []any) (any, *RowError) {
+		u := v[0].(*big.Int)
+		drop := s - rt.Scale
+		if scale < 0 {
+			drop = s - scale
+		}
+		r := u
+		if drop > 0 {
+			q, m := new(big.Int).QuoRem(u, pow10(drop), new(big.Int))
+			if up && m.Sign() > 0 {
+				q.Add(q, big.NewInt(1))
+			}
+			if !up && m.Sign() < 0 {
+				q.Sub(q, big.NewInt(1))
+			}
+			r = q
+			if scale < 0 {
+				r = new(big.Int).Mul(q, pow10(-scale))
+			}
+		}
+		if !fitsPrecision(r, rt.Precision) {
+			return nil, errUnsupportedValue(name + " with a scale whose result overflows decimal(38)")
+		}
+		return r, nil
+	})), nil
+}
+
+// transcendental names the functions Options.ApproxMath admits.
+var transcendental = map[string]bool{"exp": true, "ln": true, "log": true, "log10": true, "log2": true,
+	"pow": true, "power": true, "sin": true, "cos": true, "tan": true, "asin": true, "acos": true,
+	"atan": true, "atan2": true, "sinh": true, "cosh": true, "tanh": true, "cbrt": true, "hypot": true}
+
+func (a *analyzer) checkApprox(name string) error {
+	if transcendental[name] && !a.approxMath {
+		return &UnsupportedFunctionError{Name: name, Approx: true}
+	}
+	return nil
+}
+
+// javaLog is the natural logarithm; Go's amd64 math.Log is wrong for
+// subnormals (ln(4.9E-324) is -744.44..., not -709.09), so those are
+// reduced with Frexp first.
+func javaLog(d float64) float64 {
+	if d > 0 && d < 0x1p-1022 {
+		fr, e := math.Frexp(d)
+		return math.Log(fr) + float64(e)*math.Ln2
+	}
+	return math.Log(d)
+}
+
+// javaPow is Math.pow's special cases where Go's differ: a NaN exponent
+// gives NaN (Go: pow(1, NaN) = 1), and |x| = 1 with an infinite exponent
+// gives NaN (Go: 1). Checked: pow(1.0D, NaN) and pow(-1.0D, Infinity) are
+// NaN in Spark 4.1.1.
+func javaPow(x, y float64) float64 {
+	switch {
+	case math.IsNaN(y):
+		return math.NaN()
+	case math.IsInf(y, 0) && math.Abs(x) == 1:
+		return math.NaN()
+	case y == math.Trunc(y) && math.Abs(y) <= 1<<20 && x != 0 && !math.IsInf(x, 0) && !math.IsNaN(x):
+		return powInt(x, int64(y))
+	}
+	return math.Pow(x, y)
+}
+
+// hyperbolic is sinh or cosh with fdlibm's overflow handling: for |x|
+// between ln(MAX_VALUE) and the overflow threshold the result is computed
+// as (e^(|x|/2) / 2) * e^(|x|/2) instead of overflowing (sinh(710D) is
+// 1.1169973830808557E308 in Spark 4.1.1).
+func hyperbolic(d float64, sinh bool) float64 {
+	ax := math.Abs(d)
+	if ax > 709.782712893384 && ax <= 710.4758600739439 {
+		w := math.Exp(0.5 * ax)
+		r := 0.5 * w * w
+		if sinh && d < 0 {
+			return -r
+		}
+		return r
+	}
+	if sinh {
+		return math.Sinh(d)
+	}
+	return math.Cosh(d)
 }

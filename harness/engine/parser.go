@@ -691,7 +691,9 @@ func (p *parser) funcCall(t tok, name string) (ast, error) {
 			if chars == nil {
 				return call(t.pos, fn, src), nil
 			}
-			return call(t.pos, fn, src, chars), nil
+			// The function form is trim(trimStr, str) (checked in Spark 4.1.1:
+			// trim('xxaxx', 'x') is ''), so FROM puts the characters first too.
+			return call(t.pos, fn, chars, src), nil
 		}
 	case "position":
 		save := p.i

@@ -21,7 +21,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf16"
 
@@ -238,12 +237,12 @@ type process struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	stdout *bufio.Reader
-	stderr *tailBuffer
+	stderr *runner.Tail
 	done   chan struct{}
 	err    error // from Wait, once done is closed
 }
 
-func (p *process) kill() { killGroup(p.cmd) }
+func (p *process) kill() { runner.KillProcessGroup(p.cmd) }
 
 // Run calls the UDF on each row. The JVM starts on the first call and
 // stays up for the next; one that timed out or crashed is replaced.
@@ -357,7 +356,7 @@ func crashReason(waitErr error, stderr string) string {
 // start launches the driver and reads its handshake.
 func (r *Runner) start(ctx context.Context) error {
 	cmd := exec.Command(r.tools.Java, r.args...)
-	setGroup(cmd)
+	runner.SetProcessGroup(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return fmt.Errorf("starting the JVM: %w", err)
@@ -366,7 +365,7 @@ func (r *Runner) start(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("starting the JVM: %w", err)
 	}
-	p := &process{cmd: cmd, stdin: stdin, stdout: bufio.NewReaderSize(stdout, 1<<16), stderr: &tailBuffer{max: 16 << 10}, done: make(chan struct{})}
+	p := &process{cmd: cmd, stdin: stdin, stdout: bufio.NewReaderSize(stdout, 1<<16), stderr: &runner.Tail{Max: 16 << 10}, done: make(chan struct{})}
 	cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
 		return &runner.EnvError{What: "JDK", Msg: fmt.Sprintf("cannot start %s: %v", r.tools.Java, err)}
@@ -482,30 +481,4 @@ func hex64(b []byte) (uint64, bool) {
 		}
 	}
 	return x, true
-}
-
-// tailBuffer keeps the end of the JVM's stderr for crash reports.
-type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	b   []byte
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.b = append(t.b, p...)
-	if len(t.b) > 2*t.max {
-		t.b = append(t.b[:0], t.b[len(t.b)-t.max:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if len(t.b) > t.max {
-		return string(t.b[len(t.b)-t.max:])
-	}
-	return string(t.b)
 }

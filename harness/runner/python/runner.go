@@ -225,14 +225,14 @@ type proc struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	stdout *bufio.Reader
-	stderr *tail
+	stderr *runner.Tail
 	exited chan struct{}
 	once   sync.Once
 }
 
 func (p *proc) kill() {
 	p.once.Do(func() {
-		killGroup(p.cmd)
+		runner.KillProcessGroup(p.cmd)
 		p.stdin.Close()
 	})
 	<-p.exited
@@ -249,7 +249,7 @@ func (r *Runner) start(ctx context.Context) error {
 	// pyspark's TimestampType conversions use, the session time zone udfx
 	// assumes.
 	cmd.Env = append(os.Environ(), "TZ=UTC", "PYTHONHASHSEED=0", "PYTHONDONTWRITEBYTECODE=1", "PYTHONIOENCODING=utf-8")
-	setGroup(cmd)
+	runner.SetProcessGroup(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return fmt.Errorf("python runner: %w", err)
@@ -258,7 +258,7 @@ func (r *Runner) start(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("python runner: %w", err)
 	}
-	errTail := &tail{max: 16 << 10}
+	errTail := &runner.Tail{Max: 16 << 10}
 	cmd.Stderr = errTail
 	if err := cmd.Start(); err != nil {
 		return &runner.EnvError{What: "Python", Msg: fmt.Sprintf("cannot start %s: %v", r.python, err)}
@@ -563,29 +563,6 @@ func parseResult(line []byte) (value.Value, error) {
 		return value.NullValue(), nil
 	}
 	return value.ParseToken(string(line))
-}
-
-// tail keeps the last max bytes written to it.
-type tail struct {
-	mu  sync.Mutex
-	max int
-	buf []byte
-}
-
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > t.max {
-		t.buf = append([]byte{}, t.buf[len(t.buf)-t.max:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tail) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.buf)
 }
 
 func lastLines(s string, n int) string {
