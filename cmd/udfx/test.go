@@ -189,7 +189,8 @@ func findUDF(e *env, target string) (*udf.UDF, error) {
 	display := filepath.ToSlash(path)
 	udfs, err := fe.Parse(display, src)
 	if err != nil {
-		return nil, usageError(err)
+		// A source that does not parse cannot be compiled and run either.
+		return nil, internalError(fmt.Errorf("cannot run the original: %w", err))
 	}
 	var names []string
 	for i := range udfs {

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -104,4 +106,43 @@ func TestTestCommandUsageErrors(t *testing.T) {
 		assert.Equal(t, exitUsage, code, "%v: %s", c.args, stderr)
 		assert.Contains(t, stderr, c.want, "%v", c.args)
 	}
+}
+
+func TestTestCommandCannotRunTheOriginal(t *testing.T) {
+	root := repoRoot(t)
+	dir := t.TempDir()
+	broken := filepath.Join(dir, "Broken.scala")
+	require.NoError(t, os.WriteFile(broken, []byte("object O {\n  val f = udf((x: Double) => x * 2.0\n}\n"), 0o644))
+	_, stderr, code := runCLI(t, root, "test", broken, "--sql", "x * 2.0", "--workspace", dir)
+	assert.Equal(t, exitInternal, code)
+	assert.Contains(t, stderr, "cannot run the original: "+broken+":2:")
+
+	// A file that parses but does not compile: scalac's error, with its line.
+	_, stderr, code = runCLI(t, root, "test", "cmd/udfx/testdata/udfs/DoesNotCompile.scala", "--sql", "x", "--workspace", dir)
+	assert.Equal(t, exitInternal, code, stderr)
+	assert.Contains(t, stderr, "DoesNotCompile.scala:5")
+
+	t.Setenv("JAVA_HOME", filepath.Join(dir, "no-jdk-here"))
+	_, stderr, code = runCLI(t, root, "test", "examples/java-to-fahrenheit/ToFahrenheit.java", "--sql", "celsius", "--workspace", dir)
+	assert.Equal(t, exitInternal, code)
+	assert.Contains(t, stderr, "cannot run the original: JDK")
+}
+
+func TestTestCommandTestsTheSamples(t *testing.T) {
+	dir := t.TempDir()
+	samples := filepath.Join(dir, "rows.jsonl")
+	require.NoError(t, os.WriteFile(samples, []byte("{\"celsius\": 21.5}\n{\"celsius\": -40}\n{\"celsius\": null}\n"), 0o644))
+	stdout, stderr, code := runCLI(t, repoRoot(t), "test", "examples/python-celsius/celsius.py", "--sql", "celsius * 9.0 / 5.0 + 32.0",
+		"--samples", samples, "--rows", "500", "--workspace", dir)
+	require.Equal(t, exitOK, code, stderr)
+	assert.Contains(t, stdout, "3 sample rows")
+	assert.Contains(t, stdout, "EQUAL: 503 of 503 rows agree")
+	_, err := os.Stat(filepath.Join(dir, "to_fahrenheit", "inputs.arrow"))
+	assert.NoError(t, err, "the inputs are saved in the workspace")
+
+	require.NoError(t, os.WriteFile(samples, []byte("{\"celsius\": \"warm\"}\n"), 0o644))
+	_, stderr, code = runCLI(t, repoRoot(t), "test", "examples/python-celsius/celsius.py", "--sql", "celsius", "--samples", samples, "--workspace", dir)
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "rows.jsonl:1")
+	assert.Contains(t, stderr, "warm")
 }
