@@ -68,10 +68,7 @@ func render(a arrow.Array, i int, t *udf.Type) string {
 // Expected values come from real Spark 4.1.1 (pyspark 4.1.1, local mode,
 // spark.sql.session.timeZone=UTC), run with spark.sql.ansi.enabled true
 // and false: SELECT <expr>, its schema's type and the collected value.
-var sparkCases = []struct {
-	expr      string
-	ansi, off string // "" means the same as ansi
-}{
+var sparkCases = []sparkCase{
 	{"9.0", "decimal(2,1) 9.0", ""},
 	{"1e2", "double 100.0", ""},
 	{"9.0F", "float 9.0", ""},
@@ -214,8 +211,20 @@ var sparkCases = []struct {
 	{"length('😀a')", "int 2", ""},
 }
 
-func TestSparkCases(t *testing.T) {
-	for _, c := range sparkCases {
+func TestSparkCases(t *testing.T) { checkConstCases(t, sparkCases) }
+
+// sparkCase is an expression over literals and its type and value as
+// Spark printed them with ANSI on, and off ("" means the same).
+type sparkCase struct {
+	expr      string
+	ansi, off string
+}
+
+// checkConstCases evaluates each expression with ANSI on and off and
+// compares with what Spark 4.1.1 gave.
+func checkConstCases(t *testing.T, cases []sparkCase) {
+	t.Helper()
+	for _, c := range cases {
 		for _, ansi := range []bool{true, false} {
 			want := c.ansi
 			if !ansi && c.off != "" {

@@ -10,10 +10,7 @@ import (
 // real Spark 4.1.1 (pyspark 4.1.1, JDK 17, local mode, session time zone
 // UTC), each run with spark.sql.ansi.enabled true and false
 // (SELECT typeof(e), e); "" in off means the same result with ANSI off.
-var gapCases = []struct {
-	expr      string
-	ansi, off string
-}{
+var gapCases = []sparkCase{
 	// url_encode / url_decode
 	{"url_encode('a b&c=ü')", `string "a+b%26c%3D%C3%BC"`, ""},
 	{"url_encode('~*''()!.-_')", `string "%7E*%27%28%29%21.-_"`, ""},
@@ -206,19 +203,7 @@ var gapCases = []struct {
 	{"floor(9223372036854775807, -1)", "decimal(21,0) 9223372036854775800", ""},
 }
 
-func TestGapFunctions(t *testing.T) {
-	for _, c := range gapCases {
-		for _, ansi := range []bool{true, false} {
-			want := c.ansi
-			if !ansi && c.off != "" {
-				want = c.off
-			}
-			if got := evalConst(t, c.expr, ansi); got != want {
-				t.Errorf("%s (ansi=%v): got %s, want %s", c.expr, ansi, got, want)
-			}
-		}
-	}
-}
+func TestGapFunctions(t *testing.T) { checkConstCases(t, gapCases) }
 
 // Spark rejects these at analysis (checked in Spark 4.1.1); the engine
 // must too, with a *TypeError.
