@@ -1,0 +1,543 @@
+// Package ir is the translator's typed expression language. A node means
+// what the original language computes (a JVM int addition wraps, a Java
+// double division by zero is ±Infinity), not what a target computes: each
+// renderer (SQL here; cuDF Java and C++ later) must either reproduce that
+// meaning exactly or refuse the node. Types are Spark SQL types from
+// package udf; every node knows its result type.
+//
+// The translator builds only nodes whose meaning it has established, so a
+// renderer never has to guess; a node a renderer cannot reproduce is a
+// *RenderError, never an approximation.
+package ir
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/udfx/udfx/harness/udf"
+)
+
+// Expr is a typed expression over the UDF's parameters.
+type Expr interface {
+	// Type is the Spark type of the value.
+	Type() *udf.Type
+	node()
+}
+
+// Lit is a constant. Value is nil (NULL), bool, int64 (any integral
+// type), float64 or string. The Spark type decides how it is written:
+// a DOUBLE is 9.0D, never the DECIMAL 9.0.
+type Lit struct {
+	T     *udf.Type
+	Value any
+}
+
+// Col is a parameter of the UDF, by name.
+type Col struct {
+	Name string
+	T    *udf.Type
+}
+
+// Op names an operation together with its semantics.
+type Op string
+
+const (
+	// IEEE 754 double arithmetic as the JVM and CPython do it: no
+	// exception, overflow to ±Infinity. Spark's + - * on DOUBLE is the
+	// same with ANSI on or off.
+	DoubleAdd Op = "double+"
+	DoubleSub Op = "double-"
+	DoubleMul Op = "double*"
+	// DoubleDivNonZero is IEEE division whose divisor the translator has
+	// proved is a non-zero constant: Spark's `/` then agrees with the JVM
+	// and CPython (a zero divisor is ±Infinity/NaN on the JVM, an error
+	// in CPython and in Spark with ANSI on, NULL with ANSI off).
+	DoubleDivNonZero Op = "double/nonzero"
+	// PyFloatDiv is CPython's float `/`: ZeroDivisionError on a zero
+	// divisor. Spark's `/` with ANSI on fails with DIVIDE_BY_ZERO there.
+	PyFloatDiv Op = "pyfloat/"
+	// DoubleRemNonZero is Java's double `%` (C fmod: the dividend's sign)
+	// by a non-zero constant; Spark's `%` on DOUBLE is Java's.
+	DoubleRemNonZero Op = "double%nonzero"
+	// JavaIntAdd, JavaIntSub and JavaIntMul are 32-bit two's complement
+	// arithmetic that wraps on overflow (Spark with ANSI on raises).
+	JavaIntAdd Op = "int+wrap"
+	JavaIntSub Op = "int-wrap"
+	JavaIntMul Op = "int*wrap"
+	// JavaIntDiv truncates toward zero, throws ArithmeticException on a
+	// zero divisor and wraps Int.MinValue / -1 to Int.MinValue.
+	JavaIntDiv Op = "int/trunc"
+	// JavaIntRem has the dividend's sign and throws on a zero divisor.
+	JavaIntRem Op = "int%"
+	// DoubleNeg and IntNegWrap are unary minus (IEEE; wrapping).
+	DoubleNeg  Op = "double-neg"
+	IntNegWrap Op = "int-neg-wrap"
+	// Comparisons with the JVM's and CPython's meaning: any NaN operand
+	// makes == < <= > >= false and != true (Spark orders NaN above every
+	// double and makes NaN = NaN true). -0.0 equals 0.0 everywhere.
+	Eq Op = "=="
+	Ne Op = "!="
+	Lt Op = "<"
+	Le Op = "<="
+	Gt Op = ">"
+	Ge Op = ">="
+	// And, Or and Not are two-valued, short-circuit boolean logic; the
+	// translator guarantees their operands are never NULL.
+	And Op = "&&"
+	Or  Op = "||"
+	Not Op = "!"
+)
+
+// Unary applies Op to X.
+type Unary struct {
+	Op Op
+	X  Expr
+	T  *udf.Type
+}
+
+// Binary applies Op to L and R. Operands have the same type, except for
+// comparisons, whose result is BOOLEAN.
+type Binary struct {
+	Op   Op
+	L, R Expr
+	T    *udf.Type
+}
+
+// IsNull is true when X is NULL (a JVM null, a Python None).
+type IsNull struct{ X Expr }
+
+// If is a conditional: Cond is never NULL.
+type If struct {
+	Cond, Then, Else Expr
+}
+
+// CastKind names a conversion's semantics.
+type CastKind string
+
+const (
+	// Widen is exact: int to bigint or double, float to double.
+	Widen CastKind = "widen"
+	// JVMDoubleToInt and JVMDoubleToLong are Java's (int)/(long) of a
+	// double and Scala's toInt/toLong: truncation toward zero, NaN to 0,
+	// out-of-range values clamp to the type's MIN/MAX.
+	JVMDoubleToInt  CastKind = "jvm-d2i"
+	JVMDoubleToLong CastKind = "jvm-d2l"
+)
+
+// Cast converts X to To with the semantics Kind names.
+type Cast struct {
+	Kind CastKind
+	X    Expr
+	To   *udf.Type
+}
+
+// Func names a function together with its semantics.
+type Func string
+
+const (
+	// Sqrt is java.lang.Math.sqrt (correctly rounded; NaN for negatives).
+	Sqrt Func = "sqrt"
+	// AbsDouble is Math.abs on a double (clears the sign bit).
+	AbsDouble Func = "abs-double"
+	// FloorDouble and CeilDouble are Math.floor/ceil: a DOUBLE result,
+	// NaN, infinities and ±0.0 kept, ceil of (-1, 0) is -0.0.
+	FloorDouble Func = "floor-double"
+	CeilDouble  Func = "ceil-double"
+	// MaxInt and MinInt are Math.max/min on ints or longs.
+	MaxInt Func = "max-int"
+	MinInt Func = "min-int"
+	// StartsWith, EndsWith and Contains are String.startsWith/endsWith/
+	// contains and Python's str.startswith/endswith and `in`.
+	StartsWith Func = "startswith"
+	EndsWith   Func = "endswith"
+	Contains   Func = "contains"
+)
+
+// Call applies a function to Args.
+type Call struct {
+	Fn   Func
+	Args []Expr
+	T    *udf.Type
+}
+
+func (e *Lit) Type() *udf.Type    { return e.T }
+func (e *Col) Type() *udf.Type    { return e.T }
+func (e *Unary) Type() *udf.Type  { return e.T }
+func (e *Binary) Type() *udf.Type { return e.T }
+func (e *IsNull) Type() *udf.Type { return udf.Prim(udf.Boolean) }
+func (e *If) Type() *udf.Type {
+	if t := e.Then.Type(); t != nil {
+		return t
+	}
+	return e.Else.Type()
+}
+func (e *Cast) Type() *udf.Type { return e.To }
+func (e *Call) Type() *udf.Type { return e.T }
+
+func (*Lit) node()    {}
+func (*Col) node()    {}
+func (*Unary) node()  {}
+func (*Binary) node() {}
+func (*IsNull) node() {}
+func (*If) node()     {}
+func (*Cast) node()   {}
+func (*Call) node()   {}
+
+// RenderError is a node a renderer cannot reproduce exactly.
+type RenderError struct {
+	Target string
+	What   string
+}
+
+func (e *RenderError) Error() string {
+	return fmt.Sprintf("%s cannot express %s exactly", e.Target, e.What)
+}
+
+// IsDouble reports whether t is DOUBLE.
+func IsDouble(t *udf.Type) bool { return t != nil && t.Kind == udf.Double }
+
+// IsIntegral reports whether t is INT or BIGINT.
+func IsIntegral(t *udf.Type) bool { return t != nil && (t.Kind == udf.Int || t.Kind == udf.Long) }
+
+// NonZeroConst reports whether e is a constant that is not zero (and not
+// NaN): the divisors for which Spark's `/` and `%` agree with the JVM's.
+func NonZeroConst(e Expr) bool {
+	l, ok := e.(*Lit)
+	if !ok {
+		return false
+	}
+	switch v := l.Value.(type) {
+	case float64:
+		return v != 0 && !math.IsNaN(v)
+	case int64:
+		return v != 0
+	}
+	return false
+}
+
+// SQL renders e as a Spark SQL expression that, with
+// spark.sql.ansi.enabled=true, evaluates to what e means on every input.
+func SQL(e Expr) (string, error) {
+	var b strings.Builder
+	if err := sqlOf(&b, e); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+func sqlErr(what string) error { return &RenderError{Target: "Spark SQL", What: what} }
+
+func sqlOf(b *strings.Builder, e Expr) error {
+	sub := func(x Expr) error { return sqlOf(b, x) }
+	switch e := e.(type) {
+	case *Lit:
+		s, err := litSQL(e)
+		if err != nil {
+			return err
+		}
+		b.WriteString(s)
+		return nil
+	case *Col:
+		b.WriteString("`" + strings.ReplaceAll(e.Name, "`", "``") + "`")
+		return nil
+	case *IsNull:
+		b.WriteString("(")
+		if err := sub(e.X); err != nil {
+			return err
+		}
+		b.WriteString(" IS NULL)")
+		return nil
+	case *If:
+		b.WriteString("CASE WHEN ")
+		if err := sub(e.Cond); err != nil {
+			return err
+		}
+		b.WriteString(" THEN ")
+		if err := sub(e.Then); err != nil {
+			return err
+		}
+		b.WriteString(" ELSE ")
+		if err := sub(e.Else); err != nil {
+			return err
+		}
+		b.WriteString(" END")
+		return nil
+	case *Unary:
+		return unarySQL(b, e)
+	case *Binary:
+		return binarySQL(b, e)
+	case *Cast:
+		return castSQL(b, e)
+	case *Call:
+		return callSQL(b, e)
+	}
+	return sqlErr(fmt.Sprintf("the node %T", e))
+}
+
+func litSQL(e *Lit) (string, error) {
+	if e.Value == nil {
+		if e.T == nil {
+			return "NULL", nil
+		}
+		return "CAST(NULL AS " + strings.ToUpper(e.T.String()) + ")", nil
+	}
+	switch v := e.Value.(type) {
+	case bool:
+		if v {
+			return "TRUE", nil
+		}
+		return "FALSE", nil
+	case int64:
+		switch e.T.Kind {
+		case udf.Int:
+			if v == math.MinInt32 {
+				// -2147483648 is the negation of an out-of-range INT
+				// literal in some parsers; the cast is unambiguous.
+				return "CAST(-2147483648 AS INT)", nil
+			}
+			return strconv.FormatInt(v, 10), nil
+		case udf.Long:
+			if v == math.MinInt64 {
+				return "CAST(-9223372036854775808 AS BIGINT)", nil
+			}
+			return strconv.FormatInt(v, 10) + "L", nil
+		case udf.Double:
+			return strconv.FormatInt(v, 10) + ".0D", nil
+		}
+	case float64:
+		if e.T.Kind != udf.Double {
+			break
+		}
+		switch {
+		case math.IsNaN(v):
+			return "CAST('NaN' AS DOUBLE)", nil
+		case math.IsInf(v, 1):
+			return "CAST('Infinity' AS DOUBLE)", nil
+		case math.IsInf(v, -1):
+			return "CAST('-Infinity' AS DOUBLE)", nil
+		case v == 0 && math.Signbit(v):
+			return "(-0.0D)", nil
+		}
+		// The shortest decimal that reads back as v, with the D suffix
+		// that makes Spark read it as DOUBLE rather than DECIMAL.
+		s := strconv.FormatFloat(v, 'e', -1, 64)
+		if a := math.Abs(v); a >= 1e-4 && a < 1e15 {
+			s = strconv.FormatFloat(v, 'f', -1, 64)
+			if !strings.Contains(s, ".") {
+				s += ".0"
+			}
+		}
+		if v < 0 {
+			return "(" + s + "D)", nil
+		}
+		return s + "D", nil
+	case string:
+		var sb strings.Builder
+		sb.WriteByte('\'')
+		for _, r := range v {
+			switch r {
+			case '\'', '\\':
+				sb.WriteByte('\\')
+				sb.WriteRune(r)
+			default:
+				sb.WriteRune(r)
+			}
+		}
+		sb.WriteByte('\'')
+		return sb.String(), nil
+	}
+	return "", sqlErr(fmt.Sprintf("the %s literal %v", e.T, e.Value))
+}
+
+// isNaNFree reports whether x can never be NaN: a literal that is not
+// NaN, or a value that is not floating point.
+func isNaNFree(x Expr) bool {
+	if !IsDouble(x.Type()) {
+		return true
+	}
+	if l, ok := x.(*Lit); ok {
+		f, ok := l.Value.(float64)
+		return ok && !math.IsNaN(f)
+	}
+	return false
+}
+
+func unarySQL(b *strings.Builder, e *Unary) error {
+	switch e.Op {
+	case Not:
+		b.WriteString("(NOT ")
+		if err := sqlOf(b, e.X); err != nil {
+			return err
+		}
+		b.WriteString(")")
+		return nil
+	case DoubleNeg:
+		b.WriteString("(- ")
+		if err := sqlOf(b, e.X); err != nil {
+			return err
+		}
+		b.WriteString(")")
+		return nil
+	case IntNegWrap:
+		return sqlOf(b, &Binary{Op: JavaIntSub, L: &Lit{T: e.T, Value: int64(0)}, R: e.X, T: e.T})
+	}
+	return sqlErr("the unary operator " + string(e.Op))
+}
+
+var sqlOps = map[Op]string{
+	DoubleAdd: "+", DoubleSub: "-", DoubleMul: "*", DoubleDivNonZero: "/", PyFloatDiv: "/",
+	DoubleRemNonZero: "%", JavaIntRem: "%", And: "AND", Or: "OR",
+}
+
+func binarySQL(b *strings.Builder, e *Binary) error {
+	pair := func(op string) error {
+		b.WriteString("(")
+		if err := sqlOf(b, e.L); err != nil {
+			return err
+		}
+		b.WriteString(" " + op + " ")
+		if err := sqlOf(b, e.R); err != nil {
+			return err
+		}
+		b.WriteString(")")
+		return nil
+	}
+	switch e.Op {
+	case DoubleAdd, DoubleSub, DoubleMul, PyFloatDiv, JavaIntRem, And, Or:
+		return pair(sqlOps[e.Op])
+	case DoubleDivNonZero, DoubleRemNonZero:
+		if !NonZeroConst(e.R) {
+			return sqlErr("a double division by a divisor that may be zero")
+		}
+		return pair(sqlOps[e.Op])
+	case JavaIntAdd, JavaIntSub, JavaIntMul, JavaIntDiv:
+		return wrapSQL(b, e)
+	case Eq, Ne, Lt, Le, Gt, Ge:
+		return cmpSQL(b, e)
+	}
+	return sqlErr("the operator " + string(e.Op))
+}
+
+// wrapSQL computes the operation in BIGINT, where it cannot overflow
+// (or, for div, where only MinValue / -1 leaves the INT range), and
+// folds the result back into the INT range the way two's complement
+// wraps. Spark's ANSI mode would raise ARITHMETIC_OVERFLOW on the plain
+// INT operator where the JVM wraps.
+func wrapSQL(b *strings.Builder, e *Binary) error {
+	if e.T.Kind != udf.Int {
+		return sqlErr("wrapping " + string(e.Op) + " on " + e.T.String())
+	}
+	op := map[Op]string{JavaIntAdd: "+", JavaIntSub: "-", JavaIntMul: "*", JavaIntDiv: "div"}[e.Op]
+	b.WriteString("CAST(pmod((CAST(")
+	if err := sqlOf(b, e.L); err != nil {
+		return err
+	}
+	b.WriteString(" AS BIGINT) " + op + " CAST(")
+	if err := sqlOf(b, e.R); err != nil {
+		return err
+	}
+	b.WriteString(" AS BIGINT)) + 2147483648L, 4294967296L) - 2147483648L AS INT)")
+	return nil
+}
+
+// cmpSQL adds the NaN guards that give Spark's comparison the JVM's and
+// CPython's answer: Spark makes NaN = NaN true and NaN greater than
+// everything, the originals make every ordered comparison with a NaN
+// false and != true.
+func cmpSQL(b *strings.Builder, e *Binary) error {
+	var guards []Expr
+	for _, x := range []Expr{e.L, e.R} {
+		if !isNaNFree(x) {
+			guards = append(guards, x)
+		}
+	}
+	op := map[Op]string{Eq: "=", Ne: "<>", Lt: "<", Le: "<=", Gt: ">", Ge: ">="}[e.Op]
+	b.WriteString("(")
+	if err := sqlOf(b, e.L); err != nil {
+		return err
+	}
+	b.WriteString(" " + op + " ")
+	if err := sqlOf(b, e.R); err != nil {
+		return err
+	}
+	for _, g := range guards {
+		if e.Op == Ne {
+			b.WriteString(" OR isnan(")
+		} else {
+			b.WriteString(" AND NOT isnan(")
+		}
+		if err := sqlOf(b, g); err != nil {
+			return err
+		}
+		b.WriteString(")")
+	}
+	b.WriteString(")")
+	return nil
+}
+
+func castSQL(b *strings.Builder, e *Cast) error {
+	switch e.Kind {
+	case Widen:
+		b.WriteString("CAST(")
+		if err := sqlOf(b, e.X); err != nil {
+			return err
+		}
+		b.WriteString(" AS " + strings.ToUpper(e.To.String()) + ")")
+		return nil
+	case JVMDoubleToInt, JVMDoubleToLong:
+		// Spark's CAST fails on NaN and out-of-range values with ANSI
+		// on; the JVM maps NaN to 0 and clamps. In range, both truncate.
+		lo, hi, ty := "-2147483648.0D", "2147483647.0D", "INT"
+		min, max := "CAST(-2147483648 AS INT)", "2147483647"
+		if e.Kind == JVMDoubleToLong {
+			lo, hi, ty = "-9.223372036854775808E18D", "9.223372036854775807E18D", "BIGINT"
+			min, max = "CAST(-9223372036854775808 AS BIGINT)", "9223372036854775807L"
+		}
+		x, err := SQL(e.X)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(b, "CASE WHEN isnan(%[1]s) THEN CAST(0 AS %[2]s) WHEN %[1]s >= %[3]s THEN %[5]s WHEN %[1]s <= %[4]s THEN %[6]s ELSE CAST(%[1]s AS %[2]s) END",
+			x, ty, hi, lo, max, min)
+		return nil
+	}
+	return sqlErr("the conversion " + string(e.Kind))
+}
+
+func callSQL(b *strings.Builder, e *Call) error {
+	args := make([]string, len(e.Args))
+	for i, a := range e.Args {
+		s, err := SQL(a)
+		if err != nil {
+			return err
+		}
+		args[i] = s
+	}
+	switch e.Fn {
+	case Sqrt, StartsWith, EndsWith, Contains:
+		b.WriteString(string(e.Fn) + "(" + strings.Join(args, ", ") + ")")
+		return nil
+	case AbsDouble:
+		b.WriteString("abs(" + args[0] + ")")
+		return nil
+	case MaxInt:
+		b.WriteString("greatest(" + strings.Join(args, ", ") + ")")
+		return nil
+	case MinInt:
+		b.WriteString("least(" + strings.Join(args, ", ") + ")")
+		return nil
+	case FloorDouble:
+		// Spark's floor returns BIGINT: keep what it cannot hold (NaN,
+		// infinities, |x| >= 2^52, which are already integral) and the
+		// zeros (whose sign the BIGINT would lose) as they are.
+		fmt.Fprintf(b, "CASE WHEN isnan(%[1]s) OR abs(%[1]s) >= 4.503599627370496E15D OR %[1]s = 0.0D THEN %[1]s ELSE CAST(floor(%[1]s) AS DOUBLE) END", args[0])
+		return nil
+	case CeilDouble:
+		// As floor; and Math.ceil of a value in (-1, 0) is -0.0.
+		fmt.Fprintf(b, "CASE WHEN isnan(%[1]s) OR abs(%[1]s) >= 4.503599627370496E15D OR %[1]s = 0.0D THEN %[1]s WHEN %[1]s > -1.0D AND %[1]s < 0.0D THEN (-0.0D) ELSE CAST(ceil(%[1]s) AS DOUBLE) END", args[0])
+		return nil
+	}
+	return sqlErr("the function " + string(e.Fn))
+}

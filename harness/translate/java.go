@@ -1,0 +1,244 @@
+package translate
+
+import (
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/udfx/udfx/harness/translate/ir"
+	"github.com/udfx/udfx/harness/udf"
+)
+
+// javaMethod translates a UDF1..22 call method (or a Hive evaluate).
+func (t *tr) javaMethod(n *sitter.Node, e env) ir.Expr {
+	body := n.ChildByFieldName("body")
+	if n.Kind() == "lambda_expression" || body == nil || body.Kind() != "block" {
+		t.decline(n, "Java "+n.Kind(), "only methods with a block body are translated")
+		return nil
+	}
+	b := t.javaStmts(namedNonComment(body), e)
+	if b == nil {
+		return nil
+	}
+	return b.e
+}
+
+// javaStmts translates statements up to the return that ends them.
+func (t *tr) javaStmts(stmts []*sitter.Node, e env) *binding {
+	if len(stmts) == 0 {
+		t.decline(nil, "a path without return", "not translated")
+		return nil
+	}
+	s, rest := stmts[0], stmts[1:]
+	switch s.Kind() {
+	case "return_statement":
+		if s.NamedChildCount() == 0 {
+			t.decline(s, "return without a value", "not translated")
+			return nil
+		}
+		return t.javaExpr(s.NamedChild(0), e)
+	case "block":
+		return t.javaStmts(append(namedNonComment(s), rest...), e)
+	case "local_variable_declaration":
+		decls := s.ChildrenByFieldName("declarator", s.Walk())
+		if len(decls) != 1 {
+			t.decline(s, "declaration of several variables", "not translated")
+			return nil
+		}
+		d := decls[0]
+		name, val := d.ChildByFieldName("name"), d.ChildByFieldName("value")
+		ty := t.text(s.ChildByFieldName("type"))
+		if val == nil || !(ty == "double" || ty == "int" || ty == "boolean" || ty == "var") {
+			t.decline(s, "local "+ty, "only initialized double, int and boolean locals are translated")
+			return nil
+		}
+		b := t.javaExpr(val, e)
+		if b == nil {
+			return nil
+		}
+		v := t.unbox(val, *b)
+		if v == nil {
+			return nil
+		}
+		if ty != "var" && v.Type().Kind != map[string]udf.TypeKind{"double": udf.Double, "int": udf.Int, "boolean": udf.Boolean}[ty] {
+			if ty == "double" && v.Type().Kind == udf.Int {
+				v = widen(v, tDouble)
+			} else {
+				t.decline(s, "local "+ty+" from "+typeName(v), "not translated")
+				return nil
+			}
+		}
+		return t.javaStmts(rest, e.with(t.text(name), binding{e: v}))
+	case "if_statement":
+		cond, te, ee := t.javaCond(s.ChildByFieldName("condition"), e)
+		if cond == nil {
+			return nil
+		}
+		th := t.javaStmts(append([]*sitter.Node{s.ChildByFieldName("consequence")}, rest...), te)
+		elseStmts := rest
+		if alt := s.ChildByFieldName("alternative"); alt != nil {
+			elseStmts = append([]*sitter.Node{alt}, rest...)
+		}
+		el := t.javaStmts(elseStmts, ee)
+		return t.ifOf(s, cond, th, el)
+	}
+	t.decline(s, "Java "+s.Kind(), "not translated")
+	return nil
+}
+
+// javaCond translates a condition, refining null knowledge as scalaCond.
+func (t *tr) javaCond(n *sitter.Node, e env) (ir.Expr, env, env) {
+	for n.Kind() == "parenthesized_expression" && n.NamedChildCount() == 1 {
+		n = n.NamedChild(0)
+	}
+	if n.Kind() == "binary_expression" {
+		op := t.text(n.ChildByFieldName("operator"))
+		l, r := n.ChildByFieldName("left"), n.ChildByFieldName("right")
+		if op == "||" || op == "&&" {
+			return t.logicCond(n, op == "||", e, t.javaCond)
+		}
+		if (op == "==" || op == "!=") && r.Kind() == "null_literal" && l.Kind() == "identifier" {
+			name := t.text(l)
+			b, ok := e[name]
+			if !ok {
+				t.decline(l, "unknown name "+name, "not a parameter or local")
+				return nil, nil, nil
+			}
+			isNull := e.with(name, binding{e: &ir.Lit{T: b.e.Type()}, nullable: true})
+			notNull := e.with(name, binding{e: b.e})
+			var cond ir.Expr = &ir.IsNull{X: b.e}
+			if !b.nullable {
+				cond = &ir.Lit{T: tBool, Value: false}
+			}
+			if op == "==" {
+				return cond, isNull, notNull
+			}
+			return &ir.Unary{Op: ir.Not, X: cond, T: tBool}, notNull, isNull
+		}
+	}
+	c := t.javaExpr(n, e)
+	if c == nil {
+		return nil, nil, nil
+	}
+	v := t.unbox(n, *c)
+	if v == nil {
+		return nil, nil, nil
+	}
+	if !isBool(v.Type()) {
+		t.decline(n, "a condition of type "+typeName(v), "not a boolean")
+		return nil, nil, nil
+	}
+	return v, e, e
+}
+
+func (t *tr) javaExpr(n *sitter.Node, e env) *binding {
+	switch n.Kind() {
+	case "parenthesized_expression":
+		if n.NamedChildCount() == 1 {
+			return t.javaExpr(n.NamedChild(0), e)
+		}
+	case "identifier":
+		b, ok := e[t.text(n)]
+		if !ok {
+			t.decline(n, "name "+t.text(n), "not a parameter or local")
+			return nil
+		}
+		return &b
+	case "decimal_floating_point_literal":
+		return lit(t.jvmNumber(n, t.text(n), true))
+	case "decimal_integer_literal", "hex_integer_literal":
+		return lit(t.jvmNumber(n, t.text(n), false))
+	case "true", "false":
+		return lit(&ir.Lit{T: tBool, Value: n.Kind() == "true"})
+	case "null_literal":
+		return &binding{e: &ir.Lit{}, nullable: true}
+	case "ternary_expression":
+		cond, te, ee := t.javaCond(n.ChildByFieldName("condition"), e)
+		if cond == nil {
+			return nil
+		}
+		return t.ifOf(n, cond, t.javaExpr(n.ChildByFieldName("consequence"), te), t.javaExpr(n.ChildByFieldName("alternative"), ee))
+	case "unary_expression":
+		op := t.text(n.ChildByFieldName("operator"))
+		x := t.javaExpr(n.ChildByFieldName("operand"), e)
+		if x == nil {
+			return nil
+		}
+		v := t.unbox(n, *x)
+		if v == nil {
+			return nil
+		}
+		switch {
+		case op == "-":
+			return lit(t.jvmNeg(n, v))
+		case op == "!" && isBool(v.Type()):
+			return lit(&ir.Unary{Op: ir.Not, X: v, T: tBool})
+		}
+	case "binary_expression":
+		op := t.text(n.ChildByFieldName("operator"))
+		ln, rn := n.ChildByFieldName("left"), n.ChildByFieldName("right")
+		if (op == "==" || op == "!=") && (rn.Kind() == "null_literal") {
+			c, _, _ := t.javaCond(n, e)
+			return lit(c)
+		}
+		l, r := t.javaExpr(ln, e), t.javaExpr(rn, e)
+		if l == nil || r == nil {
+			return nil
+		}
+		if (op == "==" || op == "!=") && l.nullable && r.nullable {
+			t.decline(n, "== on two boxed values", "Java compares references")
+			return nil
+		}
+		lv, rv := t.unbox(ln, *l), t.unbox(rn, *r)
+		if lv == nil || rv == nil {
+			return nil
+		}
+		if lv.Type() != nil && lv.Type().Kind == udf.String || rv.Type() != nil && rv.Type().Kind == udf.String {
+			t.decline(n, "operator "+op+" on strings", "not translated")
+			return nil
+		}
+		return lit(t.jvmBinary(n, op, lv, rv))
+	case "cast_expression":
+		x := t.javaExpr(n.ChildByFieldName("value"), e)
+		if x == nil {
+			return nil
+		}
+		v := t.unbox(n, *x)
+		if v == nil {
+			return nil
+		}
+		return lit(t.jvmConvert(n, t.text(n.ChildByFieldName("type")), v))
+	case "method_invocation":
+		obj, name := n.ChildByFieldName("object"), t.text(n.ChildByFieldName("name"))
+		var args []ir.Expr
+		for _, a := range namedNonComment(n.ChildByFieldName("arguments")) {
+			b := t.javaExpr(a, e)
+			if b == nil {
+				return nil
+			}
+			v := b.e
+			if b.nullable {
+				if v = t.unbox(a, *b); v == nil {
+					return nil
+				}
+			}
+			args = append(args, v)
+		}
+		if obj != nil && (t.text(obj) == "Math" || t.text(obj) == "java.lang.Math" || t.text(obj) == "StrictMath") {
+			return lit(t.jvmMath(n, name, args))
+		}
+		if obj != nil {
+			r := t.javaExpr(obj, e)
+			if r == nil {
+				return nil
+			}
+			if r.e.Type() != nil && r.e.Type().Kind == udf.String {
+				if r.nullable {
+					t.decline(n, "a method of a possibly-null string", "Java throws NullPointerException; check for null first")
+					return nil
+				}
+				return lit(t.jvmStringMethod(n, name, r.e, args))
+			}
+		}
+	}
+	t.decline(n, "Java "+n.Kind(), "not translated")
+	return nil
+}

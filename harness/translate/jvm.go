@@ -1,0 +1,316 @@
+package translate
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/udfx/udfx/harness/translate/ir"
+	"github.com/udfx/udfx/harness/udf"
+)
+
+// This file holds the rules Scala and Java share: the JVM's numeric
+// promotion and operators, unboxing, and java.lang.Math.
+
+// unbox gives the primitive value of b where the JVM unboxes it. Scala's
+// implicit java.lang.Double => Double turns null into 0 (checked on the
+// real JVM: docs/semantics.md, TestJavaUnboxingNullThrows); Java's
+// unboxing throws NullPointerException, which is declined; CPython
+// raises TypeError on None in arithmetic, also declined.
+func (t *tr) unbox(n *sitter.Node, b binding) ir.Expr {
+	if !b.nullable {
+		return b.e
+	}
+	ty := b.e.Type()
+	switch t.u.Language {
+	case udf.Scala:
+		var zero any
+		switch {
+		case ir.IsDouble(ty):
+			zero = 0.0
+		case ir.IsIntegral(ty):
+			zero = int64(0)
+		case isBool(ty):
+			zero = false
+		default:
+			t.decline(n, "implicit unboxing of a possibly-null "+ty.String(), "only numbers and booleans unbox")
+			return nil
+		}
+		return &ir.If{Cond: &ir.IsNull{X: b.e}, Then: &ir.Lit{T: ty, Value: zero}, Else: b.e}
+	case udf.Java:
+		t.decline(n, "unboxing a possibly-null "+ty.String(), "Java throws NullPointerException for a NULL input; check for null first")
+	default:
+		t.decline(n, "arithmetic on a value that may be None", "CPython raises TypeError for a NULL input; check `is None` first")
+	}
+	return nil
+}
+
+// promote applies the JVM's binary numeric promotion: int < long <
+// double. It returns nil for a non-numeric operand.
+func promote(l, r ir.Expr) (ir.Expr, ir.Expr, *udf.Type) {
+	rank := func(t *udf.Type) int {
+		switch {
+		case t == nil:
+			return -1
+		case t.Kind == udf.Int:
+			return 1
+		case t.Kind == udf.Long:
+			return 2
+		case t.Kind == udf.Double:
+			return 3
+		}
+		return -1
+	}
+	a, b := rank(l.Type()), rank(r.Type())
+	if a < 0 || b < 0 {
+		return nil, nil, nil
+	}
+	top := l.Type()
+	if b > a {
+		top = r.Type()
+	}
+	return widen(l, top), widen(r, top), top
+}
+
+// widen converts e to ty exactly (int to long or double; long to double
+// is not exact and is not produced here: a long operand next to a double
+// is declined by the caller).
+func widen(e ir.Expr, ty *udf.Type) ir.Expr {
+	if e.Type().Equal(ty) {
+		return e
+	}
+	if l, ok := e.(*ir.Lit); ok {
+		if v, ok := l.Value.(int64); ok && ty.Kind == udf.Double {
+			return &ir.Lit{T: ty, Value: float64(v)}
+		}
+		return &ir.Lit{T: ty, Value: l.Value}
+	}
+	return &ir.Cast{Kind: ir.Widen, X: e, To: ty}
+}
+
+// jvmBinary builds a JVM arithmetic or comparison operator on two
+// unboxed operands.
+func (t *tr) jvmBinary(n *sitter.Node, op string, l, r ir.Expr) ir.Expr {
+	if op == "&&" || op == "||" {
+		if !isBool(l.Type()) || !isBool(r.Type()) {
+			t.decline(n, "operator "+op+" on non-booleans", "only boolean logic is translated")
+			return nil
+		}
+		o := ir.And
+		if op == "||" {
+			o = ir.Or
+		}
+		return &ir.Binary{Op: o, L: l, R: r, T: tBool}
+	}
+	if cmp, ok := cmpOps[op]; ok && isBool(l.Type()) && isBool(r.Type()) && (op == "==" || op == "!=") {
+		return &ir.Binary{Op: cmp, L: l, R: r, T: tBool}
+	}
+	if (l.Type().Kind == udf.Long && ir.IsDouble(r.Type())) || (r.Type().Kind == udf.Long && ir.IsDouble(l.Type())) {
+		t.decline(n, "a long next to a double", "the JVM rounds the long to double in its own way; not translated")
+		return nil
+	}
+	pl, pr, ty := promote(l, r)
+	if ty == nil {
+		t.decline(n, "operator "+op+" on "+typeName(l)+" and "+typeName(r), "only numeric operands are translated")
+		return nil
+	}
+	if cmp, ok := cmpOps[op]; ok {
+		return &ir.Binary{Op: cmp, L: pl, R: pr, T: tBool}
+	}
+	if ty.Kind == udf.Long {
+		t.decline(n, "long arithmetic "+op, "the JVM wraps 64-bit overflow and Spark with ANSI on raises; no exact BIGINT form is emitted")
+		return nil
+	}
+	dbl := ty.Kind == udf.Double
+	var o ir.Op
+	switch op {
+	case "+":
+		o = pick(dbl, ir.DoubleAdd, ir.JavaIntAdd)
+	case "-":
+		o = pick(dbl, ir.DoubleSub, ir.JavaIntSub)
+	case "*":
+		o = pick(dbl, ir.DoubleMul, ir.JavaIntMul)
+	case "/":
+		if dbl && !ir.NonZeroConst(pr) {
+			t.decline(n, "double division by a value that may be zero", "the JVM gives ±Infinity or NaN, Spark with ANSI on raises DIVIDE_BY_ZERO")
+			return nil
+		}
+		o = pick(dbl, ir.DoubleDivNonZero, ir.JavaIntDiv)
+	case "%":
+		if dbl && !ir.NonZeroConst(pr) {
+			t.decline(n, "double remainder by a value that may be zero", "the JVM gives NaN, Spark with ANSI on raises REMAINDER_BY_ZERO")
+			return nil
+		}
+		o = pick(dbl, ir.DoubleRemNonZero, ir.JavaIntRem)
+	default:
+		t.decline(n, "operator "+op, "not translated")
+		return nil
+	}
+	return &ir.Binary{Op: o, L: pl, R: pr, T: ty}
+}
+
+var cmpOps = map[string]ir.Op{"==": ir.Eq, "!=": ir.Ne, "<": ir.Lt, "<=": ir.Le, ">": ir.Gt, ">=": ir.Ge}
+
+func pick(c bool, a, b ir.Op) ir.Op {
+	if c {
+		return a
+	}
+	return b
+}
+
+func typeName(e ir.Expr) string {
+	if e.Type() == nil {
+		return "null"
+	}
+	return e.Type().String()
+}
+
+// jvmNeg is unary minus.
+func (t *tr) jvmNeg(n *sitter.Node, x ir.Expr) ir.Expr {
+	if l, ok := x.(*ir.Lit); ok {
+		switch v := l.Value.(type) {
+		case float64:
+			return &ir.Lit{T: l.T, Value: -v}
+		case int64:
+			if l.T.Kind == udf.Int && v != math.MinInt32 {
+				return &ir.Lit{T: l.T, Value: -v}
+			}
+		}
+	}
+	switch {
+	case ir.IsDouble(x.Type()):
+		return &ir.Unary{Op: ir.DoubleNeg, X: x, T: x.Type()}
+	case x.Type().Kind == udf.Int:
+		return &ir.Unary{Op: ir.IntNegWrap, X: x, T: x.Type()}
+	}
+	t.decline(n, "unary minus on "+typeName(x), "not translated")
+	return nil
+}
+
+// jvmMath translates java.lang.Math / scala.math functions.
+func (t *tr) jvmMath(n *sitter.Node, name string, args []ir.Expr) ir.Expr {
+	one := len(args) == 1
+	switch {
+	case name == "sqrt" && one:
+		return &ir.Call{Fn: ir.Sqrt, Args: []ir.Expr{widen(args[0], tDouble)}, T: tDouble}
+	case name == "abs" && one && ir.IsDouble(args[0].Type()):
+		return &ir.Call{Fn: ir.AbsDouble, Args: args, T: tDouble}
+	case name == "abs" && one:
+		t.decline(n, "Math.abs on "+typeName(args[0]), "Math.abs(MIN_VALUE) is MIN_VALUE on the JVM; Spark's abs raises ARITHMETIC_OVERFLOW with ANSI on")
+		return nil
+	case (name == "floor" || name == "ceil") && one:
+		fn := ir.FloorDouble
+		if name == "ceil" {
+			fn = ir.CeilDouble
+		}
+		return &ir.Call{Fn: fn, Args: []ir.Expr{widen(args[0], tDouble)}, T: tDouble}
+	case (name == "max" || name == "min") && len(args) == 2:
+		l, r, ty := promote(args[0], args[1])
+		if ty == nil || !ir.IsIntegral(ty) {
+			t.decline(n, "Math."+name+" on doubles", "Math.max/min return NaN for a NaN operand and order -0.0 below 0.0; Spark's greatest/least treat NaN as largest and -0.0 as 0.0")
+			return nil
+		}
+		fn := ir.MaxInt
+		if name == "min" {
+			fn = ir.MinInt
+		}
+		return &ir.Call{Fn: fn, Args: []ir.Expr{l, r}, T: ty}
+	case name == "round":
+		t.decline(n, "Math.round", "Math.round is floor(x + 0.5) to a long; Spark's round is HALF_UP on the decimal form")
+		return nil
+	}
+	t.decline(n, "math function "+name, "no exact Spark SQL translation is known")
+	return nil
+}
+
+// jvmStringMethod translates the String methods that are exact.
+func (t *tr) jvmStringMethod(n *sitter.Node, name string, recv ir.Expr, args []ir.Expr) ir.Expr {
+	switch name {
+	case "startsWith", "endsWith", "contains":
+		if len(args) == 1 && args[0].Type().Kind == udf.String {
+			fn := map[string]ir.Func{"startsWith": ir.StartsWith, "endsWith": ir.EndsWith, "contains": ir.Contains}[name]
+			return &ir.Call{Fn: fn, Args: []ir.Expr{recv, args[0]}, T: tBool}
+		}
+	case "length", "charAt", "substring", "indexOf":
+		t.decline(n, "String."+name, "the JVM counts UTF-16 code units, Spark counts code points")
+		return nil
+	case "trim", "strip":
+		t.decline(n, "String."+name, "Java's trim removes every char <= U+0020 and strip Unicode whitespace; Spark's trim removes only spaces")
+		return nil
+	case "split":
+		t.decline(n, "String.split", "Java drops trailing empty strings, Spark's split keeps them")
+		return nil
+	case "toUpperCase", "toLowerCase":
+		t.decline(n, "String."+name, "the JVM uses the default locale; not proved equal to Spark's upper/lower")
+		return nil
+	}
+	t.decline(n, "String."+name, "not translated")
+	return nil
+}
+
+// jvmConvert translates toInt/toLong/toDouble and Java casts.
+func (t *tr) jvmConvert(n *sitter.Node, to string, x ir.Expr) ir.Expr {
+	from := x.Type()
+	switch to {
+	case "double":
+		if from.Kind == udf.Long {
+			t.decline(n, "long to double", "not translated")
+			return nil
+		}
+		if ir.IsDouble(from) || from.Kind == udf.Int {
+			return widen(x, tDouble)
+		}
+	case "int":
+		switch {
+		case from.Kind == udf.Int:
+			return x
+		case ir.IsDouble(from):
+			return &ir.Cast{Kind: ir.JVMDoubleToInt, X: x, To: tInt}
+		}
+	case "long":
+		switch {
+		case from.Kind == udf.Long:
+			return x
+		case from.Kind == udf.Int:
+			return widen(x, tLong)
+		case ir.IsDouble(from):
+			return &ir.Cast{Kind: ir.JVMDoubleToLong, X: x, To: tLong}
+		}
+	}
+	t.decline(n, "conversion of "+typeName(x)+" to "+to, "not translated")
+	return nil
+}
+
+// jvmNumber parses a Scala or Java numeric literal.
+func (t *tr) jvmNumber(n *sitter.Node, s string, floating bool) ir.Expr {
+	s = strings.ReplaceAll(s, "_", "")
+	last := strings.ToLower(s[len(s)-1:])
+	if floating {
+		switch last {
+		case "f":
+			t.decline(n, "float literal "+s, "float arithmetic is not translated")
+			return nil
+		case "d":
+			s = s[:len(s)-1]
+		}
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.decline(n, "literal "+s, "not a double the translator can read")
+			return nil
+		}
+		return &ir.Lit{T: tDouble, Value: v}
+	}
+	ty := tInt
+	if last == "l" {
+		ty = tLong
+		s = s[:len(s)-1]
+	}
+	v, err := strconv.ParseInt(s, 0, 64)
+	if err != nil || (ty.Kind == udf.Int && (v > math.MaxInt32 || v < math.MinInt32)) {
+		t.decline(n, "literal "+s, "hexadecimal, octal and out-of-range literals are not translated")
+		return nil
+	}
+	return &ir.Lit{T: ty, Value: v}
+}

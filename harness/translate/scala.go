@@ -1,0 +1,555 @@
+package translate
+
+import (
+	"strconv"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/udfx/udfx/harness/translate/ir"
+	"github.com/udfx/udfx/harness/udf"
+)
+
+// scalaFunction translates an apply/call method or a lambda.
+func (t *tr) scalaFunction(n *sitter.Node, e env) ir.Expr {
+	var body *sitter.Node
+	switch n.Kind() {
+	case "function_definition":
+		body = n.ChildByFieldName("body")
+	case "lambda_expression":
+		body = n.NamedChild(n.NamedChildCount() - 1)
+	}
+	if body == nil {
+		t.decline(n, n.Kind(), "not a function body the translator knows")
+		return nil
+	}
+	b := t.scalaTail(body, e)
+	if b == nil {
+		return nil
+	}
+	return b.e
+}
+
+// scalaTail translates n in tail position, where `return` may appear.
+func (t *tr) scalaTail(n *sitter.Node, e env) *binding {
+	switch n.Kind() {
+	case "block", "indented_block":
+		return t.scalaStmts(namedNonComment(n), e)
+	case "return_expression":
+		if n.NamedChildCount() == 0 {
+			t.decline(n, "return without a value", "not translated")
+			return nil
+		}
+		return t.scalaExpr(n.NamedChild(0), e, true)
+	}
+	return t.scalaExpr(n, e, true)
+}
+
+func namedNonComment(n *sitter.Node) []*sitter.Node {
+	var out []*sitter.Node
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		c := n.NamedChild(i)
+		if c.Kind() != "comment" && c.Kind() != "block_comment" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// scalaStmts translates a block's statements in tail position: local
+// vals bind, `if (c) return x` splits the rest into a conditional, the
+// last expression is the value.
+func (t *tr) scalaStmts(stmts []*sitter.Node, e env) *binding {
+	if len(stmts) == 0 {
+		t.decline(nil, "an empty block", "a Unit result is not translated")
+		return nil
+	}
+	s := stmts[0]
+	rest := stmts[1:]
+	switch s.Kind() {
+	case "val_definition":
+		pat := s.ChildByFieldName("pattern")
+		val := s.ChildByFieldName("value")
+		if pat == nil || pat.Kind() != "identifier" || val == nil {
+			t.decline(s, "val with a pattern", "only `val name = expr` is translated")
+			return nil
+		}
+		b := t.scalaExpr(val, e, false)
+		if b == nil {
+			return nil
+		}
+		if len(rest) == 0 {
+			t.decline(s, "a block ending in a val", "a Unit result is not translated")
+			return nil
+		}
+		return t.scalaStmts(rest, e.with(t.text(pat), *b))
+	case "var_definition":
+		t.decline(s, "var", "mutable locals are not translated")
+		return nil
+	case "return_expression":
+		return t.scalaTail(s, e)
+	case "if_expression":
+		if len(rest) > 0 && s.ChildByFieldName("alternative") == nil {
+			cond, thenEnv, elseEnv := t.scalaCond(s.ChildByFieldName("condition"), e)
+			if cond == nil {
+				return nil
+			}
+			cons := s.ChildByFieldName("consequence")
+			thenStmts := []*sitter.Node{cons}
+			if cons.Kind() == "block" {
+				thenStmts = namedNonComment(cons)
+			}
+			th := t.scalaStmts(append(append([]*sitter.Node{}, thenStmts...), rest...), thenEnv)
+			el := t.scalaStmts(rest, elseEnv)
+			return t.ifOf(s, cond, th, el)
+		}
+	}
+	if len(rest) > 0 {
+		t.decline(s, "a statement whose value is discarded", "side effects are not translated")
+		return nil
+	}
+	return t.scalaTail(s, e)
+}
+
+// ifOf joins two translated branches under cond.
+func (t *tr) ifOf(n *sitter.Node, cond ir.Expr, th, el *binding) *binding {
+	if th == nil || el == nil {
+		return nil
+	}
+	tt, et := th.e.Type(), el.e.Type()
+	switch {
+	case tt == nil && et == nil:
+		return &binding{e: &ir.Lit{}, nullable: true}
+	case tt == nil:
+		th = &binding{e: &ir.Lit{T: et}, nullable: true}
+	case et == nil:
+		el = &binding{e: &ir.Lit{T: tt}, nullable: true}
+	case !tt.Equal(et):
+		l, r, ty := promote(th.e, el.e)
+		if ty == nil || ty.Kind == udf.Long && (ir.IsDouble(tt) || ir.IsDouble(et)) {
+			t.decline(n, "branches of types "+tt.String()+" and "+et.String(), "not translated")
+			return nil
+		}
+		th = &binding{e: l, nullable: th.nullable}
+		el = &binding{e: r, nullable: el.nullable}
+	}
+	return &binding{e: &ir.If{Cond: cond, Then: th.e, Else: el.e}, nullable: th.nullable || el.nullable}
+}
+
+// scalaCond translates a condition and refines the environment for each
+// branch: after `x == null` x is null in the then-branch and not null in
+// the else-branch.
+func (t *tr) scalaCond(n *sitter.Node, e env) (ir.Expr, env, env) {
+	for n.Kind() == "parenthesized_expression" && n.NamedChildCount() == 1 {
+		n = n.NamedChild(0)
+	}
+	if n.Kind() == "infix_expression" {
+		op := t.text(n.ChildByFieldName("operator"))
+		l, r := n.ChildByFieldName("left"), n.ChildByFieldName("right")
+		if (op == "==" || op == "!=") && r.Kind() == "null_literal" && l.Kind() == "identifier" {
+			name := t.text(l)
+			b, ok := e[name]
+			if !ok {
+				t.decline(l, "unknown name "+name, "not a parameter or local val")
+				return nil, nil, nil
+			}
+			isNull := e.with(name, binding{e: &ir.Lit{T: b.e.Type()}, nullable: true})
+			notNull := e.with(name, binding{e: b.e, nullable: false})
+			var cond ir.Expr = &ir.IsNull{X: b.e}
+			if !b.nullable {
+				cond = &ir.Lit{T: tBool, Value: false}
+			}
+			if op == "==" {
+				return cond, isNull, notNull
+			}
+			return &ir.Unary{Op: ir.Not, X: cond, T: tBool}, notNull, isNull
+		}
+	}
+	c := t.scalaExpr(n, e, false)
+	if c == nil {
+		return nil, nil, nil
+	}
+	if !isBool(c.e.Type()) {
+		t.decline(n, "a condition of type "+typeName(c.e), "not a boolean")
+		return nil, nil, nil
+	}
+	return t.unbox(n, *c), e, e
+}
+
+// scalaExpr translates an expression; tail says whether `return` may
+// appear in it.
+func (t *tr) scalaExpr(n *sitter.Node, e env, tail bool) *binding {
+	switch n.Kind() {
+	case "parenthesized_expression":
+		if n.NamedChildCount() == 1 {
+			return t.scalaExpr(n.NamedChild(0), e, tail)
+		}
+	case "block", "indented_block":
+		if tail {
+			return t.scalaTail(n, e)
+		}
+		st := namedNonComment(n)
+		if len(st) == 1 {
+			return t.scalaExpr(st[0], e, false)
+		}
+	case "return_expression":
+		if tail {
+			return t.scalaTail(n, e)
+		}
+		t.decline(n, "return inside an expression", "only returns in tail position are translated")
+		return nil
+	case "identifier":
+		b, ok := e[t.text(n)]
+		if !ok {
+			t.decline(n, "name "+t.text(n), "not a parameter or local val")
+			return nil
+		}
+		return &b
+	case "floating_point_literal":
+		return lit(t.jvmNumber(n, t.text(n), true))
+	case "integer_literal":
+		return lit(t.jvmNumber(n, t.text(n), false))
+	case "boolean_literal":
+		return lit(&ir.Lit{T: tBool, Value: t.text(n) == "true"})
+	case "null_literal":
+		return &binding{e: &ir.Lit{}, nullable: true}
+	case "string":
+		if s, ok := scalaString(t.text(n)); ok {
+			return lit(&ir.Lit{T: tString, Value: s})
+		}
+	case "if_expression":
+		if n.ChildByFieldName("alternative") == nil {
+			t.decline(n, "if without else", "a Unit result is not translated")
+			return nil
+		}
+		cond, te, ee := t.scalaCond(n.ChildByFieldName("condition"), e)
+		if cond == nil {
+			return nil
+		}
+		th := t.scalaBranch(n.ChildByFieldName("consequence"), te, tail)
+		el := t.scalaBranch(n.ChildByFieldName("alternative"), ee, tail)
+		return t.ifOf(n, cond, th, el)
+	case "prefix_expression":
+		op := t.text(n.Child(0))
+		x := t.scalaExpr(n.NamedChild(0), e, false)
+		if x == nil {
+			return nil
+		}
+		v := t.unbox(n, *x)
+		if v == nil {
+			return nil
+		}
+		switch op {
+		case "-":
+			return lit(t.jvmNeg(n, v))
+		case "!":
+			if isBool(v.Type()) {
+				return lit(&ir.Unary{Op: ir.Not, X: v, T: tBool})
+			}
+		}
+	case "infix_expression":
+		return t.scalaInfix(n, e)
+	case "field_expression":
+		// x.toInt, x.toDouble, s.isEmpty
+		recv := t.scalaExpr(n.ChildByFieldName("value"), e, false)
+		if recv == nil {
+			return nil
+		}
+		return t.scalaMember(n, t.text(n.ChildByFieldName("field")), recv, nil)
+	case "call_expression":
+		return t.scalaCall(n, e)
+	case "match_expression":
+		return t.scalaMatch(n, e, tail)
+	}
+	t.decline(n, "Scala "+n.Kind(), "not translated")
+	return nil
+}
+
+func (t *tr) scalaBranch(n *sitter.Node, e env, tail bool) *binding {
+	if tail {
+		return t.scalaTail(n, e)
+	}
+	return t.scalaExpr(n, e, false)
+}
+
+func lit(e ir.Expr) *binding {
+	if e == nil {
+		return nil
+	}
+	return &binding{e: e}
+}
+
+func scalaString(s string) (string, bool) {
+	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' || len(s) >= 6 && s[:3] == `"""` {
+		return "", false
+	}
+	v, err := strconv.Unquote(s)
+	if err != nil {
+		return "", false
+	}
+	return v, true
+}
+
+// scalaInfix translates a chain of infix operators. The tree-sitter
+// grammar nests such chains without Scala's precedence (a * 31 + b % 5
+// comes out as ((a * 31) + b) % 5), so the chain is flattened in source
+// order and re-parsed with Scala's rules: the first character of the
+// operator decides, from lowest: letters, |, ^, &, = !, < >, :, + -,
+// * / %, other; all left-associative here.
+func (t *tr) scalaInfix(n *sitter.Node, e env) *binding {
+	var operands []*sitter.Node
+	var ops []string
+	var flat func(x *sitter.Node)
+	flat = func(x *sitter.Node) {
+		if x.Kind() != "infix_expression" {
+			operands = append(operands, x)
+			return
+		}
+		flat(x.ChildByFieldName("left"))
+		ops = append(ops, t.text(x.ChildByFieldName("operator")))
+		flat(x.ChildByFieldName("right"))
+	}
+	flat(n)
+	vals := make([]*binding, len(operands))
+	for i, o := range operands {
+		if vals[i] = t.scalaExpr(o, e, false); vals[i] == nil {
+			return nil
+		}
+	}
+	pos := 0
+	var parse func(minPrec int) *binding
+	parse = func(minPrec int) *binding {
+		lhs := vals[pos]
+		for pos < len(ops) {
+			op := ops[pos]
+			p := scalaPrec(op)
+			if p < minPrec || op[len(op)-1] == ':' {
+				if op[len(op)-1] == ':' {
+					t.decline(n, "operator "+op, "right-associative operators are not translated")
+					return nil
+				}
+				break
+			}
+			pos++
+			rhs := parse(p + 1)
+			if rhs == nil || lhs == nil {
+				return nil
+			}
+			if lhs = t.scalaApply(n, op, lhs, rhs); lhs == nil {
+				return nil
+			}
+		}
+		return lhs
+	}
+	return parse(0)
+}
+
+func scalaPrec(op string) int {
+	c := op[0]
+	switch {
+	case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_':
+		return 1
+	case c == '|':
+		return 2
+	case c == '^':
+		return 3
+	case c == '&':
+		return 4
+	case c == '=' || c == '!':
+		return 5
+	case c == '<' || c == '>':
+		return 6
+	case c == ':':
+		return 7
+	case c == '+' || c == '-':
+		return 8
+	case c == '*' || c == '/' || c == '%':
+		return 9
+	}
+	return 10
+}
+
+// scalaApply applies one infix operator.
+func (t *tr) scalaApply(n *sitter.Node, op string, l, r *binding) *binding {
+	isNullLit := func(b *binding) bool {
+		lt, ok := b.e.(*ir.Lit)
+		return ok && lt.Value == nil && lt.T == nil
+	}
+	if (op == "==" || op == "!=") && (isNullLit(l) || isNullLit(r)) {
+		x := l
+		if isNullLit(l) {
+			x = r
+		}
+		var c ir.Expr = &ir.IsNull{X: x.e}
+		if !x.nullable {
+			c = &ir.Lit{T: tBool, Value: false}
+		}
+		if op == "!=" {
+			c = &ir.Unary{Op: ir.Not, X: c, T: tBool}
+		}
+		return lit(c)
+	}
+	if l.e.Type() != nil && l.e.Type().Kind == udf.String || r.e.Type() != nil && r.e.Type().Kind == udf.String {
+		t.decline(n, "operator "+op+" on strings", "string concatenation and reference comparison are not translated")
+		return nil
+	}
+	if (op == "==" || op == "!=") && (l.nullable || r.nullable) {
+		t.decline(n, "== on a boxed value", "Scala's == on boxed numbers is not translated; compare with null first")
+		return nil
+	}
+	lv, rv := t.unbox(n, *l), t.unbox(n, *r)
+	if lv == nil || rv == nil {
+		return nil
+	}
+	return lit(t.jvmBinary(n, op, lv, rv))
+}
+
+// scalaCall translates math.f(x), x.f(y) and s.method(args).
+func (t *tr) scalaCall(n *sitter.Node, e env) *binding {
+	fn := n.ChildByFieldName("function")
+	argsNode := n.ChildByFieldName("arguments")
+	if fn == nil || fn.Kind() != "field_expression" || argsNode == nil {
+		t.decline(n, "call "+t.text(n), "not translated")
+		return nil
+	}
+	var args []ir.Expr
+	for _, a := range namedNonComment(argsNode) {
+		b := t.scalaExpr(a, e, false)
+		if b == nil {
+			return nil
+		}
+		v := b.e
+		if b.e.Type() == nil || b.e.Type().Kind != udf.String {
+			if v = t.unbox(a, *b); v == nil {
+				return nil
+			}
+		} else if b.nullable {
+			t.decline(a, "a possibly-null string argument", "not translated; check for null first")
+			return nil
+		}
+		args = append(args, v)
+	}
+	obj := fn.ChildByFieldName("value")
+	name := t.text(fn.ChildByFieldName("field"))
+	switch t.text(obj) {
+	case "math", "scala.math", "Math", "java.lang.Math":
+		return lit(t.jvmMath(n, name, args))
+	}
+	recv := t.scalaExpr(obj, e, false)
+	if recv == nil {
+		return nil
+	}
+	return t.scalaMember(n, name, recv, args)
+}
+
+// scalaMember translates recv.name or recv.name(args).
+func (t *tr) scalaMember(n *sitter.Node, name string, recv *binding, args []ir.Expr) *binding {
+	if recv.e.Type() != nil && recv.e.Type().Kind == udf.String {
+		if recv.nullable {
+			t.decline(n, "a method of a possibly-null string", "the JVM throws NullPointerException; check for null first")
+			return nil
+		}
+		if name == "isEmpty" && len(args) == 0 {
+			t.decline(n, "String.isEmpty", "not translated")
+			return nil
+		}
+		return lit(t.jvmStringMethod(n, name, recv.e, args))
+	}
+	v := t.unbox(n, *recv)
+	if v == nil {
+		return nil
+	}
+	if len(args) == 0 {
+		switch name {
+		case "toInt":
+			return lit(t.jvmConvert(n, "int", v))
+		case "toLong":
+			return lit(t.jvmConvert(n, "long", v))
+		case "toDouble":
+			return lit(t.jvmConvert(n, "double", v))
+		case "abs":
+			return lit(t.jvmMath(n, "abs", []ir.Expr{v}))
+		case "sqrt", "floor", "ceil":
+		}
+	}
+	if len(args) == 1 && (name == "max" || name == "min") {
+		return lit(t.jvmMath(n, name, []ir.Expr{v, args[0]}))
+	}
+	t.decline(n, "method "+name+" on "+typeName(v), "not translated")
+	return nil
+}
+
+// scalaMatch translates a match on literals with a final wildcard case.
+func (t *tr) scalaMatch(n *sitter.Node, e env, tail bool) *binding {
+	scrut := t.scalaExpr(n.ChildByFieldName("value"), e, false)
+	if scrut == nil {
+		return nil
+	}
+	if scrut.nullable {
+		t.decline(n, "match on a possibly-null value", "not translated; check for null first")
+		return nil
+	}
+	body := n.ChildByFieldName("body")
+	if body == nil {
+		t.decline(n, "match", "no cases")
+		return nil
+	}
+	type arm struct {
+		cond ir.Expr
+		val  *binding
+	}
+	var arms []arm
+	var dflt *binding
+	for _, c := range namedNonComment(body) {
+		if c.Kind() != "case_clause" || dflt != nil {
+			t.decline(c, "case after the wildcard", "not translated")
+			return nil
+		}
+		pat := c.ChildByFieldName("pattern")
+		res := c.ChildByFieldName("body")
+		if pat == nil || res == nil || c.ChildByFieldName("guard") != nil {
+			t.decline(c, "case with a guard or no body", "not translated")
+			return nil
+		}
+		val := t.scalaBranch(res, e, tail)
+		if val == nil {
+			return nil
+		}
+		if pat.Kind() == "wildcard" {
+			dflt = val
+			continue
+		}
+		var p *binding
+		switch pat.Kind() {
+		case "integer_literal", "floating_point_literal", "boolean_literal", "string":
+			p = t.scalaExpr(pat, e, false)
+		case "prefix_expression":
+			p = t.scalaExpr(pat, e, false)
+		}
+		if p == nil {
+			t.decline(pat, "pattern "+t.text(pat), "only literal and wildcard patterns are translated")
+			return nil
+		}
+		var cond ir.Expr
+		if p.e.Type().Kind == udf.String || scrut.e.Type().Kind == udf.String {
+			if p.e.Type().Kind != scrut.e.Type().Kind {
+				t.decline(pat, "pattern "+t.text(pat), "type mismatch")
+				return nil
+			}
+			cond = &ir.Binary{Op: ir.Eq, L: scrut.e, R: p.e, T: tBool}
+		} else if cond = t.jvmBinary(pat, "==", scrut.e, p.e); cond == nil {
+			return nil
+		}
+		arms = append(arms, arm{cond, val})
+	}
+	if dflt == nil {
+		t.decline(n, "match without a wildcard case", "an unmatched value throws MatchError")
+		return nil
+	}
+	out := dflt
+	for i := len(arms) - 1; i >= 0; i-- {
+		if out = t.ifOf(n, arms[i].cond, arms[i].val, out); out == nil {
+			return nil
+		}
+	}
+	return out
+}

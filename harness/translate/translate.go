@@ -1,0 +1,372 @@
+// Package translate is udfx's built-in, offline translator: it reads a
+// UDF's body (Scala, Java or Python), builds the typed IR of package ir
+// with the original language's semantics, and renders it as a Spark SQL
+// expression that computes the same value on every input with
+// spark.sql.ansi.enabled=true.
+//
+// A construct without an exact translation is declined with its reason;
+// the translator never guesses. When anything is declined, Result.SQL is
+// empty. The differential test (package difftest) is the final judge of
+// every rewrite; docs/translator.md lists each construct with the test that
+// runs the real original against its rewrite.
+package translate
+
+import (
+	"errors"
+	"fmt"
+	"unicode/utf8"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
+	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
+	tsscala "github.com/tree-sitter/tree-sitter-scala/bindings/go"
+
+	"github.com/udfx/udfx/harness/translate/ir"
+	"github.com/udfx/udfx/harness/udf"
+)
+
+// Result is a translation: the IR and its SQL, or the declines that
+// stopped it.
+type Result struct {
+	// IR is the body's expression; nil when anything was declined.
+	IR ir.Expr
+	// SQL is the Spark SQL rewrite; "" when anything was declined.
+	SQL string
+	// Declines lists every construct without an exact translation.
+	Declines []Decline
+}
+
+// Decline is one construct the translator will not translate.
+type Decline struct {
+	// Construct names it ("Java unboxing of a possibly-null parameter").
+	Construct string
+	// Reason says why no exact translation exists.
+	Reason string
+	Span   udf.Span
+}
+
+func (d Decline) String() string {
+	return fmt.Sprintf("%s: %s: %s", d.Span, d.Construct, d.Reason)
+}
+
+// BodyNotFoundError says the UDF's body span does not match the source:
+// the file changed since it was scanned, or the span is not a body.
+type BodyNotFoundError struct {
+	UDF  string
+	Span udf.Span
+}
+
+func (e *BodyNotFoundError) Error() string {
+	return fmt.Sprintf("translate %s: no function body at %s in the source", e.UDF, e.Span)
+}
+
+// Translate translates u, whose file's content is src. An error means
+// the input is unusable (no body at u.BodySpan, a syntax error); a UDF
+// the translator cannot handle gives a Result with Declines.
+func Translate(u *udf.UDF, src []byte) (*Result, error) {
+	var lang *sitter.Language
+	switch u.Language {
+	case udf.Scala:
+		lang = sitter.NewLanguage(tsscala.Language())
+	case udf.Java:
+		lang = sitter.NewLanguage(tsjava.Language())
+	case udf.Python:
+		lang = sitter.NewLanguage(tspython.Language())
+	default:
+		return nil, fmt.Errorf("translate %s: no translator for %s UDFs", u.Name, u.Language)
+	}
+	p := sitter.NewParser()
+	defer p.Close()
+	if err := p.SetLanguage(lang); err != nil {
+		return nil, fmt.Errorf("translate %s: grammar: %w", u.Name, err)
+	}
+	tree := p.Parse(src, nil)
+	if tree == nil {
+		return nil, fmt.Errorf("translate %s: the parser gave no tree", u.Name)
+	}
+	defer tree.Close()
+	t := &tr{u: u, src: src, lines: lineStarts(src)}
+	body := t.findSpan(tree.RootNode(), u.BodySpan)
+	if body == nil {
+		return nil, &BodyNotFoundError{UDF: u.Name, Span: u.BodySpan}
+	}
+	if body.HasError() {
+		return nil, fmt.Errorf("translate %s: syntax error in the body at %s", u.Name, t.span(body))
+	}
+	if u.Return == nil {
+		t.decline(body, "the UDF's return type", "the Spark return type is not known from the source")
+		return t.result(nil)
+	}
+	env, ok := t.paramEnv(body)
+	if !ok {
+		return t.result(nil)
+	}
+	var e ir.Expr
+	switch u.Language {
+	case udf.Scala:
+		e = t.scalaFunction(body, env)
+	case udf.Java:
+		e = t.javaMethod(body, env)
+	case udf.Python:
+		e = t.pythonFunction(body, env)
+	}
+	if e == nil {
+		return t.result(nil)
+	}
+	e = t.fitReturn(body, e)
+	if e == nil {
+		return t.result(nil)
+	}
+	return t.result(t.skipNulls(e))
+}
+
+func (t *tr) result(e ir.Expr) (*Result, error) {
+	if len(t.declines) > 0 || e == nil {
+		if len(t.declines) == 0 {
+			return nil, errors.New("translate: internal error: no expression and no decline")
+		}
+		return &Result{Declines: t.declines}, nil
+	}
+	sql, err := ir.SQL(e)
+	if err != nil {
+		var re *ir.RenderError
+		if errors.As(err, &re) {
+			return &Result{Declines: []Decline{{Construct: re.What, Reason: re.Error(), Span: t.u.BodySpan}}}, nil
+		}
+		return nil, fmt.Errorf("translate %s: %w", t.u.Name, err)
+	}
+	return &Result{IR: e, SQL: sql}, nil
+}
+
+// tr is one translation.
+type tr struct {
+	u        *udf.UDF
+	src      []byte
+	lines    []int
+	declines []Decline
+}
+
+// binding is what a name stands for in the body.
+type binding struct {
+	e ir.Expr
+	// nullable: the value may be null (a boxed JVM value, a Python
+	// value). Spark hands a null input as null.
+	nullable bool
+}
+
+// env maps names to bindings; it is copied on write so branches refine
+// it independently.
+type env map[string]binding
+
+func (e env) with(name string, b binding) env {
+	out := make(env, len(e)+1)
+	for k, v := range e {
+		out[k] = v
+	}
+	out[name] = b
+	return out
+}
+
+func (t *tr) decline(n *sitter.Node, construct, reason string) {
+	sp := t.u.BodySpan
+	if n != nil {
+		sp = t.span(n)
+	}
+	t.declines = append(t.declines, Decline{Construct: construct, Reason: reason, Span: sp})
+}
+
+func (t *tr) text(n *sitter.Node) string { return string(t.src[n.StartByte():n.EndByte()]) }
+
+func lineStarts(src []byte) []int {
+	out := []int{0}
+	for i, b := range src {
+		if b == '\n' {
+			out = append(out, i+1)
+		}
+	}
+	return out
+}
+
+// pos converts a byte offset to udf's 1-based line and code-point column.
+func (t *tr) pos(off uint) udf.Position {
+	o := int(off)
+	lo, hi := 0, len(t.lines)-1
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if t.lines[mid] <= o {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return udf.Position{Line: lo + 1, Column: utf8.RuneCount(t.src[t.lines[lo]:o]) + 1}
+}
+
+func (t *tr) span(n *sitter.Node) udf.Span {
+	return udf.Span{Start: t.pos(n.StartByte()), End: t.pos(n.EndByte())}
+}
+
+// findSpan returns the outermost node whose span is s.
+func (t *tr) findSpan(n *sitter.Node, s udf.Span) *sitter.Node {
+	if t.span(n) == s {
+		return n
+	}
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		c := n.NamedChild(i)
+		cs := t.span(c)
+		if before(s.Start, cs.Start) || before(cs.End, s.End) {
+			continue
+		}
+		if f := t.findSpan(c, s); f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+func before(a, b udf.Position) bool {
+	return a.Line < b.Line || (a.Line == b.Line && a.Column < b.Column)
+}
+
+// paramEnv binds the parameters. A Scala primitive parameter is never
+// null inside the body (Spark skips the call); every other one may be.
+func (t *tr) paramEnv(body *sitter.Node) (env, bool) {
+	e := env{}
+	for _, p := range t.u.Params {
+		if p.Type == nil {
+			t.decline(body, "parameter "+p.Name, "its Spark type is not known from the source")
+			return nil, false
+		}
+		switch p.Type.Kind {
+		case udf.Double, udf.Int, udf.Long, udf.Boolean, udf.String:
+		default:
+			t.decline(body, "parameter "+p.Name+" of type "+p.Type.String(), "the translator handles double, int, bigint, boolean and string parameters")
+			return nil, false
+		}
+		nullable := !(t.u.NullSkipsCall && p.Primitive)
+		if t.u.Language != udf.Python && p.Primitive && !t.u.NullSkipsCall {
+			// A primitive parameter of a Java UDF1 or an untyped Scala
+			// function gets a default value for NULL; that is not
+			// modelled.
+			t.decline(body, "primitive parameter "+p.Name, "Spark does not skip the call for this kind of UDF, and a NULL input's default value is not modelled")
+			return nil, false
+		}
+		e[p.Name] = binding{e: &ir.Col{Name: p.Name, T: p.Type}, nullable: nullable}
+	}
+	return e, true
+}
+
+// fitReturn checks the body's value against the declared return type.
+func (t *tr) fitReturn(body *sitter.Node, e ir.Expr) ir.Expr {
+	if l, ok := e.(*ir.Lit); ok && l.Value == nil {
+		return &ir.Lit{T: t.u.Return}
+	}
+	fixNulls(e, t.u.Return)
+	if e.Type() == nil || !e.Type().Equal(t.u.Return) {
+		got := "unknown"
+		if e.Type() != nil {
+			got = e.Type().String()
+		}
+		reason := fmt.Sprintf("the body computes %s but the UDF returns %s", got, t.u.Return)
+		if t.u.Language == udf.Python {
+			reason += " (a plain @udf turns a value of another Python type into NULL)"
+		}
+		t.decline(body, "the returned value", reason)
+		return nil
+	}
+	return e
+}
+
+// fixNulls gives untyped NULL literals in the branches of conditionals
+// the type of the whole.
+func fixNulls(e ir.Expr, ty *udf.Type) {
+	if c, ok := e.(*ir.If); ok {
+		for _, x := range []*ir.Expr{&c.Then, &c.Else} {
+			if l, ok := (*x).(*ir.Lit); ok && l.Value == nil {
+				*x = &ir.Lit{T: ty}
+			} else {
+				fixNulls(*x, ty)
+			}
+		}
+	}
+}
+
+// skipNulls reproduces Spark's null handling for a typed Scala function
+// with primitive parameters: a NULL input gives NULL without calling
+// it. The guard is left out when the body already returns NULL for a
+// NULL in that parameter (it propagates through strict operators only).
+func (t *tr) skipNulls(e ir.Expr) ir.Expr {
+	if !t.u.NullSkipsCall {
+		return e
+	}
+	var cond ir.Expr
+	for _, p := range t.u.Params {
+		if !p.Primitive || strictIn(e, p.Name) {
+			continue
+		}
+		c := ir.Expr(&ir.IsNull{X: &ir.Col{Name: p.Name, T: p.Type}})
+		if cond == nil {
+			cond = c
+		} else {
+			cond = &ir.Binary{Op: ir.Or, L: cond, R: c, T: udf.Prim(udf.Boolean)}
+		}
+	}
+	if cond == nil {
+		return e
+	}
+	return &ir.If{Cond: cond, Then: &ir.Lit{T: t.u.Return}, Else: e}
+}
+
+// strictIn reports whether e is NULL in Spark whenever column name is:
+// e is built only from arithmetic (which propagates NULL) over name.
+func strictIn(e ir.Expr, name string) bool {
+	switch e := e.(type) {
+	case *ir.Col:
+		return e.Name == name
+	case *ir.Unary:
+		return e.Op != ir.Not && strictIn(e.X, name)
+	case *ir.Binary:
+		switch e.Op {
+		case ir.DoubleAdd, ir.DoubleSub, ir.DoubleMul, ir.DoubleDivNonZero, ir.DoubleRemNonZero:
+			return strictIn(e.L, name) || strictIn(e.R, name)
+		}
+	case *ir.Call:
+		if e.Fn == ir.Sqrt || e.Fn == ir.AbsDouble {
+			return strictIn(e.Args[0], name)
+		}
+	}
+	return false
+}
+
+var (
+	tDouble = udf.Prim(udf.Double)
+	tInt    = udf.Prim(udf.Int)
+	tLong   = udf.Prim(udf.Long)
+	tBool   = udf.Prim(udf.Boolean)
+	tString = udf.Prim(udf.String)
+)
+
+func isBool(t *udf.Type) bool { return t != nil && t.Kind == udf.Boolean }
+
+// logicCond translates `l || r` and `l && r` as conditions: the right
+// operand is evaluated only where the left one lets it, so it sees what
+// the left one proved (`x == null || x > 1`), and each branch learns what
+// both operands prove there.
+func (t *tr) logicCond(n *sitter.Node, or bool, e env, cond func(*sitter.Node, env) (ir.Expr, env, env)) (ir.Expr, env, env) {
+	l, lt, lf := cond(n.ChildByFieldName("left"), e)
+	if l == nil {
+		return nil, nil, nil
+	}
+	if or {
+		r, _, rf := cond(n.ChildByFieldName("right"), lf)
+		if r == nil {
+			return nil, nil, nil
+		}
+		return &ir.Binary{Op: ir.Or, L: l, R: r, T: tBool}, e, rf
+	}
+	r, rt, _ := cond(n.ChildByFieldName("right"), lt)
+	if r == nil {
+		return nil, nil, nil
+	}
+	return &ir.Binary{Op: ir.And, L: l, R: r, T: tBool}, rt, e
+}

@@ -1,0 +1,106 @@
+package translate
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/udfx/udfx/harness/difftest"
+	"github.com/udfx/udfx/harness/runner/runners"
+	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/harness/udf/frontends"
+)
+
+// load finds the UDF called name in file with the real front-end.
+func load(t *testing.T, file, name string) (*udf.UDF, []byte) {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	require.NoError(t, err)
+	lang := map[string]udf.Language{".scala": udf.Scala, ".java": udf.Java, ".py": udf.Python}[filepath.Ext(file)]
+	fe := frontends.New(lang)
+	defer fe.Close()
+	us, err := fe.Parse(file, src)
+	require.NoError(t, err)
+	for i := range us {
+		if us[i].Name == name {
+			return &us[i], src
+		}
+	}
+	require.Failf(t, "no UDF", "%s in %s", name, file)
+	return nil, nil
+}
+
+// proved translates the UDF and runs the real original (JVM or CPython)
+// against the rewrite on the embedded engine, ANSI on, bit-exact.
+func proved(t *testing.T, file, name, wantSQL string) {
+	t.Helper()
+	u, src := load(t, file, name)
+	res, err := Translate(u, src)
+	require.NoError(t, err)
+	require.Empty(t, res.Declines)
+	if wantSQL != "" {
+		assert.Equal(t, wantSQL, res.SQL)
+	}
+	rep, err := difftest.Run(context.Background(), u, difftest.Rewrite{SQL: res.SQL},
+		difftest.Options{Seed: 11, Rows: 400, ANSI: true, NewRunner: runners.New})
+	require.NoError(t, err, "rewrite %s", res.SQL)
+	assert.True(t, rep.Equal, "rewrite %s: %d mismatches, counterexample %+v", res.SQL, rep.Mismatches, rep.Counterexample)
+}
+
+// declined asserts the translator refuses the UDF, naming the construct.
+func declined(t *testing.T, file, name, construct, reason string) {
+	t.Helper()
+	u, src := load(t, file, name)
+	res, err := Translate(u, src)
+	require.NoError(t, err)
+	assert.Empty(t, res.SQL)
+	assert.Nil(t, res.IR)
+	require.NotEmpty(t, res.Declines)
+	assert.Equal(t, construct, res.Declines[0].Construct)
+	assert.Contains(t, res.Declines[0].Reason, reason)
+}
+
+const scalaFile = "testdata/Udfs.scala"
+const pyFile = "testdata/udfs.py"
+
+func TestExamples(t *testing.T) {
+	proved(t, "../../examples/scala-to-fahrenheit/ToFahrenheit.scala", "ToFahrenheit",
+		"CASE WHEN (`celsius` IS NULL) THEN CAST(NULL AS DOUBLE) ELSE (((`celsius` * 9.0D) / 5.0D) + 32.0D) END")
+	proved(t, "../../examples/java-to-fahrenheit/ToFahrenheit.java", "ToFahrenheit",
+		"CASE WHEN (`celsius` IS NULL) THEN CAST(NULL AS DOUBLE) ELSE (((`celsius` * 9.0D) / 5.0D) + 32.0D) END")
+	proved(t, "../../examples/scala-lambda-fahrenheit/FahrenheitLambda.scala", "toFahrenheit",
+		"(((`celsius` * 9.0D) / 5.0D) + 32.0D)")
+	proved(t, "../../examples/python-celsius/celsius.py", "to_fahrenheit",
+		"CASE WHEN (`celsius` IS NULL) THEN CAST(NULL AS DOUBLE) ELSE (((`celsius` * 9.0D) / 5.0D) + 32.0D) END")
+}
+
+func TestScalaProved(t *testing.T) {
+	for _, name := range []string{"Fahrenheit", "PrimFahrenheit", "BoxedNoCheck", "Clamp", "IntOps", "IntDiv",
+		"Convert", "ConvertLong", "FloorCeil", "Grade", "NotNullFlag", "Prefix"} {
+		t.Run(name, func(t *testing.T) { proved(t, scalaFile, name, "") })
+	}
+}
+
+func TestScalaDeclined(t *testing.T) {
+	declined(t, scalaFile, "DivByParam", "double division by a value that may be zero", "DIVIDE_BY_ZERO")
+	declined(t, scalaFile, "RoundIt", "Math.round", "floor(x + 0.5)")
+	declined(t, scalaFile, "StrLen", "String.length", "UTF-16")
+}
+
+func TestJava(t *testing.T) {
+	proved(t, "testdata/java/Clamp.java", "Clamp", "")
+	declined(t, "testdata/java/Unbox.java", "Unbox", "unboxing a possibly-null double", "NullPointerException")
+}
+
+func TestPython(t *testing.T) {
+	for _, name := range []string{"scale", "ratio", "positive"} {
+		t.Run(name, func(t *testing.T) { proved(t, pyFile, name, "") })
+	}
+	declined(t, pyFile, "raw", "arithmetic on a value that may be None", "TypeError")
+	declined(t, pyFile, "pymod", "Python %", "divisor's sign")
+	declined(t, pyFile, "root", "math.sqrt", "ValueError")
+}
