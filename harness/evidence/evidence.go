@@ -1,0 +1,216 @@
+// Package evidence is the record that proves a rewrite: what was tested
+// (hashes of the original's source span, of each rewrite file, of the spec
+// and of the inputs), how (seed, rows, engine and its settings, comparison
+// policy) and with what result. `udfx rewrite` writes one per UDF; `udfx
+// verify` re-checks it in CI. The schema is documented in
+// docs/evidence-json.md; fields are only ever added within a version.
+package evidence
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/udfx/udfx/harness/value"
+)
+
+// SchemaVersion of the record.
+const SchemaVersion = 1
+
+// Dir is the folder, at the repository root, that holds the rewrites and
+// their records: Dir/<udf>/evidence.json beside the rewrite files.
+const Dir = "udfx-rewrites"
+
+// FileName is the record's name in its folder.
+const FileName = "evidence.json"
+
+// Record is one UDF's evidence.
+type Record struct {
+	SchemaVersion int    `json:"schema_version"`
+	Tool          string `json:"tool"` // "udfx <version>"
+	// Original names the UDF: its file (relative to the repository root,
+	// slash-separated), name, language, and the sha256 of the source text
+	// of its definition span. Editing the UDF changes the hash: the record
+	// is then stale.
+	Original Original `json:"original"`
+	// Rewrites are the files udfx wrote for this UDF, each with its
+	// target, path (relative to the repository root) and sha256.
+	Rewrites []RewriteFile `json:"rewrites"`
+	// SpecSHA256 hashes the spec (signature, types) the test used;
+	// InputsSHA256 the Arrow IPC bytes of the generated inputs.
+	SpecSHA256   string `json:"spec_sha256"`
+	InputsSHA256 string `json:"inputs_sha256"`
+	Seed         int64  `json:"seed"`
+	Rows         int    `json:"rows"`
+	// Engine is "embedded" (or "spark" once the Spark engine lands) and
+	// its settings.
+	Engine Engine       `json:"engine"`
+	Policy value.Policy `json:"policy"`
+	// AllowErrorToNull records whether NULL was accepted where the
+	// original threw.
+	AllowErrorToNull bool `json:"allow_error_to_null"`
+	// Result is "verified" only when the differential test passed.
+	Result     string      `json:"result"`
+	Mismatches int         `json:"mismatches"`
+	Benchmarks []Benchmark `json:"benchmarks"`
+}
+
+// Original identifies the UDF a record proves a rewrite of.
+type Original struct {
+	File     string `json:"file"`
+	Name     string `json:"name"`
+	Language string `json:"language"`
+	// SpanSHA256 is SpanHash of the definition's source text.
+	SpanSHA256 string `json:"span_sha256"`
+}
+
+// RewriteFile is one file a rewrite consists of.
+type RewriteFile struct {
+	Target string `json:"target"` // sql, columnar, cuda
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+}
+
+// Engine says where the rewrite was evaluated.
+type Engine struct {
+	Name    string `json:"name"`
+	ANSI    bool   `json:"ansi"`
+	Version string `json:"version,omitempty"`
+}
+
+// Benchmark is one measured comparison, original vs a rewrite, from the
+// same run.
+type Benchmark struct {
+	Target          string  `json:"target"`
+	Rows            int     `json:"rows"`
+	Runs            int     `json:"runs"`
+	OriginalMedianS float64 `json:"original_median_s"`
+	RewriteMedianS  float64 `json:"rewrite_median_s"`
+	Speedup         float64 `json:"speedup"`
+	Where           string  `json:"where"` // engine and machine
+}
+
+// Results.
+const (
+	Verified = "verified"
+	Failed   = "failed"
+)
+
+// SHA256 is the hex sha256 of b.
+func SHA256(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+// SpanHash hashes the source text of a definition with its line endings
+// normalized, so a checkout with CRLF endings does not make every record
+// stale.
+func SpanHash(text []byte) string {
+	return SHA256(bytes.ReplaceAll(text, []byte("\r\n"), []byte("\n")))
+}
+
+// Write stores r at path atomically: a temporary file in the same folder,
+// then a rename, so a reader never sees half a record.
+func Write(path string, r *Record) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("evidence: %w", err)
+	}
+	return WriteFileAtomic(path, append(b, '\n'), 0o644)
+}
+
+// Read loads the record at path.
+func Read(path string) (*Record, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read evidence %s: %w", path, err)
+	}
+	var r Record
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("evidence %s: not a udfx record: %w", path, err)
+	}
+	if r.SchemaVersion < 1 || r.SchemaVersion > SchemaVersion {
+		return nil, fmt.Errorf("evidence %s: schema version %d, this udfx reads 1..%d", path, r.SchemaVersion, SchemaVersion)
+	}
+	return &r, nil
+}
+
+// WriteFileAtomic writes data to path through a temporary file and a
+// rename, creating the folder if needed.
+func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Chmod(perm); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+// Marker is the comment every rewrite file carries, naming its record:
+//
+//	udfx:rewrite record=udfx-rewrites/ToFahrenheit/evidence.json
+//
+// inside the file's comment syntax (-- for SQL, // for Java, Scala, C++
+// and CMake's #).
+const markerTag = "udfx:rewrite record="
+
+// MarkerLine returns the marker comment for a file of the given
+// extension.
+func MarkerLine(ext, recordPath string) string {
+	prefix := "//"
+	switch ext {
+	case ".sql":
+		prefix = "--"
+	case ".py", ".txt", ".cmake":
+		prefix = "#"
+	}
+	return prefix + " " + markerTag + recordPath
+}
+
+// ErrNoMarker is a file without a udfx marker.
+var ErrNoMarker = errors.New("no udfx:rewrite marker")
+
+// FindMarker returns the record path named by the marker in the first 20
+// lines of content.
+func FindMarker(content []byte) (string, error) {
+	lines := strings.SplitN(string(content), "\n", 21)
+	for i, l := range lines {
+		if i == 20 {
+			break
+		}
+		if _, after, ok := strings.Cut(l, markerTag); ok {
+			rec := strings.TrimSpace(after)
+			if f := strings.Fields(rec); len(f) > 0 {
+				return f[0], nil
+			}
+		}
+	}
+	return "", ErrNoMarker
+}
