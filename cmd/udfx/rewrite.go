@@ -1,0 +1,172 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/udfx/udfx/harness/rewrite"
+	"github.com/udfx/udfx/harness/runner"
+	"github.com/udfx/udfx/harness/runner/runners"
+)
+
+// rewriteOptions are the flags of `udfx rewrite`.
+type rewriteOptions struct {
+	targets   []string
+	apply     bool
+	force     bool
+	seed      int64
+	rows      int
+	timeout   time.Duration
+	memoryMB  int
+	workspace string
+}
+
+func newRewriteCmd(e *env) *cobra.Command {
+	opts := &rewriteOptions{}
+	cmd := &cobra.Command{
+		Use:   "rewrite FILE[:NAME] [--target sql] [--apply] [--force]",
+		Short: "Rewrite a UDF, prove the rewrite with a differential test, and write a patch",
+		Long: `Rewrite runs four stages on one UDF with the built-in, offline translator:
+scaffold (the spec, the inputs, the original run twice to prove it
+deterministic), convert (candidates accepted only when the differential test
+passes, bit-exact with ANSI on), benchmark (original vs rewrite on the same
+inputs) and optimize. It writes the workspace <repo>/.udfx/<udf>/ (spec.json,
+inputs.arrow, baseline.tokens, candidates/, report.md, evidence.json,
+rewrite.patch). The patch adds udfx-rewrites/<udf>/rewrite.sql and its
+evidence.json and changes the use sites; --apply applies it to the working
+tree (refusing files with uncommitted changes unless --force). Without
+--apply the repository is untouched.
+
+Exit codes: 0 a verified rewrite was produced, 1 none passed (declined or
+refuted; see report.md), 2 bad usage (including --apply over uncommitted
+changes), 3 the original could not be run.`,
+		Example: `  udfx rewrite examples/scala-to-fahrenheit/ToFahrenheit.scala
+  udfx rewrite examples/python-celsius/celsius.py:to_fahrenheit --apply`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runRewrite(cmd.Context(), e, opts, args[0])
+		},
+	}
+	f := cmd.Flags()
+	f.StringSliceVar(&opts.targets, "target", []string{rewrite.TargetSQL}, "rewrite targets (this udfx: sql)")
+	f.BoolVar(&opts.apply, "apply", false, "apply the patch to the working tree")
+	f.BoolVar(&opts.force, "force", false, "with --apply: apply over uncommitted changes")
+	f.Int64Var(&opts.seed, "seed", 1, "seed of the random inputs")
+	f.IntVar(&opts.rows, "rows", 10_000, "rows to test, special values included")
+	f.DurationVar(&opts.timeout, "timeout", runner.DefaultLimits.Timeout, "time limit for each run of the original")
+	f.IntVar(&opts.memoryMB, "memory", runner.DefaultLimits.MemoryMB, "memory limit of the original's process, MiB")
+	f.StringVar(&opts.workspace, "workspace", "", "workspace folder (default <repo>/.udfx)")
+	return cmd
+}
+
+func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string) error {
+	for _, t := range opts.targets {
+		if t != rewrite.TargetSQL {
+			return usageErrorf("unknown --target %q: this udfx rewrites to: %s", t, rewrite.TargetSQL)
+		}
+	}
+	if opts.rows <= 0 || opts.timeout <= 0 || opts.memoryMB <= 0 {
+		return usageErrorf("--rows, --timeout and --memory must be positive")
+	}
+	if opts.force && !opts.apply {
+		return usageErrorf("--force only makes sense with --apply")
+	}
+	u, err := findUDF(e, target)
+	if err != nil {
+		return err
+	}
+	abs, err := filepath.Abs(e.abs(u.File))
+	if err != nil {
+		return internalError(err)
+	}
+	src, err := os.ReadFile(abs)
+	if err != nil {
+		return usageErrorf("read %s: %w", u.File, err)
+	}
+	root := rewrite.RepoRoot(filepath.Dir(abs))
+	rel, err := filepath.Rel(root, abs)
+	if err != nil {
+		return internalError(err)
+	}
+	u.File = filepath.ToSlash(rel)
+	ws := filepath.Join(root, ".udfx")
+	if opts.workspace != "" {
+		ws = e.abs(opts.workspace)
+	}
+	ws = filepath.Join(ws, rewrite.SafeName(u.Name))
+	var progress func(string)
+	if e.StderrTTY {
+		progress = func(stage string) { fmt.Fprintf(e.Stderr, "\r\033[K%s...", stage) }
+	}
+	out, err := rewrite.Run(ctx, rewrite.Options{
+		UDF: u, Source: src, RepoRoot: root, Workspace: ws, Targets: opts.targets,
+		Agent: rewrite.Builtin{}, Seed: opts.seed, Rows: opts.rows,
+		Limits:    runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB},
+		NewRunner: runners.New, Tool: "udfx " + version, Progress: progress,
+	})
+	if e.StderrTTY {
+		fmt.Fprint(e.Stderr, "\r\033[K")
+	}
+	if err != nil {
+		var oe *rewrite.OriginalError
+		var nd *rewrite.NondeterministicError
+		switch {
+		case errors.As(err, &nd):
+			return &exitError{code: exitFailed, err: err}
+		case errors.As(err, &oe):
+			return internalError(err)
+		}
+		return internalError(err)
+	}
+	w := e.Stdout
+	fmt.Fprintf(w, "%s (%s, %s)\n", u.Name, u.Language, u.File)
+	fmt.Fprintf(w, "  targets tried  %s (agent: %s)\n", strings.Join(opts.targets, ", "), out.Agent)
+	for _, t := range out.Tried {
+		verdict := "verified"
+		if !t.Accepted {
+			verdict = t.Reason
+		}
+		fmt.Fprintf(w, "  candidate %d    %s: %s\n", t.Index, t.Candidate.Target, verdict)
+	}
+	for _, d := range out.Declines {
+		fmt.Fprintf(w, "  declined       %s\n", d)
+	}
+	rel = func(p string) string {
+		if r, err := filepath.Rel(e.WorkDir, p); err == nil && !strings.HasPrefix(r, "..") {
+			return r
+		}
+		return p
+	}(out.ReportPath)
+	if !out.Verified() {
+		fmt.Fprintf(w, "  result         no verified rewrite\n  report         %s\n", rel)
+		return &exitError{code: exitFailed, err: fmt.Errorf("no rewrite of %s passed; see %s", u.Name, rel)}
+	}
+	b := out.Best.Bench
+	fmt.Fprintf(w, "  result         verified: %s (%d rows, bit-exact, ANSI on)\n", out.Best.Candidate.SQL, out.Record.Rows)
+	fmt.Fprintf(w, "  speedup        %.1f× (median %.4fs original vs %.4fs rewrite, %d runs)\n", b.Speedup, b.OriginalMedianS, b.RewriteMedianS, b.Runs)
+	fmt.Fprintf(w, "  report         %s\n", rel)
+	patch := out.PatchPath
+	if r, err := filepath.Rel(e.WorkDir, patch); err == nil && !strings.HasPrefix(r, "..") {
+		patch = r
+	}
+	fmt.Fprintf(w, "  patch          %s\n", patch)
+	if opts.apply {
+		if err := rewrite.Apply(root, out.Changes, opts.force); err != nil {
+			var de *rewrite.DirtyError
+			var ce *rewrite.ChangedError
+			if errors.As(err, &de) || errors.As(err, &ce) {
+				return usageError(err)
+			}
+			return internalError(err)
+		}
+		fmt.Fprintf(w, "  applied        %d files changed in %s\n", len(out.Changes), root)
+	}
+	return nil
+}

@@ -1,0 +1,204 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/udfx/udfx/harness/evidence"
+)
+
+// End-to-end tests of `udfx rewrite` on copies of the examples in a
+// fresh git repository: the originals run for real (JVM, CPython).
+
+// tempRepo copies the examples into a new git repository with one commit.
+// The project's .venv is linked in (and ignored) so the runners find
+// pyspark and Spark's jars.
+func tempRepo(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	src := repoRoot(t)
+	for _, ex := range []string{"scala-to-fahrenheit", "java-to-fahrenheit", "python-celsius"} {
+		from := filepath.Join(src, "examples", ex)
+		entries, err := os.ReadDir(from)
+		require.NoError(t, err)
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, "examples", ex), 0o755))
+		for _, e := range entries {
+			b, err := os.ReadFile(filepath.Join(from, e.Name()))
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "examples", ex, e.Name()), b, 0o644))
+		}
+	}
+	require.NoError(t, os.Symlink(filepath.Join(src, ".venv"), filepath.Join(dir, ".venv")))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".gitignore"), []byte(".venv\n"), 0o644))
+	git(t, dir, "init", "-q")
+	git(t, dir, "add", ".")
+	git(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "examples")
+	return dir
+}
+
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "git %v: %s", args, out)
+	return string(out)
+}
+
+var rewriteExamples = []struct {
+	name, target, file, udf, oldUse, newUse string
+}{
+	{"scala", "examples/scala-to-fahrenheit/ToFahrenheit.scala", "examples/scala-to-fahrenheit/ToFahrenheit.scala", "ToFahrenheit",
+		`spark.sql("SELECT station, to_fahrenheit(temperature) AS fahrenheit FROM readings")`,
+		`spark.sql("SELECT station, (CASE WHEN (temperature IS NULL) THEN CAST(NULL AS DOUBLE) ELSE (((temperature * 9.0D) / 5.0D) + 32.0D) END) AS fahrenheit FROM readings")`},
+	{"java", "examples/java-to-fahrenheit/ToFahrenheit.java", "examples/java-to-fahrenheit/ToFahrenheit.java", "ToFahrenheit",
+		`spark.sql("SELECT station, to_fahrenheit(temperature) AS fahrenheit FROM readings")`,
+		`spark.sql("SELECT station, (CASE WHEN (temperature IS NULL) THEN CAST(NULL AS DOUBLE) ELSE (((temperature * 9.0D) / 5.0D) + 32.0D) END) AS fahrenheit FROM readings")`},
+	{"python", "examples/python-celsius/celsius.py", "examples/python-celsius/celsius.py", "to_fahrenheit",
+		`to_fahrenheit(col("temperature"))`,
+		"expr(\"CASE WHEN (`temperature` IS NULL) THEN CAST(NULL AS DOUBLE) ELSE (((`temperature` * 9.0D) / 5.0D) + 32.0D) END\")"},
+}
+
+func TestRewriteCommandWritesAVerifiedSQLRewrite(t *testing.T) {
+	for _, ex := range rewriteExamples {
+		t.Run(ex.name, func(t *testing.T) {
+			dir := tempRepo(t)
+			stdout, stderr, code := runCLI(t, dir, "rewrite", ex.target)
+			require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+			assert.Contains(t, stdout, "candidate 1    sql: verified")
+			assert.Contains(t, stdout, "speedup")
+			assert.Contains(t, stdout, "patch          .udfx/"+ex.udf+"/rewrite.patch")
+
+			// The repository is untouched: only the workspace is new.
+			assert.Equal(t, "?? .udfx/\n", git(t, dir, "status", "--porcelain", "--untracked-files=normal"))
+			ws := filepath.Join(dir, ".udfx", ex.udf)
+			for _, f := range []string{"spec.json", "inputs.arrow", "baseline.tokens", "candidates/1/rewrite.sql", "candidates/1/report.json", "report.md", "evidence.json", "rewrite.patch"} {
+				assert.FileExists(t, filepath.Join(ws, f))
+			}
+			git(t, dir, "apply", "--check", filepath.Join(ws, "rewrite.patch"))
+
+			rec, err := evidence.Read(filepath.Join(ws, "evidence.json"))
+			require.NoError(t, err)
+			assert.Equal(t, evidence.Verified, rec.Result)
+			assert.Equal(t, ex.file, rec.Original.File)
+			assert.Equal(t, evidence.Engine{Name: "embedded", ANSI: true}, rec.Engine)
+			assert.True(t, rec.Policy.Exact())
+			assert.Equal(t, 10_000, rec.Rows)
+			require.Len(t, rec.Benchmarks, 1)
+			assert.GreaterOrEqual(t, rec.Benchmarks[0].Runs, 5)
+			assert.Positive(t, rec.Benchmarks[0].Speedup)
+			inputs, err := os.ReadFile(filepath.Join(ws, "inputs.arrow"))
+			require.NoError(t, err)
+			assert.Equal(t, evidence.SHA256(inputs), rec.InputsSHA256)
+			spec, err := os.ReadFile(filepath.Join(ws, "spec.json"))
+			require.NoError(t, err)
+			assert.Equal(t, evidence.SHA256(spec), rec.SpecSHA256)
+
+			report, err := os.ReadFile(filepath.Join(ws, "report.md"))
+			require.NoError(t, err)
+			for _, want := range []string{"## 1. Scaffold", "ran twice on 10000 rows", "| 1 | convert | sql |", "## 3. Benchmark", "## 4. Optimize", "no further candidate"} {
+				assert.Contains(t, string(report), want)
+			}
+
+			// Applying it writes the rewrite files and changes the use site.
+			stdout, stderr, code = runCLI(t, dir, "rewrite", ex.target, "--apply")
+			require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+			sql, err := os.ReadFile(filepath.Join(dir, "udfx-rewrites", ex.udf, "rewrite.sql"))
+			require.NoError(t, err)
+			recPath := "udfx-rewrites/" + ex.udf + "/evidence.json"
+			assert.Equal(t, evidence.MarkerLine(".sql", recPath)+"\nCASE WHEN (`celsius` IS NULL) THEN CAST(NULL AS DOUBLE) ELSE (((`celsius` * 9.0D) / 5.0D) + 32.0D) END\n", string(sql))
+			applied, err := evidence.Read(filepath.Join(dir, filepath.FromSlash(recPath)))
+			require.NoError(t, err)
+			require.Len(t, applied.Rewrites, 1)
+			assert.Equal(t, evidence.SHA256(sql), applied.Rewrites[0].SHA256)
+			src, err := os.ReadFile(filepath.Join(dir, ex.file))
+			require.NoError(t, err)
+			assert.Contains(t, string(src), ex.newUse)
+			assert.NotContains(t, string(src), ex.oldUse)
+			assert.Contains(t, string(src), "to_fahrenheit", "the registration or definition stays")
+			if ex.name == "python" {
+				assert.Contains(t, string(src), "from pyspark.sql.functions import col, udf, expr\n")
+			}
+			// The record's span hash is of the unchanged definition.
+			assert.Equal(t, rec.Original.SpanSHA256, applied.Original.SpanSHA256)
+		})
+	}
+}
+
+func TestRewriteCommandRefusesToApplyOverUncommittedChanges(t *testing.T) {
+	dir := tempRepo(t)
+	file := filepath.Join(dir, "examples", "python-celsius", "celsius.py")
+	b, err := os.ReadFile(file)
+	require.NoError(t, err)
+	dirty := append(b, []byte("# a local edit\n")...)
+	require.NoError(t, os.WriteFile(file, dirty, 0o644))
+
+	_, stderr, code := runCLI(t, dir, "rewrite", "examples/python-celsius/celsius.py", "--apply")
+	require.Equal(t, exitUsage, code, stderr)
+	assert.Contains(t, stderr, "uncommitted changes in examples/python-celsius/celsius.py")
+	got, err := os.ReadFile(file)
+	require.NoError(t, err)
+	assert.Equal(t, string(dirty), string(got))
+	assert.NoDirExists(t, filepath.Join(dir, "udfx-rewrites"))
+
+	_, stderr, code = runCLI(t, dir, "rewrite", "examples/python-celsius/celsius.py", "--apply", "--force")
+	require.Equal(t, exitOK, code, stderr)
+	got, err = os.ReadFile(file)
+	require.NoError(t, err)
+	assert.Contains(t, string(got), "# a local edit\n")
+	assert.Contains(t, string(got), `expr("CASE WHEN`)
+}
+
+// halveThrice has a loop, which the built-in translator declines.
+const halveThrice = `"""A UDF with a loop: the built-in translator declines loops."""
+from pyspark.sql.functions import udf
+from pyspark.sql.types import DoubleType
+
+
+@udf(returnType=DoubleType())
+def halve_thrice(x: float) -> float:
+    if x is None:
+        return None
+    for _ in range(3):
+        x = x / 2.0
+    return x
+`
+
+func TestRewriteCommandDeclines(t *testing.T) {
+	dir := tempRepo(t)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "halve.py"), []byte(halveThrice), 0o644))
+	git(t, dir, "add", "halve.py")
+	git(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "halve")
+	stdout, stderr, code := runCLI(t, dir, "rewrite", "halve.py", "--apply")
+	require.Equal(t, exitFailed, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Contains(t, stdout, "declined       10:5-11:20 (sql): Python for_statement")
+	assert.Contains(t, stdout, "result         no verified rewrite")
+	assert.Contains(t, stderr, "no rewrite of halve_thrice passed")
+	report, err := os.ReadFile(filepath.Join(dir, ".udfx", "halve_thrice", "report.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(report), "result: **no verified rewrite**")
+	assert.Contains(t, string(report), "- 10:5-11:20 (sql): Python for_statement: not translated")
+	assert.NoFileExists(t, filepath.Join(dir, ".udfx", "halve_thrice", "rewrite.patch"))
+	assert.Equal(t, "?? .udfx/\n", git(t, dir, "status", "--porcelain"))
+}
+
+func TestRewriteCommandUsage(t *testing.T) {
+	dir := tempRepo(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"rewrite", "examples/python-celsius/celsius.py", "--target", "cuda"}, `unknown --target "cuda": this udfx rewrites to: sql`},
+		{[]string{"rewrite", "examples/python-celsius/celsius.py", "--force"}, "--force only makes sense with --apply"},
+		{[]string{"rewrite", "examples/nope.py"}, "read examples/nope.py"},
+	} {
+		_, stderr, code := runCLI(t, dir, c.args...)
+		assert.Equal(t, exitUsage, code, "%v: %s", c.args, stderr)
+		assert.Contains(t, stderr, c.want)
+	}
+}

@@ -1,0 +1,104 @@
+// Package rewrite runs udfx's four rewrite stages on one UDF: scaffold
+// (spec, inputs, the original run twice to prove it deterministic, the
+// baseline), convert (an Agent proposes candidates; a candidate is
+// accepted only when the differential test passes), benchmark (the
+// original against each accepted candidate on the same inputs) and
+// optimize (further candidates while any gets faster and still passes).
+// Each stage checks the evidence of the one before it before it starts.
+//
+// The result is a workspace (.udfx/<udf>/), the rewrite files and their
+// evidence record under evidence.Dir, and a unified diff that adds them
+// and changes the UDF's use sites; Apply applies that diff atomically.
+package rewrite
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/udfx/udfx/harness/translate"
+	"github.com/udfx/udfx/harness/udf"
+)
+
+// Targets this package can produce and prove.
+const TargetSQL = "sql"
+
+// Spec is what an agent is given: the UDF as the front-end found it, its
+// file's source, and the targets the user asked for.
+type Spec struct {
+	UDF     *udf.UDF
+	Source  []byte
+	Targets []string
+}
+
+// Candidate is one proposed rewrite.
+type Candidate struct {
+	Target string `json:"target"`
+	// SQL is the Spark SQL expression over the UDF's parameters (target
+	// sql).
+	SQL string `json:"sql"`
+	// Origin says who produced it and how ("built-in translator").
+	Origin string `json:"origin"`
+}
+
+// Decline is a construct an agent will not rewrite, with its reason.
+type Decline struct {
+	Target    string `json:"target"`
+	Construct string `json:"construct"`
+	Reason    string `json:"reason"`
+	// Where is the construct's span in the source ("8:5-8:20").
+	Where string `json:"where"`
+}
+
+func (d Decline) String() string {
+	return fmt.Sprintf("%s (%s): %s: %s", d.Where, d.Target, d.Construct, d.Reason)
+}
+
+// Agent proposes rewrites. The built-in agent is an exact translator; an
+// LLM agent implements the same interface. Agents only propose: the
+// stages accept a candidate only after the differential test passes.
+type Agent interface {
+	// Name identifies the agent in reports ("built-in translator").
+	Name() string
+	// Convert proposes candidates for the spec's targets and declines
+	// what it cannot rewrite. An error means the agent itself failed.
+	Convert(ctx context.Context, spec *Spec) ([]Candidate, []Decline, error)
+	// Optimize proposes candidates that may be faster than best; attempt
+	// counts from 1. No candidates means the agent has nothing more.
+	Optimize(ctx context.Context, spec *Spec, best Candidate, attempt int) ([]Candidate, error)
+}
+
+// Builtin is the offline agent over package translate: one exact
+// candidate per UDF, or the translator's declines.
+type Builtin struct{}
+
+// Name implements Agent.
+func (Builtin) Name() string { return "built-in translator" }
+
+// Convert implements Agent.
+func (Builtin) Convert(_ context.Context, spec *Spec) ([]Candidate, []Decline, error) {
+	var cands []Candidate
+	var declines []Decline
+	for _, target := range spec.Targets {
+		if target != TargetSQL {
+			declines = append(declines, Decline{Target: target, Construct: "target " + target, Reason: "the built-in agent rewrites to sql only", Where: spec.UDF.BodySpan.String()})
+			continue
+		}
+		res, err := translate.Translate(spec.UDF, spec.Source)
+		if err != nil {
+			return nil, nil, fmt.Errorf("built-in translator: %w", err)
+		}
+		for _, d := range res.Declines {
+			declines = append(declines, Decline{Target: TargetSQL, Construct: d.Construct, Reason: d.Reason, Where: d.Span.String()})
+		}
+		if res.SQL != "" {
+			cands = append(cands, Candidate{Target: TargetSQL, SQL: res.SQL, Origin: "built-in translator"})
+		}
+	}
+	return cands, declines, nil
+}
+
+// Optimize implements Agent: the translator's candidate is its only one,
+// so it has nothing further to try.
+func (Builtin) Optimize(context.Context, *Spec, Candidate, int) ([]Candidate, error) {
+	return nil, nil
+}

@@ -1,0 +1,142 @@
+package rewrite
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/udfx/udfx/harness/evidence"
+)
+
+// writeWorkspace writes report.md and, for a verified rewrite,
+// rewrite.patch and a copy of the record into the workspace.
+func writeWorkspace(opts Options, out *Outcome) error {
+	out.ReportPath = filepath.Join(opts.Workspace, "report.md")
+	if out.Verified() {
+		out.PatchPath = filepath.Join(opts.Workspace, "rewrite.patch")
+		if err := evidence.WriteFileAtomic(out.PatchPath, []byte(UnifiedDiff(out.Changes)), 0o644); err != nil {
+			return fmt.Errorf("write the patch: %w", err)
+		}
+		if err := evidence.Write(filepath.Join(opts.Workspace, evidence.FileName), out.Record); err != nil {
+			return fmt.Errorf("write the record: %w", err)
+		}
+	} else {
+		// A patch from an earlier, verified run would no longer be true.
+		_ = os.Remove(filepath.Join(opts.Workspace, "rewrite.patch"))
+		_ = os.Remove(filepath.Join(opts.Workspace, evidence.FileName))
+	}
+	if err := evidence.WriteFileAtomic(out.ReportPath, []byte(Markdown(out)), 0o644); err != nil {
+		return fmt.Errorf("write the report: %w", err)
+	}
+	return nil
+}
+
+// Markdown renders the report: what was tried, what passed, the
+// counterexamples that killed the rest, the declines, the benchmark.
+func Markdown(o *Outcome) string {
+	var b strings.Builder
+	u := o.UDF
+	fmt.Fprintf(&b, "# udfx rewrite: %s\n\n", u.Name)
+	fmt.Fprintf(&b, "- UDF: `%s` (%s %s) in `%s` at %s\n", u.Name, u.Language, u.Kind, u.File, u.Span)
+	fmt.Fprintf(&b, "- targets: %s; agent: %s\n", strings.Join(o.Targets, ", "), o.Agent)
+	if o.Verified() {
+		fmt.Fprintf(&b, "- result: **verified** (candidate %d, target %s)\n", o.Best.Index, o.Best.Candidate.Target)
+	} else {
+		b.WriteString("- result: **no verified rewrite**\n")
+	}
+	fmt.Fprintf(&b, "\n## 1. Scaffold\n\n%s; the baseline is `baseline.tokens`, the inputs `inputs.arrow`, the spec `spec.json`.\n", o.Determinism)
+
+	b.WriteString("\n## 2. Convert\n\n")
+	if len(o.Tried) == 0 {
+		b.WriteString("No candidate was produced.\n")
+	} else {
+		b.WriteString("| # | stage | target | candidate | verdict |\n|---|---|---|---|---|\n")
+		for _, t := range o.Tried {
+			verdict := "passed: equal on every row, bit-exact, ANSI on"
+			if t.Report != nil {
+				verdict = fmt.Sprintf("passed: %d of %d rows equal, bit-exact, ANSI on", t.Report.Rows-t.Report.Mismatches, t.Report.Rows)
+			}
+			if !t.Accepted {
+				verdict = "rejected: " + t.Reason
+			}
+			fmt.Fprintf(&b, "| %d | %s | %s | %s | %s |\n", t.Index, t.Stage, t.Candidate.Target, mdCode(t.Candidate.SQL), mdCell(verdict))
+		}
+		for _, t := range o.Tried {
+			if t.Report == nil || t.Report.Counterexample == nil {
+				continue
+			}
+			ce := t.Report.Counterexample
+			fmt.Fprintf(&b, "\nCounterexample that refuted candidate %d (row %d):\n\n", t.Index, ce.Row)
+			for _, in := range ce.Inputs {
+				fmt.Fprintf(&b, "- %s = `%s`\n", in.Name, in.Value.String())
+			}
+			fmt.Fprintf(&b, "- original → `%s`\n- rewrite → `%s`\n", ce.Original.String(), ce.Rewrite.String())
+		}
+	}
+	if len(o.Declines) > 0 {
+		b.WriteString("\nDeclined (no exact rewrite exists for these constructs, so none was guessed):\n\n")
+		for _, d := range o.Declines {
+			fmt.Fprintf(&b, "- %s (%s): %s: %s\n", d.Where, d.Target, d.Construct, d.Reason)
+		}
+	}
+
+	b.WriteString("\n## 3. Benchmark\n\n")
+	if !o.Verified() {
+		b.WriteString("Nothing to measure: no candidate passed.\n")
+	} else {
+		b.WriteString("| # | rows | runs | original median (s) | spread | rewrite median (s) | spread | speedup |\n|---|---|---|---|---|---|---|---|\n")
+		var where string
+		for _, t := range o.Tried {
+			if t.Bench == nil {
+				continue
+			}
+			x := t.Bench
+			fmt.Fprintf(&b, "| %d | %d | %d | %.6f | %.6f | %.6f | %.6f | %.2f× |\n", t.Index, x.Rows, x.Runs, x.OriginalMedianS, x.OriginalSpreadS, x.RewriteMedianS, x.RewriteSpreadS, x.Speedup)
+			where = fmt.Sprintf("Original: %s. Rewrite: %s. Machine: %s. One warm-up of each side, then timed runs alternating; spread is max − min.", x.Original, x.Engine, x.Machine)
+		}
+		b.WriteString("\n" + where + "\n")
+	}
+
+	b.WriteString("\n## 4. Optimize\n\n")
+	if o.Optimize == "" {
+		b.WriteString("Not run: no candidate passed.\n")
+	} else {
+		b.WriteString(o.Optimize + ".\n")
+	}
+
+	if o.Verified() {
+		b.WriteString("\n## Patch\n\n")
+		fmt.Fprintf(&b, "`rewrite.patch` adds `%s/rewrite.sql` and its record `%s/%s`", o.RewriteDir, o.RewriteDir, evidence.FileName)
+		rewritten := 0
+		for _, e := range o.UseEdits {
+			if e.New != "" {
+				rewritten++
+			}
+		}
+		fmt.Fprintf(&b, ", and changes %d use site(s) in `%s`:\n\n", rewritten, u.File)
+		for _, e := range o.UseEdits {
+			if e.New != "" {
+				fmt.Fprintf(&b, "- %s %s: %s → %s", e.Span, e.Kind, mdCode(e.Old), mdCode(e.New))
+			} else {
+				fmt.Fprintf(&b, "- %s %s: %s", e.Span, e.Kind, mdCode(e.Old))
+			}
+			if e.Note != "" {
+				b.WriteString(" (" + e.Note + ")")
+			}
+			b.WriteString("\n")
+		}
+		b.WriteString("\nThe registration stays in place: nothing is commented out. Once no SQL text or DataFrame code calls the UDF any more, remove its registration (and the UDF) by hand.\n")
+		b.WriteString("Apply it with `udfx rewrite ... --apply` or `git apply " + filepath.Base(o.PatchPath) + "`; `udfx verify` re-checks the record in CI.\n")
+	}
+	return b.String()
+}
+
+func mdCell(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	return strings.ReplaceAll(s, "\n", " ")
+}
+
+// mdCode is a code span that may itself hold backquotes (SQL
+// identifiers).
+func mdCode(s string) string { return "`` " + mdCell(s) + " ``" }

@@ -1,0 +1,457 @@
+package rewrite
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/udfx/udfx/harness/difftest"
+	"github.com/udfx/udfx/harness/evidence"
+	"github.com/udfx/udfx/harness/inputs"
+	"github.com/udfx/udfx/harness/runner"
+	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/harness/value"
+)
+
+// Options configure one rewrite.
+type Options struct {
+	// UDF is the UDF as the front-end found it; its File is relative to
+	// RepoRoot (slash-separated), Source that file's content.
+	UDF    *udf.UDF
+	Source []byte
+	// RepoRoot is the repository the patch is relative to.
+	RepoRoot string
+	// Workspace is this UDF's folder (.udfx/<udf>).
+	Workspace string
+	Targets   []string
+	Agent     Agent
+	Seed      int64
+	Rows      int
+	Limits    runner.Limits
+	// NewRunner starts the original's runner (runners.New in production).
+	NewRunner func(ctx context.Context, u *udf.UDF, limits runner.Limits) (runner.Runner, error)
+	// BenchRuns is the number of timed runs of each side (at least 5).
+	BenchRuns int
+	// OptimizeBudget is how many optimize attempts the agent gets.
+	OptimizeBudget int
+	// Tool is "udfx <version>" for the record.
+	Tool     string
+	Progress func(stage string)
+}
+
+// NondeterministicError stops the loop: the original gave different
+// results on two runs over the same inputs, so no rewrite can be proved
+// equal to it.
+type NondeterministicError struct {
+	UDF              string
+	Row              int
+	Inputs           string
+	First, Second    string
+	DifferingResults int
+}
+
+func (e *NondeterministicError) Error() string {
+	return fmt.Sprintf("%s is not deterministic: two runs on the same inputs differ on %d rows (first at row %d, %s: %s, then %s); no rewrite can be proved equal to it",
+		e.UDF, e.DifferingResults, e.Row, e.Inputs, e.First, e.Second)
+}
+
+// OriginalError says the original could not be run.
+type OriginalError struct{ Err error }
+
+func (e *OriginalError) Error() string { return "cannot run the original: " + e.Err.Error() }
+func (e *OriginalError) Unwrap() error { return e.Err }
+
+// EvidenceError is a stage finding the evidence of the one before it
+// missing or inconsistent: an internal failure, never a verified result.
+type EvidenceError struct {
+	Stage string
+	Msg   string
+}
+
+func (e *EvidenceError) Error() string {
+	return fmt.Sprintf("%s: the evidence of the stage before is not sound: %s", e.Stage, e.Msg)
+}
+
+// Tried is one candidate and its verdict.
+type Tried struct {
+	Index     int              `json:"index"`
+	Candidate Candidate        `json:"candidate"`
+	Stage     string           `json:"stage"` // convert or optimize
+	Accepted  bool             `json:"accepted"`
+	Reason    string           `json:"reason,omitempty"`
+	Report    *difftest.Report `json:"report,omitempty"`
+	Bench     *Bench           `json:"benchmark,omitempty"`
+}
+
+// Outcome is what a rewrite produced.
+type Outcome struct {
+	UDF         *udf.UDF
+	Agent       string
+	Targets     []string
+	Tried       []*Tried
+	Declines    []Decline
+	Best        *Tried
+	Optimize    string
+	UseEdits    []UseEdit
+	Record      *evidence.Record
+	RewriteDir  string // relative to the repository root
+	Changes     []FileChange
+	Workspace   string
+	PatchPath   string
+	ReportPath  string
+	Determinism string
+}
+
+// Verified reports whether a rewrite passed.
+func (o *Outcome) Verified() bool { return o.Best != nil }
+
+// Run runs the four stages and writes the workspace. The repository is
+// not touched; Apply applies the outcome's changes.
+func Run(ctx context.Context, opts Options) (*Outcome, error) {
+	progress := opts.Progress
+	if progress == nil {
+		progress = func(string) {}
+	}
+	if opts.Rows <= 0 {
+		opts.Rows = 10_000
+	}
+	if opts.BenchRuns < 5 {
+		opts.BenchRuns = 5
+	}
+	if opts.OptimizeBudget <= 0 {
+		opts.OptimizeBudget = 3
+	}
+	u := opts.UDF
+	out := &Outcome{UDF: u, Agent: opts.Agent.Name(), Targets: opts.Targets, Workspace: opts.Workspace}
+	if err := os.MkdirAll(filepath.Join(opts.Workspace, "candidates"), 0o755); err != nil {
+		return nil, fmt.Errorf("workspace: %w", err)
+	}
+
+	// Stage 1: scaffold.
+	progress("scaffold: spec and inputs")
+	sc, err := scaffold(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer sc.close()
+	out.Determinism = fmt.Sprintf("The original ran twice on %d rows (%s) with identical results", len(sc.rows), sc.runtime)
+	if err := checkScaffold(opts.Workspace, sc); err != nil {
+		return nil, err
+	}
+
+	// Stage 2: convert.
+	progress("convert: asking the agent")
+	spec := &Spec{UDF: u, Source: opts.Source, Targets: opts.Targets}
+	cands, declines, err := opts.Agent.Convert(ctx, spec)
+	if err != nil {
+		return nil, fmt.Errorf("convert: %w", err)
+	}
+	out.Declines = declines
+	for _, c := range cands {
+		t, err := tryCandidate(ctx, opts, sc, out, c, "convert")
+		if err != nil {
+			return nil, err
+		}
+		if t.Accepted && out.Best == nil {
+			out.Best = t
+		}
+	}
+
+	if out.Best != nil {
+		// Stage 3: benchmark, only over accepted candidates.
+		for _, t := range out.Tried {
+			if !t.Accepted {
+				continue
+			}
+			progress("benchmark: candidate " + fmt.Sprint(t.Index))
+			b, err := benchmark(ctx, sc, t.Candidate, opts.BenchRuns)
+			if err != nil {
+				return nil, fmt.Errorf("benchmark: %w", err)
+			}
+			t.Bench = b
+		}
+		out.Best = fastest(out.Tried)
+
+		// Stage 4: optimize.
+		progress("optimize")
+		if err := optimize(ctx, opts, sc, spec, out); err != nil {
+			return nil, err
+		}
+		if err := buildRewrite(opts, sc, out); err != nil {
+			return nil, err
+		}
+	}
+	if err := writeWorkspace(opts, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func fastest(tried []*Tried) *Tried {
+	var best *Tried
+	for _, t := range tried {
+		if t.Accepted && t.Bench != nil && (best == nil || t.Bench.RewriteMedianS < best.Bench.RewriteMedianS) {
+			best = t
+		}
+	}
+	return best
+}
+
+// tryCandidate runs the differential test on a candidate: ANSI on,
+// bit-exact, the scaffold's seed and rows.
+func tryCandidate(ctx context.Context, opts Options, sc *scaffolded, out *Outcome, c Candidate, stage string) (*Tried, error) {
+	t := &Tried{Index: len(out.Tried) + 1, Candidate: c, Stage: stage}
+	out.Tried = append(out.Tried, t)
+	dir := filepath.Join(opts.Workspace, "candidates", fmt.Sprint(t.Index))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("workspace: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "rewrite.sql"), []byte(c.SQL+"\n"), 0o644); err != nil {
+		return nil, fmt.Errorf("workspace: %w", err)
+	}
+	if c.Target != TargetSQL {
+		t.Reason = "target " + c.Target + " cannot be tested by this udfx"
+		return t, nil
+	}
+	if opts.Progress != nil {
+		opts.Progress(stage + ": testing candidate " + fmt.Sprint(t.Index))
+	}
+	rep, err := difftest.Run(ctx, sc.runUDF, difftest.Rewrite{SQL: c.SQL}, difftest.Options{
+		Seed: opts.Seed, Rows: opts.Rows, ANSI: true, Policy: value.Policy{},
+		Limits: opts.Limits, Workspace: dir, NewRunner: opts.NewRunner,
+	})
+	if err != nil {
+		var ue *difftest.UsageError
+		var oe *difftest.OriginalError
+		switch {
+		case errors.As(err, &ue):
+			t.Reason = "the embedded engine cannot evaluate it: " + ue.Error()
+			return t, nil
+		case errors.As(err, &oe):
+			return nil, &OriginalError{Err: oe.Err}
+		}
+		return nil, fmt.Errorf("%s: candidate %d: %w", stage, t.Index, err)
+	}
+	rep.File = opts.UDF.File
+	t.Report = rep
+	// The test must have seen the scaffold's inputs, byte for byte.
+	b, err := os.ReadFile(filepath.Join(dir, "inputs.arrow"))
+	if err != nil {
+		return nil, &EvidenceError{Stage: stage, Msg: "the differential test saved no inputs: " + err.Error()}
+	}
+	if evidence.SHA256(b) != sc.inputsHash {
+		return nil, &EvidenceError{Stage: stage, Msg: "the differential test's inputs differ from the scaffold's"}
+	}
+	_ = os.Remove(filepath.Join(dir, "inputs.arrow"))
+	if err := writeJSON(filepath.Join(dir, "report.json"), rep); err != nil {
+		return nil, err
+	}
+	switch {
+	case !rep.Equal:
+		t.Reason = fmt.Sprintf("refuted: differs on %d of %d rows", rep.Mismatches, rep.Rows)
+	case !rep.Policy.Exact() || rep.ApproxMath || !rep.ANSI:
+		t.Reason = "not a bit-exact ANSI test"
+	case rep.Rows != len(sc.rows):
+		return nil, &EvidenceError{Stage: stage, Msg: fmt.Sprintf("the test ran %d rows, the scaffold has %d", rep.Rows, len(sc.rows))}
+	default:
+		t.Accepted = true
+	}
+	return t, nil
+}
+
+// optimize gives the agent its budget of attempts; a candidate replaces
+// the best only when it passes and is faster in the same benchmark.
+func optimize(ctx context.Context, opts Options, sc *scaffolded, spec *Spec, out *Outcome) error {
+	tried, faster := 0, 0
+	for attempt := 1; attempt <= opts.OptimizeBudget; attempt++ {
+		cands, err := opts.Agent.Optimize(ctx, spec, out.Best.Candidate, attempt)
+		if err != nil {
+			return fmt.Errorf("optimize: %w", err)
+		}
+		if len(cands) == 0 {
+			out.Optimize = fmt.Sprintf("budget of %d attempts: the agent (%s) had no further candidate after attempt %d; kept candidate %d", opts.OptimizeBudget, opts.Agent.Name(), attempt, out.Best.Index)
+			return nil
+		}
+		improved := false
+		for _, c := range cands {
+			tried++
+			t, err := tryCandidate(ctx, opts, sc, out, c, "optimize")
+			if err != nil {
+				return err
+			}
+			if !t.Accepted {
+				continue
+			}
+			// Re-measure the best beside the new one: a ratio only means
+			// something within one run.
+			b, err := benchmark(ctx, sc, c, opts.BenchRuns)
+			if err != nil {
+				return fmt.Errorf("optimize: %w", err)
+			}
+			t.Bench = b
+			again, err := benchmark(ctx, sc, out.Best.Candidate, opts.BenchRuns)
+			if err != nil {
+				return fmt.Errorf("optimize: %w", err)
+			}
+			out.Best.Bench = again
+			if b.RewriteMedianS < again.RewriteMedianS {
+				out.Best = t
+				improved = true
+				faster++
+			}
+		}
+		if !improved {
+			out.Optimize = fmt.Sprintf("stopped at attempt %d of %d: no faster candidate that passes; %d tried, kept candidate %d", attempt, opts.OptimizeBudget, tried, out.Best.Index)
+			return nil
+		}
+	}
+	out.Optimize = fmt.Sprintf("budget of %d attempts spent: %d candidates tried, %d faster; kept candidate %d", opts.OptimizeBudget, tried, faster, out.Best.Index)
+	return nil
+}
+
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", filepath.Base(path), err)
+	}
+	if err := evidence.WriteFileAtomic(path, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// buildRewrite makes the rewrite files, the record and the changes to
+// the repository from the best candidate.
+func buildRewrite(opts Options, sc *scaffolded, out *Outcome) error {
+	u := opts.UDF
+	best := out.Best
+	dir, err := rewriteDir(opts.RepoRoot, u)
+	if err != nil {
+		return err
+	}
+	out.RewriteDir = dir
+	recPath := dir + "/" + evidence.FileName
+	sqlPath := dir + "/rewrite.sql"
+	sqlFile := []byte(evidence.MarkerLine(".sql", recPath) + "\n" + best.Candidate.SQL + "\n")
+	spanText, err := evidence.SpanText(opts.Source, u.Span)
+	if err != nil {
+		return &EvidenceError{Stage: "rewrite", Msg: err.Error()}
+	}
+	rec := &evidence.Record{
+		SchemaVersion: evidence.SchemaVersion,
+		Tool:          opts.Tool,
+		Original: evidence.Original{
+			File: u.File, Name: u.Name, Language: string(u.Language), SpanSHA256: evidence.SpanHash(spanText),
+		},
+		Rewrites:     []evidence.RewriteFile{{Target: TargetSQL, Path: sqlPath, SHA256: evidence.SHA256(sqlFile)}},
+		SpecSHA256:   evidence.SHA256(sc.specJSON),
+		InputsSHA256: sc.inputsHash,
+		Seed:         opts.Seed,
+		Rows:         best.Report.Rows,
+		Engine:       evidence.Engine{Name: best.Report.Engine, ANSI: best.Report.ANSI},
+		Policy:       best.Report.Policy,
+		Result:       evidence.Verified,
+		Mismatches:   best.Report.Mismatches,
+	}
+	for _, t := range out.Tried {
+		if t.Accepted && t.Bench != nil && t == best {
+			rec.Benchmarks = append(rec.Benchmarks, t.Bench.record(t.Candidate.Target))
+		}
+	}
+	recJSON, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode evidence: %w", err)
+	}
+	out.Record = rec
+	var changes []FileChange
+	for _, f := range []struct {
+		path string
+		data []byte
+	}{{sqlPath, sqlFile}, {recPath, append(recJSON, '\n')}} {
+		old, err := readIfExists(filepath.Join(opts.RepoRoot, filepath.FromSlash(f.path)))
+		if err != nil {
+			return err
+		}
+		changes = append(changes, FileChange{Path: f.path, Old: old, New: f.data})
+	}
+	newSrc, edits, err := RewriteUseSites(u, opts.Source, best.Candidate.SQL)
+	if err != nil {
+		return fmt.Errorf("use sites: %w", err)
+	}
+	out.UseEdits = edits
+	if string(newSrc) != string(opts.Source) {
+		changes = append(changes, FileChange{Path: u.File, Old: opts.Source, New: newSrc})
+	}
+	out.Changes = changes
+	return nil
+}
+
+func readIfExists(path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("rewrite: %w", err)
+	}
+	return b, nil
+}
+
+// rewriteDir picks udfx-rewrites/<name>; when that folder's record is of
+// a UDF in another file (two classes named ToFahrenheit), the file's
+// language is added to the name.
+func rewriteDir(root string, u *udf.UDF) (string, error) {
+	base := evidence.Dir + "/" + SafeName(u.Name)
+	rec, err := evidence.Read(filepath.Join(root, filepath.FromSlash(base), evidence.FileName))
+	if err != nil {
+		if _, statErr := os.Stat(filepath.Join(root, filepath.FromSlash(base), evidence.FileName)); errors.Is(statErr, os.ErrNotExist) {
+			return base, nil
+		}
+		return "", fmt.Errorf("existing record: %w", err)
+	}
+	if rec.Original.File == u.File && rec.Original.Name == u.Name {
+		return base, nil
+	}
+	return base + "-" + string(u.Language), nil
+}
+
+// SafeName makes a UDF name usable as a folder name.
+func SafeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// scaffolded is stage 1's evidence and the live runner the benchmark
+// reuses.
+type scaffolded struct {
+	runUDF     *udf.UDF // the UDF with an absolute File for the runners
+	specJSON   []byte
+	inputsHash string
+	params     []inputs.Param
+	rows       [][]value.Value
+	baseline   []value.Value
+	runtime    string
+	run        runner.Runner
+	mem        memory.Allocator
+	rec        interface{ Release() }
+	eval       *evalInputs
+}
+
+func (s *scaffolded) close() {
+	if s.run != nil {
+		s.run.Close()
+	}
+	if s.rec != nil {
+		s.rec.Release()
+	}
+}

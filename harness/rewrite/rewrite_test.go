@@ -1,0 +1,158 @@
+package rewrite
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/udfx/udfx/harness/udf"
+)
+
+// TestUnifiedDiffAppliesWithGit checks the generator against `git apply`:
+// each patch must turn the old content into the new one exactly.
+func TestUnifiedDiffAppliesWithGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Fatalf("git is needed: %v", err)
+	}
+	long := strings.Repeat("line\n", 20)
+	cases := []struct{ name, old, new string }{
+		{"change-middle", "a\nb\nc\nd\ne\nf\ng\nh\ni\n", "a\nb\nc\nd\nE\nf\ng\nh\ni\n"},
+		{"two-hunks", "1\n" + long + "2\n" + long + "3\n", "one\n" + long + "2\n" + long + "three\n"},
+		{"insert-top", "x\ny\n", "new\nx\ny\n"},
+		{"append", "x\ny\n", "x\ny\nz\n"},
+		{"delete-all-but-one", "x\ny\nz\n", "y\n"},
+		{"no-final-newline", "x\ny", "x\nY"},
+		{"add-final-newline", "x\ny", "x\ny\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			run := func(args ...string) {
+				cmd := exec.Command("git", args...)
+				cmd.Dir = dir
+				out, err := cmd.CombinedOutput()
+				require.NoError(t, err, "git %v: %s", args, out)
+			}
+			run("init", "-q")
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "f.txt"), []byte(c.old), 0o644))
+			patch := UnifiedDiff([]FileChange{
+				{Path: "f.txt", Old: []byte(c.old), New: []byte(c.new)},
+				{Path: "sub/new.txt", New: []byte("created\n")},
+			})
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "p.patch"), []byte(patch), 0o644))
+			run("apply", "p.patch")
+			got, err := os.ReadFile(filepath.Join(dir, "f.txt"))
+			require.NoError(t, err)
+			assert.Equal(t, c.new, string(got), patch)
+			created, err := os.ReadFile(filepath.Join(dir, "sub", "new.txt"))
+			require.NoError(t, err)
+			assert.Equal(t, "created\n", string(created))
+		})
+	}
+	assert.Empty(t, UnifiedDiff([]FileChange{{Path: "same", Old: []byte("x\n"), New: []byte("x\n")}}))
+}
+
+func TestSubstitute(t *testing.T) {
+	params := []udf.Param{{Name: "celsius"}, {Name: "s"}}
+	cases := []struct{ sql, want string }{
+		{"(`celsius` * 9.0D) + 32.0D", "(temp * 9.0D) + 32.0D"},
+		{"celsius + length(s)", "temp + length(name)"},
+		{"concat('celsius', `s`)", "concat('celsius', name)"}, // not inside string literals
+		{"s(celsius)", "s(temp)"},                             // a function named like a parameter
+		{"t.celsius + 1.0D", "t.celsius + 1.0D"},              // a qualified name is not the parameter
+		{"`we``ird` + celsius", "`we``ird` + temp"},
+	}
+	for _, c := range cases {
+		got, err := substitute(c.sql, params, []string{"temp", "name"})
+		require.NoError(t, err, c.sql)
+		assert.Equal(t, c.want, got, c.sql)
+	}
+	_, err := substitute("x", params, []string{"a"})
+	assert.Error(t, err)
+}
+
+func TestRewriteSQLText(t *testing.T) {
+	params := []udf.Param{{Name: "c"}}
+	got, n, err := rewriteSQLText("SELECT TO_F(a.t), 'to_f(x)', to_f (t + 1) FROM r", []string{"to_f"}, "`c` * 2.0D", params)
+	require.NoError(t, err)
+	assert.Equal(t, 2, n)
+	assert.Equal(t, "SELECT (a.t * 2.0D), 'to_f(x)', ((t + 1) * 2.0D) FROM r", got)
+}
+
+func TestRewriteUseSitesImportsExpr(t *testing.T) {
+	cases := []struct {
+		lang       udf.Language
+		src, call  string
+		wantImport string
+	}{
+		{udf.Python, "from pyspark.sql.functions import col, udf\n\ndf.select(f(col(\"t\")))\n", `f(col("t"))`, "from pyspark.sql.functions import col, udf, expr\n"},
+		{udf.Python, "import sys\n\ndf.select(f(F.col('t')))\n", `f(F.col('t'))`, ""},
+		{udf.Scala, "import org.apache.spark.sql.functions.{col, udf}\n\nx(f(col(\"t\")))\n", `f(col("t"))`, "import org.apache.spark.sql.functions.{col, udf, expr}\n"},
+		{udf.Scala, "import a.B\n\nx(f($\"t\"))\n", `f($"t")`, "import a.B\nimport org.apache.spark.sql.functions.expr\n"},
+		{udf.Java, "import a.B;\n\nx(f(col(\"t\")));\n", `f(col("t"))`, "import a.B;\nimport static org.apache.spark.sql.functions.expr;\n"},
+	}
+	for _, c := range cases {
+		i := strings.Index(c.src, c.call)
+		line := strings.Count(c.src[:i], "\n") + 1
+		col := i - strings.LastIndex(c.src[:i], "\n")
+		u := &udf.UDF{Name: "f", Language: c.lang, Params: []udf.Param{{Name: "c"}},
+			UseSites: []udf.UseSite{{Kind: udf.UseCall, Text: c.call, Span: udf.Span{
+				Start: udf.Position{Line: line, Column: col}, End: udf.Position{Line: line, Column: col + len(c.call)}}}}}
+		got, edits, err := RewriteUseSites(u, []byte(c.src), "`c` + 1.0D")
+		require.NoError(t, err)
+		require.Len(t, edits, 1)
+		assert.Contains(t, string(got), "expr(\"`t` + 1.0D\")", c.src)
+		assert.NotContains(t, string(got), c.call)
+		if c.wantImport != "" {
+			assert.True(t, strings.HasPrefix(string(got), c.wantImport), "%s", got)
+		} else {
+			assert.Contains(t, string(got), "F.expr(")
+		}
+	}
+}
+
+func TestRewriteUseSitesKeepsWhatItCannotChange(t *testing.T) {
+	src := "x(f(lit(1.0)))\ny = s\"SELECT f(t)\"\n"
+	u := &udf.UDF{Name: "f", Language: udf.Scala, RegisteredNames: []string{"f"}, Params: []udf.Param{{Name: "c"}},
+		UseSites: []udf.UseSite{
+			{Kind: udf.UseCall, Text: "f(lit(1.0))", Span: udf.Span{Start: udf.Position{Line: 1, Column: 3}, End: udf.Position{Line: 1, Column: 14}}},
+			{Kind: udf.UseSQL, Text: "s\"SELECT f(t)\"", Span: udf.Span{Start: udf.Position{Line: 2, Column: 5}, End: udf.Position{Line: 2, Column: 19}}},
+		}}
+	got, edits, err := RewriteUseSites(u, []byte(src), "`c`")
+	require.NoError(t, err)
+	assert.Equal(t, src, string(got))
+	require.Len(t, edits, 2)
+	assert.Contains(t, edits[0].Note, "not a column reference")
+	assert.Contains(t, edits[1].Note, "not a plain string literal")
+}
+
+func TestApplyRollsBackAndRefusesChangedFiles(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.txt"), []byte("old\n"), 0o644))
+	err := Apply(dir, []FileChange{{Path: "a.txt", Old: []byte("older\n"), New: []byte("new\n")}}, false)
+	var ce *ChangedError
+	require.ErrorAs(t, err, &ce)
+
+	// A folder the rewrite cannot write into makes the second write fail.
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "blocked"), 0o755))
+	require.NoError(t, os.Chmod(filepath.Join(dir, "blocked"), 0o555))
+	t.Cleanup(func() { os.Chmod(filepath.Join(dir, "blocked"), 0o755) })
+	err = Apply(dir, []FileChange{
+		{Path: "a.txt", Old: []byte("old\n"), New: []byte("new\n")},
+		{Path: "blocked/x.txt", Old: nil, New: []byte("y\n")},
+	}, false)
+	if os.Geteuid() == 0 {
+		// root writes through 0555; the apply then succeeds.
+		require.NoError(t, err)
+		return
+	}
+	require.Error(t, err)
+	b, rerr := os.ReadFile(filepath.Join(dir, "a.txt"))
+	require.NoError(t, rerr)
+	assert.Equal(t, "old\n", string(b), "a failed apply restores what it wrote")
+}

@@ -1,0 +1,256 @@
+package rewrite
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/udfx/udfx/harness/engine"
+	"github.com/udfx/udfx/harness/evidence"
+	"github.com/udfx/udfx/harness/inputs"
+	"github.com/udfx/udfx/harness/value"
+)
+
+// evalInputs is the inputs as the engine reads them.
+type evalInputs struct {
+	rec  arrow.RecordBatch
+	cols []engine.Column
+}
+
+// scaffold is stage 1: the spec, the inputs, and the original run twice
+// on them; the baseline is saved only when both runs agree row for row.
+func scaffold(ctx context.Context, opts Options) (*scaffolded, error) {
+	u := opts.UDF
+	if u.Return == nil {
+		return nil, &OriginalError{Err: fmt.Errorf("%s: the return type of %s is not known from the source", u.File, u.Name)}
+	}
+	spec, err := json.MarshalIndent(u, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("scaffold: spec: %w", err)
+	}
+	spec = append(spec, '\n')
+	if err := evidence.WriteFileAtomic(filepath.Join(opts.Workspace, "spec.json"), spec, 0o644); err != nil {
+		return nil, fmt.Errorf("scaffold: spec: %w", err)
+	}
+	sc := &scaffolded{specJSON: spec, mem: memory.NewGoAllocator()}
+	cols := make([]engine.Column, len(u.Params))
+	for i, p := range u.Params {
+		if p.Type == nil {
+			return nil, &OriginalError{Err: fmt.Errorf("%s: the Spark type of parameter %s of %s is not known from the source", u.File, p.Name, u.Name)}
+		}
+		sc.params = append(sc.params, inputs.Param{Name: p.Name, Type: p.Type})
+		cols[i] = engine.Column{Name: p.Name, Type: p.Type}
+	}
+	rec, _, err := inputs.Generate(sc.params, inputs.Options{Seed: opts.Seed, Rows: opts.Rows}, sc.mem)
+	if err != nil {
+		return nil, fmt.Errorf("scaffold: generate inputs: %w", err)
+	}
+	sc.rec = rec
+	sc.eval = &evalInputs{rec: rec, cols: cols}
+	path := filepath.Join(opts.Workspace, "inputs.arrow")
+	if err := inputs.WriteIPC(path, rec); err != nil {
+		sc.close()
+		return nil, fmt.Errorf("scaffold: %w", err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		sc.close()
+		return nil, fmt.Errorf("scaffold: %w", err)
+	}
+	sc.inputsHash = evidence.SHA256(b)
+	sc.rows = make([][]value.Value, rec.NumRows())
+	for i := range sc.rows {
+		row := make([]value.Value, rec.NumCols())
+		for j, c := range rec.Columns() {
+			row[j] = value.FromArrow(c, i)
+		}
+		sc.rows[i] = row
+	}
+
+	// The runners read and compile the file: give them its real path.
+	runUDF := *u
+	runUDF.File = filepath.Join(opts.RepoRoot, filepath.FromSlash(u.File))
+	sc.runUDF = &runUDF
+	r, err := opts.NewRunner(ctx, &runUDF, opts.Limits)
+	if err != nil {
+		sc.close()
+		return nil, &OriginalError{Err: err}
+	}
+	sc.run = r
+	sc.runtime = r.Describe()
+	first, err := r.Run(ctx, sc.rows)
+	if err != nil {
+		sc.close()
+		return nil, &OriginalError{Err: err}
+	}
+	second, err := r.Run(ctx, sc.rows)
+	if err != nil {
+		sc.close()
+		return nil, &OriginalError{Err: err}
+	}
+	if len(first) != len(sc.rows) || len(second) != len(sc.rows) {
+		sc.close()
+		return nil, &OriginalError{Err: fmt.Errorf("the runner returned %d and %d results for %d rows", len(first), len(second), len(sc.rows))}
+	}
+	var nd *NondeterministicError
+	for i := range first {
+		a, b := value.Token(first[i]), value.Token(second[i])
+		if a == b {
+			continue
+		}
+		if nd == nil {
+			nd = &NondeterministicError{UDF: u.Name, Row: i, Inputs: describeRow(sc.params, sc.rows[i]), First: first[i].String(), Second: second[i].String()}
+		}
+		nd.DifferingResults++
+	}
+	if nd != nil {
+		sc.close()
+		return nil, nd
+	}
+	sc.baseline = first
+	var tok strings.Builder
+	for _, v := range first {
+		tok.WriteString(value.Token(v))
+		tok.WriteByte('\n')
+	}
+	if err := evidence.WriteFileAtomic(filepath.Join(opts.Workspace, "baseline.tokens"), []byte(tok.String()), 0o644); err != nil {
+		sc.close()
+		return nil, fmt.Errorf("scaffold: baseline: %w", err)
+	}
+	return sc, nil
+}
+
+func describeRow(params []inputs.Param, row []value.Value) string {
+	parts := make([]string, len(params))
+	for i, p := range params {
+		parts[i] = p.Name + " = " + row[i].String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+// checkScaffold re-reads stage 1's files and checks them against what
+// the stage computed before convert may start.
+func checkScaffold(ws string, sc *scaffolded) error {
+	fail := func(msg string) error { return &EvidenceError{Stage: "convert", Msg: msg} }
+	spec, err := os.ReadFile(filepath.Join(ws, "spec.json"))
+	if err != nil || evidence.SHA256(spec) != evidence.SHA256(sc.specJSON) {
+		return fail("spec.json is missing or changed")
+	}
+	in, err := os.ReadFile(filepath.Join(ws, "inputs.arrow"))
+	if err != nil || evidence.SHA256(in) != sc.inputsHash {
+		return fail("inputs.arrow is missing or changed")
+	}
+	base, err := os.ReadFile(filepath.Join(ws, "baseline.tokens"))
+	if err != nil {
+		return fail("no baseline: " + err.Error())
+	}
+	if n := strings.Count(string(base), "\n"); n != len(sc.rows) || len(sc.baseline) != len(sc.rows) {
+		return fail(fmt.Sprintf("the baseline has %d results for %d input rows", n, len(sc.rows)))
+	}
+	return nil
+}
+
+// Bench is one benchmark: the original through its runner and the
+// rewrite on the embedded engine, alternating on the same inputs.
+type Bench struct {
+	Rows            int       `json:"rows"`
+	Runs            int       `json:"runs"`
+	OriginalS       []float64 `json:"original_s"`
+	RewriteS        []float64 `json:"rewrite_s"`
+	OriginalMedianS float64   `json:"original_median_s"`
+	RewriteMedianS  float64   `json:"rewrite_median_s"`
+	OriginalSpreadS float64   `json:"original_spread_s"` // max - min
+	RewriteSpreadS  float64   `json:"rewrite_spread_s"`
+	Speedup         float64   `json:"speedup"`
+	Original        string    `json:"original"`
+	Engine          string    `json:"engine"`
+	Machine         string    `json:"machine"`
+}
+
+func (b *Bench) record(target string) evidence.Benchmark {
+	return evidence.Benchmark{
+		Target: target, Rows: b.Rows, Runs: b.Runs,
+		OriginalMedianS: b.OriginalMedianS, RewriteMedianS: b.RewriteMedianS, Speedup: b.Speedup,
+		Where: b.Engine + " vs " + b.Original + "; " + b.Machine,
+	}
+}
+
+// benchmark is stage 3: one warm-up of each side, then runs timed runs
+// of each, alternating so that drift in the machine hits both alike.
+func benchmark(ctx context.Context, sc *scaffolded, c Candidate, runs int) (*Bench, error) {
+	expr, err := engine.Compile(c.SQL, sc.eval.cols, engine.Options{ANSI: true, TimeZone: "UTC"})
+	if err != nil {
+		return nil, fmt.Errorf("compile the candidate: %w", err)
+	}
+	runOrig := func() (time.Duration, error) {
+		start := time.Now()
+		res, err := sc.run.Run(ctx, sc.rows)
+		d := time.Since(start)
+		if err != nil {
+			return 0, &OriginalError{Err: err}
+		}
+		if len(res) != len(sc.rows) {
+			return 0, &OriginalError{Err: errors.New("the runner returned a result per row no more")}
+		}
+		return d, nil
+	}
+	runRewrite := func() (time.Duration, error) {
+		start := time.Now()
+		res, err := expr.Eval(sc.eval.rec, sc.mem)
+		d := time.Since(start)
+		if err != nil {
+			return 0, fmt.Errorf("evaluate the candidate: %w", err)
+		}
+		res.Values.Release()
+		return d, nil
+	}
+	if _, err := runOrig(); err != nil {
+		return nil, err
+	}
+	if _, err := runRewrite(); err != nil {
+		return nil, err
+	}
+	b := &Bench{
+		Rows: len(sc.rows), Runs: runs, Original: sc.runtime, Engine: "udfx embedded engine (ANSI)",
+		Machine: fmt.Sprintf("%d CPUs, %s/%s, %s", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version()),
+	}
+	for i := 0; i < runs; i++ {
+		o, err := runOrig()
+		if err != nil {
+			return nil, err
+		}
+		r, err := runRewrite()
+		if err != nil {
+			return nil, err
+		}
+		b.OriginalS = append(b.OriginalS, o.Seconds())
+		b.RewriteS = append(b.RewriteS, r.Seconds())
+	}
+	b.OriginalMedianS, b.OriginalSpreadS = medianSpread(b.OriginalS)
+	b.RewriteMedianS, b.RewriteSpreadS = medianSpread(b.RewriteS)
+	if b.RewriteMedianS > 0 {
+		b.Speedup = b.OriginalMedianS / b.RewriteMedianS
+	}
+	return b, nil
+}
+
+func medianSpread(xs []float64) (float64, float64) {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	n := len(s)
+	med := s[n/2]
+	if n%2 == 0 {
+		med = (s[n/2-1] + s[n/2]) / 2
+	}
+	return med, s[n-1] - s[0]
+}
