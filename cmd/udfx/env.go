@@ -15,6 +15,17 @@ type env struct {
 	WorkDir   string
 	StdoutTTY bool
 	StderrTTY bool
+	// Getenv reads the environment (os.Getenv in main); nil reads an
+	// empty one, so tests do not pick up the CI they run in.
+	Getenv func(string) string
+}
+
+// getenv reads one variable through Getenv.
+func (e *env) getenv(key string) string {
+	if e.Getenv == nil {
+		return ""
+	}
+	return e.Getenv(key)
 }
 
 // abs resolves a path argument against the work directory.

@@ -20,5 +20,6 @@ func main() {
 		WorkDir:   wd,
 		StdoutTTY: term.IsTerminal(int(os.Stdout.Fd())),
 		StderrTTY: term.IsTerminal(int(os.Stderr.Fd())),
+		Getenv:    os.Getenv,
 	}))
 }

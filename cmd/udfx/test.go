@@ -12,6 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/udfx/udfx/harness/difftest"
+	"github.com/udfx/udfx/harness/evidence"
+	"github.com/udfx/udfx/harness/rewrite"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/runner/runners"
 	"github.com/udfx/udfx/harness/udf"
@@ -110,7 +112,7 @@ func runTest(ctx context.Context, e *env, opts *testOptions, target string) erro
 		if err != nil {
 			return usageErrorf("read --rewrite: %w", err)
 		}
-		sql = stripSQLComments(string(b))
+		sql = evidence.StripSQLComments(string(b))
 		if sql == "" {
 			return usageErrorf("%s holds no SQL expression", opts.rewriteFile)
 		}
@@ -129,7 +131,7 @@ func runTest(ctx context.Context, e *env, opts *testOptions, target string) erro
 	}
 	workspace := ""
 	if opts.workspace != "" {
-		workspace = filepath.Join(e.abs(opts.workspace), safeName(u.Name))
+		workspace = filepath.Join(e.abs(opts.workspace), rewrite.SafeName(u.Name))
 	}
 	var progress func(string)
 	if e.StderrTTY {
@@ -215,24 +217,4 @@ func findUDF(e *env, target string) (*udf.UDF, error) {
 		return nil, usageErrorf("%s defines %d UDFs (%s): pick one with %s:NAME", path, len(udfs), strings.Join(names, ", "), path)
 	}
 	return nil, usageErrorf("%s has no UDF named %q (it has %s)", path, name, strings.Join(names, ", "))
-}
-
-func stripSQLComments(s string) string {
-	var lines []string
-	for _, l := range strings.Split(s, "\n") {
-		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "--") {
-			lines = append(lines, l)
-		}
-	}
-	return strings.TrimSpace(strings.Join(lines, "\n"))
-}
-
-// safeName makes a UDF name usable as a folder name.
-func safeName(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '_' || r == '-' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
-			return r
-		}
-		return '_'
-	}, s)
 }

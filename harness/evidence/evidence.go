@@ -214,3 +214,15 @@ func FindMarker(content []byte) (string, error) {
 	}
 	return "", ErrNoMarker
 }
+
+// StripSQLComments drops blank and `--` comment lines from a SQL rewrite
+// file, leaving the expression.
+func StripSQLComments(s string) string {
+	var lines []string
+	for _, l := range strings.Split(s, "\n") {
+		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "--") {
+			lines = append(lines, strings.TrimRight(l, "\r"))
+		}
+	}
+	return strings.TrimSpace(strings.Join(lines, "\n"))
+}

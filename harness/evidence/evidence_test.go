@@ -43,3 +43,8 @@ func TestMarkers(t *testing.T) {
 	_, err := FindMarker([]byte("SELECT 1"))
 	assert.ErrorIs(t, err, ErrNoMarker)
 }
+
+func TestStripSQLComments(t *testing.T) {
+	assert.Equal(t, "a +\n  b", StripSQLComments("-- udfx:rewrite record=x\r\n\r\na +\r\n  -- note\r\n  b\r\n"))
+	assert.Equal(t, "", StripSQLComments("-- only\n"))
+}

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/udfx/udfx/harness/runner"
+	"github.com/udfx/udfx/harness/runner/runners"
+	"github.com/udfx/udfx/harness/verify"
+)
+
+// verifyOptions are the flags of `udfx verify`.
+type verifyOptions struct {
+	format    string
+	skipRerun bool
+	timeout   time.Duration
+	memoryMB  int
+}
+
+func newVerifyCmd(e *env) *cobra.Command {
+	opts := &verifyOptions{}
+	cmd := &cobra.Command{
+		Use:   "verify [PATH]",
+		Short: "CI gate: check that every rewrite is still proved by its evidence record",
+		Long: `Verify finds every evidence record (udfx-rewrites/<udf>/evidence.json) and every
+rewrite file (a file whose first 20 lines carry a "udfx:rewrite record=" marker)
+below PATH (default: the current folder; .git, .udfx and vendored folders are
+skipped) and checks each rewrite:
+
+  stale-udf      the UDF's definition no longer hashes as recorded (edited,
+                 renamed or its file gone)
+  stale-rewrite  the rewrite file no longer hashes as recorded (edited or gone)
+  unverified     a rewrite file whose marker names a missing record, or a
+                 record that does not list it
+  failed         the record's result is not "verified"
+  mismatch       the differential test, re-run now with the record's seed,
+                 rows, ANSI mode and comparison policy, finds a counterexample
+
+--skip-rerun checks the hashes only: fast enough for a pre-commit hook.
+
+Output is a table, or --format json (docs/verify-json.md), sarif (2.1.0, a
+rule per failure kind) or junit. When GITHUB_ACTIONS=true, udfx also writes
+an ::error annotation per failing rewrite (at most 10; to stdout with the
+table, to stderr with the other formats) and appends the table as Markdown
+to the file named by $GITHUB_STEP_SUMMARY.
+
+Exit codes: 0 every rewrite passes, 1 the gate failed, 2 bad usage, 3 udfx
+could not check a rewrite (for example the original cannot be run).`,
+		Example: `  udfx verify
+  udfx verify --skip-rerun
+  udfx verify services/etl --format sarif > udfx.sarif`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			path := "."
+			if len(args) == 1 {
+				path = args[0]
+			}
+			return runVerify(cmd, e, opts, path)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opts.format, "format", "f", "table", "output format: table, json, sarif or junit")
+	f.BoolVar(&opts.skipRerun, "skip-rerun", false, "check the hashes only; do not re-run the differential tests")
+	f.DurationVar(&opts.timeout, "timeout", runner.DefaultLimits.Timeout, "time limit for running each original")
+	f.IntVar(&opts.memoryMB, "memory", runner.DefaultLimits.MemoryMB, "memory limit of each original's process, MiB")
+	return cmd
+}
+
+func runVerify(cmd *cobra.Command, e *env, opts *verifyOptions, path string) error {
+	switch opts.format {
+	case "table", "json", "sarif", "junit":
+	default:
+		return usageErrorf("unknown --format %q: want table, json, sarif or junit", opts.format)
+	}
+	if opts.timeout <= 0 || opts.memoryMB <= 0 {
+		return usageErrorf("--timeout and --memory must be positive")
+	}
+	var progress func(string)
+	if e.StderrTTY {
+		progress = func(stage string) { fmt.Fprintf(e.Stderr, "\r\033[K%s...", stage) }
+	}
+	res, err := verify.Run(cmd.Context(), verify.Options{
+		Root: e.abs(path), Display: path, SkipRerun: opts.skipRerun,
+		Limits:    runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB},
+		NewRunner: runners.New, Progress: progress,
+	})
+	if progress != nil {
+		fmt.Fprint(e.Stderr, "\r\033[K")
+	}
+	if err != nil {
+		var ie *verify.InputError
+		if errors.As(err, &ie) {
+			return usageError(err)
+		}
+		return internalError(err)
+	}
+
+	switch opts.format {
+	case "json":
+		err = res.WriteJSON(e.Stdout, version)
+	case "sarif":
+		err = res.WriteSARIF(e.Stdout, version)
+	case "junit":
+		err = res.WriteJUnit(e.Stdout)
+	default:
+		err = res.WriteTable(e.Stdout)
+	}
+	if err != nil {
+		return internalError(fmt.Errorf("write report: %w", err))
+	}
+	if e.getenv("GITHUB_ACTIONS") == "true" {
+		if err := githubOutputs(e, opts, res); err != nil {
+			return internalError(err)
+		}
+	}
+
+	switch {
+	case res.HasErrors():
+		return internalError(fmt.Errorf("could not check every rewrite: %s", res.Summary()))
+	case !res.Passed():
+		return &exitError{code: exitFailed, err: fmt.Errorf("gate failed: %s", res.Summary())}
+	}
+	return nil
+}
+
+// githubOutputs writes the annotations and the step summary. Annotations
+// go to stdout beside the table; with a machine-readable format they go to
+// stderr, which the Actions runner reads for workflow commands too, so
+// stdout stays a valid document.
+func githubOutputs(e *env, opts *verifyOptions, res *verify.Result) error {
+	var w io.Writer = e.Stdout
+	if opts.format != "table" {
+		w = e.Stderr
+	}
+	if err := res.WriteAnnotations(w); err != nil {
+		return fmt.Errorf("write annotations: %w", err)
+	}
+	summary := e.getenv("GITHUB_STEP_SUMMARY")
+	if summary == "" {
+		return nil
+	}
+	f, err := os.OpenFile(e.abs(summary), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("step summary: %w", err)
+	}
+	if err := res.WriteMarkdown(f); err != nil {
+		f.Close()
+		return fmt.Errorf("step summary: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("step summary: %w", err)
+	}
+	return nil
+}

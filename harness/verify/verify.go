@@ -1,0 +1,566 @@
+// Package verify is the CI gate behind `udfx verify`: it finds every
+// evidence record and every rewrite file below a folder and checks that
+// each rewrite is still proved. A rewrite fails the gate when the UDF or
+// the rewrite changed since its record was written (stale), when it has no
+// record (unverified), when its record does not say verified (failed), or
+// when the differential test, re-run now, finds a counterexample
+// (mismatch).
+package verify
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/udfx/udfx/harness/difftest"
+	"github.com/udfx/udfx/harness/evidence"
+	"github.com/udfx/udfx/harness/runner"
+	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/harness/udf/frontends"
+)
+
+// Status is the verdict on one rewrite file. The failure statuses double
+// as the SARIF rule ids; the set is part of the JSON schema
+// (docs/verify-json.md): add to it, never rename.
+type Status string
+
+const (
+	Pass Status = "pass"
+	// StaleUDF: the original's definition changed (or is gone) since the
+	// record was written.
+	StaleUDF Status = "stale-udf"
+	// StaleRewrite: the rewrite file changed (or is gone).
+	StaleRewrite Status = "stale-rewrite"
+	// Unverified: a rewrite file whose marker names no readable record,
+	// or a record that does not list it.
+	Unverified Status = "unverified"
+	// Failed: the record itself says the rewrite was not verified.
+	Failed Status = "failed"
+	// Mismatch: the differential test, re-run now, disagrees.
+	Mismatch Status = "mismatch"
+	// Error: udfx could not check the rewrite (the original cannot be
+	// run, a file cannot be read). It is not the user's failure, so the
+	// gate exits with the internal-error code.
+	Error Status = "error"
+)
+
+// FailureStatuses lists the statuses that fail the gate, in the order
+// reports describe them.
+var FailureStatuses = []Status{StaleUDF, StaleRewrite, Unverified, Failed, Mismatch, Error}
+
+// Describe says what a status means, for SARIF rules and help text.
+func Describe(s Status) string {
+	switch s {
+	case Pass:
+		return "The rewrite's record matches the UDF and the rewrite, and the differential test passes."
+	case StaleUDF:
+		return "The original UDF changed (or is gone) since its rewrite was verified: re-run udfx rewrite."
+	case StaleRewrite:
+		return "The rewrite file changed (or is gone) since it was verified: re-run udfx rewrite or restore it."
+	case Unverified:
+		return "A rewrite file has no evidence record that lists it: it was never proved."
+	case Failed:
+		return "The evidence record says the rewrite did not pass its differential test."
+	case Mismatch:
+		return "Re-running the differential test now finds an input where the rewrite and the original disagree."
+	case Error:
+		return "udfx could not check the rewrite, for example because the original UDF cannot be run."
+	}
+	return string(s)
+}
+
+// Item is the verdict on one rewrite file.
+type Item struct {
+	// UDF is the original's name (the record's folder name when there is
+	// no readable record).
+	UDF string `json:"udf"`
+	// Target is the rewrite's target (sql, columnar, cuda); for a file
+	// without a record it is guessed from the extension.
+	Target string `json:"target"`
+	// File is the rewrite file, relative to the verified folder,
+	// slash-separated.
+	File string `json:"file"`
+	// Record is the evidence record's path, relative to the verified
+	// folder; empty when there is none.
+	Record string `json:"record"`
+	// Original is the UDF's source file, relative to the verified folder.
+	Original string `json:"original,omitempty"`
+	Status   Status `json:"status"`
+	Detail   string `json:"detail"`
+	// Location is where a reviewer should look: the original's definition
+	// for stale-udf, the rewrite file otherwise.
+	Location Location `json:"location"`
+	// Rerun says whether the differential test was re-run for this file.
+	Rerun          bool                     `json:"rerun"`
+	Counterexample *difftest.Counterexample `json:"counterexample,omitempty"`
+}
+
+// Location is a file (relative to the verified folder) and a 1-based
+// line.
+type Location struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+}
+
+// Result is the outcome of one gate run.
+type Result struct {
+	// Root is the verified folder as given.
+	Root      string `json:"root"`
+	Records   int    `json:"records"`
+	SkipRerun bool   `json:"skip_rerun"`
+	Items     []Item `json:"items"`
+}
+
+// Counts returns how many items have each status.
+func (r *Result) Counts() map[Status]int {
+	m := map[Status]int{}
+	for _, it := range r.Items {
+		m[it.Status]++
+	}
+	return m
+}
+
+// Passed reports whether every item passed.
+func (r *Result) Passed() bool {
+	for _, it := range r.Items {
+		if it.Status != Pass {
+			return false
+		}
+	}
+	return true
+}
+
+// HasErrors reports whether some item could not be checked.
+func (r *Result) HasErrors() bool { return r.Counts()[Error] > 0 }
+
+// Options configure a gate run.
+type Options struct {
+	// Root is the folder to verify (absolute, or relative to the process's
+	// working directory); Display is how it is named in reports.
+	Root    string
+	Display string
+	// SkipRerun checks the hashes only, without running the original.
+	SkipRerun bool
+	Limits    runner.Limits
+	// NewRunner starts the original's runner (runners.New in production).
+	NewRunner func(ctx context.Context, u *udf.UDF, limits runner.Limits) (runner.Runner, error)
+	// Progress, when set, hears what the gate is doing.
+	Progress func(stage string)
+}
+
+// InputError is a PATH that cannot be verified: it does not exist or is
+// not a folder.
+type InputError struct {
+	Path string
+	Err  error
+}
+
+func (e *InputError) Error() string { return fmt.Sprintf("%s: %v", e.Path, e.Err) }
+func (e *InputError) Unwrap() error { return e.Err }
+
+// skipDirs are not walked: version control, udfx's own workspaces (they
+// hold candidates that were never applied) and vendored code.
+var skipDirs = map[string]bool{
+	".git": true, ".udfx": true, "vendor": true, "third_party": true,
+	"node_modules": true, "site-packages": true, "__pycache__": true,
+	"venv": true, ".venv": true,
+}
+
+// maxMarkerScan bounds how much of a file is read looking for a marker in
+// its first 20 lines: a longer prefix is not a rewrite udfx wrote.
+const maxMarkerScan = 64 << 10
+
+// Run verifies every rewrite below opts.Root.
+func Run(ctx context.Context, opts Options) (*Result, error) {
+	progress := opts.Progress
+	if progress == nil {
+		progress = func(string) {}
+	}
+	root, err := filepath.Abs(opts.Root)
+	if err != nil {
+		return nil, &InputError{Path: opts.Display, Err: err}
+	}
+	fi, err := os.Stat(root)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, &InputError{Path: opts.Display, Err: errors.New("no such file or directory")}
+		}
+		return nil, &InputError{Path: opts.Display, Err: err}
+	}
+	if !fi.IsDir() {
+		return nil, &InputError{Path: opts.Display, Err: errors.New("not a folder")}
+	}
+	progress("finding records and rewrites")
+	records, marked, err := walk(root)
+	if err != nil {
+		return nil, err
+	}
+	v := &verifier{root: root, opts: opts, progress: progress}
+	res := &Result{Root: opts.Display, Records: len(records), SkipRerun: opts.SkipRerun}
+	listed := map[string]bool{} // absolute rewrite paths some record lists
+	for _, rec := range records {
+		items := v.checkRecord(ctx, rec)
+		for _, it := range items {
+			listed[filepath.Join(root, filepath.FromSlash(it.File))] = true
+		}
+		res.Items = append(res.Items, items...)
+	}
+	for _, m := range marked {
+		if listed[m.abs] {
+			continue
+		}
+		res.Items = append(res.Items, v.checkOrphan(m))
+	}
+	sort.SliceStable(res.Items, func(i, j int) bool {
+		a, b := res.Items[i], res.Items[j]
+		if a.UDF != b.UDF {
+			return a.UDF < b.UDF
+		}
+		return a.File < b.File
+	})
+	return res, nil
+}
+
+// markedFile is a file carrying a rewrite marker.
+type markedFile struct {
+	abs    string
+	record string // as the marker names it
+	line   int
+}
+
+// walk finds the records (Dir/<udf>/FileName) and marked files below root.
+func walk(root string) (records []string, marked []markedFile, err error) {
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == root {
+				return err
+			}
+			// An unreadable subfolder cannot hold anything we could check.
+			return nil
+		}
+		if d.IsDir() {
+			if p != root && skipDirs[d.Name()] {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		if d.Name() == evidence.FileName && filepath.Base(filepath.Dir(filepath.Dir(p))) == evidence.Dir {
+			records = append(records, p)
+			return nil
+		}
+		rec, line, ok := markerOf(p)
+		if ok {
+			marked = append(marked, markedFile{abs: p, record: rec, line: line})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, &InputError{Path: root, Err: err}
+	}
+	return records, marked, nil
+}
+
+// markerOf reads the start of p looking for a rewrite marker.
+func markerOf(p string) (record string, line int, ok bool) {
+	f, err := os.Open(p)
+	if err != nil {
+		return "", 0, false
+	}
+	defer f.Close()
+	buf := make([]byte, maxMarkerScan)
+	n, _ := io.ReadFull(f, buf)
+	buf = buf[:n]
+	if bytes.IndexByte(buf, 0) >= 0 {
+		return "", 0, false // binary
+	}
+	rec, err := evidence.FindMarker(buf)
+	if err != nil {
+		return "", 0, false
+	}
+	for i, l := range strings.SplitN(string(buf), "\n", 21) {
+		if strings.Contains(l, "udfx:rewrite record=") {
+			return rec, i + 1, true
+		}
+	}
+	return rec, 1, true
+}
+
+type verifier struct {
+	root     string
+	opts     Options
+	progress func(string)
+}
+
+// rel names an absolute path relative to the verified folder.
+func (v *verifier) rel(abs string) string {
+	if r, err := filepath.Rel(v.root, abs); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(r)
+	}
+	return filepath.ToSlash(abs)
+}
+
+// repoOf is the repository root a record belongs to: the folder holding
+// its Dir. Paths inside the record are relative to it.
+func repoOf(recordAbs string) string {
+	return filepath.Dir(filepath.Dir(filepath.Dir(recordAbs)))
+}
+
+// checkRecord verifies one record and returns an item per rewrite file it
+// lists.
+func (v *verifier) checkRecord(ctx context.Context, recAbs string) []Item {
+	recRel := v.rel(recAbs)
+	folder := filepath.Base(filepath.Dir(recAbs))
+	rec, err := evidence.Read(recAbs)
+	if err != nil {
+		return []Item{{UDF: folder, Target: "-", File: recRel, Record: recRel, Status: Unverified,
+			Detail: fmt.Sprintf("the record cannot be read, so nothing it lists is proved: %v", err), Location: Location{File: recRel, Line: 1}}}
+	}
+	repo := repoOf(recAbs)
+	if len(rec.Rewrites) == 0 {
+		return []Item{{UDF: rec.Original.Name, Target: "-", File: recRel, Record: recRel, Status: Unverified,
+			Detail: "the record lists no rewrite files", Location: Location{File: recRel, Line: 1}}}
+	}
+	origAbs := filepath.Join(repo, filepath.FromSlash(rec.Original.File))
+	items := make([]Item, len(rec.Rewrites))
+	for i, rw := range rec.Rewrites {
+		abs := filepath.Join(repo, filepath.FromSlash(rw.Path))
+		items[i] = Item{UDF: rec.Original.Name, Target: rw.Target, File: v.rel(abs), Record: recRel,
+			Original: v.rel(origAbs), Status: Pass, Location: Location{File: v.rel(abs), Line: 1}}
+	}
+
+	// The original: its definition must hash as it did.
+	u, defLine, udfProblem, udfErr := v.original(rec, origAbs)
+	if udfErr != nil {
+		for i := range items {
+			items[i].Status, items[i].Detail = Error, udfErr.Error()
+		}
+		return items
+	}
+	if udfProblem != "" {
+		for i := range items {
+			items[i].Status, items[i].Detail = StaleUDF, udfProblem
+			items[i].Location = Location{File: v.rel(origAbs), Line: max(defLine, 1)}
+		}
+		return items
+	}
+
+	// Each rewrite file: its bytes must hash as they did and its marker,
+	// if any, must name this record.
+	sqlIdx := -1
+	var sqlText string
+	for i, rw := range rec.Rewrites {
+		it := &items[i]
+		abs := filepath.Join(repo, filepath.FromSlash(rw.Path))
+		b, err := os.ReadFile(abs)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			it.Status, it.Detail = StaleRewrite, "the rewrite changed: the file is gone"
+			continue
+		case err != nil:
+			it.Status, it.Detail = Error, fmt.Sprintf("read the rewrite: %v", err)
+			continue
+		}
+		if got := evidence.SHA256(b); got != rw.SHA256 {
+			it.Status, it.Detail = StaleRewrite, fmt.Sprintf("the rewrite changed: sha256 %s, the record has %s", short(got), short(rw.SHA256))
+			continue
+		}
+		if rw.Target == string(udf.TargetSQL) {
+			sqlIdx, sqlText = i, evidence.StripSQLComments(string(b))
+		}
+	}
+	if rec.Result != evidence.Verified {
+		for i := range items {
+			if items[i].Status == Pass {
+				items[i].Status = Failed
+				items[i].Detail = fmt.Sprintf("the record's result is %q, not %q (%d mismatches)", rec.Result, evidence.Verified, rec.Mismatches)
+			}
+		}
+		return items
+	}
+	for i := range items {
+		if items[i].Status == Pass {
+			items[i].Detail = "hashes match the record"
+		}
+	}
+	if v.opts.SkipRerun || sqlIdx < 0 || items[sqlIdx].Status != Pass {
+		if !v.opts.SkipRerun {
+			for i := range items {
+				if items[i].Status == Pass && items[i].Target != string(udf.TargetSQL) {
+					items[i].Detail += "; the differential test re-runs SQL rewrites only"
+				}
+			}
+		}
+		return items
+	}
+	v.rerun(ctx, rec, u, &items[sqlIdx], sqlText)
+	for i := range items {
+		if i != sqlIdx && items[i].Status == Pass {
+			items[i].Detail += "; the differential test re-runs SQL rewrites only"
+		}
+	}
+	return items
+}
+
+// original finds the record's UDF in its source and checks its span hash.
+// problem is non-empty when the UDF is stale; err when it cannot be
+// checked at all.
+func (v *verifier) original(rec *evidence.Record, abs string) (u *udf.UDF, line int, problem string, err error) {
+	src, rerr := os.ReadFile(abs)
+	if errors.Is(rerr, fs.ErrNotExist) {
+		return nil, 0, fmt.Sprintf("the UDF changed: its file %s is gone", rec.Original.File), nil
+	}
+	if rerr != nil {
+		return nil, 0, "", fmt.Errorf("read the original %s: %w", rec.Original.File, rerr)
+	}
+	lang := udf.Language(rec.Original.Language)
+	switch lang {
+	case udf.Scala, udf.Java, udf.Python:
+	default:
+		return nil, 0, "", fmt.Errorf("record %s: unknown language %q", rec.Original.Name, rec.Original.Language)
+	}
+	fe := frontends.New(lang)
+	defer fe.Close()
+	udfs, perr := fe.Parse(rec.Original.File, src)
+	if perr != nil {
+		return nil, 0, fmt.Sprintf("the UDF changed: %s no longer parses: %v", rec.Original.File, perr), nil
+	}
+	for i := range udfs {
+		if udfs[i].Name != rec.Original.Name {
+			continue
+		}
+		u = &udfs[i]
+		text, terr := evidence.SpanText(src, u.Span)
+		if terr != nil {
+			return nil, u.Span.Start.Line, "", fmt.Errorf("%s: %w", rec.Original.File, terr)
+		}
+		if got := evidence.SpanHash(text); got != rec.Original.SpanSHA256 {
+			return nil, u.Span.Start.Line, fmt.Sprintf("the UDF changed: %s at %s:%d hashes to %s, the record has %s",
+				u.Name, rec.Original.File, u.Span.Start.Line, short(got), short(rec.Original.SpanSHA256)), nil
+		}
+		return u, u.Span.Start.Line, "", nil
+	}
+	return nil, 0, fmt.Sprintf("the UDF changed: %s no longer defines %s", rec.Original.File, rec.Original.Name), nil
+}
+
+// rerun runs the differential test again with the record's settings.
+func (v *verifier) rerun(ctx context.Context, rec *evidence.Record, u *udf.UDF, it *Item, sql string) {
+	it.Rerun = true
+	if sql == "" {
+		it.Status, it.Detail = Failed, "the SQL rewrite file holds no expression"
+		return
+	}
+	if v.opts.NewRunner == nil {
+		it.Status, it.Detail = Error, "no runner for the original is configured"
+		return
+	}
+	v.progress(fmt.Sprintf("re-running the differential test of %s", u.Name))
+	run := *u
+	run.File = filepath.Join(repoOf(filepath.Join(v.root, filepath.FromSlash(it.Record))), filepath.FromSlash(rec.Original.File))
+	rep, err := difftest.Run(ctx, &run, difftest.Rewrite{SQL: sql}, difftest.Options{
+		Seed: rec.Seed, Rows: rec.Rows, ANSI: rec.Engine.ANSI, Policy: rec.Policy,
+		AllowErrorToNull: rec.AllowErrorToNull, Limits: v.opts.Limits, NewRunner: v.opts.NewRunner,
+	})
+	if err != nil {
+		var ue *difftest.UsageError
+		var oe *difftest.OriginalError
+		switch {
+		case errors.As(err, &ue):
+			// The record said verified, yet the rewrite no longer even
+			// evaluates (for example a newer engine rejects it).
+			it.Status, it.Detail = Failed, fmt.Sprintf("the rewrite cannot be tested now: %v", err)
+		case errors.As(err, &oe):
+			it.Status, it.Detail = Error, fmt.Sprintf("cannot run the original: %v", oe.Err)
+		default:
+			it.Status, it.Detail = Error, fmt.Sprintf("differential test: %v", err)
+		}
+		return
+	}
+	if rep.Equal {
+		it.Detail = fmt.Sprintf("hashes match the record; differential test re-run: %d of %d rows agree", rep.Rows, rep.Rows)
+		return
+	}
+	it.Status = Mismatch
+	it.Counterexample = rep.Counterexample
+	it.Detail = fmt.Sprintf("the rewrite differs from %s on %d of %d rows", u.Name, rep.Mismatches, rep.Rows)
+	if ce := rep.Counterexample; ce != nil {
+		it.Detail += "; counterexample: " + CounterexampleText(ce)
+	}
+}
+
+// CounterexampleText writes a counterexample on one line.
+func CounterexampleText(ce *difftest.Counterexample) string {
+	ins := make([]string, len(ce.Inputs))
+	for i, in := range ce.Inputs {
+		ins[i] = fmt.Sprintf("%s = %s", in.Name, in.Value)
+	}
+	return fmt.Sprintf("%s → original %s, rewrite %s", strings.Join(ins, ", "), ce.Original, ce.Rewrite)
+}
+
+// checkOrphan judges a marked file that no record lists.
+func (v *verifier) checkOrphan(m markedFile) Item {
+	rel := v.rel(m.abs)
+	it := Item{UDF: "-", Target: targetOf(m.abs), File: rel, Status: Unverified, Location: Location{File: rel, Line: m.line}}
+	recAbs, ok := findRecord(m.abs, m.record)
+	if !ok {
+		it.Detail = fmt.Sprintf("its marker names %s, which does not exist", m.record)
+		return it
+	}
+	it.Record = v.rel(recAbs)
+	it.UDF = filepath.Base(filepath.Dir(recAbs))
+	if rec, err := evidence.Read(recAbs); err == nil && rec.Original.Name != "" {
+		it.UDF = rec.Original.Name
+	}
+	it.Detail = fmt.Sprintf("its record %s does not list this file", it.Record)
+	return it
+}
+
+// findRecord resolves a marker's record path, which is relative to the
+// repository root: it tries the file's folder and each folder above it,
+// stopping at the repository root (the folder holding .git).
+func findRecord(fileAbs, record string) (string, bool) {
+	if filepath.IsAbs(record) || strings.Contains(record, "..") {
+		return "", false
+	}
+	for d := filepath.Dir(fileAbs); ; d = filepath.Dir(d) {
+		p := filepath.Join(d, filepath.FromSlash(record))
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			return p, true
+		}
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil || filepath.Dir(d) == d {
+			return "", false
+		}
+	}
+}
+
+// targetOf guesses a rewrite file's target from its extension.
+func targetOf(p string) string {
+	switch strings.ToLower(filepath.Ext(p)) {
+	case ".sql":
+		return string(udf.TargetSQL)
+	case ".java", ".scala":
+		return string(udf.TargetColumnar)
+	case ".cu", ".cuh", ".cpp", ".cc", ".h", ".hpp", ".txt", ".cmake":
+		return string(udf.TargetCUDA)
+	}
+	return "-"
+}
+
+func short(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	if h == "" {
+		return "(none)"
+	}
+	return h
+}
