@@ -66,7 +66,8 @@ func (t *tr) javaStmts(stmts []*sitter.Node, e env) *binding {
 				return nil
 			}
 		}
-		return t.javaStmts(rest, e.with(t.text(name), binding{e: v}))
+		// var keeps a boxed value boxed; double/int/boolean unbox it.
+		return t.javaStmts(rest, e.with(t.text(name), binding{e: v, boxed: ty == "var" && b.boxed}))
 	case "if_statement":
 		cond, te, ee := t.javaCond(s.ChildByFieldName("condition"), e)
 		if cond == nil {
@@ -103,7 +104,7 @@ func (t *tr) javaCond(n *sitter.Node, e env) (ir.Expr, env, env) {
 				return nil, nil, nil
 			}
 			isNull := e.with(name, binding{e: &ir.Lit{T: b.e.Type()}, nullable: true})
-			notNull := e.with(name, binding{e: b.e})
+			notNull := e.with(name, binding{e: b.e, boxed: b.boxed})
 			var cond ir.Expr = &ir.IsNull{X: b.e}
 			if !b.nullable {
 				cond = &ir.Lit{T: tBool, Value: false}
@@ -183,7 +184,7 @@ func (t *tr) javaExpr(n *sitter.Node, e env) *binding {
 		if l == nil || r == nil {
 			return nil
 		}
-		if (op == "==" || op == "!=") && l.nullable && r.nullable {
+		if (op == "==" || op == "!=") && l.boxed && r.boxed {
 			t.decline(n, "== on two boxed values", "Java compares references")
 			return nil
 		}

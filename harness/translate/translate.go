@@ -152,6 +152,10 @@ type binding struct {
 	// nullable: the value may be null (a boxed JVM value, a Python
 	// value). Spark hands a null input as null.
 	nullable bool
+	// boxed: a Java reference (Double, Integer, ...), even once known not
+	// to be null: Java's == on two of them compares identities, not
+	// values.
+	boxed bool
 }
 
 // env maps names to bindings; it is copied on write so branches refine
@@ -251,7 +255,8 @@ func (t *tr) paramEnv(body *sitter.Node) (env, bool) {
 			t.decline(body, "primitive parameter "+p.Name, "Spark does not skip the call for this kind of UDF, and a NULL input's default value is not modelled")
 			return nil, false
 		}
-		e[p.Name] = binding{e: &ir.Col{Name: p.Name, T: p.Type}, nullable: nullable}
+		e[p.Name] = binding{e: &ir.Col{Name: p.Name, T: p.Type}, nullable: nullable,
+			boxed: t.u.Language == udf.Java && !p.Primitive}
 	}
 	return e, true
 }

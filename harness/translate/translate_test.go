@@ -94,6 +94,8 @@ func TestScalaDeclined(t *testing.T) {
 func TestJava(t *testing.T) {
 	proved(t, "testdata/java/Clamp.java", "Clamp", "")
 	declined(t, "testdata/java/Unbox.java", "Unbox", "unboxing a possibly-null double", "NullPointerException")
+	// Knowing both are not null does not make == compare values.
+	declined(t, "testdata/java/SameReading.java", "SameReading", "== on two boxed values", "Java compares references")
 }
 
 func TestPython(t *testing.T) {
