@@ -13,9 +13,9 @@ if [ "${UDFX_CXX:-nvcc}" = nvcc ]; then
   # No FMA contraction, IEEE division and square root, no flush-to-zero:
   # the JVM rounds every operation on its own.
   nvcc -std=c++17 -O2 --fmad=false --prec-div=true --prec-sqrt=true --ftz=false \
-    -x cu -DUDFX_HOST_DRIVER -I"$case_dir" "$here/host/driver.cpp" -o "$out/row"
+    -x cu -DUDFX_HOST_DRIVER -I"$case_dir" -I"$here/include" "$here/host/driver.cpp" -o "$out/row"
 else
-  "$UDFX_CXX" -std=c++17 -O2 -ffp-contract=off -DUDFX_HOST_DRIVER -I"$case_dir" "$here/host/driver.cpp" -o "$out/row"
+  "$UDFX_CXX" -std=c++17 -O2 -ffp-contract=off -DUDFX_HOST_DRIVER -I"$case_dir" -I"$here/include" "$here/host/driver.cpp" -o "$out/row"
 fi
 printf '%s: ' "$(basename "$case_dir")" >&2
 "$out/row" --expect "$case_dir/want.txt" < "$case_dir/rows.txt"
