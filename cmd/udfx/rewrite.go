@@ -31,7 +31,7 @@ type rewriteOptions struct {
 func newRewriteCmd(e *env) *cobra.Command {
 	opts := &rewriteOptions{}
 	cmd := &cobra.Command{
-		Use:   "rewrite FILE[:NAME] [--target sql] [--apply] [--force]",
+		Use:   "rewrite FILE[:NAME] [--target sql,columnar,cuda] [--apply] [--force]",
 		Short: "Rewrite a UDF, prove the rewrite with a differential test, and write a patch",
 		Long: `Rewrite runs four stages on one UDF with the built-in, offline translator:
 scaffold (the spec, the inputs, the original run twice to prove it
@@ -44,6 +44,15 @@ evidence.json and changes the use sites; --apply applies it to the working
 tree (refusing files with uncommitted changes unless --force). Without
 --apply the repository is untouched.
 
+Targets (--target, default all that apply: sql,columnar,cuda for a Java or
+Scala UDF, sql for a Python one) all render from the translator's IR, so
+columnar and cuda are offered only beside a verified sql rewrite of it (sql
+is always included). cuda is accepted only when its per-row function, built
+with g++, equals the original on every row bit-exact; it is not built with
+nvcc here. columnar (a RapidsUDF under udfx-rewrites/<udf>/columnar/) needs
+a GPU to run, so it is rendered only, not differentially tested. A target
+that cannot be rendered exactly is declined in report.md.
+
 Exit codes: 0 a verified rewrite was produced, 1 none passed (declined or
 refuted; see report.md), 2 bad usage (including --apply over uncommitted
 changes), 3 the original could not be run.`,
@@ -55,7 +64,7 @@ changes), 3 the original could not be run.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringSliceVar(&opts.targets, "target", []string{rewrite.TargetSQL}, "rewrite targets (this udfx: sql)")
+	f.StringSliceVar(&opts.targets, "target", nil, "rewrite targets: sql, columnar, cuda (default all that apply to the UDF)")
 	f.BoolVar(&opts.apply, "apply", false, "apply the patch to the working tree")
 	f.BoolVar(&opts.force, "force", false, "with --apply: apply over uncommitted changes")
 	f.Int64Var(&opts.seed, "seed", 1, "seed of the random inputs")
@@ -68,8 +77,10 @@ changes), 3 the original could not be run.`,
 
 func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string) error {
 	for _, t := range opts.targets {
-		if t != rewrite.TargetSQL {
-			return usageErrorf("unknown --target %q: this udfx rewrites to: %s", t, rewrite.TargetSQL)
+		switch t {
+		case rewrite.TargetSQL, rewrite.TargetColumnar, rewrite.TargetCUDA:
+		default:
+			return usageErrorf("unknown --target %q: udfx rewrites to: sql, columnar, cuda", t)
 		}
 	}
 	if opts.rows <= 0 || opts.timeout <= 0 || opts.memoryMB <= 0 {
@@ -96,6 +107,13 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 		return internalError(err)
 	}
 	u.File = filepath.ToSlash(rel)
+	targets := opts.targets
+	if len(targets) == 0 {
+		targets = rewrite.DefaultTargets(u)
+	}
+	if err := rewrite.CheckTargets(u, targets); err != nil {
+		return usageErrorf("--target: %w", err)
+	}
 	ws := filepath.Join(root, ".udfx")
 	if opts.workspace != "" {
 		ws = e.abs(opts.workspace)
@@ -106,7 +124,7 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 		progress = func(stage string) { fmt.Fprintf(e.Stderr, "\r\033[K%s...", stage) }
 	}
 	out, err := rewrite.Run(ctx, rewrite.Options{
-		UDF: u, Source: src, RepoRoot: root, Workspace: ws, Targets: opts.targets,
+		UDF: u, Source: src, RepoRoot: root, Workspace: ws, Targets: targets,
 		Agent: rewrite.Builtin{}, Seed: opts.seed, Rows: opts.rows,
 		Limits:    runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB},
 		NewRunner: runners.New, Tool: "udfx " + version, Progress: progress,
@@ -127,13 +145,20 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 	}
 	w := e.Stdout
 	fmt.Fprintf(w, "%s (%s, %s)\n", u.Name, u.Language, u.File)
-	fmt.Fprintf(w, "  targets tried  %s (agent: %s)\n", strings.Join(opts.targets, ", "), out.Agent)
+	fmt.Fprintf(w, "  targets tried  %s (agent: %s)\n", strings.Join(out.Targets, ", "), out.Agent)
 	for _, t := range out.Tried {
 		verdict := "verified"
 		if !t.Accepted {
 			verdict = t.Reason
 		}
 		fmt.Fprintf(w, "  candidate %d    %s: %s\n", t.Index, t.Candidate.Target, verdict)
+	}
+	for _, r := range out.Rendered {
+		verdict := r.Note
+		if !r.Accepted {
+			verdict = r.Reason
+		}
+		fmt.Fprintf(w, "  %-14s %s\n", r.Target, verdict)
 	}
 	for _, d := range out.Declines {
 		fmt.Fprintf(w, "  declined       %s\n", d)

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -50,6 +52,15 @@ func git(t *testing.T, dir string, args ...string) string {
 	return string(out)
 }
 
+// jvmRewriteFiles are the files a JVM example's default targets add
+// under udfx-rewrites/ToFahrenheit, by target.
+var jvmRewriteFiles = map[string][]string{
+	"sql":      {"rewrite.sql"},
+	"columnar": {"columnar/ToFahrenheitRapidsUDF.java"},
+	"cuda": {"cuda/udf_row.h", "cuda/udf_kernel.cu", "cuda/udf_jni.cpp", "cuda/java/udfx/cuda/ToFahrenheitCuda.java",
+		"cuda/CMakeLists.txt", "cuda/udfx_jvm.h"},
+}
+
 var rewriteExamples = []struct {
 	name, target, file, udf, oldUse, newUse string
 }{
@@ -71,6 +82,16 @@ func TestRewriteCommandWritesAVerifiedSQLRewrite(t *testing.T) {
 			stdout, stderr, code := runCLI(t, dir, "rewrite", ex.target)
 			require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
 			assert.Contains(t, stdout, "candidate 1    sql: verified")
+			jvm := ex.name != "python"
+			if jvm {
+				assert.Contains(t, stdout, "targets tried  sql, columnar, cuda")
+				assert.Contains(t, stdout, "columnar       compiled/rendered only, not differentially tested")
+				assert.Contains(t, stdout, "cuda           host-verified with g++; not built with nvcc here")
+			} else {
+				assert.Contains(t, stdout, "targets tried  sql (")
+				assert.NotContains(t, stdout, "columnar")
+				assert.NotContains(t, stdout, "cuda")
+			}
 			assert.Contains(t, stdout, "speedup")
 			assert.Contains(t, stdout, "patch          .udfx/"+ex.udf+"/rewrite.patch")
 
@@ -104,6 +125,12 @@ func TestRewriteCommandWritesAVerifiedSQLRewrite(t *testing.T) {
 			for _, want := range []string{"## 1. Scaffold", "ran twice on 10000 rows", "| 1 | convert | sql |", "## 3. Benchmark", "## 4. Optimize", "no further candidate"} {
 				assert.Contains(t, string(report), want)
 			}
+			if jvm {
+				assert.Contains(t, string(report), "| columnar | accepted: compiled/rendered only, not differentially tested; it needs a GPU to run |")
+				assert.Contains(t, string(report), "| cuda | accepted: host-verified with g++; not built with nvcc here; equal to the original on all 10000 scaffold rows, bit-exact")
+			} else {
+				assert.NotContains(t, string(report), "| cuda |")
+			}
 
 			// Applying it writes the rewrite files and changes the use site.
 			stdout, stderr, code = runCLI(t, dir, "rewrite", ex.target, "--apply")
@@ -114,8 +141,25 @@ func TestRewriteCommandWritesAVerifiedSQLRewrite(t *testing.T) {
 			assert.Equal(t, evidence.MarkerLine(".sql", recPath)+"\nCASE WHEN (`celsius` IS NULL) THEN CAST(NULL AS DOUBLE) ELSE (((`celsius` * 9.0D) / 5.0D) + 32.0D) END\n", string(sql))
 			applied, err := evidence.Read(filepath.Join(dir, filepath.FromSlash(recPath)))
 			require.NoError(t, err)
-			require.Len(t, applied.Rewrites, 1)
-			assert.Equal(t, evidence.SHA256(sql), applied.Rewrites[0].SHA256)
+			assert.Equal(t, rec.Rewrites, applied.Rewrites)
+			require.NotEmpty(t, applied.Rewrites)
+			assert.Equal(t, evidence.RewriteFile{Target: "sql", Path: "udfx-rewrites/" + ex.udf + "/rewrite.sql", SHA256: evidence.SHA256(sql)}, applied.Rewrites[0])
+			byTarget := map[string][]string{}
+			for _, rw := range applied.Rewrites {
+				rel := strings.TrimPrefix(rw.Path, "udfx-rewrites/"+ex.udf+"/")
+				byTarget[rw.Target] = append(byTarget[rw.Target], rel)
+				b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rw.Path)))
+				require.NoError(t, err)
+				assert.Equal(t, evidence.SHA256(b), rw.SHA256, rw.Path)
+				marker, err := evidence.FindMarker(b)
+				require.NoError(t, err, rw.Path)
+				assert.Equal(t, recPath, marker, rw.Path)
+			}
+			if jvm {
+				assert.Equal(t, jvmRewriteFiles, byTarget)
+			} else {
+				assert.Equal(t, map[string][]string{"sql": {"rewrite.sql"}}, byTarget)
+			}
 			src, err := os.ReadFile(filepath.Join(dir, ex.file))
 			require.NoError(t, err)
 			assert.Contains(t, string(src), ex.newUse)
@@ -124,8 +168,21 @@ func TestRewriteCommandWritesAVerifiedSQLRewrite(t *testing.T) {
 			if ex.name == "python" {
 				assert.Contains(t, string(src), "from pyspark.sql.functions import col, udf, expr\n")
 			}
-			// The record's span hash is of the unchanged definition.
+			// The record's span hash is of the definition as the patch
+			// leaves it.
 			assert.Equal(t, rec.Original.SpanSHA256, applied.Original.SpanSHA256)
+
+			// CI's check passes on the applied tree: every listed file
+			// hash-checked, the sql rewrite re-tested. For the Java example
+			// the use site lies inside the class, its definition: the
+			// record hashes the class as the patch leaves it.
+			stdout, stderr, code = runCLI(t, dir, "verify")
+			require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+			checked := fmt.Sprintf("%d rewrites checked (1 records): %d pass", len(applied.Rewrites), len(applied.Rewrites))
+			if len(applied.Rewrites) == 1 {
+				checked = "1 rewrite checked (1 records): 1 pass"
+			}
+			assert.Contains(t, stdout, checked)
 		})
 	}
 }
@@ -193,7 +250,9 @@ func TestRewriteCommandUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"rewrite", "examples/python-celsius/celsius.py", "--target", "cuda"}, `unknown --target "cuda": this udfx rewrites to: sql`},
+		{[]string{"rewrite", "examples/python-celsius/celsius.py", "--target", "cuda"}, "--target: target cuda does not apply to to_fahrenheit: it is a python UDF; columnar and cuda rewrites are RAPIDS rewrites of JVM (Java, Scala) UDFs"},
+		{[]string{"rewrite", "examples/python-celsius/celsius.py", "--target", "sql,columnar"}, "--target: target columnar does not apply to to_fahrenheit"},
+		{[]string{"rewrite", "examples/scala-to-fahrenheit/ToFahrenheit.scala", "--target", "gpu"}, `unknown --target "gpu": udfx rewrites to: sql, columnar, cuda`},
 		{[]string{"rewrite", "examples/python-celsius/celsius.py", "--force"}, "--force only makes sense with --apply"},
 		{[]string{"rewrite", "examples/nope.py"}, "read examples/nope.py"},
 	} {

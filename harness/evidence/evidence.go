@@ -75,6 +75,10 @@ type RewriteFile struct {
 	Target string `json:"target"` // sql, columnar, cuda
 	Path   string `json:"path"`
 	SHA256 string `json:"sha256"`
+	// Note says how far a file was checked when the differential test
+	// could not run it here (a RapidsUDF without a GPU; a CUDA kernel
+	// checked only through its host-built per-row function).
+	Note string `json:"note,omitempty"`
 }
 
 // Engine says where the rewrite was evaluated.

@@ -16,11 +16,18 @@ import (
 	"fmt"
 
 	"github.com/udfx/udfx/harness/translate"
+	"github.com/udfx/udfx/harness/translate/ir"
 	"github.com/udfx/udfx/harness/udf"
 )
 
-// Targets this package can produce and prove.
-const TargetSQL = "sql"
+// Targets this package can produce. Only sql is proved by the
+// differential test; columnar and cuda are rendered from the IR of a
+// verified sql candidate (see renderTargets).
+const (
+	TargetSQL      = "sql"
+	TargetColumnar = "columnar"
+	TargetCUDA     = "cuda"
+)
 
 // Spec is what an agent is given: the UDF as the front-end found it, its
 // file's source, and the targets the user asked for.
@@ -38,6 +45,10 @@ type Candidate struct {
 	SQL string `json:"sql"`
 	// Origin says who produced it and how ("built-in translator").
 	Origin string `json:"origin"`
+	// IR is the translator's expression the SQL was rendered from; the
+	// columnar and CUDA rewrites are rendered from it once the SQL is
+	// verified. Nil for a candidate from an agent without the translator.
+	IR ir.Expr `json:"-"`
 }
 
 // Decline is a construct an agent will not rewrite, with its reason.
@@ -67,8 +78,10 @@ type Agent interface {
 	Optimize(ctx context.Context, spec *Spec, best Candidate, attempt int) ([]Candidate, error)
 }
 
-// Builtin is the offline agent over package translate: one exact
-// candidate per UDF, or the translator's declines.
+// Builtin is the offline agent over package translate: one exact sql
+// candidate per UDF, carrying its IR, or the translator's declines. The
+// other targets are rendered from that IR by the stages, not proposed
+// here: they are only offered beside a verified sql rewrite.
 type Builtin struct{}
 
 // Name implements Agent.
@@ -80,7 +93,6 @@ func (Builtin) Convert(_ context.Context, spec *Spec) ([]Candidate, []Decline, e
 	var declines []Decline
 	for _, target := range spec.Targets {
 		if target != TargetSQL {
-			declines = append(declines, Decline{Target: target, Construct: "target " + target, Reason: "the built-in agent rewrites to sql only", Where: spec.UDF.BodySpan.String()})
 			continue
 		}
 		res, err := translate.Translate(spec.UDF, spec.Source)
@@ -91,7 +103,7 @@ func (Builtin) Convert(_ context.Context, spec *Spec) ([]Candidate, []Decline, e
 			declines = append(declines, Decline{Target: TargetSQL, Construct: d.Construct, Reason: d.Reason, Where: d.Span.String()})
 		}
 		if res.SQL != "" {
-			cands = append(cands, Candidate{Target: TargetSQL, SQL: res.SQL, Origin: "built-in translator"})
+			cands = append(cands, Candidate{Target: TargetSQL, SQL: res.SQL, Origin: "built-in translator", IR: res.IR})
 		}
 	}
 	return cands, declines, nil

@@ -81,6 +81,23 @@ func Markdown(o *Outcome) string {
 		}
 	}
 
+	if len(o.Rendered) > 0 {
+		b.WriteString("\nOther targets, rendered from the IR of the verified sql candidate (so offered only beside it):\n\n")
+		b.WriteString("| target | verdict |\n|---|---|\n")
+		for _, r := range o.Rendered {
+			verdict := "declined: " + r.Reason
+			switch {
+			case r.Accepted && r.Rows > 0:
+				verdict = fmt.Sprintf("accepted: %s; equal to the original on all %d scaffold rows, bit-exact (%s)", r.Note, r.Rows, r.Runtime)
+			case r.Accepted:
+				verdict = "accepted: " + r.Note + "; it needs a GPU to run"
+			case strings.HasPrefix(r.Reason, "declined: "):
+				verdict = r.Reason
+			}
+			fmt.Fprintf(&b, "| %s | %s |\n", r.Target, mdCell(verdict))
+		}
+	}
+
 	b.WriteString("\n## 3. Benchmark\n\n")
 	if !o.Verified() {
 		b.WriteString("Nothing to measure: no candidate passed.\n")
@@ -107,7 +124,13 @@ func Markdown(o *Outcome) string {
 
 	if o.Verified() {
 		b.WriteString("\n## Patch\n\n")
-		fmt.Fprintf(&b, "`rewrite.patch` adds `%s/rewrite.sql` and its record `%s/%s`", o.RewriteDir, o.RewriteDir, evidence.FileName)
+		fmt.Fprintf(&b, "`rewrite.patch` adds `%s/rewrite.sql`", o.RewriteDir)
+		for _, r := range o.Rendered {
+			if r.Accepted {
+				fmt.Fprintf(&b, ", the %s rewrite in `%s/%s/` (%s)", r.Target, o.RewriteDir, r.Target, r.Note)
+			}
+		}
+		fmt.Fprintf(&b, " and the record `%s/%s`", o.RewriteDir, evidence.FileName)
 		rewritten := 0
 		for _, e := range o.UseEdits {
 			if e.New != "" {
@@ -125,6 +148,12 @@ func Markdown(o *Outcome) string {
 				b.WriteString(" (" + e.Note + ")")
 			}
 			b.WriteString("\n")
+		}
+		for _, r := range o.Rendered {
+			if r.Accepted {
+				b.WriteString("\nThe record's result is that of the sql rewrite's differential test; it lists the columnar and cuda files so that `udfx verify` hash-checks them.\n")
+				break
+			}
 		}
 		b.WriteString("\nThe registration stays in place: nothing is commented out. Once no SQL text or DataFrame code calls the UDF any more, remove its registration (and the UDF) by hand.\n")
 		b.WriteString("Apply it with `udfx rewrite ... --apply` or `git apply " + filepath.Base(o.PatchPath) + "`; `udfx verify` re-checks the record in CI.\n")

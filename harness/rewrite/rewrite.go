@@ -16,6 +16,7 @@ import (
 	"github.com/udfx/udfx/harness/inputs"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/harness/udf/frontends"
 	"github.com/udfx/udfx/harness/value"
 )
 
@@ -29,11 +30,14 @@ type Options struct {
 	RepoRoot string
 	// Workspace is this UDF's folder (.udfx/<udf>).
 	Workspace string
-	Targets   []string
-	Agent     Agent
-	Seed      int64
-	Rows      int
-	Limits    runner.Limits
+	// Targets are sql, columnar and cuda (CheckTargets); sql is always
+	// added, since the other targets are only offered beside a verified
+	// sql rewrite of the same IR.
+	Targets []string
+	Agent   Agent
+	Seed    int64
+	Rows    int
+	Limits  runner.Limits
 	// NewRunner starts the original's runner (runners.New in production).
 	NewRunner func(ctx context.Context, u *udf.UDF, limits runner.Limits) (runner.Runner, error)
 	// BenchRuns is the number of timed runs of each side (at least 5).
@@ -91,11 +95,14 @@ type Tried struct {
 
 // Outcome is what a rewrite produced.
 type Outcome struct {
-	UDF         *udf.UDF
-	Agent       string
-	Targets     []string
-	Tried       []*Tried
-	Declines    []Decline
+	UDF      *udf.UDF
+	Agent    string
+	Targets  []string
+	Tried    []*Tried
+	Declines []Decline
+	// Rendered are the columnar and CUDA rewrites of the best candidate's
+	// IR, or why each was not offered.
+	Rendered    []*Rendered
 	Best        *Tried
 	Optimize    string
 	UseEdits    []UseEdit
@@ -128,6 +135,12 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 		opts.OptimizeBudget = 3
 	}
 	u := opts.UDF
+	if err := CheckTargets(u, opts.Targets); err != nil {
+		return nil, err
+	}
+	if !wants(opts.Targets, TargetSQL) {
+		opts.Targets = append([]string{TargetSQL}, opts.Targets...)
+	}
 	out := &Outcome{UDF: u, Agent: opts.Agent.Name(), Targets: opts.Targets, Workspace: opts.Workspace}
 	if err := os.MkdirAll(filepath.Join(opts.Workspace, "candidates"), 0o755); err != nil {
 		return nil, fmt.Errorf("workspace: %w", err)
@@ -183,7 +196,7 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 		if err := optimize(ctx, opts, sc, spec, out); err != nil {
 			return nil, err
 		}
-		if err := buildRewrite(opts, sc, out); err != nil {
+		if err := buildRewrite(ctx, opts, sc, out); err != nil {
 			return nil, err
 		}
 	}
@@ -328,7 +341,7 @@ func writeJSON(path string, v any) error {
 
 // buildRewrite makes the rewrite files, the record and the changes to
 // the repository from the best candidate.
-func buildRewrite(opts Options, sc *scaffolded, out *Outcome) error {
+func buildRewrite(ctx context.Context, opts Options, sc *scaffolded, out *Outcome) error {
 	u := opts.UDF
 	best := out.Best
 	dir, err := rewriteDir(opts.RepoRoot, u)
@@ -336,10 +349,21 @@ func buildRewrite(opts Options, sc *scaffolded, out *Outcome) error {
 		return err
 	}
 	out.RewriteDir = dir
+	if err := renderTargets(ctx, opts, sc, out, dir); err != nil {
+		return err
+	}
 	recPath := dir + "/" + evidence.FileName
 	sqlPath := dir + "/rewrite.sql"
 	sqlFile := []byte(evidence.MarkerLine(".sql", recPath) + "\n" + best.Candidate.SQL + "\n")
-	spanText, err := evidence.SpanText(opts.Source, u.Span)
+	// The use-site edits may fall inside the definition (a Java class's
+	// main method calls its own UDF), so the record hashes the definition
+	// as it stands once the patch is applied: that is what verify sees.
+	newSrc, edits, err := RewriteUseSites(u, opts.Source, best.Candidate.SQL)
+	if err != nil {
+		return fmt.Errorf("use sites: %w", err)
+	}
+	out.UseEdits = edits
+	spanText, err := definitionAfter(u, newSrc)
 	if err != nil {
 		return &EvidenceError{Stage: "rewrite", Msg: err.Error()}
 	}
@@ -359,6 +383,18 @@ func buildRewrite(opts Options, sc *scaffolded, out *Outcome) error {
 		Result:       evidence.Verified,
 		Mismatches:   best.Report.Mismatches,
 	}
+	files := []renderedFile{{sqlPath, sqlFile}}
+	for _, r := range out.Rendered {
+		if !r.Accepted {
+			continue
+		}
+		// The record's result stays verified only because the sql rewrite
+		// is; these files are listed so that verify hash-checks them.
+		for _, f := range r.Files {
+			rec.Rewrites = append(rec.Rewrites, evidence.RewriteFile{Target: r.Target, Path: f.path, SHA256: evidence.SHA256(f.data), Note: r.Note})
+			files = append(files, f)
+		}
+	}
 	for _, t := range out.Tried {
 		if t.Accepted && t.Bench != nil && t == best {
 			rec.Benchmarks = append(rec.Benchmarks, t.Bench.record(t.Candidate.Target))
@@ -370,26 +406,36 @@ func buildRewrite(opts Options, sc *scaffolded, out *Outcome) error {
 	}
 	out.Record = rec
 	var changes []FileChange
-	for _, f := range []struct {
-		path string
-		data []byte
-	}{{sqlPath, sqlFile}, {recPath, append(recJSON, '\n')}} {
+	for _, f := range append(files, renderedFile{recPath, append(recJSON, '\n')}) {
 		old, err := readIfExists(filepath.Join(opts.RepoRoot, filepath.FromSlash(f.path)))
 		if err != nil {
 			return err
 		}
 		changes = append(changes, FileChange{Path: f.path, Old: old, New: f.data})
 	}
-	newSrc, edits, err := RewriteUseSites(u, opts.Source, best.Candidate.SQL)
-	if err != nil {
-		return fmt.Errorf("use sites: %w", err)
-	}
-	out.UseEdits = edits
 	if string(newSrc) != string(opts.Source) {
 		changes = append(changes, FileChange{Path: u.File, Old: opts.Source, New: newSrc})
 	}
 	out.Changes = changes
 	return nil
+}
+
+// definitionAfter returns the text of u's definition in src, the source
+// with the use sites rewritten: the front-end finds the UDF there again by
+// name, since the edits may have moved or resized its span.
+func definitionAfter(u *udf.UDF, src []byte) ([]byte, error) {
+	fe := frontends.New(u.Language)
+	defer fe.Close()
+	us, err := fe.Parse(u.File, src)
+	if err != nil {
+		return nil, fmt.Errorf("the rewritten %s does not parse: %w", u.File, err)
+	}
+	for i := range us {
+		if us[i].Name == u.Name {
+			return evidence.SpanText(src, us[i].Span)
+		}
+	}
+	return nil, fmt.Errorf("the rewritten %s no longer defines %s", u.File, u.Name)
 }
 
 func readIfExists(path string) ([]byte, error) {

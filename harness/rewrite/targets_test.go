@@ -1,0 +1,55 @@
+package rewrite
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/udfx/udfx/harness/translate/ir"
+	"github.com/udfx/udfx/harness/udf"
+)
+
+func TestTargetsApply(t *testing.T) {
+	scala := &udf.UDF{Name: "ToFahrenheit", Language: udf.Scala}
+	python := &udf.UDF{Name: "to_fahrenheit", Language: udf.Python}
+	assert.Equal(t, []string{TargetSQL, TargetColumnar, TargetCUDA}, DefaultTargets(scala))
+	assert.Equal(t, []string{TargetSQL, TargetColumnar, TargetCUDA}, DefaultTargets(&udf.UDF{Language: udf.Java}))
+	assert.Equal(t, []string{TargetSQL}, DefaultTargets(python))
+	for _, c := range []struct {
+		u       *udf.UDF
+		targets []string
+		want    string // "" when accepted
+	}{
+		{scala, []string{"sql", "columnar", "cuda"}, ""},
+		{scala, []string{"cuda"}, ""},
+		{python, []string{"sql"}, ""},
+		{python, []string{"sql", "cuda"}, "target cuda does not apply to to_fahrenheit: it is a python UDF"},
+		{python, []string{"columnar"}, "target columnar does not apply to to_fahrenheit"},
+		{scala, []string{"gpu"}, "target gpu does not apply to ToFahrenheit: unknown target"},
+	} {
+		err := CheckTargets(c.u, c.targets)
+		if c.want == "" {
+			assert.NoError(t, err, c.targets)
+			continue
+		}
+		var te *TargetError
+		require.True(t, errors.As(err, &te), "%v: %v", c.targets, err)
+		assert.Contains(t, err.Error(), c.want)
+	}
+}
+
+// A construct the columnar renderer cannot express is a decline with the
+// renderer's reason, not a failure of the rewrite.
+func TestRenderColumnarDeclines(t *testing.T) {
+	double := &udf.Type{Kind: udf.Double}
+	u := &udf.UDF{Name: "toF", Language: udf.Scala, Kind: udf.KindLambda, Return: double,
+		Params: []udf.Param{{Name: "c", Type: double}}}
+	r := &Rendered{Target: TargetColumnar}
+	err := renderColumnar(Options{UDF: u, Source: []byte("object A {}\n")}, &ir.Col{Name: "c", T: double}, "udfx-rewrites/toF", "udfx-rewrites/toF/evidence.json", r)
+	require.NoError(t, err)
+	assert.False(t, r.Accepted)
+	assert.Empty(t, r.Files)
+	assert.Equal(t, "declined: cuDF cannot express a UDF of kind lambda (a RapidsUDF extends a named class) exactly", r.Reason)
+}
