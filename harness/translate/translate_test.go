@@ -91,6 +91,16 @@ func TestScalaDeclined(t *testing.T) {
 	declined(t, scalaFile, "StrLen", "String.length", "UTF-16")
 }
 
+// The string traps of SEMANTICS.md: trim sets, split, locale-dependent
+// case, concatenation with null. Declined, never translated.
+func TestScalaStringTrapsDeclined(t *testing.T) {
+	const f = "testdata/Declines.scala"
+	declined(t, f, "TrimIt", "String.trim", "Spark's trim removes only spaces")
+	declined(t, f, "SplitIt", `call s.split(",")(0)`, "not translated")
+	declined(t, f, "UpperIt", "String.toUpperCase", "default locale")
+	declined(t, f, "Greet", "operator + on strings", "not translated")
+}
+
 func TestJava(t *testing.T) {
 	proved(t, "testdata/java/Clamp.java", "Clamp", "")
 	declined(t, "testdata/java/Unbox.java", "Unbox", "unboxing a possibly-null double", "NullPointerException")
@@ -105,4 +115,6 @@ func TestPython(t *testing.T) {
 	declined(t, pyFile, "raw", "arithmetic on a value that may be None", "TypeError")
 	declined(t, pyFile, "pymod", "Python %", "divisor's sign")
 	declined(t, pyFile, "root", "math.sqrt", "ValueError")
+	// A plain @udf's int result for a DOUBLE column becomes NULL in Spark.
+	declined(t, pyFile, "whole", "int", "a DOUBLE UDF turns into NULL")
 }

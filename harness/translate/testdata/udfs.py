@@ -43,3 +43,11 @@ def root(x: float) -> float:
     if x is None:
         return None
     return math.sqrt(x)
+
+
+@udf("double")
+def whole(x: float) -> float:
+    """Returns an int for a double column: PySpark makes that NULL."""
+    if x is None:
+        return None
+    return int(x)
