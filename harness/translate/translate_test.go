@@ -99,6 +99,14 @@ func TestScalaStringTrapsDeclined(t *testing.T) {
 	declined(t, f, "SplitIt", `call s.split(",")(0)`, "not translated")
 	declined(t, f, "UpperIt", "String.toUpperCase", "default locale")
 	declined(t, f, "Greet", "operator + on strings", "not translated")
+	// Number↔string conversions, string booleans, regexes and hashing
+	// differ between the JVM and Spark: calls the translator has no exact
+	// rule for are declined, whatever they are.
+	declined(t, f, "ParseIt", "name Integer", "not a parameter or local val")
+	declined(t, f, "ShowIt", "method toString on double", "not translated")
+	declined(t, f, "YesIt", "name java", "not a parameter or local val")
+	declined(t, f, "DigitsOnly", "String.matches", "not translated")
+	declined(t, f, "HashIt", "String.hashCode", "not translated")
 }
 
 func TestJava(t *testing.T) {

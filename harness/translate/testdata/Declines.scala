@@ -17,3 +17,23 @@ class UpperIt extends Function1[String, String] {
 class Greet extends Function1[String, String] {
   def apply(s: String): String = "hello " + s
 }
+
+class ParseIt extends Function1[String, java.lang.Integer] {
+  def apply(s: String): java.lang.Integer = if (s == null) null else Integer.parseInt(s)
+}
+
+class ShowIt extends Function1[java.lang.Double, String] {
+  def apply(x: java.lang.Double): String = if (x == null) null else x.toString
+}
+
+class YesIt extends Function1[String, java.lang.Boolean] {
+  def apply(s: String): java.lang.Boolean = if (s == null) null else java.lang.Boolean.parseBoolean(s)
+}
+
+class DigitsOnly extends Function1[String, java.lang.Boolean] {
+  def apply(s: String): java.lang.Boolean = if (s == null) null else s.matches("[0-9]+")
+}
+
+class HashIt extends Function1[String, java.lang.Integer] {
+  def apply(s: String): java.lang.Integer = if (s == null) null else s.hashCode
+}
