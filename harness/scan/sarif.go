@@ -1,87 +1,13 @@
 package scan
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
-	"net/url"
 	"strings"
 
+	"github.com/udfx/udfx/harness/sarif"
 	"github.com/udfx/udfx/harness/udf"
 )
-
-// SARIF 2.1.0, the subset udfx writes. Field names follow the standard.
-type sarifLog struct {
-	Schema  string     `json:"$schema"`
-	Version string     `json:"version"`
-	Runs    []sarifRun `json:"runs"`
-}
-
-type sarifRun struct {
-	Tool       sarifTool     `json:"tool"`
-	ColumnKind string        `json:"columnKind"`
-	Results    []sarifResult `json:"results"`
-}
-
-type sarifTool struct {
-	Driver sarifDriver `json:"driver"`
-}
-
-type sarifDriver struct {
-	Name           string      `json:"name"`
-	Version        string      `json:"version"`
-	InformationURI string      `json:"informationUri"`
-	Rules          []sarifRule `json:"rules"`
-}
-
-type sarifRule struct {
-	ID                   string            `json:"id"`
-	Name                 string            `json:"name"`
-	ShortDescription     sarifText         `json:"shortDescription"`
-	FullDescription      sarifText         `json:"fullDescription"`
-	DefaultConfiguration sarifRuleDefaults `json:"defaultConfiguration"`
-}
-
-type sarifRuleDefaults struct {
-	Level string `json:"level"`
-}
-
-type sarifText struct {
-	Text string `json:"text"`
-}
-
-type sarifResult struct {
-	RuleID           string          `json:"ruleId"`
-	RuleIndex        int             `json:"ruleIndex"`
-	Level            string          `json:"level"`
-	Message          sarifText       `json:"message"`
-	Locations        []sarifLocation `json:"locations"`
-	RelatedLocations []sarifLocation `json:"relatedLocations,omitempty"`
-	Properties       map[string]any  `json:"properties,omitempty"`
-}
-
-type sarifLocation struct {
-	ID               *int                  `json:"id,omitempty"`
-	PhysicalLocation sarifPhysicalLocation `json:"physicalLocation"`
-	Message          *sarifText            `json:"message,omitempty"`
-}
-
-type sarifPhysicalLocation struct {
-	ArtifactLocation sarifArtifact `json:"artifactLocation"`
-	Region           sarifRegion   `json:"region"`
-}
-
-type sarifArtifact struct {
-	URI       string `json:"uri"`
-	URIBaseID string `json:"uriBaseId,omitempty"`
-}
-
-type sarifRegion struct {
-	StartLine   int `json:"startLine"`
-	StartColumn int `json:"startColumn"`
-	EndLine     int `json:"endLine,omitempty"`
-	EndColumn   int `json:"endColumn,omitempty"`
-}
 
 // ruleParseError is the rule for files that could not be parsed.
 const ruleParseError = "parse-error"
@@ -106,28 +32,28 @@ func ruleID(k udf.Kind) string { return "udf-" + string(k) }
 // as related locations, and one warning per file that did not parse. Paths
 // are relative, under the base id SRCROOT.
 func WriteSARIF(w io.Writer, res *Result, version string) error {
-	rules := make([]sarifRule, 0, len(udf.Kinds)+1)
+	rules := make([]sarif.Rule, 0, len(udf.Kinds)+1)
 	index := map[string]int{}
 	for _, k := range udf.Kinds {
 		index[ruleID(k)] = len(rules)
-		rules = append(rules, sarifRule{
+		rules = append(rules, sarif.Rule{
 			ID:                   ruleID(k),
 			Name:                 "UDF" + pascal(string(k)),
-			ShortDescription:     sarifText{Text: "Spark UDF: " + string(k)},
-			FullDescription:      sarifText{Text: kindDescriptions[k] + " It forces rows out of a columnar or native pipeline; udfx can try to rewrite it."},
-			DefaultConfiguration: sarifRuleDefaults{Level: "note"},
+			ShortDescription:     sarif.Text{Text: "Spark UDF: " + string(k)},
+			FullDescription:      sarif.Text{Text: kindDescriptions[k] + " It forces rows out of a columnar or native pipeline; udfx can try to rewrite it."},
+			DefaultConfiguration: sarif.Configuration{Level: "note"},
 		})
 	}
 	index[ruleParseError] = len(rules)
-	rules = append(rules, sarifRule{
+	rules = append(rules, sarif.Rule{
 		ID:                   ruleParseError,
 		Name:                 "ParseError",
-		ShortDescription:     sarifText{Text: "File could not be parsed"},
-		FullDescription:      sarifText{Text: "udfx could not parse this file, so UDFs in it were not found."},
-		DefaultConfiguration: sarifRuleDefaults{Level: "warning"},
+		ShortDescription:     sarif.Text{Text: "File could not be parsed"},
+		FullDescription:      sarif.Text{Text: "udfx could not parse this file, so UDFs in it were not found."},
+		DefaultConfiguration: sarif.Configuration{Level: "warning"},
 	})
 
-	results := make([]sarifResult, 0, len(res.UDFs)+len(res.Errors))
+	results := make([]sarif.Result, 0, len(res.UDFs)+len(res.Errors))
 	for i := range res.UDFs {
 		u := &res.UDFs[i]
 		msg := fmt.Sprintf("%s %s %s %s", u.Language, u.Kind, u.Name, Signature(u))
@@ -139,12 +65,12 @@ func WriteSARIF(w io.Writer, res *Result, version string) error {
 		} else {
 			msg += "; no rewrite target looks feasible"
 		}
-		r := sarifResult{
+		r := sarif.Result{
 			RuleID:    ruleID(u.Kind),
 			RuleIndex: index[ruleID(u.Kind)],
 			Level:     "note",
-			Message:   sarifText{Text: msg},
-			Locations: []sarifLocation{location(u.File, u.Span, nil)},
+			Message:   sarif.Text{Text: msg},
+			Locations: []sarif.Location{location(u.File, u.Span, nil)},
 			Properties: map[string]any{
 				"registeredNames": u.RegisteredNames,
 				"nullSkipsCall":   u.NullSkipsCall,
@@ -153,38 +79,21 @@ func WriteSARIF(w io.Writer, res *Result, version string) error {
 		}
 		for j, site := range u.UseSites {
 			id := j + 1
-			r.RelatedLocations = append(r.RelatedLocations, location(u.File, site.Span, &sarifText{Text: "use (" + string(site.Kind) + ")"}))
+			r.RelatedLocations = append(r.RelatedLocations, location(u.File, site.Span, &sarif.Text{Text: "use (" + string(site.Kind) + ")"}))
 			r.RelatedLocations[j].ID = &id
 		}
 		results = append(results, r)
 	}
 	for _, e := range res.Errors {
-		results = append(results, sarifResult{
+		results = append(results, sarif.Result{
 			RuleID:    ruleParseError,
 			RuleIndex: index[ruleParseError],
 			Level:     "warning",
-			Message:   sarifText{Text: e.Message},
-			Locations: []sarifLocation{location(e.File, udf.Span{Start: e.Pos}, nil)},
+			Message:   sarif.Text{Text: e.Message},
+			Locations: []sarif.Location{location(e.File, udf.Span{Start: e.Pos}, nil)},
 		})
 	}
-	log := sarifLog{
-		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
-		Version: "2.1.0",
-		Runs: []sarifRun{{
-			Tool: sarifTool{Driver: sarifDriver{
-				Name:           "udfx",
-				Version:        version,
-				InformationURI: "https://github.com/udfx/udfx",
-				Rules:          rules,
-			}},
-			ColumnKind: "unicodeCodePoints",
-			Results:    results,
-		}},
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(log)
+	return sarif.Write(w, version, rules, results)
 }
 
 // pascal turns "function-class" into "FunctionClass".
@@ -198,25 +107,11 @@ func pascal(s string) string {
 	return b.String()
 }
 
-// artifact makes a SARIF artifact location: a relative path becomes a
-// URI reference under SRCROOT, an absolute one a file:// URI.
-func artifact(file string) sarifArtifact {
-	segs := strings.Split(file, "/")
-	for i, s := range segs {
-		segs[i] = url.PathEscape(s)
-	}
-	uri := strings.Join(segs, "/")
-	if strings.HasPrefix(file, "/") {
-		return sarifArtifact{URI: "file://" + uri}
-	}
-	return sarifArtifact{URI: uri, URIBaseID: "SRCROOT"}
-}
-
-func location(file string, span udf.Span, msg *sarifText) sarifLocation {
-	return sarifLocation{
-		PhysicalLocation: sarifPhysicalLocation{
-			ArtifactLocation: artifact(file),
-			Region: sarifRegion{
+func location(file string, span udf.Span, msg *sarif.Text) sarif.Location {
+	return sarif.Location{
+		PhysicalLocation: sarif.PhysicalLocation{
+			ArtifactLocation: sarif.Artifact(file),
+			Region: &sarif.Region{
 				StartLine: span.Start.Line, StartColumn: span.Start.Column,
 				EndLine: span.End.Line, EndColumn: span.End.Column,
 			},

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/udfx/udfx/harness/sarif"
 	"github.com/udfx/udfx/harness/udf"
 )
 
@@ -222,7 +223,7 @@ func TestFormats(t *testing.T) {
 
 	buf.Reset()
 	require.NoError(t, WriteSARIF(&buf, res, "1.2.3"))
-	var log sarifLog
+	var log sarif.Log
 	require.NoError(t, json.Unmarshal(buf.Bytes(), &log))
 	assert.Equal(t, "2.1.0", log.Version)
 	run := log.Runs[0]

@@ -5,10 +5,11 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
-	"net/url"
 	"sort"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/udfx/udfx/harness/sarif"
 )
 
 // Summary is the one-line outcome: "3 rewrites checked: 2 pass, 1 stale-udf".
@@ -106,74 +107,6 @@ func (r *Result) WriteJSON(w io.Writer, version string) error {
 	}{JSONSchemaVersion, "udfx " + version, r.Root, r.Passed(), r.Records, r.SkipRerun, counts, items})
 }
 
-// SARIF 2.1.0, the subset udfx writes (see harness/scan/sarif.go for the
-// same subset).
-type sarifLog struct {
-	Schema  string     `json:"$schema"`
-	Version string     `json:"version"`
-	Runs    []sarifRun `json:"runs"`
-}
-
-type sarifRun struct {
-	Tool       sarifTool     `json:"tool"`
-	ColumnKind string        `json:"columnKind"`
-	Results    []sarifResult `json:"results"`
-}
-
-type sarifTool struct {
-	Driver sarifDriver `json:"driver"`
-}
-
-type sarifDriver struct {
-	Name           string      `json:"name"`
-	Version        string      `json:"version"`
-	InformationURI string      `json:"informationUri"`
-	Rules          []sarifRule `json:"rules"`
-}
-
-type sarifRule struct {
-	ID                   string       `json:"id"`
-	Name                 string       `json:"name"`
-	ShortDescription     sarifText    `json:"shortDescription"`
-	FullDescription      sarifText    `json:"fullDescription"`
-	DefaultConfiguration sarifDefault `json:"defaultConfiguration"`
-}
-
-type sarifDefault struct {
-	Level string `json:"level"`
-}
-
-type sarifText struct {
-	Text string `json:"text"`
-}
-
-type sarifResult struct {
-	RuleID     string          `json:"ruleId"`
-	RuleIndex  int             `json:"ruleIndex"`
-	Level      string          `json:"level"`
-	Message    sarifText       `json:"message"`
-	Locations  []sarifLocation `json:"locations"`
-	Properties map[string]any  `json:"properties,omitempty"`
-}
-
-type sarifLocation struct {
-	PhysicalLocation sarifPhysical `json:"physicalLocation"`
-}
-
-type sarifPhysical struct {
-	ArtifactLocation sarifArtifact `json:"artifactLocation"`
-	Region           *sarifRegion  `json:"region,omitempty"`
-}
-
-type sarifArtifact struct {
-	URI       string `json:"uri"`
-	URIBaseID string `json:"uriBaseId,omitempty"`
-}
-
-type sarifRegion struct {
-	StartLine int `json:"startLine"`
-}
-
 var ruleNames = map[Status]string{
 	StaleUDF: "StaleUDF", StaleRewrite: "StaleRewrite", Unverified: "UnverifiedRewrite",
 	Failed: "FailedRewrite", Mismatch: "RewriteMismatch", Error: "VerifyError",
@@ -183,18 +116,18 @@ var ruleNames = map[Status]string{
 // result per failing rewrite at its location, paths relative under
 // %SRCROOT%. Passing rewrites produce no result.
 func (r *Result) WriteSARIF(w io.Writer, version string) error {
-	rules := make([]sarifRule, len(FailureStatuses))
+	rules := make([]sarif.Rule, len(FailureStatuses))
 	index := map[Status]int{}
 	for i, st := range FailureStatuses {
 		index[st] = i
-		rules[i] = sarifRule{
+		rules[i] = sarif.Rule{
 			ID: string(st), Name: ruleNames[st],
-			ShortDescription:     sarifText{Text: "udfx verify: " + string(st)},
-			FullDescription:      sarifText{Text: Describe(st)},
-			DefaultConfiguration: sarifDefault{Level: "error"},
+			ShortDescription:     sarif.Text{Text: "udfx verify: " + string(st)},
+			FullDescription:      sarif.Text{Text: Describe(st)},
+			DefaultConfiguration: sarif.Configuration{Level: "error"},
 		}
 	}
-	results := []sarifResult{}
+	results := []sarif.Result{}
 	for _, it := range r.Items {
 		if it.Status == Pass {
 			continue
@@ -206,45 +139,17 @@ func (r *Result) WriteSARIF(w io.Writer, version string) error {
 		if it.Counterexample != nil {
 			props["counterexample"] = it.Counterexample
 		}
-		results = append(results, sarifResult{
+		results = append(results, sarif.Result{
 			RuleID: string(it.Status), RuleIndex: index[it.Status], Level: "error",
-			Message: sarifText{Text: fmt.Sprintf("%s (%s rewrite %s): %s", it.UDF, it.Target, it.File, oneLine(it.Detail))},
-			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
-				ArtifactLocation: artifact(it.Location.File),
-				Region:           &sarifRegion{StartLine: max(it.Location.Line, 1)},
+			Message: sarif.Text{Text: fmt.Sprintf("%s (%s rewrite %s): %s", it.UDF, it.Target, it.File, oneLine(it.Detail))},
+			Locations: []sarif.Location{{PhysicalLocation: sarif.PhysicalLocation{
+				ArtifactLocation: sarif.Artifact(it.Location.File),
+				Region:           &sarif.Region{StartLine: max(it.Location.Line, 1)},
 			}}},
 			Properties: props,
 		})
 	}
-	log := sarifLog{
-		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
-		Version: "2.1.0",
-		Runs: []sarifRun{{
-			Tool: sarifTool{Driver: sarifDriver{
-				Name: "udfx", Version: version, InformationURI: "https://github.com/udfx/udfx", Rules: rules,
-			}},
-			ColumnKind: "unicodeCodePoints",
-			Results:    results,
-		}},
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(log)
-}
-
-// artifact makes a relative path a URI reference under SRCROOT and an
-// absolute one a file:// URI.
-func artifact(file string) sarifArtifact {
-	segs := strings.Split(file, "/")
-	for i, s := range segs {
-		segs[i] = url.PathEscape(s)
-	}
-	uri := strings.Join(segs, "/")
-	if strings.HasPrefix(file, "/") {
-		return sarifArtifact{URI: "file://" + uri}
-	}
-	return sarifArtifact{URI: uri, URIBaseID: "SRCROOT"}
+	return sarif.Write(w, version, rules, results)
 }
 
 // JUnit XML, the common subset CI systems read.
