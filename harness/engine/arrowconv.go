@@ -67,26 +67,17 @@ func fromArrow(arr arrow.Array, t *udf.Type) (*vec, error) {
 		}
 	case *array.Int8:
 		if t.Kind == udf.Byte {
-			v.i64 = make([]int64, n)
-			for i, x := range a.Int8Values() {
-				v.i64[i] = int64(x)
-			}
+			v.i64 = toInt64(a.Int8Values())
 			return v, nil
 		}
 	case *array.Int16:
 		if t.Kind == udf.Short {
-			v.i64 = make([]int64, n)
-			for i, x := range a.Int16Values() {
-				v.i64[i] = int64(x)
-			}
+			v.i64 = toInt64(a.Int16Values())
 			return v, nil
 		}
 	case *array.Int32:
 		if t.Kind == udf.Int {
-			v.i64 = make([]int64, n)
-			for i, x := range a.Int32Values() {
-				v.i64[i] = int64(x)
-			}
+			v.i64 = toInt64(a.Int32Values())
 			return v, nil
 		}
 	case *array.Int64:
@@ -96,18 +87,12 @@ func fromArrow(arr arrow.Array, t *udf.Type) (*vec, error) {
 		}
 	case *array.Date32:
 		if t.Kind == udf.Date {
-			v.i64 = make([]int64, n)
-			for i, x := range a.Date32Values() {
-				v.i64[i] = int64(x)
-			}
+			v.i64 = toInt64(a.Date32Values())
 			return v, nil
 		}
 	case *array.Timestamp:
 		if t.Kind == udf.Timestamp && a.DataType().(*arrow.TimestampType).Unit == arrow.Microsecond {
-			v.i64 = make([]int64, n)
-			for i, x := range a.TimestampValues() {
-				v.i64[i] = int64(x)
-			}
+			v.i64 = toInt64(a.TimestampValues())
 			return v, nil
 		}
 	case *array.Decimal128:
@@ -249,4 +234,14 @@ func appendValue(b array.Builder, t *udf.Type, x any) error {
 		return fmt.Errorf("cannot write %T to an Arrow %s builder", x, b.Type())
 	}
 	return nil
+}
+
+// toInt64 widens a column of narrower integers (days and microseconds
+// included) to the engine's int64 vectors.
+func toInt64[T int8 | int16 | int32 | arrow.Date32 | arrow.Timestamp](xs []T) []int64 {
+	out := make([]int64, len(xs))
+	for i, x := range xs {
+		out[i] = int64(x)
+	}
+	return out
 }
