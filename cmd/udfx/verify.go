@@ -16,10 +16,11 @@ import (
 
 // verifyOptions are the flags of `udfx verify`.
 type verifyOptions struct {
-	format    string
-	skipRerun bool
-	timeout   time.Duration
-	memoryMB  int
+	format        string
+	skipRerun     bool
+	requireEngine string
+	timeout       time.Duration
+	memoryMB      int
 }
 
 func newVerifyCmd(e *env) *cobra.Command {
@@ -40,6 +41,9 @@ skipped) and checks each rewrite:
   failed         the record's result is not "verified"
   mismatch       the differential test, re-run now with the record's seed,
                  rows, ANSI mode and comparison policy, finds a counterexample
+  wrong-engine   with --require-engine: the record was proved on another
+                 engine (--require-engine spark accepts only records of a
+                 test on real Apache Spark)
 
 --skip-rerun checks the hashes only: fast enough for a pre-commit hook.
 
@@ -53,6 +57,7 @@ Exit codes: 0 every rewrite passes, 1 the gate failed, 2 bad usage, 3 udfx
 could not check a rewrite (for example the original cannot be run).`,
 		Example: `  udfx verify
   udfx verify --skip-rerun
+  udfx verify --require-engine spark
   udfx verify services/etl --format sarif > udfx.sarif`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -66,6 +71,7 @@ could not check a rewrite (for example the original cannot be run).`,
 	f := cmd.Flags()
 	f.StringVarP(&opts.format, "format", "f", "table", "output format: table, json, sarif or junit")
 	f.BoolVar(&opts.skipRerun, "skip-rerun", false, "check the hashes only; do not re-run the differential tests")
+	f.StringVar(&opts.requireEngine, "require-engine", "", "accept only records proved on this engine: embedded or spark")
 	f.DurationVar(&opts.timeout, "timeout", runner.DefaultLimits.Timeout, "time limit for running each original")
 	f.IntVar(&opts.memoryMB, "memory", runner.DefaultLimits.MemoryMB, "memory limit of each original's process, MiB")
 	return cmd
@@ -80,12 +86,17 @@ func runVerify(cmd *cobra.Command, e *env, opts *verifyOptions, path string) err
 	if opts.timeout <= 0 || opts.memoryMB <= 0 {
 		return usageErrorf("--timeout and --memory must be positive")
 	}
+	switch opts.requireEngine {
+	case "", "embedded", "spark":
+	default:
+		return usageErrorf("unknown --require-engine %q: want embedded or spark", opts.requireEngine)
+	}
 	var progress func(string)
 	if e.StderrTTY {
 		progress = func(stage string) { fmt.Fprintf(e.Stderr, "\r\033[K%s...", stage) }
 	}
 	res, err := verify.Run(cmd.Context(), verify.Options{
-		Root: e.abs(path), Display: path, SkipRerun: opts.skipRerun,
+		Root: e.abs(path), Display: path, SkipRerun: opts.skipRerun, RequireEngine: opts.requireEngine,
 		Limits:    runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB},
 		NewRunner: runners.New, Progress: progress,
 	})

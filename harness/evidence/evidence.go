@@ -48,8 +48,7 @@ type Record struct {
 	InputsSHA256 string `json:"inputs_sha256"`
 	Seed         int64  `json:"seed"`
 	Rows         int    `json:"rows"`
-	// Engine is "embedded" (or "spark" once the Spark engine lands) and
-	// its settings.
+	// Engine is "embedded" or "spark", and its settings.
 	Engine Engine       `json:"engine"`
 	Policy value.Policy `json:"policy"`
 	// AllowErrorToNull records whether NULL was accepted where the
@@ -59,6 +58,26 @@ type Record struct {
 	Result     string      `json:"result"`
 	Mismatches int         `json:"mismatches"`
 	Benchmarks []Benchmark `json:"benchmarks"`
+	// Plans are Spark's physical plans of the original's query and the
+	// rewritten one, when the test ran on Spark: the rewritten plan holds
+	// no UDF node, the original's shows the boundary that was removed.
+	Plans *Plans `json:"plans,omitempty"`
+}
+
+// Plans is the plan evidence of a test on Spark.
+type Plans struct {
+	Original Plan `json:"original"`
+	Rewrite  Plan `json:"rewrite"`
+}
+
+// Plan is one executed physical plan and what it says.
+type Plan struct {
+	Text string `json:"text"`
+	// UDFNodes are the plan's UDF nodes and what they call
+	// ("BatchEvalPython [to_fahrenheit(temperature#0)]").
+	UDFNodes []string `json:"udf_nodes"`
+	// Transitions counts row/columnar transitions.
+	Transitions int `json:"transitions"`
 }
 
 // Original identifies the UDF a record proves a rewrite of.
@@ -83,9 +102,13 @@ type RewriteFile struct {
 
 // Engine says where the rewrite was evaluated.
 type Engine struct {
-	Name    string `json:"name"`
-	ANSI    bool   `json:"ansi"`
+	Name string `json:"name"`
+	ANSI bool   `json:"ansi"`
+	// Version is Spark's version for engine spark.
 	Version string `json:"version,omitempty"`
+	// Master is the Spark master (local[2], spark://..., yarn) or the
+	// Spark Connect remote (sc://...) the test ran on.
+	Master string `json:"master,omitempty"`
 }
 
 // Benchmark is one measured comparison, original vs a rewrite, from the

@@ -35,6 +35,16 @@ type Spec struct {
 	UDF     *udf.UDF
 	Source  []byte
 	Targets []string
+	// Check runs the differential test on a candidate over the
+	// scaffold's inputs and records it among the outcome's tried
+	// candidates, as the stages do for every proposed candidate; an agent
+	// that iterates (a model) learns from its verdict and counterexample.
+	// A candidate Check has already judged is not tested again when it
+	// is proposed. Set by Run; nil outside it.
+	Check func(ctx context.Context, c Candidate) (*Tried, error)
+	// Bench times an accepted candidate against the original on the
+	// scaffold's inputs. Set by Run; nil outside it.
+	Bench func(ctx context.Context, c Candidate) (*Bench, error)
 }
 
 // Candidate is one proposed rewrite.

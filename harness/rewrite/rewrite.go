@@ -115,8 +115,71 @@ type Outcome struct {
 	Determinism string
 }
 
+// judged returns the tried candidate with c's target and SQL, if any:
+// an agent's Check already ran the differential test on it.
+func (o *Outcome) judged(c Candidate) *Tried {
+	for _, t := range o.Tried {
+		if t.Candidate.Target == c.Target && t.Candidate.SQL == c.SQL {
+			return t
+		}
+	}
+	return nil
+}
+
 // Verified reports whether a rewrite passed.
 func (o *Outcome) Verified() bool { return o.Best != nil }
+
+// Scaffolded is what the scaffold stage alone proved and wrote.
+type Scaffolded struct {
+	Workspace string `json:"workspace"`
+	// Files are the stage's evidence: spec.json, inputs.arrow and
+	// baseline.tokens, in the workspace.
+	Files       []string `json:"files"`
+	Rows        int      `json:"rows"`
+	Runtime     string   `json:"original_runtime"`
+	Determinism string   `json:"determinism"`
+}
+
+// Scaffold runs stage 1 alone, for agents outside udfx that drive the
+// stages themselves: the spec, the inputs and the baseline, with the
+// original run twice.
+func Scaffold(ctx context.Context, opts Options) (*Scaffolded, error) {
+	opts.defaults()
+	if err := os.MkdirAll(opts.Workspace, 0o755); err != nil {
+		return nil, fmt.Errorf("workspace: %w", err)
+	}
+	sc, err := scaffold(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer sc.close()
+	if err := checkScaffold(opts.Workspace, sc); err != nil {
+		return nil, err
+	}
+	return &Scaffolded{
+		Workspace:   opts.Workspace,
+		Files:       []string{"spec.json", "inputs.arrow", "baseline.tokens"},
+		Rows:        len(sc.rows),
+		Runtime:     sc.runtime,
+		Determinism: sc.determinism(),
+	}, nil
+}
+
+func (s *scaffolded) determinism() string {
+	return fmt.Sprintf("The original ran twice on %d rows (%s) with identical results", len(s.rows), s.runtime)
+}
+
+func (o *Options) defaults() {
+	if o.Rows <= 0 {
+		o.Rows = 10_000
+	}
+	if o.BenchRuns < 5 {
+		o.BenchRuns = 5
+	}
+	if o.OptimizeBudget <= 0 {
+		o.OptimizeBudget = 3
+	}
+}
 
 // Run runs the four stages and writes the workspace. The repository is
 // not touched; Apply applies the outcome's changes.
@@ -125,15 +188,7 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 	if progress == nil {
 		progress = func(string) {}
 	}
-	if opts.Rows <= 0 {
-		opts.Rows = 10_000
-	}
-	if opts.BenchRuns < 5 {
-		opts.BenchRuns = 5
-	}
-	if opts.OptimizeBudget <= 0 {
-		opts.OptimizeBudget = 3
-	}
+	opts.defaults()
 	u := opts.UDF
 	if err := CheckTargets(u, opts.Targets); err != nil {
 		return nil, err
@@ -153,23 +208,32 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 		return nil, err
 	}
 	defer sc.close()
-	out.Determinism = fmt.Sprintf("The original ran twice on %d rows (%s) with identical results", len(sc.rows), sc.runtime)
+	out.Determinism = sc.determinism()
 	if err := checkScaffold(opts.Workspace, sc); err != nil {
 		return nil, err
 	}
 
 	// Stage 2: convert.
 	progress("convert: asking the agent")
+	stage := "convert"
 	spec := &Spec{UDF: u, Source: opts.Source, Targets: opts.Targets}
+	spec.Check = func(ctx context.Context, c Candidate) (*Tried, error) {
+		return tryCandidate(ctx, opts, sc, out, c, stage)
+	}
+	spec.Bench = func(ctx context.Context, c Candidate) (*Bench, error) {
+		return benchmark(ctx, sc, c, opts.BenchRuns)
+	}
 	cands, declines, err := opts.Agent.Convert(ctx, spec)
 	if err != nil {
 		return nil, fmt.Errorf("convert: %w", err)
 	}
 	out.Declines = declines
 	for _, c := range cands {
-		t, err := tryCandidate(ctx, opts, sc, out, c, "convert")
-		if err != nil {
-			return nil, err
+		t := out.judged(c)
+		if t == nil {
+			if t, err = tryCandidate(ctx, opts, sc, out, c, stage); err != nil {
+				return nil, err
+			}
 		}
 		if t.Accepted && out.Best == nil {
 			out.Best = t
@@ -193,6 +257,7 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 
 		// Stage 4: optimize.
 		progress("optimize")
+		stage = "optimize"
 		if err := optimize(ctx, opts, sc, spec, out); err != nil {
 			return nil, err
 		}
@@ -293,10 +358,16 @@ func optimize(ctx context.Context, opts Options, sc *scaffolded, spec *Spec, out
 		}
 		improved := false
 		for _, c := range cands {
+			t := out.judged(c)
+			if t == out.Best {
+				continue
+			}
 			tried++
-			t, err := tryCandidate(ctx, opts, sc, out, c, "optimize")
-			if err != nil {
-				return err
+			if t == nil {
+				var err error
+				if t, err = tryCandidate(ctx, opts, sc, out, c, "optimize"); err != nil {
+					return err
+				}
 			}
 			if !t.Accepted {
 				continue

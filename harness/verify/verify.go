@@ -49,11 +49,14 @@ const (
 	// run, a file cannot be read). It is not the user's failure, so the
 	// gate exits with the internal-error code.
 	Error Status = "error"
+	// WrongEngine: the record was proved on another engine than the gate
+	// requires (--require-engine).
+	WrongEngine Status = "wrong-engine"
 )
 
 // FailureStatuses lists the statuses that fail the gate, in the order
 // reports describe them.
-var FailureStatuses = []Status{StaleUDF, StaleRewrite, Unverified, Failed, Mismatch, Error}
+var FailureStatuses = []Status{StaleUDF, StaleRewrite, Unverified, Failed, Mismatch, WrongEngine, Error}
 
 // Describe says what a status means, for SARIF rules and help text.
 func Describe(s Status) string {
@@ -70,6 +73,8 @@ func Describe(s Status) string {
 		return "The evidence record says the rewrite did not pass its differential test."
 	case Mismatch:
 		return "Re-running the differential test now finds an input where the rewrite and the original disagree."
+	case WrongEngine:
+		return "The rewrite was proved on another engine than the gate requires: re-run udfx rewrite with --engine as required."
 	case Error:
 		return "udfx could not check the rewrite, for example because the original UDF cannot be run."
 	}
@@ -148,7 +153,10 @@ type Options struct {
 	Display string
 	// SkipRerun checks the hashes only, without running the original.
 	SkipRerun bool
-	Limits    runner.Limits
+	// RequireEngine, when set, fails every record proved on another
+	// engine ("spark": only records of a test on real Spark pass).
+	RequireEngine string
+	Limits        runner.Limits
 	// NewRunner starts the original's runner (runners.New in production).
 	NewRunner func(ctx context.Context, u *udf.UDF, limits runner.Limits) (runner.Runner, error)
 	// Progress, when set, hears what the gate is doing.
@@ -383,6 +391,15 @@ func (v *verifier) checkRecord(ctx context.Context, recAbs string) []Item {
 			if items[i].Status == Pass {
 				items[i].Status = Failed
 				items[i].Detail = fmt.Sprintf("the record's result is %q, not %q (%d mismatches)", rec.Result, evidence.Verified, rec.Mismatches)
+			}
+		}
+		return items
+	}
+	if req := v.opts.RequireEngine; req != "" && rec.Engine.Name != req {
+		for i := range items {
+			if items[i].Status == Pass {
+				items[i].Status = WrongEngine
+				items[i].Detail = fmt.Sprintf("the record was proved on engine %q; this gate requires %q", rec.Engine.Name, req)
 			}
 		}
 		return items

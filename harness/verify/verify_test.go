@@ -408,7 +408,7 @@ func TestSARIF(t *testing.T) {
 		ids = append(ids, r.ID)
 		assert.Equal(t, "error", r.DefaultConfiguration.Level)
 	}
-	assert.Equal(t, []string{"stale-udf", "stale-rewrite", "unverified", "failed", "mismatch", "error"}, ids)
+	assert.Equal(t, []string{"stale-udf", "stale-rewrite", "unverified", "failed", "mismatch", "wrong-engine", "error"}, ids)
 	require.Len(t, run.Results, 3, "passing rewrites are not results")
 	for _, res := range run.Results {
 		assert.Equal(t, res.RuleID, ids[res.RuleIndex])
@@ -475,4 +475,21 @@ func TestMarkdown(t *testing.T) {
 	assert.Contains(t, s, "| UDF | Target | Status | File | Detail |\n|---|---|---|---|---|\n")
 	assert.Contains(t, s, "| b | sql | stale-udf | `udfx-rewrites/b/rewrite.sql` | the UDF changed: b at src/B.scala:4 |")
 	assert.Equal(t, 4, strings.Count(s, "\n| ")-1, "a row per rewrite after the header")
+}
+
+func TestRequireEngineRejectsRecordsOfAnotherEngine(t *testing.T) {
+	r := newRepo(t)
+	res, err := Run(context.Background(), Options{Root: r.dir, Display: ".", SkipRerun: true, RequireEngine: "spark", NewRunner: goRunners})
+	require.NoError(t, err)
+	it := only(t, res)
+	assert.Equal(t, WrongEngine, it.Status)
+	assert.Contains(t, it.Detail, `proved on engine "embedded"; this gate requires "spark"`)
+	assert.False(t, res.Passed())
+
+	r.record(t, func(rec *evidence.Record) {
+		rec.Engine = evidence.Engine{Name: "spark", ANSI: true, Version: "4.1.1", Master: "local[2]"}
+	})
+	res, err = Run(context.Background(), Options{Root: r.dir, Display: ".", SkipRerun: true, RequireEngine: "spark", NewRunner: goRunners})
+	require.NoError(t, err)
+	assert.Equal(t, Pass, only(t, res).Status)
 }
