@@ -26,6 +26,7 @@ type rewriteOptions struct {
 	timeout   time.Duration
 	memoryMB  int
 	workspace string
+	agent     agentOptions
 }
 
 func newRewriteCmd(e *env) *cobra.Command {
@@ -72,6 +73,7 @@ changes), 3 the original could not be run.`,
 	f.DurationVar(&opts.timeout, "timeout", runner.DefaultLimits.Timeout, "time limit for each run of the original")
 	f.IntVar(&opts.memoryMB, "memory", runner.DefaultLimits.MemoryMB, "memory limit of the original's process, MiB")
 	f.StringVar(&opts.workspace, "workspace", "", "workspace folder (default <repo>/.udfx)")
+	addAgentFlags(f, &opts.agent)
 	return cmd
 }
 
@@ -119,13 +121,17 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 		ws = e.abs(opts.workspace)
 	}
 	ws = filepath.Join(ws, rewrite.SafeName(u.Name))
+	agent, err := newAgent(e, &opts.agent, ws)
+	if err != nil {
+		return err
+	}
 	var progress func(string)
 	if e.StderrTTY {
 		progress = func(stage string) { fmt.Fprintf(e.Stderr, "\r\033[K%s...", stage) }
 	}
 	out, err := rewrite.Run(ctx, rewrite.Options{
 		UDF: u, Source: src, RepoRoot: root, Workspace: ws, Targets: targets,
-		Agent: rewrite.Builtin{}, Seed: opts.seed, Rows: opts.rows,
+		Agent: agent, Seed: opts.seed, Rows: opts.rows,
 		Limits:    runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB},
 		NewRunner: runners.New, Tool: "udfx " + version, Progress: progress,
 	})

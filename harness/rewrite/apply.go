@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/udfx/udfx/harness/evidence"
+	"github.com/udfx/udfx/harness/udf"
 )
 
 // DirtyError refuses to apply a patch over uncommitted changes.
@@ -114,4 +115,33 @@ func gitDirty(root, path string) (bool, error) {
 		return false, fmt.Errorf("git status %s: %w: %s", path, err, strings.TrimSpace(stderr.String()))
 	}
 	return strings.TrimSpace(out.String()) != "", nil
+}
+
+// AppliedSQL finds the SQL rewrite of u applied in the repository at
+// root: the sql file listed by an evidence record under evidence.Dir whose
+// original is u (u.File relative to root, slash-separated). It returns the
+// expression and the file's path relative to root; ok is false when there
+// is none.
+func AppliedSQL(root string, u *udf.UDF) (sql, path string, ok bool, err error) {
+	recs, err := filepath.Glob(filepath.Join(root, evidence.Dir, "*", evidence.FileName))
+	if err != nil {
+		return "", "", false, err
+	}
+	for _, p := range recs {
+		rec, err := evidence.Read(p)
+		if err != nil || rec.Original.File != u.File || rec.Original.Name != u.Name {
+			continue
+		}
+		for _, rw := range rec.Rewrites {
+			if rw.Target != TargetSQL {
+				continue
+			}
+			b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rw.Path)))
+			if err != nil {
+				return "", "", false, fmt.Errorf("read the rewrite of %s: %w", u.Name, err)
+			}
+			return evidence.StripSQLComments(string(b)), rw.Path, true, nil
+		}
+	}
+	return "", "", false, nil
 }

@@ -7,14 +7,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/udfx/udfx/harness/bench"
 	"github.com/udfx/udfx/harness/engine"
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/inputs"
@@ -192,7 +191,7 @@ func benchmark(ctx context.Context, sc *scaffolded, c Candidate, runs int) (*Ben
 	if err != nil {
 		return nil, fmt.Errorf("compile the candidate: %w", err)
 	}
-	runOrig := func() (time.Duration, error) {
+	original := func(ctx context.Context) (time.Duration, error) {
 		start := time.Now()
 		res, err := sc.run.Run(ctx, sc.rows)
 		d := time.Since(start)
@@ -204,7 +203,7 @@ func benchmark(ctx context.Context, sc *scaffolded, c Candidate, runs int) (*Ben
 		}
 		return d, nil
 	}
-	runRewrite := func() (time.Duration, error) {
+	rewrite := func(context.Context) (time.Duration, error) {
 		start := time.Now()
 		res, err := expr.Eval(sc.eval.rec, sc.mem)
 		d := time.Since(start)
@@ -214,43 +213,22 @@ func benchmark(ctx context.Context, sc *scaffolded, c Candidate, runs int) (*Ben
 		res.Values.Release()
 		return d, nil
 	}
-	if _, err := runOrig(); err != nil {
-		return nil, err
-	}
-	if _, err := runRewrite(); err != nil {
+	origS, rewS, err := bench.Alternate(ctx, 1, runs, original, rewrite, nil)
+	if err != nil {
+		var oe *OriginalError
+		if errors.As(err, &oe) {
+			return nil, oe
+		}
 		return nil, err
 	}
 	b := &Bench{
 		Rows: len(sc.rows), Runs: runs, Original: sc.runtime, Engine: "udfx embedded engine (ANSI)",
-		Machine: fmt.Sprintf("%d CPUs, %s/%s, %s", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version()),
+		Machine: bench.Machine(), OriginalS: origS, RewriteS: rewS,
 	}
-	for i := 0; i < runs; i++ {
-		o, err := runOrig()
-		if err != nil {
-			return nil, err
-		}
-		r, err := runRewrite()
-		if err != nil {
-			return nil, err
-		}
-		b.OriginalS = append(b.OriginalS, o.Seconds())
-		b.RewriteS = append(b.RewriteS, r.Seconds())
-	}
-	b.OriginalMedianS, b.OriginalSpreadS = medianSpread(b.OriginalS)
-	b.RewriteMedianS, b.RewriteSpreadS = medianSpread(b.RewriteS)
+	b.OriginalMedianS, b.OriginalSpreadS = bench.MedianSpread(b.OriginalS)
+	b.RewriteMedianS, b.RewriteSpreadS = bench.MedianSpread(b.RewriteS)
 	if b.RewriteMedianS > 0 {
 		b.Speedup = b.OriginalMedianS / b.RewriteMedianS
 	}
 	return b, nil
-}
-
-func medianSpread(xs []float64) (float64, float64) {
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	n := len(s)
-	med := s[n/2]
-	if n%2 == 0 {
-		med = (s[n/2-1] + s[n/2]) / 2
-	}
-	return med, s[n-1] - s[0]
 }

@@ -1,0 +1,219 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/udfx/udfx/harness/bench"
+	"github.com/udfx/udfx/harness/evidence"
+	"github.com/udfx/udfx/harness/rewrite"
+	"github.com/udfx/udfx/harness/runner"
+	"github.com/udfx/udfx/harness/runner/runners"
+	"github.com/udfx/udfx/harness/translate"
+	"github.com/udfx/udfx/harness/udf"
+)
+
+// benchOptions are the flags of `udfx bench`.
+type benchOptions struct {
+	sql      string
+	rows     int
+	runs     int
+	warmup   int
+	seed     int64
+	ansi     bool
+	format   string
+	chart    string
+	timeout  time.Duration
+	memoryMB int
+	spark    sparkOptions
+}
+
+func newBenchCmd(e *env) *cobra.Command {
+	opts := &benchOptions{}
+	cmd := &cobra.Command{
+		Use:   "bench SOURCE[:NAME] [--engine embedded|spark] [--rows N] [--sql EXPR]",
+		Short: "Time the original UDF against its rewrite, alternating runs on the same inputs",
+		Long: `Bench times the original UDF and its rewrite on the same generated inputs
+(special values and NULLs included): warm-up runs of each side first, then
+--runs timed runs that alternate original and rewrite, so that a noisy,
+shared machine slows both alike. It reports each side's median and spread
+(slowest − fastest run) and the ratio of the medians.
+
+--engine embedded (default) times evaluation only: the original through
+udfx's JVM or CPython driver, the rewrite on udfx's embedded engine.
+--engine spark times whole Spark jobs in one session: read the inputs from
+Parquet, evaluate, write to the noop sink; the original registered as its
+source does, the rewrite as a SQL expression.
+
+The rewrite is --sql, else the SQL rewrite applied in the repository
+(udfx-rewrites/), else the built-in translator's.
+
+--chart FILE writes an SVG bar chart (medians, whiskers from fastest to
+slowest run, every run as a dot).
+
+Exit codes: 0 measured, 2 bad usage (including a rewrite that does not
+compile), 3 the original or Spark could not be run.`,
+		Example: `  udfx bench examples/python-celsius/celsius.py
+  udfx bench examples/scala-to-fahrenheit/ToFahrenheit.scala --engine spark --rows 10000000 --chart bench.svg
+  udfx bench jobs/udfs.py:parse_amount --sql "try_cast(s AS DECIMAL(12,2))" --format json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runBench(cmd.Context(), e, opts, args[0])
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.sql, "sql", "", "the rewrite (default: the applied rewrite, else the built-in translator's)")
+	f.IntVar(&opts.rows, "rows", 1_000_000, "rows per run, special values included")
+	f.IntVar(&opts.runs, "runs", 5, "timed runs of each side")
+	f.IntVar(&opts.warmup, "warmup", 1, "untimed runs of each side first")
+	f.Int64Var(&opts.seed, "seed", 1, "seed of the random inputs")
+	f.BoolVar(&opts.ansi, "ansi", true, "spark.sql.ansi.enabled for the rewrite")
+	f.StringVarP(&opts.format, "format", "f", "text", "output format: text or json")
+	f.StringVar(&opts.chart, "chart", "", "write an SVG bar chart to this file")
+	f.DurationVar(&opts.timeout, "timeout", 10*time.Minute, "time limit for each run of the original")
+	f.IntVar(&opts.memoryMB, "memory", runner.DefaultLimits.MemoryMB, "memory limit of the original's process, MiB")
+	addSparkFlags(f, &opts.spark)
+	return cmd
+}
+
+func runBench(ctx context.Context, e *env, opts *benchOptions, target string) error {
+	if opts.format != "text" && opts.format != "json" {
+		return usageErrorf("unknown --format %q: want text or json", opts.format)
+	}
+	if opts.rows <= 0 || opts.runs <= 0 || opts.warmup < 0 || opts.timeout <= 0 || opts.memoryMB <= 0 {
+		return usageErrorf("--rows, --runs, --timeout and --memory must be positive, --warmup not negative")
+	}
+	if err := opts.spark.check(); err != nil {
+		return err
+	}
+	u, err := findUDF(e, target)
+	if err != nil {
+		return err
+	}
+	abs, err := filepath.Abs(e.abs(u.File))
+	if err != nil {
+		return internalError(err)
+	}
+	sql, origin, err := benchSQL(e, opts.sql, abs, u)
+	if err != nil {
+		return err
+	}
+	var progress func(string)
+	if e.StderrTTY {
+		progress = func(s string) { fmt.Fprintf(e.Stderr, "\r\033[K%s: %s...", u.Name, s) }
+	}
+	run := *u
+	run.File = abs
+	bopts := bench.Options{
+		UDF: &run, SQL: sql, Rows: opts.rows, Seed: opts.seed, Warmup: opts.warmup, Runs: opts.runs, ANSI: opts.ansi,
+		Limits: runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB}, NewRunner: runners.New, Progress: progress,
+	}
+	var res *bench.Result
+	if opts.spark.engine == engineSpark {
+		res, err = benchOnSpark(ctx, e, &opts.spark, bopts)
+	} else {
+		res, err = bench.Embedded(ctx, bopts)
+	}
+	if progress != nil {
+		fmt.Fprint(e.Stderr, "\r\033[K")
+	}
+	if err != nil {
+		return benchError(err)
+	}
+	res.File = u.File
+	if opts.chart != "" {
+		if err := evidence.WriteFileAtomic(e.abs(opts.chart), bench.SVG(res), 0o644); err != nil {
+			return usageErrorf("--chart: %w", err)
+		}
+	}
+	if opts.format == "json" {
+		enc := json.NewEncoder(e.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(struct {
+			*bench.Result
+			RewriteOrigin string `json:"rewrite_origin"`
+		}{res, origin})
+	}
+	writeBenchText(e, res, origin)
+	return nil
+}
+
+// benchSQL picks the rewrite to time: the flag, the applied rewrite, or
+// the built-in translator's.
+func benchSQL(e *env, flag, abs string, u *udf.UDF) (sql, origin string, err error) {
+	if flag != "" {
+		return flag, "--sql", nil
+	}
+	root := rewrite.RepoRoot(filepath.Dir(abs))
+	rel, err := filepath.Rel(root, abs)
+	if err != nil {
+		return "", "", internalError(err)
+	}
+	byRepo := *u
+	byRepo.File = filepath.ToSlash(rel)
+	sql, path, ok, err := rewrite.AppliedSQL(root, &byRepo)
+	if err != nil {
+		return "", "", usageError(err)
+	}
+	if ok {
+		return sql, path, nil
+	}
+	src, err := os.ReadFile(abs)
+	if err != nil {
+		return "", "", usageErrorf("read %s: %w", u.File, err)
+	}
+	tr, err := translate.Translate(u, src)
+	if err != nil {
+		return "", "", internalError(err)
+	}
+	if tr.SQL == "" {
+		reasons := make([]string, len(tr.Declines))
+		for i, d := range tr.Declines {
+			reasons[i] = fmt.Sprintf("%s: %s", d.Construct, d.Reason)
+		}
+		return "", "", usageErrorf("%s has no applied rewrite and the built-in translator declines it (%s): give the rewrite with --sql", u.Name, strings.Join(reasons, "; "))
+	}
+	return tr.SQL, "built-in translator", nil
+}
+
+func benchError(err error) error {
+	var oe *bench.OriginalError
+	if errors.As(err, &oe) {
+		return internalError(err)
+	}
+	if strings.HasPrefix(err.Error(), "compile the rewrite") {
+		return usageError(err)
+	}
+	return sparkError(err)
+}
+
+func writeBenchText(e *env, r *bench.Result, origin string) {
+	w := e.Stdout
+	fmt.Fprintf(w, "%s (%s)\n", r.UDF, r.File)
+	fmt.Fprintf(w, "  rewrite   %s (%s)\n", r.SQL, origin)
+	fmt.Fprintf(w, "  engine    %s; %d rows, %d warm-up and %d timed runs of each side, alternating\n", r.Engine, r.Rows, r.Warmup, r.Runs)
+	fmt.Fprintf(w, "  original  %s\n  rewrite   %s\n  machine   %s\n\n", r.Original, r.Rewrite, r.Machine)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "side\tmedian\tspread\truns\t")
+	fmt.Fprintf(tw, "original\t%.4fs\t%.4fs\t%s\t\n", r.OriginalMedianS, r.OriginalSpreadS, secondsList(r.OriginalS))
+	fmt.Fprintf(tw, "rewrite\t%.4fs\t%.4fs\t%s\t\n", r.RewriteMedianS, r.RewriteSpreadS, secondsList(r.RewriteS))
+	tw.Flush()
+	fmt.Fprintf(w, "\nspeedup %.2f× (original median / rewrite median)\n", r.Speedup)
+}
+
+func secondsList(xs []float64) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = fmt.Sprintf("%.4f", x)
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,123 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/udfx/udfx/harness/engine"
+	"github.com/udfx/udfx/harness/inputs"
+	"github.com/udfx/udfx/harness/runner"
+	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/harness/value"
+)
+
+// Options configure one benchmark.
+type Options struct {
+	// UDF is the original; its File must be readable by the runners
+	// (absolute, or relative to the working folder).
+	UDF *udf.UDF
+	// SQL is the rewrite: a Spark SQL expression over the parameters.
+	SQL    string
+	Rows   int
+	Seed   int64
+	Warmup int
+	Runs   int
+	ANSI   bool
+	Limits runner.Limits
+	// NewRunner starts the original's runner (runners.New in production).
+	NewRunner func(ctx context.Context, u *udf.UDF, limits runner.Limits) (runner.Runner, error)
+	Progress  func(string)
+}
+
+// Inputs generates the benchmark's inputs: the same generator as the
+// differential test, so special values and NULLs are timed too.
+func Inputs(u *udf.UDF, rows int, seed int64, mem memory.Allocator) (arrow.RecordBatch, []engine.Column, error) {
+	params := make([]inputs.Param, len(u.Params))
+	cols := make([]engine.Column, len(u.Params))
+	for i, p := range u.Params {
+		if p.Type == nil {
+			return nil, nil, fmt.Errorf("%s: the Spark type of parameter %s of %s is not known from the source", u.File, p.Name, u.Name)
+		}
+		params[i] = inputs.Param{Name: p.Name, Type: p.Type}
+		cols[i] = engine.Column{Name: p.Name, Type: p.Type}
+	}
+	rec, _, err := inputs.Generate(params, inputs.Options{Seed: seed, Rows: rows}, mem)
+	if err != nil {
+		return nil, nil, fmt.Errorf("generate inputs: %w", err)
+	}
+	return rec, cols, nil
+}
+
+// Embedded times the original through its runner (a JVM or CPython
+// process, rows already in memory) against the rewrite on udfx's embedded
+// engine. It measures evaluation only, not a Spark job: Spark measures
+// the job (package spark).
+func Embedded(ctx context.Context, opts Options) (*Result, error) {
+	u := opts.UDF
+	mem := memory.NewGoAllocator()
+	rec, cols, err := Inputs(u, opts.Rows, opts.Seed, mem)
+	if err != nil {
+		return nil, err
+	}
+	defer rec.Release()
+	expr, err := engine.Compile(opts.SQL, cols, engine.Options{ANSI: opts.ANSI, TimeZone: "UTC"})
+	if err != nil {
+		return nil, fmt.Errorf("compile the rewrite: %w", err)
+	}
+	rows := make([][]value.Value, rec.NumRows())
+	for i := range rows {
+		row := make([]value.Value, rec.NumCols())
+		for j, c := range rec.Columns() {
+			row[j] = value.FromArrow(c, i)
+		}
+		rows[i] = row
+	}
+	r, err := opts.NewRunner(ctx, u, opts.Limits)
+	if err != nil {
+		return nil, &OriginalError{Err: err}
+	}
+	defer r.Close()
+	original := func(ctx context.Context) (time.Duration, error) {
+		start := time.Now()
+		res, err := r.Run(ctx, rows)
+		d := time.Since(start)
+		if err != nil {
+			return 0, &OriginalError{Err: err}
+		}
+		if len(res) != len(rows) {
+			return 0, &OriginalError{Err: fmt.Errorf("the runner returned %d results for %d rows", len(res), len(rows))}
+		}
+		return d, nil
+	}
+	rewrite := func(context.Context) (time.Duration, error) {
+		start := time.Now()
+		res, err := expr.Eval(rec, mem)
+		d := time.Since(start)
+		if err != nil {
+			return 0, fmt.Errorf("evaluate the rewrite: %w", err)
+		}
+		res.Values.Release()
+		return d, nil
+	}
+	origS, rewS, err := Alternate(ctx, opts.Warmup, opts.Runs, original, rewrite, opts.Progress)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{
+		UDF: u.Name, File: u.File, SQL: opts.SQL, Rows: int(rec.NumRows()), Warmup: opts.Warmup,
+		Engine: "embedded", Original: r.Describe(), Rewrite: fmt.Sprintf("udfx embedded engine (ANSI %v)", opts.ANSI),
+		Machine: Machine(), OriginalS: origS, RewriteS: rewS,
+	}
+	res.Summarize()
+	return res, nil
+}
+
+// OriginalError says the original could not be run.
+type OriginalError struct{ Err error }
+
+func (e *OriginalError) Error() string { return "cannot run the original: " + e.Err.Error() }
+func (e *OriginalError) Unwrap() error { return e.Err }
