@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -91,24 +89,11 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 	if opts.force && !opts.apply {
 		return usageErrorf("--force only makes sense with --apply")
 	}
-	u, err := findUDF(e, target)
+	loc, err := locateUDF(e, target, opts.workspace)
 	if err != nil {
 		return err
 	}
-	abs, err := filepath.Abs(e.abs(u.File))
-	if err != nil {
-		return internalError(err)
-	}
-	src, err := os.ReadFile(abs)
-	if err != nil {
-		return usageErrorf("read %s: %w", u.File, err)
-	}
-	root := rewrite.RepoRoot(filepath.Dir(abs))
-	rel, err := filepath.Rel(root, abs)
-	if err != nil {
-		return internalError(err)
-	}
-	u.File = filepath.ToSlash(rel)
+	u, src, root, ws := loc.UDF, loc.Source, loc.Root, loc.Workspace
 	targets := opts.targets
 	if len(targets) == 0 {
 		targets = rewrite.DefaultTargets(u)
@@ -116,11 +101,6 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 	if err := rewrite.CheckTargets(u, targets); err != nil {
 		return usageErrorf("--target: %w", err)
 	}
-	ws := filepath.Join(root, ".udfx")
-	if opts.workspace != "" {
-		ws = e.abs(opts.workspace)
-	}
-	ws = filepath.Join(ws, rewrite.SafeName(u.Name))
 	agent, err := newAgent(e, &opts.agent, ws)
 	if err != nil {
 		return err
@@ -169,12 +149,7 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 	for _, d := range out.Declines {
 		fmt.Fprintf(w, "  declined       %s\n", d)
 	}
-	rel = func(p string) string {
-		if r, err := filepath.Rel(e.WorkDir, p); err == nil && !strings.HasPrefix(r, "..") {
-			return r
-		}
-		return p
-	}(out.ReportPath)
+	rel := workRel(e, out.ReportPath)
 	if !out.Verified() {
 		fmt.Fprintf(w, "  result         no verified rewrite\n  report         %s\n", rel)
 		return &exitError{code: exitFailed, err: fmt.Errorf("no rewrite of %s passed; see %s", u.Name, rel)}
@@ -183,11 +158,7 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 	fmt.Fprintf(w, "  result         verified: %s (%d rows, bit-exact, ANSI on)\n", out.Best.Candidate.SQL, out.Record.Rows)
 	fmt.Fprintf(w, "  speedup        %.1f× (median %.4fs original vs %.4fs rewrite, %d runs)\n", b.Speedup, b.OriginalMedianS, b.RewriteMedianS, b.Runs)
 	fmt.Fprintf(w, "  report         %s\n", rel)
-	patch := out.PatchPath
-	if r, err := filepath.Rel(e.WorkDir, patch); err == nil && !strings.HasPrefix(r, "..") {
-		patch = r
-	}
-	fmt.Fprintf(w, "  patch          %s\n", patch)
+	fmt.Fprintf(w, "  patch          %s\n", workRel(e, out.PatchPath))
 	if opts.apply {
 		if err := rewrite.Apply(root, out.Changes, opts.force); err != nil {
 			var de *rewrite.DirtyError
