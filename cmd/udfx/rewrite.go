@@ -32,7 +32,8 @@ func newRewriteCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "rewrite FILE[:NAME] [--target sql,columnar,cuda] [--apply] [--force]",
 		Short: "Rewrite a UDF, prove the rewrite with a differential test, and write a patch",
-		Long: `Rewrite runs four stages on one UDF with the built-in, offline translator:
+		Long: `Rewrite runs four stages on one UDF with the agent chosen by --agent (default
+the built-in, offline translator; openai drives a model, see docs/agent.md):
 scaffold (the spec, the inputs, the original run twice to prove it
 deterministic), convert (candidates accepted only when the differential test
 passes, bit-exact with ANSI on), benchmark (original vs rewrite on the same

@@ -122,6 +122,14 @@ func Markdown(o *Outcome) string {
 		b.WriteString(o.Optimize + ".\n")
 	}
 
+	if len(o.Transcripts) > 0 {
+		b.WriteString("\n## Agent conversations\n\n")
+		b.WriteString("Every conversation with the model, redacted, with its token usage and cost:\n\n")
+		for _, p := range o.Transcripts {
+			fmt.Fprintf(&b, "- [%s](%s)\n", p, p)
+		}
+	}
+
 	if o.Verified() {
 		b.WriteString("\n## Patch\n\n")
 		fmt.Fprintf(&b, "`rewrite.patch` adds `%s/rewrite.sql`", o.RewriteDir)

@@ -113,6 +113,9 @@ type Outcome struct {
 	PatchPath   string
 	ReportPath  string
 	Determinism string
+	// Transcripts are the agent's saved conversations, relative to the
+	// workspace (a model agent's; none for the built-in translator).
+	Transcripts []string
 }
 
 // judged returns the tried candidate with c's target and SQL, if any:
@@ -264,6 +267,12 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 		if err := buildRewrite(ctx, opts, sc, out); err != nil {
 			return nil, err
 		}
+	}
+	if tp, ok := opts.Agent.(interface{ Transcripts() []string }); ok {
+		out.Transcripts = tp.Transcripts()
+	} else {
+		// A model's conversations from an earlier run are not this run's.
+		_ = os.RemoveAll(filepath.Join(opts.Workspace, "transcripts"))
 	}
 	if err := writeWorkspace(opts, out); err != nil {
 		return nil, err
