@@ -1,0 +1,522 @@
+# udfx Spark driver: one long-lived PySpark driver process per udfx Spark
+# session (package harness/spark). It starts a real SparkSession (local,
+# cluster master or Spark Connect) once, then evaluates jobs on it: the
+# original UDF registered the way its source does and the rewrite as a SQL
+# expression, over the same Parquet input.
+#
+# Protocol: line-delimited JSON. udfx writes one request per line on stdin
+# ({"op": ..., ...}); the driver answers zero or more {"event": "progress"}
+# lines and then exactly one {"ok": true, ...} or {"ok": false, "error":
+# {...}} line on the protocol channel. The protocol channel is the process's
+# original stdout; everything else printed to stdout or stderr (the JVM that
+# pyspark launches inherits both, the UDF may print) goes to the log file
+# udfx gave as stderr, so it cannot corrupt the protocol.
+import importlib.util
+import json
+import os
+import sys
+import time
+import traceback
+
+PROTO = None
+SPARK = None
+CONNECT = False
+STATE = {"registered": {}, "modules": {}, "jars": set()}
+
+# What a classic session is started with: UTC everywhere (Spark's session
+# time zone, the JVM's default, the Python workers' local time zone, which
+# pyspark's timestamp conversions use), Parquet datetimes read and written
+# as they are (proleptic Gregorian, no rebase: a file udfx writes has no
+# Spark version in its metadata, and Spark's default for such files is to
+# fail on dates before 1582), Arrow with the 32-bit offset types udfx reads,
+# and no UI (port 4040 clashes, start time).
+BASE_CONF = {
+    "spark.sql.session.timeZone": "UTC",
+    "spark.driver.extraJavaOptions": "-Duser.timezone=UTC -Dfile.encoding=UTF-8",
+    "spark.executor.extraJavaOptions": "-Duser.timezone=UTC -Dfile.encoding=UTF-8",
+    "spark.sql.parquet.datetimeRebaseModeInRead": "CORRECTED",
+    "spark.sql.parquet.int96RebaseModeInRead": "CORRECTED",
+    "spark.sql.parquet.datetimeRebaseModeInWrite": "CORRECTED",
+    "spark.sql.parquet.int96RebaseModeInWrite": "CORRECTED",
+    "spark.sql.parquet.outputTimestampType": "TIMESTAMP_MICROS",
+    "spark.sql.execution.arrow.useLargeVarTypes": "false",
+    "spark.ui.enabled": "false",
+    "spark.ui.showConsoleProgress": "false",
+}
+
+# Session settings a user module's top-level SparkSession.builder.config()
+# could change; restored after every import.
+RUNTIME_CONF = ("spark.sql.session.timeZone", "spark.sql.ansi.enabled")
+
+CONNECT_PACKAGES = [
+    # (module to import, pip package)
+    ("pandas", "pandas"),
+    ("pyarrow", "pyarrow"),
+    ("grpc", "grpcio"),
+    ("grpc_status", "grpcio-status"),
+    ("google.protobuf", "protobuf"),
+    ("google.rpc", "googleapis-common-protos"),
+    ("zstandard", "zstandard"),
+]
+
+
+def send(obj):
+    PROTO.write(json.dumps(obj).encode("utf-8") + b"\n")
+    PROTO.flush()
+
+
+def log(msg):
+    sys.stderr.write("udfx-driver: %s\n" % msg)
+    sys.stderr.flush()
+
+
+class Fail(Exception):
+    """A failure with a kind udfx turns into a typed error."""
+
+    def __init__(self, kind, **payload):
+        super().__init__(payload.get("msg") or kind)
+        self.kind = kind
+        self.payload = payload
+
+
+# ------------------------------------------------------------- errors
+
+
+def java_chain(jexc):
+    """The Java exception and its causes, outermost first."""
+    out = []
+    t = jexc
+    while t is not None and len(out) < 20:
+        try:
+            cls = t.getClass().getName()
+            msg = t.getMessage()
+            cond = None
+            try:
+                if SPARK is not None:
+                    gw = SPARK.sparkContext._gateway
+                    from py4j.java_gateway import is_instance_of
+
+                    if is_instance_of(gw, t, "org.apache.spark.SparkThrowable"):
+                        cond = t.getCondition()
+            except Exception:
+                cond = None
+            out.append({"class": cls, "message": msg or "", "condition": cond or ""})
+            nxt = t.getCause()
+        except Exception:
+            break
+        if nxt is not None and nxt.equals(t):
+            break
+        t = nxt
+    return out
+
+
+def python_error_of(text):
+    """The exception a Python worker raised, from PythonException's text:
+    its traceback ends with "Class: message"."""
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    for i in range(len(lines) - 1, -1, -1):
+        ln = lines[i]
+        if ln.startswith(" ") or ln.startswith("\t") or ln.startswith("Traceback"):
+            continue
+        head, sep, rest = ln.partition(": ")
+        if sep and head.replace(".", "").replace("_", "").isalnum():
+            return head, rest
+    return None, None
+
+
+def describe(e):
+    """Class, condition and message of a failed job, and the whole chain."""
+    chain = []
+    jexc = getattr(e, "_origin", None)
+    if jexc is None:
+        jexc = getattr(e, "java_exception", None)
+    if jexc is not None:
+        try:
+            chain = java_chain(jexc)
+        except Exception:
+            chain = []
+    cond = ""
+    for c in chain:
+        if c["condition"]:
+            cond = c["condition"]  # the deepest one: the cause, not the job abort
+    if not cond and hasattr(e, "getCondition"):
+        try:
+            cond = e.getCondition() or ""
+        except Exception:
+            cond = ""
+    text = str(e)
+    cls, msg = type(e).__module__ + "." + type(e).__name__, text
+    if chain:
+        root = chain[-1]
+        cls, msg = root["class"], root["message"]
+    # A Python UDF's exception reaches the JVM as PythonException, whose
+    # text ends with the worker's traceback.
+    py_cls, py_msg = None, None
+    if type(e).__name__ == "PythonException" or cls.endswith("PythonException"):
+        py_cls, py_msg = python_error_of(msg if chain else text)
+    if py_cls:
+        cls, msg = py_cls, py_msg
+    first = (msg or "").strip().splitlines()
+    return {
+        "class": cls,
+        "condition": cond,
+        "message": first[0] if first else "",
+        "chain": chain,
+        "text": text[:20000],
+    }
+
+
+# ------------------------------------------------------------- start
+
+
+def missing_connect_packages():
+    missing = []
+    for mod, pkg in CONNECT_PACKAGES:
+        try:
+            importlib.import_module(mod)
+        except ImportError:
+            missing.append(pkg)
+    return missing
+
+
+def start(req):
+    global SPARK, CONNECT
+    try:
+        import pyspark
+        from pyspark.sql import SparkSession
+    except ImportError as e:
+        raise Fail("env", what="pyspark", msg="cannot import pyspark: %s" % e)
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    b = SparkSession.builder.appName(req.get("app") or "udfx")
+    conf = dict(BASE_CONF)
+    conf["spark.sql.ansi.enabled"] = "true" if req.get("ansi") else "false"
+    if req.get("remote"):
+        missing = missing_connect_packages()
+        if missing:
+            raise Fail(
+                "env",
+                what="Spark Connect client",
+                missing=missing,
+                version=pyspark.__version__,
+                msg="%s cannot run Spark Connect: the Python packages %s are not installed"
+                % (sys.executable, ", ".join(missing)),
+            )
+        CONNECT = True
+        b = b.remote(req["remote"])
+        # A Connect session takes only runtime SQL settings from a client.
+        conf = {k: conf[k] for k in RUNTIME_CONF}
+        conf["spark.sql.execution.arrow.useLargeVarTypes"] = "false"
+    else:
+        b = b.master(req.get("master") or "local[2]")
+        jars = [j for j in req.get("jars") or []]
+        if jars:
+            # spark.jars ships them to executors (a cluster); the driver's
+            # class path makes them visible to py4j and the driver itself.
+            conf["spark.jars"] = ",".join(jars)
+            conf["spark.driver.extraClassPath"] = os.pathsep.join(jars)
+            STATE["jars"].update(jars)
+    for k, v in (req.get("conf") or {}).items():
+        conf[k] = v
+    for k, v in conf.items():
+        b = b.config(k, v)
+    t0 = time.perf_counter()
+    SPARK = b.getOrCreate()
+    if CONNECT:
+        # The first RPC: a Connect endpoint that is not listening fails here.
+        version = SPARK.version
+        java = ""
+        master = req["remote"]
+        for k in RUNTIME_CONF:
+            SPARK.conf.set(k, conf[k])
+    else:
+        SPARK.sparkContext.setLogLevel(req.get("log_level") or "WARN")
+        version = SPARK.version
+        java = SPARK.sparkContext._jvm.java.lang.System.getProperty("java.version")
+        master = SPARK.sparkContext.master
+    STATE["conf"] = conf
+    return {
+        "spark": version,
+        "java": java,
+        "master": master,
+        "connect": CONNECT,
+        "python": "%d.%d.%d" % sys.version_info[:3],
+        "pyspark": pyspark.__version__,
+        "start_seconds": time.perf_counter() - t0,
+    }
+
+
+def restore_conf():
+    for k in RUNTIME_CONF:
+        SPARK.conf.set(k, STATE["conf"][k])
+
+
+# ------------------------------------------------------------- originals
+
+
+def load_module(path):
+    import hashlib
+
+    key = os.path.abspath(path)
+    if key in STATE["modules"]:
+        return STATE["modules"][key]
+    name = "udfx_user_" + hashlib.sha256(key.encode()).hexdigest()[:12]
+    d = os.path.dirname(key)
+    if d not in sys.path:
+        sys.path.insert(0, d)
+    spec = importlib.util.spec_from_file_location(name, key)
+    if spec is None or spec.loader is None:
+        raise Fail("compile", file=path, line=0, msg="cannot import %s as a Python module" % path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    try:
+        # Not __main__: the file's `if __name__ == "__main__":` block does
+        # not run. A SparkSession.builder...getOrCreate() at top level
+        # returns this driver's session.
+        spec.loader.exec_module(mod)
+    except SyntaxError as e:
+        del sys.modules[name]
+        raise Fail("compile", file=e.filename or path, line=e.lineno or 0, msg="%s: %s" % (type(e).__name__, e.msg))
+    except BaseException as e:  # noqa: B036 -- any import failure is the user's
+        del sys.modules[name]
+        line = 0
+        for fr in traceback.extract_tb(e.__traceback__):
+            if os.path.abspath(fr.filename) == key:
+                line = fr.lineno or 0
+        raise Fail("compile", file=path, line=line, msg="%s: %s" % (type(e).__name__, e))
+    finally:
+        restore_conf()
+    # Workers cannot import the module by its made-up name: its functions
+    # travel pickled by value, with what they reference from the module.
+    from pyspark import cloudpickle
+
+    cloudpickle.register_pickle_by_value(mod)
+    STATE["modules"][key] = mod
+    return mod
+
+
+def python_udf(o):
+    from pyspark.sql.functions import pandas_udf, udf
+    from pyspark.sql.types import _parse_datatype_string
+    from pyspark.util import PythonEvalType
+
+    mod = load_module(o["file"])
+    name = o["name"]
+    obj = getattr(mod, name, None)
+    if obj is None:
+        raise Fail("notcallable", udf=name, reason="no module-level name %r in %s" % (name, o["file"]))
+    if getattr(obj, "func", None) is not None and getattr(obj, "evalType", None) is not None:
+        fn = obj
+    elif callable(obj):
+        rt = _parse_datatype_string(o["return_type"])
+        if o.get("kind") == "pandas-udf":
+            fn = pandas_udf(obj, rt)
+        else:
+            fn = udf(obj, rt)
+    else:
+        raise Fail("notcallable", udf=name, reason="%s is a %s, not a function or UDF" % (name, type(obj).__name__))
+    if fn.evalType == PythonEvalType.SQL_GROUPED_AGG_PANDAS_UDF:
+        raise Fail("notcallable", udf=name, reason="a series-to-scalar pandas_udf is an aggregate, not a per-row function")
+    return fn
+
+
+def jvm_udf(o):
+    """Registers a JVM UDF through its compiled shim; returns its SQL name."""
+    key = o["shim"] + ":" + o["jar"]
+    if key in STATE["registered"]:
+        return STATE["registered"][key]
+    if o["jar"] not in STATE["jars"]:
+        # udfx restarts the session with the jar on its class path first:
+        # jars added to a running session share its class namespace.
+        raise Fail("protocol", msg="%s is not on the session's class path" % o["jar"])
+    jvm = SPARK.sparkContext._jvm
+    cls = jvm
+    for part in o["shim"].split("."):
+        cls = getattr(cls, part)
+    sql_name = o["sql_name"]
+    cls.register(SPARK._jsparkSession, sql_name)
+    STATE["registered"][key] = sql_name
+    return sql_name
+
+
+# ------------------------------------------------------------- jobs
+
+
+def plan_of(df):
+    try:
+        if CONNECT:
+            return df._explain_string(mode="simple")
+        return df._jdf.queryExecution().executedPlan().toString()
+    except Exception as e:
+        return "(no plan: %s)" % e
+
+
+def original_df(df, o, params):
+    from pyspark.sql.functions import col
+
+    if o["language"] == "python":
+        fn = python_udf(o)
+        return df.select(col("_udfx_row"), fn(*[col(p) for p in params]).alias("result"))
+    name = jvm_udf(o)
+    args = ", ".join("`%s`" % p.replace("`", "``") for p in params)
+    return df.selectExpr("_udfx_row", "%s(%s) AS result" % (name, args))
+
+
+def rewrite_df(df, sql):
+    return df.selectExpr("_udfx_row", "(%s) AS result" % sql)
+
+
+def run_side(make, out):
+    import pyarrow as pa
+
+    t0 = time.perf_counter()
+    try:
+        df = make()
+    except Fail:
+        raise
+    except Exception as e:
+        # Analysis errors (an unknown function, a type mismatch) come
+        # before any job runs.
+        return {"error": describe(e), "plan": "", "seconds": time.perf_counter() - t0}
+    try:
+        tbl = df.toArrow()
+    except Exception as e:
+        return {"error": describe(e), "plan": plan_of(df), "seconds": time.perf_counter() - t0}
+    secs = time.perf_counter() - t0
+    with pa.OSFile(out, "wb") as f:
+        with pa.ipc.new_file(f, tbl.schema) as w:
+            w.write_table(tbl)
+    return {"plan": plan_of(df), "seconds": secs, "rows": tbl.num_rows, "out": out}
+
+
+def with_ansi(req, fn):
+    if req.get("ansi") is None:
+        return fn()
+    SPARK.conf.set("spark.sql.ansi.enabled", "true" if req["ansi"] else "false")
+    try:
+        return fn()
+    finally:
+        restore_conf()
+
+
+def run(req):
+    def go():
+        df = SPARK.read.parquet(req["input"])
+        params = req["params"]
+        res = {}
+        if req.get("original"):
+            res["original"] = run_side(lambda: original_df(df, req["original"], params), req["out_original"])
+        if req.get("rewrite"):
+            res["rewrite"] = run_side(lambda: rewrite_df(df, req["rewrite"]), req["out_rewrite"])
+        return res
+
+    return with_ansi(req, go)
+
+
+def bench(req):
+    from pyspark.sql.functions import col
+
+    def go():
+        params = req["params"]
+
+        def orig():
+            df = SPARK.read.parquet(req["input"])
+            if req["original"]["language"] == "python":
+                fn = python_udf(req["original"])
+                return df.select(fn(*[col(p) for p in params]).alias("result"))
+            name = jvm_udf(req["original"])
+            args = ", ".join("`%s`" % p.replace("`", "``") for p in params)
+            return df.selectExpr("%s(%s) AS result" % (name, args))
+
+        def rewrite():
+            return SPARK.read.parquet(req["input"]).selectExpr("(%s) AS result" % req["rewrite"])
+
+        sides = {"original": orig, "rewrite": rewrite}
+        plans = {}
+
+        def once(side, phase, i):
+            t0 = time.perf_counter()
+            df = sides[side]()
+            try:
+                df.write.format("noop").mode("overwrite").save()
+            except Exception as e:
+                raise Fail("job", side=side, error=describe(e))
+            secs = time.perf_counter() - t0
+            if side not in plans:
+                plans[side] = plan_of(df)
+            send({"event": "progress", "side": side, "phase": phase, "run": i, "seconds": secs})
+            return secs
+
+        warm = {"original": [], "rewrite": []}
+        runs = {"original": [], "rewrite": []}
+        for i in range(req.get("warmup", 0)):
+            for side in ("original", "rewrite"):
+                warm[side].append(once(side, "warmup", i))
+        for i in range(req.get("runs", 1)):
+            # Pairs alternate which side goes first (ABBA), so a drift in
+            # the machine's speed weighs on both sides alike.
+            order = ("original", "rewrite") if i % 2 == 0 else ("rewrite", "original")
+            for side in order:
+                runs[side].append(once(side, "run", i))
+        return {"warmup": warm, "runs": runs, "plans": plans}
+
+    return with_ansi(req, go)
+
+
+def sql(req):
+    """A query's rows as an Arrow file (for checks and conformance)."""
+    import pyarrow as pa
+
+    df = SPARK.sql(req["sql"])
+    tbl = df.toArrow()
+    with pa.OSFile(req["out"], "wb") as f:
+        with pa.ipc.new_file(f, tbl.schema) as w:
+            w.write_table(tbl)
+    return {"rows": tbl.num_rows, "plan": plan_of(df)}
+
+
+OPS = {"start": start, "run": run, "bench": bench, "sql": sql}
+
+
+def main():
+    global PROTO
+    PROTO = os.fdopen(os.dup(1), "wb")
+    # fd 2 is the log file: from here on, fd 1 goes there too, and so does
+    # whatever the JVM (which inherits both) and the UDF print.
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    for line in sys.stdin:
+        line = line.strip()
+        if not line:
+            continue
+        req = json.loads(line)
+        op = req.get("op")
+        if op == "close":
+            send({"ok": True})
+            break
+        try:
+            if op not in OPS:
+                raise Fail("protocol", msg="unknown op %r" % op)
+            if op != "start" and SPARK is None:
+                raise Fail("protocol", msg="no session: send start first")
+            res = OPS[op](req)
+            res["ok"] = True
+            send(res)
+        except Fail as f:
+            payload = dict(f.payload)
+            payload["kind"] = f.kind
+            send({"ok": False, "error": payload})
+        except BaseException as e:  # noqa: B036 -- reported, not raised
+            log(traceback.format_exc())
+            err = describe(e)
+            err["kind"] = "spark" if op != "start" else "start"
+            send({"ok": False, "error": err})
+    if SPARK is not None:
+        try:
+            SPARK.stop()
+        except Exception:
+            pass
+
+
+if __name__ == "__main__":
+    main()

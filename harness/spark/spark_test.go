@@ -1,0 +1,510 @@
+package spark
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/udfx/udfx/harness/inputs"
+	"github.com/udfx/udfx/harness/runner"
+	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/harness/udf/frontends"
+	"github.com/udfx/udfx/harness/value"
+)
+
+// These tests run real Spark (pyspark in the repository's .venv, or
+// SPARK_HOME). Where it is missing they fail with Start's message. Spark
+// starts once for all of them (shared), plus once each for the bad-master
+// and port-in-use checks; JVMs never run side by side.
+
+var (
+	sharedOnce sync.Once
+	shared     *Session
+	sharedErr  error
+	testCache  string
+)
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "udfx-spark-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	testCache = filepath.Join(dir, "cache")
+	code := m.Run()
+	if shared != nil {
+		shared.Close()
+	}
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func repoRoot(tb testing.TB) string {
+	tb.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			tb.Fatal("no go.mod above the package")
+		}
+		dir = parent
+	}
+}
+
+// session is the shared local session (ANSI on, like Spark 4's default).
+func session(tb testing.TB) *Session {
+	tb.Helper()
+	sharedOnce.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		// UDFX_SPARK_TEST_WORKSPACE keeps the session's folder (its log)
+		// for a look after the tests.
+		shared, sharedErr = Start(ctx, Config{ANSI: true, Dir: repoRoot(tb), CacheDir: testCache, Workspace: os.Getenv("UDFX_SPARK_TEST_WORKSPACE")})
+	})
+	if sharedErr != nil {
+		tb.Fatalf("starting Spark: %v", sharedErr)
+	}
+	return shared
+}
+
+// parseUDF reads one UDF with udfx's own front-end, as `udfx test` does.
+func parseUDF(tb testing.TB, path, name string) *udf.UDF {
+	tb.Helper()
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(repoRoot(tb), path)
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	lang := udf.Python
+	switch filepath.Ext(path) {
+	case ".scala":
+		lang = udf.Scala
+	case ".java":
+		lang = udf.Java
+	}
+	fe := frontends.New(lang)
+	defer fe.Close()
+	us, err := fe.Parse(path, src)
+	if err != nil {
+		tb.Fatalf("parsing %s: %v", path, err)
+	}
+	for i := range us {
+		if us[i].Name == name {
+			return &us[i]
+		}
+	}
+	tb.Fatalf("no UDF %s in %s", name, path)
+	return nil
+}
+
+func generate(tb testing.TB, u *udf.UDF, rows int) arrow.RecordBatch {
+	tb.Helper()
+	params := make([]inputs.Param, len(u.Params))
+	for i, p := range u.Params {
+		params[i] = inputs.Param{Name: p.Name, Type: p.Type}
+	}
+	rec, _, err := inputs.Generate(params, inputs.Options{Seed: 1, Rows: rows}, memory.NewGoAllocator())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(rec.Release)
+	return rec
+}
+
+// translatorSQL is what `udfx rewrite` writes for the Celsius examples
+// (candidates/1/rewrite.sql of examples/python-celsius).
+const translatorSQL = "CASE WHEN (`celsius` IS NULL) THEN CAST(NULL AS DOUBLE) ELSE (((`celsius` * 9.0D) / 5.0D) + 32.0D) END"
+
+// A rewrite that is wrong for every non-null finite reading.
+const wrongSQL = "`celsius` * 9.0D / 5.0D + 31.0D"
+
+var udfNodes = []string{"BatchEvalPython", "ArrowEvalPython", "ScalaUDF", "udfx_orig_", "HiveSimpleUDF", "HiveGenericUDF"}
+
+func holdsUDF(plan string) bool {
+	for _, n := range udfNodes {
+		if strings.Contains(plan, n) {
+			return true
+		}
+	}
+	return false
+}
+
+func mismatches(a, b []value.Value) (n int, first int) {
+	first = -1
+	for i := range a {
+		if value.Token(a[i]) != value.Token(b[i]) {
+			if first < 0 {
+				first = i
+			}
+			n++
+		}
+	}
+	return n, first
+}
+
+// checkCelsius runs the original and the translator's rewrite on 10,000
+// generated rows (specials included), then a wrong rewrite.
+func checkCelsius(t *testing.T, u *udf.UDF, originalNode string) {
+	s := session(t)
+	rec := generate(t, u, 10_000)
+	ctx := context.Background()
+	res, err := s.Run(ctx, Job{UDF: u, Rewrite: translatorSQL, Input: rec})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if err := res.Err(); err != nil {
+		t.Fatalf("a side failed: %v", err)
+	}
+	if n, i := mismatches(res.Original.Values, res.Rewrite.Values); n > 0 {
+		t.Fatalf("%d rows differ; first row %d: original %s, rewrite %s", n, i, res.Original.Values[i], res.Rewrite.Values[i])
+	}
+	// The values are Spark's, not copies of the input: spot-check 100 °C.
+	col := rec.Column(0)
+	checked := 0
+	for i := 0; i < int(rec.NumRows()); i++ {
+		in := value.FromArrow(col, i)
+		if in.Kind == value.Double && in.Float64() == 100 {
+			if got := res.Original.Values[i]; got.Kind != value.Double || got.Float64() != 212 {
+				t.Errorf("row %d: 100 °C gave %s", i, got)
+			}
+			checked++
+		}
+		if in.Kind == value.Null && res.Original.Values[i].Kind != value.Null {
+			t.Errorf("row %d: null gave %s", i, res.Original.Values[i])
+		}
+	}
+	t.Logf("original (%.2fs, %s):\n%s", res.Original.Seconds, res.Original.Call, res.Original.Plan)
+	t.Logf("rewrite (%.2fs):\n%s", res.Rewrite.Seconds, res.Rewrite.Plan)
+	if !strings.Contains(res.Original.Plan, originalNode) || !holdsUDF(res.Original.Plan) {
+		t.Errorf("the original's plan has no %s node:\n%s", originalNode, res.Original.Plan)
+	}
+	if holdsUDF(res.Rewrite.Plan) || !strings.Contains(res.Rewrite.Plan, "Project") {
+		t.Errorf("the rewrite's plan holds a UDF node or no Project:\n%s", res.Rewrite.Plan)
+	}
+	if res.Original.Seconds <= 0 || res.Rewrite.Seconds <= 0 {
+		t.Errorf("times: original %v, rewrite %v", res.Original.Seconds, res.Rewrite.Seconds)
+	}
+
+	wrong, err := s.Run(ctx, Job{Rewrite: wrongSQL, Input: rec})
+	if err != nil {
+		t.Fatalf("Run(wrong): %v", err)
+	}
+	if wrong.Original != nil || wrong.Rewrite == nil || wrong.Rewrite.Err != nil {
+		t.Fatalf("a rewrite-only job gave %+v", wrong)
+	}
+	if n, _ := mismatches(res.Original.Values, wrong.Rewrite.Values); n < 1000 {
+		t.Errorf("the wrong rewrite differs on %d rows only", n)
+	}
+}
+
+func TestPythonCelsius(t *testing.T) {
+	checkCelsius(t, parseUDF(t, "examples/python-celsius/celsius.py", "to_fahrenheit"), "BatchEvalPython")
+}
+
+func TestScalaToFahrenheit(t *testing.T) {
+	u := parseUDF(t, "examples/scala-to-fahrenheit/ToFahrenheit.scala", "ToFahrenheit")
+	checkCelsius(t, u, RegisteredPrefix)
+	// Registered as the source does: spark.udf.register(name, new ToFahrenheit()).
+	res, err := session(t).Run(context.Background(), Job{UDF: u, Input: generate(t, u, 10)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "spark.udf.register(name, new _root_.examples.temperature.ToFahrenheit())"; res.Original.Call != want {
+		t.Errorf("call %q, want %q", res.Original.Call, want)
+	}
+	if !strings.HasPrefix(res.Original.Function, RegisteredPrefix) || !strings.Contains(res.Original.Plan, res.Original.Function+"(") {
+		t.Errorf("function %q not in the plan:\n%s", res.Original.Function, res.Original.Plan)
+	}
+}
+
+func TestScalaLambda(t *testing.T) {
+	u := parseUDF(t, "examples/scala-lambda-fahrenheit/FahrenheitLambda.scala", "toFahrenheit")
+	checkCelsius(t, u, "udfx_orig_")
+}
+
+func TestJavaToFahrenheit(t *testing.T) {
+	u := parseUDF(t, "examples/java-to-fahrenheit/ToFahrenheit.java", "ToFahrenheit")
+	checkCelsius(t, u, "udfx_orig_")
+}
+
+// canonicalNaN is what Spark makes of a NaN it stores in a row: every
+// float and double NaN comes out of a Spark query as the canonical NaN
+// (0x7fc00000, 0x7ff8000000000000), whatever its payload or sign; -0.0
+// stays -0.0 (observed here with Spark 4.1.1).
+func canonicalNaN(v value.Value) value.Value {
+	switch v.Kind {
+	case value.Double:
+		if f := v.Float64(); f != f {
+			return value.DoubleBits(0x7ff8000000000000)
+		}
+	case value.Float:
+		if f := v.Float32(); f != f {
+			return value.FloatBits(0x7fc00000)
+		}
+	case value.Array, value.Map, value.Struct:
+		out := v
+		out.Elems = make([]value.Value, len(v.Elems))
+		for i, e := range v.Elems {
+			out.Elems[i] = canonicalNaN(e)
+		}
+		return out
+	}
+	return v
+}
+
+// Every type udfx generates goes through Parquet into Spark and back out
+// through Arrow unchanged, NaN payloads aside (canonicalNaN): one rewrite
+// returns all columns as a struct.
+func TestTypesRoundTrip(t *testing.T) {
+	types := []string{"boolean", "tinyint", "smallint", "int", "bigint", "float", "double",
+		"decimal(10,2)", "decimal(38,18)", "decimal(18,0)", "string", "binary", "date", "timestamp",
+		"array<double>", "map<string,int>", "struct<a:int,b:string>"}
+	params := make([]inputs.Param, len(types))
+	fields := make([]string, len(types))
+	for i, ts := range types {
+		typ, err := udf.ParseType(ts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		params[i] = inputs.Param{Name: fmt.Sprintf("c%d", i), Type: typ}
+		fields[i] = params[i].Name
+	}
+	rec, _, err := inputs.Generate(params, inputs.Options{Seed: 7, Rows: 3000}, memory.NewGoAllocator())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Release()
+	res, err := session(t).Run(context.Background(), Job{Rewrite: "struct(" + strings.Join(fields, ", ") + ")", Input: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Rewrite.Err != nil {
+		t.Fatal(res.Rewrite.Err)
+	}
+	bad := map[string]int{}
+	for i := 0; i < int(rec.NumRows()); i++ {
+		got := res.Rewrite.Values[i]
+		if got.Kind != value.Struct || len(got.Elems) != len(types) {
+			t.Fatalf("row %d: %s", i, got)
+		}
+		for j := range types {
+			want := canonicalNaN(value.FromArrow(rec.Column(j), i))
+			if value.Token(want) != value.Token(got.Elems[j]) {
+				if bad[types[j]] == 0 {
+					t.Errorf("%s row %d: wrote %s, Spark read %s", types[j], i, want, got.Elems[j])
+				}
+				bad[types[j]]++
+			}
+		}
+	}
+	for ts, n := range bad {
+		t.Errorf("%s: %d rows differ", ts, n)
+	}
+}
+
+func TestJobErrors(t *testing.T) {
+	s := session(t)
+	ctx := context.Background()
+	mem := memory.NewGoAllocator()
+	build := func() arrow.RecordBatch {
+		typ := udf.Prim(udf.Double)
+		rec, _, err := inputs.Generate([]inputs.Param{{Name: "celsius", Type: typ}}, inputs.Options{Seed: 3, Rows: 50}, mem)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(rec.Release)
+		return rec
+	}
+	rec := build()
+	t.Run("python", func(t *testing.T) {
+		u := parseUDF(t, "harness/spark/testdata/boom.py", "boom")
+		res, err := s.Run(ctx, Job{UDF: u, Rewrite: "celsius", Input: rec})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := res.Original.Err
+		if e == nil || e.Class != "ValueError" || !strings.Contains(e.Message, "reading out of range") || e.Side != Original {
+			t.Fatalf("original: %+v", e)
+		}
+		if res.Rewrite.Err != nil || len(res.Rewrite.Values) != int(rec.NumRows()) {
+			t.Errorf("the rewrite should have run: %+v", res.Rewrite.Err)
+		}
+		var je *JobError
+		if !errors.As(res.Err(), &je) {
+			t.Errorf("Result.Err is %v", res.Err())
+		}
+	})
+	t.Run("scala", func(t *testing.T) {
+		u := parseUDF(t, "harness/spark/testdata/Boom.scala", "Boom")
+		res, err := s.Run(ctx, Job{UDF: u, Input: rec})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := res.Original.Err
+		if e == nil || e.Class != "java.lang.IllegalArgumentException" || e.Condition != "FAILED_EXECUTE_UDF" || !strings.Contains(e.Message, "reading out of range") {
+			t.Fatalf("original: %+v", e)
+		}
+	})
+	t.Run("ansi", func(t *testing.T) {
+		res, err := s.Run(ctx, Job{Rewrite: "CAST(celsius AS INT)", Input: rec})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := res.Rewrite.Err
+		if e == nil || e.Condition != "CAST_OVERFLOW" || e.Class != "org.apache.spark.SparkArithmeticException" {
+			t.Fatalf("rewrite: %+v", e)
+		}
+		if !strings.Contains(e.Error(), "CAST_OVERFLOW") {
+			t.Errorf("message: %v", e)
+		}
+		// With ANSI off the same cast saturates (or is null for NaN), no error.
+		off := false
+		res, err = s.Run(ctx, Job{Rewrite: "CAST(celsius AS INT)", Input: rec, ANSI: &off})
+		if err != nil || res.Rewrite.Err != nil {
+			t.Fatalf("ANSI off: %v %v", err, res.Rewrite.Err)
+		}
+	})
+	t.Run("analysis", func(t *testing.T) {
+		res, err := s.Run(ctx, Job{Rewrite: "no_such_function(celsius)", Input: rec})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e := res.Rewrite.Err; e == nil || e.Condition != "UNRESOLVED_ROUTINE" {
+			t.Fatalf("rewrite: %+v", e)
+		}
+	})
+	t.Run("import", func(t *testing.T) {
+		dir := t.TempDir()
+		file := filepath.Join(dir, "broken.py")
+		src := "from pyspark.sql.functions import udf\n\n@udf('double')\ndef f(x: float) -> float:\n    return x\n\nraise RuntimeError('no config')\n"
+		if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		u := parseUDF(t, file, "f")
+		_, err := s.Run(ctx, Job{UDF: u, Input: generate(t, u, 10)})
+		var ce *runner.CompileError
+		if !errors.As(err, &ce) || ce.Line != 7 || !strings.Contains(ce.Msg, "no config") {
+			t.Fatalf("err %v", err)
+		}
+	})
+}
+
+func TestBench(t *testing.T) {
+	s := session(t)
+	u := parseUDF(t, "examples/python-celsius/celsius.py", "to_fahrenheit")
+	rec := generate(t, u, 20_000)
+	in := filepath.Join(t.TempDir(), "in.parquet")
+	if err := WriteParquet(in, rec); err != nil {
+		t.Fatal(err)
+	}
+	var seen []BenchRun
+	res, err := s.Bench(context.Background(), BenchJob{UDF: u, Rewrite: translatorSQL, Input: in, Warmup: 1, Runs: 2,
+		Progress: func(r BenchRun) { seen = append(seen, r) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Original) != 2 || len(res.Rewrite) != 2 || len(res.WarmupOriginal) != 1 || len(res.WarmupRewrite) != 1 {
+		t.Fatalf("runs: %+v", res)
+	}
+	if len(seen) != 6 {
+		t.Fatalf("progress heard %d runs, want 6", len(seen))
+	}
+	// The measured pairs alternate which side goes first.
+	want := []Side{Original, Rewrite, Original, Rewrite, Rewrite, Original}
+	for i, r := range seen {
+		if r.Side != want[i] || r.Warmup != (i < 2) || r.Seconds <= 0 {
+			t.Errorf("run %d: %+v, want side %s", i, r, want[i])
+		}
+	}
+	if !strings.Contains(res.OriginalPlan, "BatchEvalPython") || holdsUDF(res.RewritePlan) {
+		t.Errorf("plans:\n%s\n%s", res.OriginalPlan, res.RewritePlan)
+	}
+}
+
+func TestSessionInfo(t *testing.T) {
+	s := session(t)
+	info := s.Info()
+	if info.SparkVersion != s.Install().SparkVersion || info.Master != DefaultMaster || !info.ANSI {
+		t.Errorf("info %+v, install %+v", info, s.Install())
+	}
+	if info.JavaVersion == "" || javaMajor(info.JavaVersion) != s.Install().JavaMajor {
+		t.Errorf("Java %q, found %+v", info.JavaVersion, s.Install())
+	}
+}
+
+// A taken spark.driver.port is reported as such, with the log.
+func TestPortInUse(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	port := fmt.Sprint(l.Addr().(*net.TCPAddr).Port)
+	ws := t.TempDir()
+	_, err = Start(context.Background(), Config{Dir: repoRoot(t), Workspace: ws, CacheDir: testCache,
+		Conf: map[string]string{"spark.driver.port": port, "spark.driver.bindAddress": "127.0.0.1", "spark.port.maxRetries": "0"}})
+	var se *StartError
+	if !errors.As(err, &se) || se.Cause != CausePortInUse {
+		t.Fatalf("err %v", err)
+	}
+	if se.Log != filepath.Join(ws, "spark-driver.log") || !strings.Contains(err.Error(), "full log") || strings.Contains(err.Error(), "\tat ") {
+		t.Errorf("message: %v", err)
+	}
+}
+
+func TestBadMaster(t *testing.T) {
+	_, err := Start(context.Background(), Config{Master: "nonsense://nowhere", Dir: repoRoot(t), Workspace: t.TempDir(), CacheDir: testCache})
+	var se *StartError
+	if !errors.As(err, &se) || se.Cause != CauseMaster || !strings.Contains(se.Summary, "nonsense://nowhere") {
+		t.Fatalf("err %v", err)
+	}
+	if !strings.Contains(se.Hint, "local[N]") {
+		t.Errorf("hint: %q", se.Hint)
+	}
+}
+
+// A Connect session without grpcio says which packages to install and
+// how. The test hides grpc behind a module that fails to import, so it
+// holds whether or not the interpreter has the connect extras.
+func TestConnectMissingPackages(t *testing.T) {
+	hide := t.TempDir()
+	if err := os.WriteFile(filepath.Join(hide, "grpc.py"), []byte("raise ImportError('hidden by the test')\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := func(k string) string {
+		if k == "PYTHONPATH" {
+			return hide
+		}
+		return os.Getenv(k)
+	}
+	_, err := Start(context.Background(), Config{Remote: "sc://localhost:15002", Env: env, Dir: repoRoot(t), Workspace: t.TempDir(), CacheDir: testCache})
+	var ee *EnvError
+	if !errors.As(err, &ee) || ee.What != "Spark Connect client" {
+		t.Fatalf("err %v", err)
+	}
+	found := false
+	for _, p := range ee.Missing {
+		found = found || p == "grpcio"
+	}
+	if !found || !strings.Contains(ee.Msg, "pip install 'pyspark[connect]==") {
+		t.Errorf("missing %v, message %q", ee.Missing, ee.Msg)
+	}
+}
