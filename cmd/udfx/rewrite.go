@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/udfx/udfx/harness/rewrite"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/runner/runners"
+	"github.com/udfx/udfx/harness/spark"
 )
 
 // rewriteOptions are the flags of `udfx rewrite`.
@@ -25,6 +27,7 @@ type rewriteOptions struct {
 	memoryMB  int
 	workspace string
 	agent     agentOptions
+	spark     sparkOptions
 }
 
 func newRewriteCmd(e *env) *cobra.Command {
@@ -73,6 +76,7 @@ changes), 3 the original could not be run.`,
 	f.IntVar(&opts.memoryMB, "memory", runner.DefaultLimits.MemoryMB, "memory limit of the original's process, MiB")
 	f.StringVar(&opts.workspace, "workspace", "", "workspace folder (default <repo>/.udfx)")
 	addAgentFlags(f, &opts.agent)
+	addSparkFlags(f, &opts.spark)
 	return cmd
 }
 
@@ -90,6 +94,9 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 	if opts.force && !opts.apply {
 		return usageErrorf("--force only makes sense with --apply")
 	}
+	if err := opts.spark.check(); err != nil {
+		return err
+	}
 	loc, err := locateUDF(e, target, opts.workspace)
 	if err != nil {
 		return err
@@ -106,6 +113,15 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 	if err != nil {
 		return err
 	}
+	var session *spark.Session
+	if opts.spark.engine == engineSpark {
+		run := *u
+		run.File = filepath.Join(root, filepath.FromSlash(u.File))
+		if session, err = startSpark(ctx, e, &opts.spark, &run, true, filepath.Join(filepath.Dir(ws), "spark")); err != nil {
+			return err
+		}
+		defer session.Close()
+	}
 	var progress func(string)
 	if e.StderrTTY {
 		progress = func(stage string) { fmt.Fprintf(e.Stderr, "\r\033[K%s...", stage) }
@@ -114,7 +130,7 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 		UDF: u, Source: src, RepoRoot: root, Workspace: ws, Targets: targets,
 		Agent: agent, Seed: opts.seed, Rows: opts.rows,
 		Limits:    runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB},
-		NewRunner: runners.New, Tool: "udfx " + version, Progress: progress,
+		NewRunner: runners.New, Tool: "udfx " + version, Progress: progress, Spark: session,
 	})
 	if e.StderrTTY {
 		fmt.Fprint(e.Stderr, "\r\033[K")
@@ -157,6 +173,12 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 	}
 	b := out.Best.Bench
 	fmt.Fprintf(w, "  result         verified: %s (%d rows, bit-exact, ANSI on)\n", out.Best.Candidate.SQL, out.Record.Rows)
+	if eng := out.Record.Engine; eng.Name == engineSpark {
+		fmt.Fprintf(w, "  engine         Apache Spark %s (%s)\n", eng.Version, eng.Master)
+	}
+	if p := out.Record.Plans; p != nil {
+		fmt.Fprintf(w, "  plan           UDF nodes %d -> %d, row/columnar transitions %d -> %d\n", len(p.Original.UDFNodes), len(p.Rewrite.UDFNodes), p.Original.Transitions, p.Rewrite.Transitions)
+	}
 	fmt.Fprintf(w, "  speedup        %.1f× (median %.4fs original vs %.4fs rewrite, %d runs)\n", b.Speedup, b.OriginalMedianS, b.RewriteMedianS, b.Runs)
 	fmt.Fprintf(w, "  report         %s\n", rel)
 	fmt.Fprintf(w, "  patch          %s\n", workRel(e, out.PatchPath))

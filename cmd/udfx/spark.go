@@ -2,10 +2,19 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/spf13/pflag"
 
 	"github.com/udfx/udfx/harness/bench"
+	"github.com/udfx/udfx/harness/rewrite"
+	"github.com/udfx/udfx/harness/spark"
+	"github.com/udfx/udfx/harness/udf"
 )
 
 const (
@@ -22,7 +31,7 @@ type sparkOptions struct {
 
 func addSparkFlags(f *pflag.FlagSet, o *sparkOptions) {
 	f.StringVar(&o.engine, "engine", engineEmbedded, "where to run: embedded (udfx's engine) or spark (real Apache Spark)")
-	f.StringVar(&o.master, "spark-master", "", "with --engine spark: the master (default local[2]; spark://host:port, yarn, k8s://...)")
+	f.StringVar(&o.master, "spark-master", "", "with --engine spark: the master (default "+spark.DefaultMaster+"; spark://host:port, yarn, k8s://...)")
 	f.StringVar(&o.remote, "spark-remote", "", "with --engine spark: a Spark Connect server (sc://host:port) instead of a master")
 }
 
@@ -42,8 +51,98 @@ func (o *sparkOptions) check() error {
 	return nil
 }
 
-func benchOnSpark(context.Context, *env, *sparkOptions, bench.Options) (*bench.Result, error) {
-	return nil, usageErrorf("--engine spark is not available in this build")
+// startSpark starts the session a command runs u in. A Scala or Java
+// UDF is compiled into a jar first and put on the session's class path
+// from the start, so that the session never restarts for it. workspace
+// keeps the driver's log, which errors name.
+func startSpark(ctx context.Context, e *env, o *sparkOptions, u *udf.UDF, ansi bool, workspace string) (*spark.Session, error) {
+	if err := os.MkdirAll(workspace, 0o755); err != nil {
+		return nil, internalError(fmt.Errorf("workspace: %w", err))
+	}
+	cfg := spark.Config{Master: o.master, Remote: o.remote, ANSI: ansi, Dir: filepath.Dir(u.File), Workspace: workspace}
+	if e.Getenv != nil {
+		cfg.Env = e.Getenv
+	}
+	say := func(string) {}
+	if e.StderrTTY {
+		say = func(s string) { fmt.Fprintf(e.Stderr, "\r\033[K%s...", s) }
+		defer fmt.Fprint(e.Stderr, "\r\033[K")
+	}
+	if u.Language == udf.Scala || u.Language == udf.Java {
+		say("compiling " + u.Name + " for Spark")
+		jar, err := spark.CompileUDF(ctx, u, cfg)
+		if err != nil {
+			return nil, sparkError(err)
+		}
+		cfg.Jars = []string{jar}
+	}
+	say("starting Spark")
+	s, err := spark.Start(ctx, cfg)
+	if err != nil {
+		return nil, sparkError(err)
+	}
+	return s, nil
 }
 
-func sparkError(err error) error { return internalError(err) }
+// sparkError maps the Spark engine's errors to exit codes. What the
+// machine or cluster lacks (*spark.EnvError), a session that does not
+// start (*spark.StartError) and an original that does not compile are exit
+// 3; their messages carry Spark's own summary and the log's path.
+func sparkError(err error) error {
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return err
+	}
+	return internalError(err)
+}
+
+// benchOnSpark times the original's Spark job against the rewritten one
+// on bopts.Rows generated rows written as Parquet.
+func benchOnSpark(ctx context.Context, e *env, o *sparkOptions, bopts bench.Options) (*bench.Result, error) {
+	u := bopts.UDF
+	ws := filepath.Join(rewrite.RepoRoot(filepath.Dir(u.File)), ".udfx", "spark")
+	mem := memory.NewGoAllocator()
+	rec, _, err := bench.Inputs(u, bopts.Rows, bopts.Seed, mem)
+	if err != nil {
+		return nil, err
+	}
+	defer rec.Release()
+	if err := os.MkdirAll(ws, 0o755); err != nil {
+		return nil, fmt.Errorf("workspace: %w", err)
+	}
+	input := filepath.Join(ws, fmt.Sprintf("bench-%s-%d-%d.parquet", rewrite.SafeName(u.Name), bopts.Rows, bopts.Seed))
+	if err := spark.WriteParquet(input, rec); err != nil {
+		return nil, err
+	}
+	defer os.Remove(input)
+	s, err := startSpark(ctx, e, o, u, bopts.ANSI, ws)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	ansi := bopts.ANSI
+	job := spark.BenchJob{UDF: u, Rewrite: bopts.SQL, Input: input, Warmup: bopts.Warmup, Runs: bopts.Runs, ANSI: &ansi}
+	if bopts.Progress != nil {
+		job.Progress = func(r spark.BenchRun) {
+			kind := "run"
+			if r.Warmup {
+				kind = "warm-up"
+			}
+			bopts.Progress(fmt.Sprintf("%s %d: %s %.2fs", kind, r.Index, r.Side, r.Seconds))
+		}
+	}
+	start := time.Now()
+	br, err := s.Bench(ctx, job)
+	if err != nil {
+		return nil, err
+	}
+	info := s.Info()
+	res := &bench.Result{
+		UDF: u.Name, SQL: bopts.SQL, Rows: bopts.Rows, Warmup: bopts.Warmup, Engine: engineSpark,
+		Original: fmt.Sprintf("Spark job: read Parquet, the original (%s), write to noop", br.Call),
+		Rewrite:  fmt.Sprintf("Spark job: read Parquet, the SQL rewrite, write to noop; Apache Spark %s (%s), Java %s, %.0fs in all", info.SparkVersion, info.Master, info.JavaVersion, time.Since(start).Seconds()),
+		Machine:  bench.Machine(), OriginalS: br.Original, RewriteS: br.Rewrite,
+	}
+	res.Summarize()
+	return res, nil
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/udfx/udfx/harness/rewrite"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/runner/runners"
+	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/udf/frontends"
 	"github.com/udfx/udfx/harness/value"
@@ -37,6 +38,7 @@ type testOptions struct {
 	memoryMB         int
 	format           string
 	workspace        string
+	spark            sparkOptions
 }
 
 func newTestCmd(e *env) *cobra.Command {
@@ -46,7 +48,9 @@ func newTestCmd(e *env) *cobra.Command {
 		Short: "Differential test: run the real original UDF against a rewrite on every special value",
 		Long: `Test runs the original UDF for real (Scala and Java compiled and run in a JVM,
 Python in CPython, as Spark would call them) and the rewrite on udfx's embedded
-Spark SQL engine, on the same inputs: every special value of every parameter
+Spark SQL engine, or with --engine spark both in one real Apache Spark
+session (the original registered as its source does; the rewritten query's
+physical plan must hold no UDF node), on the same inputs: every special value of every parameter
 type, seeded random values, NULLs, and the rows of --samples. It compares the
 results row by row and, on a mismatch, shrinks the failing input to a minimal
 counterexample.
@@ -63,7 +67,8 @@ cannot evaluate), 3 the original could not be run (no JDK, no Scala compiler,
 a compile error, a timeout).`,
 		Example: `  udfx test examples/scala-to-fahrenheit/ToFahrenheit.scala:ToFahrenheit --sql "celsius * 9.0 / 5.0 + 32.0"
   udfx test examples/python-celsius/celsius.py --sql "celsius * 1.8 + 32.0" --format json
-  udfx test src/Udfs.java:parse_amount --rewrite parse_amount.sql --samples rows.jsonl --ansi=false`,
+  udfx test src/Udfs.java:parse_amount --rewrite parse_amount.sql --samples rows.jsonl --ansi=false
+  udfx test examples/python-celsius/celsius.py --sql "celsius * 9.0D / 5.0D + 32.0D" --engine spark`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runTest(cmd.Context(), e, opts, args[0])
@@ -85,6 +90,7 @@ a compile error, a timeout).`,
 	f.IntVar(&opts.memoryMB, "memory", runner.DefaultLimits.MemoryMB, "memory limit of the original's process, MiB")
 	f.StringVarP(&opts.format, "format", "f", "text", "output format: text or json")
 	f.StringVar(&opts.workspace, "workspace", ".udfx", "folder for the saved inputs (<workspace>/<udf>/inputs.arrow)")
+	addSparkFlags(f, &opts.spark)
 	return cmd
 }
 
@@ -117,6 +123,9 @@ func runTest(ctx context.Context, e *env, opts *testOptions, target string) erro
 			return usageErrorf("%s holds no SQL expression", opts.rewriteFile)
 		}
 	}
+	if err := opts.spark.check(); err != nil {
+		return err
+	}
 	u, err := findUDF(e, target)
 	if err != nil {
 		return err
@@ -138,11 +147,22 @@ func runTest(ctx context.Context, e *env, opts *testOptions, target string) erro
 		progress = func(stage string) { fmt.Fprintf(e.Stderr, "\r\033[K%s...", stage) }
 		defer fmt.Fprint(e.Stderr, "\r\033[K")
 	}
+	var session *spark.Session
+	if opts.spark.engine == engineSpark {
+		sws := filepath.Join(e.abs(".udfx"), "spark")
+		if opts.workspace != "" {
+			sws = filepath.Join(e.abs(opts.workspace), "spark")
+		}
+		if session, err = startSpark(ctx, e, &opts.spark, u, opts.ansi, sws); err != nil {
+			return err
+		}
+		defer session.Close()
+	}
 	rep, err := difftest.Run(ctx, u, difftest.Rewrite{SQL: sql}, difftest.Options{
 		Seed: opts.seed, Rows: opts.rows, Samples: samples, ANSI: opts.ansi,
 		Policy: policy, AllowErrorToNull: opts.allowErrorToNull,
 		Limits:    runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB},
-		Workspace: workspace, NewRunner: runners.New, Progress: progress,
+		Workspace: workspace, NewRunner: runners.New, Progress: progress, Spark: session,
 	})
 	if err != nil {
 		var ue *difftest.UsageError
@@ -153,7 +173,7 @@ func runTest(ctx context.Context, e *env, opts *testOptions, target string) erro
 		case errors.As(err, &oe):
 			return internalError(err)
 		}
-		return internalError(err)
+		return sparkError(err)
 	}
 	rep.File = display
 	if opts.format == "json" {
@@ -165,6 +185,9 @@ func runTest(ctx context.Context, e *env, opts *testOptions, target string) erro
 		return internalError(fmt.Errorf("write report: %w", err))
 	}
 	if !rep.Equal {
+		if rep.Refuted != "" {
+			return &exitError{code: exitFailed, err: fmt.Errorf("the rewrite is refuted: %s", rep.Refuted)}
+		}
 		return &exitError{code: exitFailed, err: fmt.Errorf("the rewrite differs from %s on %d of %d rows", u.Name, rep.Mismatches, rep.Rows)}
 	}
 	return nil

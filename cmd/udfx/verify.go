@@ -1,16 +1,20 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/runner/runners"
+	"github.com/udfx/udfx/harness/spark"
+	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/verify"
 )
 
@@ -19,6 +23,7 @@ type verifyOptions struct {
 	format        string
 	skipRerun     bool
 	requireEngine string
+	spark         sparkOptions
 	timeout       time.Duration
 	memoryMB      int
 }
@@ -45,7 +50,9 @@ skipped) and checks each rewrite:
                  engine (--require-engine spark accepts only records of a
                  test on real Apache Spark)
 
---skip-rerun checks the hashes only: fast enough for a pre-commit hook.
+--skip-rerun checks the hashes only: fast enough for a pre-commit hook. A
+record proved on Spark (engine spark) is re-run on Spark, in local mode or
+on --spark-master / --spark-remote.
 
 Output is a table, or --format json (docs/verify-json.md), sarif (2.1.0, a
 rule per failure kind) or junit. When GITHUB_ACTIONS=true, udfx also writes
@@ -72,6 +79,8 @@ could not check a rewrite (for example the original cannot be run).`,
 	f.StringVarP(&opts.format, "format", "f", "table", "output format: table, json, sarif or junit")
 	f.BoolVar(&opts.skipRerun, "skip-rerun", false, "check the hashes only; do not re-run the differential tests")
 	f.StringVar(&opts.requireEngine, "require-engine", "", "accept only records proved on this engine: embedded or spark")
+	f.StringVar(&opts.spark.master, "spark-master", "", "the master records proved on Spark are re-run on (default "+spark.DefaultMaster+")")
+	f.StringVar(&opts.spark.remote, "spark-remote", "", "a Spark Connect server (sc://host:port) to re-run records proved on Spark")
 	f.DurationVar(&opts.timeout, "timeout", runner.DefaultLimits.Timeout, "time limit for running each original")
 	f.IntVar(&opts.memoryMB, "memory", runner.DefaultLimits.MemoryMB, "memory limit of each original's process, MiB")
 	return cmd
@@ -97,6 +106,9 @@ func runVerify(cmd *cobra.Command, e *env, opts *verifyOptions, path string) err
 	}
 	res, err := verify.Run(cmd.Context(), verify.Options{
 		Root: e.abs(path), Display: path, SkipRerun: opts.skipRerun, RequireEngine: opts.requireEngine,
+		StartSpark: func(ctx context.Context, u *udf.UDF) (*spark.Session, error) {
+			return startSpark(ctx, e, &opts.spark, u, true, filepath.Join(e.abs(path), ".udfx", "spark"))
+		},
 		Limits:    runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB},
 		NewRunner: runners.New, Progress: progress,
 	})

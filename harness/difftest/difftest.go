@@ -19,6 +19,7 @@ import (
 	"github.com/udfx/udfx/harness/engine"
 	"github.com/udfx/udfx/harness/inputs"
 	"github.com/udfx/udfx/harness/runner"
+	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/value"
 )
@@ -44,6 +45,11 @@ type Options struct {
 	NewRunner func(ctx context.Context, u *udf.UDF, limits runner.Limits) (runner.Runner, error)
 	// Progress, when set, hears what the test is doing.
 	Progress func(stage string)
+	// Spark, when set, runs both sides in this real Spark session instead
+	// of the original's runner and the embedded engine: the original
+	// registered as its source does, the rewrite as a SQL expression, on
+	// the same generated inputs.
+	Spark *spark.Session
 }
 
 // Rewrite is the candidate under test: a Spark SQL expression over the
@@ -81,13 +87,21 @@ func Run(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options) (*Report, er
 	if u.Return == nil {
 		return nil, &UsageError{Err: fmt.Errorf("%s: the return type of %s is not known from the source", u.File, u.Name)}
 	}
-	expr, approx, policy, err := compileRewrite(rw.SQL, cols, opts)
-	if err != nil {
-		return nil, &UsageError{Err: fmt.Errorf("rewrite %q: %w", rw.SQL, err)}
-	}
-	opts.Policy = policy
-	if !expr.Type().Equal(u.Return) {
-		return nil, &UsageError{Err: fmt.Errorf("rewrite %q has type %s but %s returns %s: cast it or fix the expression", rw.SQL, expr.Type(), u.Name, u.Return)}
+	// On Spark the rewrite is Spark's to analyze: the embedded engine's
+	// coverage does not limit it.
+	var expr *engine.Expr
+	approx := false
+	if opts.Spark == nil {
+		var policy value.Policy
+		var err error
+		expr, approx, policy, err = compileRewrite(rw.SQL, cols, opts)
+		if err != nil {
+			return nil, &UsageError{Err: fmt.Errorf("rewrite %q: %w", rw.SQL, err)}
+		}
+		opts.Policy = policy
+		if !expr.Type().Equal(u.Return) {
+			return nil, &UsageError{Err: fmt.Errorf("rewrite %q has type %s but %s returns %s: cast it or fix the expression", rw.SQL, expr.Type(), u.Name, u.Return)}
+		}
 	}
 
 	mem := memory.NewGoAllocator()
@@ -121,6 +135,16 @@ func Run(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options) (*Report, er
 		}
 	}
 	rows := recordRows(rec)
+	rep := &Report{
+		UDF: u.Name, Language: string(u.Language), File: u.File,
+		RewriteSQL: rw.SQL, Engine: "embedded", ANSI: opts.ANSI, Policy: opts.Policy, ApproxMath: approx,
+		AllowErrorToNull: opts.AllowErrorToNull, Seed: opts.Seed,
+		Rows: len(rows), SpecialRows: stats.SpecialRows, NullRows: stats.NullRows, SampleRows: sampleRows,
+		OriginalExceptions: map[string]int{}, RewriteExceptions: map[string]int{},
+	}
+	if opts.Spark != nil {
+		return runOnSpark(ctx, u, rw, opts, params, rec, rows, rep, mem)
+	}
 
 	progress("starting the original")
 	r, err := opts.NewRunner(ctx, u, opts.Limits)
@@ -154,16 +178,27 @@ func Run(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options) (*Report, er
 		return nil, err
 	}
 
-	rep := &Report{
-		UDF: u.Name, Language: string(u.Language), File: u.File, Runtime: r.Describe(),
-		RewriteSQL: rw.SQL, Engine: "embedded", ANSI: opts.ANSI, Policy: opts.Policy, ApproxMath: approx,
-		AllowErrorToNull: opts.AllowErrorToNull, Seed: opts.Seed,
-		Rows: len(rows), SpecialRows: stats.SpecialRows, NullRows: stats.NullRows, SampleRows: sampleRows,
-		OriginalExceptions: map[string]int{}, RewriteExceptions: map[string]int{},
-		OriginalSeconds: origTime.Seconds(), RewriteSeconds: rwTime.Seconds(),
+	rep.Runtime = r.Describe()
+	rep.OriginalSeconds, rep.RewriteSeconds = origTime.Seconds(), rwTime.Seconds()
+	firstBad := tally(rep, opts, orig, got)
+	rep.Equal = rep.Mismatches == 0
+	if firstBad >= 0 {
+		progress("shrinking the counterexample")
+		ce, err := shrink(ctx, embeddedEvaluator(r, expr, params, u, opts, mem), params, rows[firstBad], orig[firstBad], got[firstBad], opts)
+		if err != nil {
+			return nil, err
+		}
+		ce.Row = firstBad
+		rep.Counterexample = ce
 	}
+	return rep, nil
+}
+
+// tally compares the two sides row by row into rep and returns the first
+// row where they disagree, or -1.
+func tally(rep *Report, opts Options, orig, got []value.Value) int {
 	firstBad := -1
-	for i := range rows {
+	for i := range orig {
 		o, g := orig[i], got[i]
 		if o.Kind == value.Error {
 			rep.OriginalExceptions[o.Class]++
@@ -185,17 +220,7 @@ func Run(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options) (*Report, er
 			}
 		}
 	}
-	rep.Equal = rep.Mismatches == 0
-	if firstBad >= 0 {
-		progress("shrinking the counterexample")
-		ce, err := shrink(ctx, r, expr, params, rows[firstBad], orig[firstBad], got[firstBad], u, opts, mem)
-		if err != nil {
-			return nil, err
-		}
-		ce.Row = firstBad
-		rep.Counterexample = ce
-	}
-	return rep, nil
+	return firstBad
 }
 
 // compileRewrite compiles the rewrite for the embedded engine. The engine

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/value"
 )
 
@@ -21,7 +22,11 @@ type Report struct {
 	Runtime    string `json:"original_runtime"`
 	RewriteSQL string `json:"rewrite_sql"`
 	Engine     string `json:"engine"`
-	ANSI       bool   `json:"ansi"`
+	// EngineVersion and Master name the Spark that ran a test with engine
+	// spark.
+	EngineVersion string `json:"engine_version,omitempty"`
+	Master        string `json:"spark_master,omitempty"`
+	ANSI          bool   `json:"ansi"`
 	// Policy is the comparison used: with ApproxMath (the rewrite uses
 	// functions the engine computes within 1 ulp of the JVM) one ulp
 	// tighter than the user asked for.
@@ -47,6 +52,12 @@ type Report struct {
 	Equal            bool            `json:"equal"`
 	OriginalSeconds  float64         `json:"original_seconds"`
 	RewriteSeconds   float64         `json:"rewrite_seconds"`
+	// Refuted says why the test failed when no row says it: the rewrite's
+	// Spark plan still holds a UDF node, or its Spark job failed.
+	Refuted string `json:"refuted,omitempty"`
+	// Plans are Spark's executed physical plans of both sides (engine
+	// spark only).
+	Plans *evidence.Plans `json:"plans,omitempty"`
 }
 
 // Counterexample is a minimal input on which the original and the rewrite
@@ -99,7 +110,11 @@ func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(tw, "%s\t%s (%s, %s)\n", "udf", r.UDF, r.Language, r.File)
 	fmt.Fprintf(tw, "%s\t%s\n", "original", r.Runtime)
 	fmt.Fprintf(tw, "%s\t%s\n", "rewrite", r.RewriteSQL)
-	fmt.Fprintf(tw, "%s\t%s engine, ANSI %s\n", "engine", r.Engine, ansi)
+	if r.Engine == "spark" {
+		fmt.Fprintf(tw, "%s\tApache Spark %s (%s), both sides in one session, ANSI %s\n", "engine", r.EngineVersion, r.Master, ansi)
+	} else {
+		fmt.Fprintf(tw, "%s\t%s engine, ANSI %s\n", "engine", r.Engine, ansi)
+	}
 	if r.ApproxMath {
 		fmt.Fprintf(tw, "%s\t%s\n", "approximate", "transcendental functions within 1 ulp of the JVM; compared with 1 ulp less tolerance")
 	}
@@ -116,6 +131,13 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintf(tw, "%s\t%d\n", "mismatches", r.Mismatches)
 	fmt.Fprintf(tw, "%s\t%.3fs original, %.3fs rewrite\n", "time", r.OriginalSeconds, r.RewriteSeconds)
+	if p := r.Plans; p != nil {
+		fmt.Fprintf(tw, "%s\t%s; %d row/columnar transitions\n", "original plan", udfNodesText(p.Original.UDFNodes), p.Original.Transitions)
+		fmt.Fprintf(tw, "%s\t%s; %d row/columnar transitions\n", "rewrite plan", udfNodesText(p.Rewrite.UDFNodes), p.Rewrite.Transitions)
+	}
+	if r.Refuted != "" {
+		fmt.Fprintf(tw, "%s\t%s\n", "refuted", r.Refuted)
+	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
@@ -133,6 +155,13 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	_, err := fmt.Fprintf(w, "\n%s: %d of %d rows agree\n", verdict, r.Rows-r.Mismatches, r.Rows)
 	return err
+}
+
+func udfNodesText(nodes []string) string {
+	if len(nodes) == 0 {
+		return "no UDF node"
+	}
+	return fmt.Sprintf("%d UDF nodes: %s", len(nodes), strings.Join(nodes, "; "))
 }
 
 func (r *Report) policyText() string {

@@ -27,7 +27,35 @@ const shrinkRounds = 6
 // always the fewest; what shrinks is the values: each round tries simpler
 // replacements for one parameter at a time (NULL, small integers, fewer
 // digits, shorter strings) and keeps the simplest that still fails.
-func shrink(ctx context.Context, r runner.Runner, expr *engine.Expr, params []inputs.Param, row []value.Value, o, g value.Value, u *udf.UDF, opts Options, mem memory.Allocator) (*Counterexample, error) {
+// evaluator runs both sides on candidate rows: the original's results as
+// Spark would store them, and the rewrite's.
+type evaluator func(ctx context.Context, rows [][]value.Value) (origs, gots []value.Value, err error)
+
+// embeddedEvaluator runs the original in its runner and the rewrite on the
+// embedded engine.
+func embeddedEvaluator(r runner.Runner, expr *engine.Expr, params []inputs.Param, u *udf.UDF, opts Options, mem memory.Allocator) evaluator {
+	return func(ctx context.Context, rows [][]value.Value) ([]value.Value, []value.Value, error) {
+		origs, err := r.Run(ctx, rows)
+		if err != nil {
+			return nil, nil, err
+		}
+		for i := range origs {
+			origs[i] = sparkStores(u.Language, u.Return, origs[i], opts.ANSI)
+		}
+		rec, err := buildRecord(params, rows, mem)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer rec.Release()
+		gots, err := evalRewrite(expr, rec, mem)
+		if err != nil {
+			return nil, nil, err
+		}
+		return origs, gots, nil
+	}
+}
+
+func shrink(ctx context.Context, eval evaluator, params []inputs.Param, row []value.Value, o, g value.Value, opts Options) (*Counterexample, error) {
 	best := append([]value.Value(nil), row...)
 	bestO, bestG := o, g
 	shrunk := false
@@ -43,24 +71,15 @@ func shrink(ctx context.Context, r runner.Runner, expr *engine.Expr, params []in
 		if len(cands) == 0 {
 			break
 		}
-		origs, err := r.Run(ctx, cands)
+		origs, gots, err := eval(ctx, cands)
 		if err != nil {
-			// The original choked on a candidate (a timeout, say): keep what
-			// we have rather than fail the whole test.
+			// A side choked on a candidate (a timeout, say, or a Spark job
+			// that failed): keep what we have rather than fail the test.
 			break
-		}
-		rec, err := buildRecord(params, cands, mem)
-		if err != nil {
-			return nil, err
-		}
-		gots, err := evalRewrite(expr, rec, mem)
-		rec.Release()
-		if err != nil {
-			return nil, err
 		}
 		improved := false
 		for i, cand := range cands {
-			co := sparkStores(u.Language, u.Return, origs[i], opts.ANSI)
+			co := origs[i]
 			if verdict(opts, co, gots[i]) != disagree {
 				continue
 			}

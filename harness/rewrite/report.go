@@ -6,11 +6,15 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/udfx/udfx/harness/bench"
 	"github.com/udfx/udfx/harness/evidence"
 )
 
 // writeWorkspace writes report.md and, for a verified rewrite,
 // rewrite.patch and a copy of the record into the workspace.
+// benchChart is the benchmark's bar chart in the workspace.
+const benchChart = "benchmark.svg"
+
 func writeWorkspace(opts Options, out *Outcome) error {
 	out.ReportPath = filepath.Join(opts.Workspace, "report.md")
 	if out.Verified() {
@@ -25,6 +29,14 @@ func writeWorkspace(opts Options, out *Outcome) error {
 		// A patch from an earlier, verified run would no longer be true.
 		_ = os.Remove(filepath.Join(opts.Workspace, "rewrite.patch"))
 		_ = os.Remove(filepath.Join(opts.Workspace, evidence.FileName))
+	}
+	chart := filepath.Join(opts.Workspace, benchChart)
+	if out.Best != nil && out.Best.Bench != nil {
+		if err := evidence.WriteFileAtomic(chart, bench.SVG(out.Best.Bench.result(out.UDF.Name)), 0o644); err != nil {
+			return fmt.Errorf("write the benchmark chart: %w", err)
+		}
+	} else {
+		_ = os.Remove(chart)
 	}
 	if err := evidence.WriteFileAtomic(out.ReportPath, []byte(Markdown(out)), 0o644); err != nil {
 		return fmt.Errorf("write the report: %w", err)
@@ -113,6 +125,9 @@ func Markdown(o *Outcome) string {
 			where = fmt.Sprintf("Original: %s. Rewrite: %s. Machine: %s. One warm-up of each side, then timed runs alternating; spread is max − min.", x.Original, x.Engine, x.Machine)
 		}
 		b.WriteString("\n" + where + "\n")
+		if o.Best != nil && o.Best.Bench != nil {
+			b.WriteString("\n![original vs the verified rewrite: medians and every run](" + benchChart + ")\n")
+		}
 	}
 
 	b.WriteString("\n## 4. Optimize\n\n")
@@ -120,6 +135,26 @@ func Markdown(o *Outcome) string {
 		b.WriteString("Not run: no candidate passed.\n")
 	} else {
 		b.WriteString(o.Optimize + ".\n")
+	}
+
+	if o.Best != nil && o.Best.Report != nil && o.Best.Report.Plans != nil {
+		r := o.Best.Report
+		p := r.Plans
+		fmt.Fprintf(&b, "\n## Spark plans\n\nThe test ran on Apache Spark %s (%s). Executed physical plans of the query with the original and with the rewrite:\n\n", r.EngineVersion, r.Master)
+		b.WriteString("| | UDF nodes | row/columnar transitions |\n|---|---|---|\n")
+		for _, side := range []struct {
+			name string
+			plan evidence.Plan
+		}{{"original", p.Original}, {"rewrite", p.Rewrite}} {
+			nodes := "none"
+			if len(side.plan.UDFNodes) > 0 {
+				nodes = mdCode(strings.Join(side.plan.UDFNodes, "; "))
+			}
+			fmt.Fprintf(&b, "| %s | %s | %d |\n", side.name, nodes, side.plan.Transitions)
+		}
+		for _, side := range []struct{ name, text string }{{"original", p.Original.Text}, {"rewrite", p.Rewrite.Text}} {
+			fmt.Fprintf(&b, "\n<details><summary>%s plan</summary>\n\n```\n%s\n```\n\n</details>\n", side.name, strings.TrimRight(side.text, "\n"))
+		}
 	}
 
 	if len(o.Transcripts) > 0 {

@@ -15,6 +15,7 @@ import (
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/inputs"
 	"github.com/udfx/udfx/harness/runner"
+	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/udf/frontends"
 	"github.com/udfx/udfx/harness/value"
@@ -40,6 +41,9 @@ type Options struct {
 	Limits  runner.Limits
 	// NewRunner starts the original's runner (runners.New in production).
 	NewRunner func(ctx context.Context, u *udf.UDF, limits runner.Limits) (runner.Runner, error)
+	// Spark, when set, is the engine of the differential test and the
+	// benchmark: both sides run in this real Spark session.
+	Spark *spark.Session
 	// BenchRuns is the number of timed runs of each side (at least 5).
 	BenchRuns int
 	// OptimizeBudget is how many optimize attempts the agent gets.
@@ -211,6 +215,7 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 		return nil, err
 	}
 	defer sc.close()
+	sc.spark, sc.workspace = opts.Spark, opts.Workspace
 	out.Determinism = sc.determinism()
 	if err := checkScaffold(opts.Workspace, sc); err != nil {
 		return nil, err
@@ -311,14 +316,17 @@ func tryCandidate(ctx context.Context, opts Options, sc *scaffolded, out *Outcom
 	}
 	rep, err := difftest.Run(ctx, sc.runUDF, difftest.Rewrite{SQL: c.SQL}, difftest.Options{
 		Seed: opts.Seed, Rows: opts.Rows, ANSI: true, Policy: value.Policy{},
-		Limits: opts.Limits, Workspace: dir, NewRunner: opts.NewRunner,
+		Limits: opts.Limits, Workspace: dir, NewRunner: opts.NewRunner, Spark: opts.Spark,
 	})
 	if err != nil {
 		var ue *difftest.UsageError
 		var oe *difftest.OriginalError
 		switch {
 		case errors.As(err, &ue):
-			t.Reason = "the embedded engine cannot evaluate it: " + ue.Error()
+			t.Reason = "the engine cannot evaluate it: " + ue.Error()
+			if opts.Spark == nil {
+				t.Reason = "the embedded engine cannot evaluate it: " + ue.Error()
+			}
 			return t, nil
 		case errors.As(err, &oe):
 			return nil, &OriginalError{Err: oe.Err}
@@ -340,6 +348,8 @@ func tryCandidate(ctx context.Context, opts Options, sc *scaffolded, out *Outcom
 		return nil, err
 	}
 	switch {
+	case !rep.Equal && rep.Refuted != "":
+		t.Reason = "refuted: " + rep.Refuted
 	case !rep.Equal:
 		t.Reason = fmt.Sprintf("refuted: differs on %d of %d rows", rep.Mismatches, rep.Rows)
 	case !rep.Policy.Exact() || rep.ApproxMath || !rep.ANSI:
@@ -458,10 +468,12 @@ func buildRewrite(ctx context.Context, opts Options, sc *scaffolded, out *Outcom
 		InputsSHA256: sc.inputsHash,
 		Seed:         opts.Seed,
 		Rows:         best.Report.Rows,
-		Engine:       evidence.Engine{Name: best.Report.Engine, ANSI: best.Report.ANSI},
-		Policy:       best.Report.Policy,
-		Result:       evidence.Verified,
-		Mismatches:   best.Report.Mismatches,
+		Engine: evidence.Engine{Name: best.Report.Engine, ANSI: best.Report.ANSI,
+			Version: best.Report.EngineVersion, Master: best.Report.Master},
+		Policy:     best.Report.Policy,
+		Result:     evidence.Verified,
+		Mismatches: best.Report.Mismatches,
+		Plans:      best.Report.Plans,
 	}
 	files := []renderedFile{{sqlPath, sqlFile}}
 	for _, r := range out.Rendered {
@@ -570,7 +582,12 @@ type scaffolded struct {
 	run        runner.Runner
 	mem        memory.Allocator
 	rec        interface{ Release() }
-	eval       *evalInputs
+	// spark is the session benchmarks run in when the test's engine is
+	// Spark; parquet the scaffold's inputs written for it.
+	spark     *spark.Session
+	workspace string
+	parquet   string
+	eval      *evalInputs
 }
 
 func (s *scaffolded) close() {

@@ -17,6 +17,7 @@ import (
 	"github.com/udfx/udfx/harness/engine"
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/inputs"
+	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/value"
 )
 
@@ -176,6 +177,22 @@ type Bench struct {
 	Machine         string    `json:"machine"`
 }
 
+func (b *Bench) summarize() {
+	b.OriginalMedianS, b.OriginalSpreadS = bench.MedianSpread(b.OriginalS)
+	b.RewriteMedianS, b.RewriteSpreadS = bench.MedianSpread(b.RewriteS)
+	if b.RewriteMedianS > 0 {
+		b.Speedup = b.OriginalMedianS / b.RewriteMedianS
+	}
+}
+
+// result is the benchmark as package bench draws it.
+func (b *Bench) result(udfName string) *bench.Result {
+	r := &bench.Result{UDF: udfName, Rows: b.Rows, Warmup: 1, Engine: b.Engine, Original: b.Original, Rewrite: b.Engine,
+		Machine: b.Machine, OriginalS: b.OriginalS, RewriteS: b.RewriteS}
+	r.Summarize()
+	return r
+}
+
 func (b *Bench) record(target string) evidence.Benchmark {
 	return evidence.Benchmark{
 		Target: target, Rows: b.Rows, Runs: b.Runs,
@@ -187,6 +204,9 @@ func (b *Bench) record(target string) evidence.Benchmark {
 // benchmark is stage 3: one warm-up of each side, then runs timed runs
 // of each, alternating so that drift in the machine hits both alike.
 func benchmark(ctx context.Context, sc *scaffolded, c Candidate, runs int) (*Bench, error) {
+	if sc.spark != nil {
+		return benchmarkOnSpark(ctx, sc, c, runs)
+	}
 	expr, err := engine.Compile(c.SQL, sc.eval.cols, engine.Options{ANSI: true, TimeZone: "UTC"})
 	if err != nil {
 		return nil, fmt.Errorf("compile the candidate: %w", err)
@@ -225,10 +245,37 @@ func benchmark(ctx context.Context, sc *scaffolded, c Candidate, runs int) (*Ben
 		Rows: len(sc.rows), Runs: runs, Original: sc.runtime, Engine: "udfx embedded engine (ANSI)",
 		Machine: bench.Machine(), OriginalS: origS, RewriteS: rewS,
 	}
-	b.OriginalMedianS, b.OriginalSpreadS = bench.MedianSpread(b.OriginalS)
-	b.RewriteMedianS, b.RewriteSpreadS = bench.MedianSpread(b.RewriteS)
-	if b.RewriteMedianS > 0 {
-		b.Speedup = b.OriginalMedianS / b.RewriteMedianS
+	b.summarize()
+	return b, nil
+}
+
+// benchmarkOnSpark times the original's Spark job against the rewritten
+// one on the scaffold's inputs: read Parquet, evaluate, write to the noop
+// sink, alternating.
+func benchmarkOnSpark(ctx context.Context, sc *scaffolded, c Candidate, runs int) (*Bench, error) {
+	if sc.parquet == "" {
+		path := filepath.Join(sc.workspace, "inputs.parquet")
+		rec, ok := sc.rec.(arrow.RecordBatch)
+		if !ok {
+			return nil, errors.New("benchmark: the scaffold's inputs are not an Arrow record")
+		}
+		if err := spark.WriteParquet(path, rec); err != nil {
+			return nil, fmt.Errorf("benchmark: %w", err)
+		}
+		sc.parquet = path
 	}
+	ansi := true
+	res, err := sc.spark.Bench(ctx, spark.BenchJob{UDF: sc.runUDF, Rewrite: c.SQL, Input: sc.parquet, Warmup: 1, Runs: runs, ANSI: &ansi})
+	if err != nil {
+		return nil, fmt.Errorf("benchmark on Spark: %w", err)
+	}
+	info := sc.spark.Info()
+	b := &Bench{
+		Rows: len(sc.rows), Runs: runs, OriginalS: res.Original, RewriteS: res.Rewrite,
+		Original: fmt.Sprintf("Spark job with the original (%s)", res.Call),
+		Engine:   fmt.Sprintf("Spark job with the SQL rewrite, Apache Spark %s (%s); each job reads Parquet and writes to the noop sink", info.SparkVersion, info.Master),
+		Machine:  bench.Machine(),
+	}
+	b.summarize()
 	return b, nil
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/udfx/udfx/harness/difftest"
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/runner"
+	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/udf/frontends"
 )
@@ -156,7 +157,12 @@ type Options struct {
 	// RequireEngine, when set, fails every record proved on another
 	// engine ("spark": only records of a test on real Spark pass).
 	RequireEngine string
-	Limits        runner.Limits
+	// StartSpark starts the Spark session that records proved on Spark
+	// are re-run in (once per gate run, for the first such UDF; the
+	// session takes the next UDFs' jars itself). Nil: such records are
+	// errors unless SkipRerun.
+	StartSpark func(ctx context.Context, u *udf.UDF) (*spark.Session, error)
+	Limits     runner.Limits
 	// NewRunner starts the original's runner (runners.New in production).
 	NewRunner func(ctx context.Context, u *udf.UDF, limits runner.Limits) (runner.Runner, error)
 	// Progress, when set, hears what the gate is doing.
@@ -211,6 +217,11 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	v := &verifier{root: root, opts: opts, progress: progress}
+	defer func() {
+		if v.session != nil {
+			v.session.Close()
+		}
+	}()
 	res := &Result{Root: opts.Display, Records: len(records), SkipRerun: opts.SkipRerun}
 	listed := map[string]bool{} // absolute rewrite paths some record lists
 	for _, rec := range records {
@@ -307,6 +318,26 @@ type verifier struct {
 	root     string
 	opts     Options
 	progress func(string)
+	// session is the Spark session re-runs of records proved on Spark
+	// share, started on the first one.
+	session *spark.Session
+}
+
+// sparkFor returns the shared Spark session, starting it for u.
+func (v *verifier) sparkFor(ctx context.Context, u *udf.UDF) (*spark.Session, error) {
+	if v.session != nil {
+		return v.session, nil
+	}
+	if v.opts.StartSpark == nil {
+		return nil, errors.New("the record was proved on Spark and this gate has no Spark configured")
+	}
+	v.progress("starting Spark")
+	s, err := v.opts.StartSpark(ctx, u)
+	if err != nil {
+		return nil, err
+	}
+	v.session = s
+	return s, nil
 }
 
 // rel names an absolute path relative to the verified folder.
@@ -483,9 +514,19 @@ func (v *verifier) rerun(ctx context.Context, rec *evidence.Record, u *udf.UDF, 
 	v.progress(fmt.Sprintf("re-running the differential test of %s", u.Name))
 	run := *u
 	run.File = filepath.Join(repoOf(filepath.Join(v.root, filepath.FromSlash(it.Record))), filepath.FromSlash(rec.Original.File))
+	// A record is re-run on the engine that proved it.
+	var session *spark.Session
+	if rec.Engine.Name == "spark" {
+		var err error
+		if session, err = v.sparkFor(ctx, &run); err != nil {
+			it.Status, it.Detail = Error, fmt.Sprintf("cannot re-run the test on Spark: %v", err)
+			return
+		}
+	}
 	rep, err := difftest.Run(ctx, &run, difftest.Rewrite{SQL: sql}, difftest.Options{
 		Seed: rec.Seed, Rows: rec.Rows, ANSI: rec.Engine.ANSI, Policy: rec.Policy,
 		AllowErrorToNull: rec.AllowErrorToNull, Limits: v.opts.Limits, NewRunner: v.opts.NewRunner,
+		Spark: session,
 	})
 	if err != nil {
 		var ue *difftest.UsageError
@@ -504,6 +545,13 @@ func (v *verifier) rerun(ctx context.Context, rec *evidence.Record, u *udf.UDF, 
 	}
 	if rep.Equal {
 		it.Detail = fmt.Sprintf("hashes match the record; differential test re-run: %d of %d rows agree", rep.Rows, rep.Rows)
+		if session != nil {
+			it.Detail += fmt.Sprintf(" on Apache Spark %s (%s), no UDF node in the rewritten plan", rep.EngineVersion, rep.Master)
+		}
+		return
+	}
+	if rep.Refuted != "" && rep.Counterexample == nil {
+		it.Status, it.Detail = Mismatch, "the re-run refutes the rewrite: "+rep.Refuted
 		return
 	}
 	it.Status = Mismatch

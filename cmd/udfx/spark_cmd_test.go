@@ -1,0 +1,108 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/udfx/udfx/harness/evidence"
+)
+
+// These tests run real Apache Spark from the repository's .venv (CI
+// installs it): each command starts one local session.
+
+func TestTestOnSparkPassesForTheExamplesAndShowsThePlans(t *testing.T) {
+	for _, ex := range rewriteExamples {
+		t.Run(ex.name, func(t *testing.T) {
+			dir := tempRepo(t)
+			stdout, stderr, code := runCLI(t, dir, "test", ex.target, "--engine", "spark", "--rows", "2000", "--format", "json",
+				"--sql", "CASE WHEN celsius IS NULL THEN NULL ELSE celsius * 9.0D / 5.0D + 32.0D END")
+			require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+			var rep struct {
+				Engine        string `json:"engine"`
+				EngineVersion string `json:"engine_version"`
+				Master        string `json:"spark_master"`
+				Equal         bool   `json:"equal"`
+				Rows          int    `json:"rows"`
+				Plans         *evidence.Plans
+			}
+			require.NoError(t, json.Unmarshal([]byte(stdout), &rep))
+			assert.Equal(t, "spark", rep.Engine)
+			assert.Equal(t, "4.1.1", rep.EngineVersion)
+			assert.Equal(t, "local[2]", rep.Master)
+			assert.True(t, rep.Equal)
+			assert.Equal(t, 2000, rep.Rows)
+			require.NotNil(t, rep.Plans)
+			assert.NotEmpty(t, rep.Plans.Original.UDFNodes, "the original's plan holds its UDF")
+			assert.Empty(t, rep.Plans.Rewrite.UDFNodes)
+		})
+	}
+}
+
+func TestTestOnSparkRefutesAWrongRewriteWithACounterexample(t *testing.T) {
+	stdout, stderr, code := runCLI(t, repoRoot(t), "test", "examples/python-celsius/celsius.py", "--engine", "spark", "--rows", "2000",
+		"--sql", "celsius * 1.8D + 32.0D", "--workspace", t.TempDir())
+	assert.Equal(t, 1, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	assert.Contains(t, stdout, "Apache Spark 4.1.1 (local[2]), both sides in one session")
+	assert.Contains(t, stdout, "minimal counterexample")
+	assert.Regexp(t, `original → \S+\n  rewrite  → \S+`, stdout)
+	assert.Contains(t, stdout, "MISMATCH")
+	assert.Contains(t, stderr, "the rewrite differs from to_fahrenheit")
+}
+
+func TestTestOnSparkRefusesARewriteSparkRejects(t *testing.T) {
+	_, stderr, code := runCLI(t, repoRoot(t), "test", "examples/python-celsius/celsius.py", "--engine", "spark", "--rows", "100",
+		"--sql", "no_such_function(celsius)", "--workspace", t.TempDir())
+	assert.Equal(t, 2, code, stderr)
+	assert.Contains(t, stderr, "Spark rejects it")
+	assert.Contains(t, stderr, "UNRESOLVED_ROUTINE")
+}
+
+func TestRewriteOnSparkRecordsTheEngineAndThePlans(t *testing.T) {
+	for _, ex := range rewriteExamples {
+		t.Run(ex.name, func(t *testing.T) {
+			dir := tempRepo(t)
+			stdout, stderr, code := runCLI(t, dir, "rewrite", ex.target, "--engine", "spark", "--target", "sql")
+			require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+			assert.Contains(t, stdout, "engine         Apache Spark 4.1.1 (local[2])")
+			assert.Regexp(t, `plan           UDF nodes [1-9]\d* -> 0`, stdout)
+			rec, err := evidence.Read(filepath.Join(dir, ".udfx", ex.udf, evidence.FileName))
+			require.NoError(t, err)
+			assert.Equal(t, evidence.Verified, rec.Result)
+			assert.Equal(t, evidence.Engine{Name: "spark", ANSI: true, Version: "4.1.1", Master: "local[2]"}, rec.Engine)
+			require.NotNil(t, rec.Plans)
+			assert.NotEmpty(t, rec.Plans.Original.UDFNodes)
+			assert.Empty(t, rec.Plans.Rewrite.UDFNodes)
+			assert.NotEmpty(t, rec.Plans.Rewrite.Text)
+			require.Len(t, rec.Benchmarks, 1)
+			assert.Contains(t, rec.Benchmarks[0].Where, "Spark job with the SQL rewrite")
+			report, err := os.ReadFile(filepath.Join(dir, ".udfx", ex.udf, "report.md"))
+			require.NoError(t, err)
+			assert.Contains(t, string(report), "## Spark plans")
+			assert.FileExists(t, filepath.Join(dir, ".udfx", ex.udf, "benchmark.svg"))
+		})
+	}
+}
+
+func TestTestOnSparkLocatesTheRowARewritesJobFailsOn(t *testing.T) {
+	stdout, stderr, code := runCLI(t, repoRoot(t), "test", "examples/python-celsius/celsius.py", "--engine", "spark", "--rows", "500",
+		"--sql", "CAST(celsius AS INT) * 1.0D", "--workspace", t.TempDir(), "--format", "json")
+	assert.Equal(t, 1, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	var rep struct {
+		Refuted        string `json:"refuted"`
+		Counterexample *struct {
+			Row     int `json:"row"`
+			Rewrite struct {
+				Text string `json:"text"`
+			} `json:"rewrite"`
+		} `json:"counterexample"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(stdout), &rep))
+	assert.Contains(t, rep.Refuted, "the rewrite's Spark job failed")
+	require.NotNil(t, rep.Counterexample, "the failing row is found by halving on Spark")
+	assert.Contains(t, rep.Counterexample.Rewrite.Text, "CAST_OVERFLOW")
+}

@@ -1,0 +1,177 @@
+package difftest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/udfx/udfx/harness/evidence"
+	"github.com/udfx/udfx/harness/inputs"
+	"github.com/udfx/udfx/harness/plan"
+	"github.com/udfx/udfx/harness/runner"
+	"github.com/udfx/udfx/harness/spark"
+	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/harness/value"
+)
+
+// runOnSpark is the test with real Spark as the authority: both sides run
+// as queries of one session over the same rows, the original registered
+// as its source registers it. What Spark returns is what a job stores, so
+// the original's results need no sparkStores adjustment. The rewrite's
+// executed plan must hold no UDF node, or the rewrite removed nothing.
+func runOnSpark(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options, params []inputs.Param, rec arrow.RecordBatch, rows [][]value.Value, rep *Report, mem memory.Allocator) (*Report, error) {
+	s := opts.Spark
+	progress := opts.Progress
+	if progress == nil {
+		progress = func(string) {}
+	}
+	info := s.Info()
+	rep.Engine, rep.EngineVersion, rep.Master = "spark", info.SparkVersion, info.Master
+	progress(fmt.Sprintf("running both sides on Spark %s (%s), %d rows", info.SparkVersion, info.Master, len(rows)))
+	ansi := opts.ANSI
+	res, err := s.Run(ctx, spark.Job{UDF: u, Rewrite: rw.SQL, Input: rec, ANSI: &ansi})
+	if err != nil {
+		var ce *runner.CompileError
+		var nc *runner.NotCallableError
+		if errors.As(err, &ce) || errors.As(err, &nc) {
+			return nil, &OriginalError{Err: err}
+		}
+		return nil, err
+	}
+	rep.Runtime = fmt.Sprintf("Apache Spark %s (%s), Java %s, Python %s; %s", info.SparkVersion, info.Master, info.JavaVersion, info.PythonVersion, res.Original.Call)
+	rep.OriginalSeconds, rep.RewriteSeconds = res.Original.Seconds, res.Rewrite.Seconds
+	if e := res.Original.Err; e != nil {
+		return nil, &OriginalError{Err: fmt.Errorf("the original's Spark job failed: %w. Spark stops a job at its first exception without saying on which row, so --engine spark can only test originals that do not throw on the generated inputs; --engine embedded compares exceptions row by row", e)}
+	}
+	if e := res.Rewrite.Err; e != nil && res.Rewrite.Plan == "" {
+		// Spark rejected the expression before running it.
+		return nil, &UsageError{Err: fmt.Errorf("rewrite %q: Spark rejects it: %w", rw.SQL, e)}
+	}
+	plans, err := planEvidence(res.Original.Plan, res.Rewrite.Plan)
+	if err != nil {
+		return nil, err
+	}
+	rep.Plans = plans
+
+	got := res.Rewrite.Values
+	if e := res.Rewrite.Err; e != nil {
+		// A runtime error (ANSI overflow, a bad cast) where the original
+		// returned a value: find the row, by halves, on Spark itself.
+		progress("locating the row the rewrite's Spark job fails on")
+		row, rowErr, err := failingRow(ctx, s, rw, params, rows, ansi, mem)
+		if err != nil {
+			return nil, err
+		}
+		rep.Mismatches = 1
+		name := e.Condition
+		if name == "" {
+			name = e.Class
+		}
+		rep.RewriteExceptions[name]++
+		rep.Refuted = fmt.Sprintf("the rewrite's Spark job failed (%s) where the original returned values; Spark stops at the first failing row, so further failing rows are not counted", e.Error())
+		if row >= 0 {
+			rep.Counterexample = &Counterexample{Original: JSONValue{res.Original.Values[row]}, Rewrite: JSONValue{rowErr}, Row: row}
+			for i, p := range params {
+				rep.Counterexample.Inputs = append(rep.Counterexample.Inputs, NamedValue{Name: p.Name, Value: JSONValue{rows[row][i]}})
+			}
+		}
+		return rep, nil
+	}
+
+	firstBad := tally(rep, opts, res.Original.Values, got)
+	rep.Equal = rep.Mismatches == 0
+	if len(plans.Rewrite.UDFNodes) > 0 {
+		rep.Equal = false
+		rep.Refuted = "the rewritten query's physical plan still holds a UDF node: " + strings.Join(plans.Rewrite.UDFNodes, "; ")
+	}
+	if firstBad >= 0 {
+		progress("shrinking the counterexample on Spark")
+		ce, err := shrink(ctx, sparkEvaluator(s, u, rw, params, ansi, mem), params, rows[firstBad], res.Original.Values[firstBad], got[firstBad], opts)
+		if err != nil {
+			return nil, err
+		}
+		ce.Row = firstBad
+		rep.Counterexample = ce
+	}
+	return rep, nil
+}
+
+// planEvidence reads both executed plans with package plan.
+func planEvidence(original, rewrite string) (*evidence.Plans, error) {
+	ps := &evidence.Plans{Original: evidence.Plan{Text: original}, Rewrite: evidence.Plan{Text: rewrite}}
+	for _, p := range []*evidence.Plan{&ps.Original, &ps.Rewrite} {
+		parsed, err := plan.Parse(p.Text, plan.EngineSpark)
+		if err != nil {
+			return nil, fmt.Errorf("read Spark's plan: %w", err)
+		}
+		r := plan.Analyze(parsed)
+		p.UDFNodes = []string{}
+		for _, n := range r.UDFs {
+			p.UDFNodes = append(p.UDFNodes, n.Operator+" "+n.Call)
+		}
+		p.Transitions = r.TotalTransitions
+	}
+	return ps, nil
+}
+
+// sparkEvaluator runs candidate rows through both sides on Spark, for
+// shrinking.
+func sparkEvaluator(s *spark.Session, u *udf.UDF, rw Rewrite, params []inputs.Param, ansi bool, mem memory.Allocator) evaluator {
+	return func(ctx context.Context, rows [][]value.Value) ([]value.Value, []value.Value, error) {
+		rec, err := buildRecord(params, rows, mem)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer rec.Release()
+		res, err := s.Run(ctx, spark.Job{UDF: u, Rewrite: rw.SQL, Input: rec, ANSI: &ansi})
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := res.Err(); err != nil {
+			return nil, nil, err
+		}
+		return res.Original.Values, res.Rewrite.Values, nil
+	}
+}
+
+// failingRow finds a row on which the rewrite's Spark job fails, halving
+// the rows and keeping a half that still fails; -1 when the failure does
+// not reproduce on any single row.
+func failingRow(ctx context.Context, s *spark.Session, rw Rewrite, params []inputs.Param, rows [][]value.Value, ansi bool, mem memory.Allocator) (int, value.Value, error) {
+	fails := func(lo, hi int) (*spark.JobError, error) {
+		rec, err := buildRecord(params, rows[lo:hi], mem)
+		if err != nil {
+			return nil, err
+		}
+		defer rec.Release()
+		res, err := s.Run(ctx, spark.Job{Rewrite: rw.SQL, Input: rec, ANSI: &ansi})
+		if err != nil {
+			return nil, err
+		}
+		return res.Rewrite.Err, nil
+	}
+	lo, hi := 0, len(rows)
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		e, err := fails(lo, mid)
+		if err != nil {
+			return -1, value.Value{}, err
+		}
+		if e != nil {
+			hi = mid
+			continue
+		}
+		lo = mid
+	}
+	e, err := fails(lo, hi)
+	if err != nil || e == nil {
+		return -1, value.Value{}, err
+	}
+	v := value.ErrorOf(e.Class, e.Message)
+	v.Condition = e.Condition
+	return lo, v, nil
+}
