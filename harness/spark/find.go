@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/udfx/udfx/harness/runner/jvm"
 )
 
 // Install is where Spark and its runtimes were found.
@@ -233,7 +235,7 @@ func (in *Install) findJava(ctx context.Context, env func(string) string) error 
 		return &EnvError{What: "Java", Msg: fmt.Sprintf("cannot read the version from %s -version: %s", in.Java, firstLine(string(out)))}
 	}
 	in.JavaVersion = m[1]
-	in.JavaMajor = javaMajor(m[1])
+	in.JavaMajor = jvm.JavaMajor(m[1])
 	if ok, want := javaSupported(in.SparkMajor(), in.JavaMajor); !ok {
 		return &EnvError{What: "Java", Msg: fmt.Sprintf("%s is Java %s, and Spark %s runs on %s; set JAVA_HOME to such a JDK", in.Java, in.JavaVersion, in.SparkVersion, want)}
 	}
@@ -243,19 +245,6 @@ func (in *Install) findJava(ctx context.Context, env func(string) string) error 
 func wantJava(sparkMajor int) string {
 	_, want := javaSupported(sparkMajor, 0)
 	return want
-}
-
-// javaMajor reads the feature release: "1.8.0_392" is 8, "17.0.15" is 17.
-func javaMajor(v string) int {
-	parts := strings.FieldsFunc(v, func(r rune) bool { return r == '.' || r == '_' || r == '-' || r == '+' })
-	if len(parts) == 0 {
-		return 0
-	}
-	n, _ := strconv.Atoi(parts[0])
-	if n == 1 && len(parts) > 1 {
-		n, _ = strconv.Atoi(parts[1])
-	}
-	return n
 }
 
 func firstLine(s string) string {

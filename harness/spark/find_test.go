@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/udfx/udfx/harness/runner/jvm"
 )
 
 // envWith overrides some variables of this process's environment.
@@ -120,8 +122,8 @@ func TestJavaSupported(t *testing.T) {
 		}
 	}
 	for v, want := range map[string]int{"1.8.0_392": 8, "17.0.15": 17, "21": 21, "11.0.22+7": 11} {
-		if got := javaMajor(v); got != want {
-			t.Errorf("javaMajor(%q) = %d", v, got)
+		if got := jvm.JavaMajor(v); got != want {
+			t.Errorf("jvm.JavaMajor(%q) = %d", v, got)
 		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/udfx/udfx/harness/inputs"
 	"github.com/udfx/udfx/harness/runner"
+	"github.com/udfx/udfx/harness/runner/jvm"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/udf/frontends"
 	"github.com/udfx/udfx/harness/value"
@@ -445,7 +446,7 @@ func TestSessionInfo(t *testing.T) {
 	if info.SparkVersion != s.Install().SparkVersion || info.Master != DefaultMaster || !info.ANSI {
 		t.Errorf("info %+v, install %+v", info, s.Install())
 	}
-	if info.JavaVersion == "" || javaMajor(info.JavaVersion) != s.Install().JavaMajor {
+	if info.JavaVersion == "" || jvm.JavaMajor(info.JavaVersion) != s.Install().JavaMajor {
 		t.Errorf("Java %q, found %+v", info.JavaVersion, s.Install())
 	}
 }

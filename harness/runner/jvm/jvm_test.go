@@ -426,8 +426,8 @@ func TestToolchain(t *testing.T) {
 
 func TestJavaMajor(t *testing.T) {
 	for v, want := range map[string]int{"1.8.0_392": 8, "17.0.15": 17, "21": 21, "11.0.2+9": 11, "": 0} {
-		if got := javaMajor(v); got != want {
-			t.Errorf("javaMajor(%q) = %d, want %d", v, got, want)
+		if got := JavaMajor(v); got != want {
+			t.Errorf("JavaMajor(%q) = %d, want %d", v, got, want)
 		}
 	}
 }

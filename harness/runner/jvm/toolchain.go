@@ -177,13 +177,13 @@ func (t *Tools) jdkVersion(ctx context.Context) error {
 		}
 		t.JDKVersion = m[1]
 	}
-	t.JDKMajor = javaMajor(t.JDKVersion)
+	t.JDKMajor = JavaMajor(t.JDKVersion)
 	return nil
 }
 
-// javaMajor reads the feature release from a Java version: "1.8.0_392"
+// JavaMajor reads the feature release from a Java version: "1.8.0_392"
 // is 8, "17.0.15" is 17, "21" is 21.
-func javaMajor(v string) int {
+func JavaMajor(v string) int {
 	parts := strings.FieldsFunc(v, func(r rune) bool { return r == '.' || r == '_' || r == '-' || r == '+' })
 	if len(parts) == 0 {
 		return 0
