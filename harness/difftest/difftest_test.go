@@ -156,7 +156,7 @@ func TestToDecimal(t *testing.T) {
 	}
 	e := toDecimal(d("100000", 0), 5, 0, true)
 	assert.Equal(t, value.Error, e.Kind)
-	assert.Equal(t, "NUMERIC_VALUE_OUT_OF_RANGE", e.Condition)
+	assert.Equal(t, "NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION", e.Condition)
 }
 
 // Spark stores a JVM string as its UTF-8 bytes from String.getBytes; this

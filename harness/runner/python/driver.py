@@ -72,8 +72,11 @@
 # byte[] depends on hash order or identity hashes ("[B@5f5e0bd5"), so such a
 # result in a string column gets the error class udfx.NotReproducible
 # instead of a guess; so does any Python object Pyrolite has no rule for
-# (numpy scalars, custom classes). Java's Double.toString is emulated as
-# JDK 19+ prints it (shortest repr); JDK 17 prints a few values longer.
+# (numpy scalars, custom classes). Java's Double.toString of a float result
+# is reproduced only for the values every JDK prints alike (the shortest
+# repr); JDK 17 prints others longer (2e23 as 1.9999999999999998E23, 5e-324
+# as 4.9E-324), so those are udfx.NotReproducible too (confirmed live by
+# difftest's TestRunnersAgreeWithSpark).
 #
 # pandas_udf (eval types 200, 202, 204): inputs become Arrow arrays of the
 # types Spark's ArrowUtils sends and are turned into pandas by pyspark's own
@@ -360,9 +363,33 @@ def wrap_int(v, bits):
     return v
 
 
+def _jdk_portable_double(x):
+    # Whether every JDK prints x the same (mirrors jdkPortableString in
+    # harness/engine/jdkfloat.go, whose classes were checked exhaustively on
+    # JDK 17 and JDK 25): JDK 17's Double.toString is not always the
+    # shortest form (2e23 prints as 1.9999999999999998E23, 5e-324 as
+    # 4.9E-324), JDK 19+'s is, and Spark stores whatever the cluster's JVM
+    # prints.
+    if x != x or x in (math.inf, -math.inf) or x == 0.0:
+        return True
+    mant, exp = "{:e}".format(decimal.Decimal(repr(abs(x)))).split("e")
+    digits = mant.replace(".", "").rstrip("0") or "0"
+    exp = int(exp)
+    nd = len(digits)
+    if -3 <= exp <= 6 and nd <= 7:
+        return True
+    return nd <= 4 and (-307 <= exp <= 20 or 26 <= exp <= 308)
+
+
 def java_double_string(x):
-    # Double.toString as JDK 19+ prints it (the shortest decimal that reads
-    # back as x); JDK 17 prints a longer form for a few values (2.0E23).
+    # Double.toString as every JDK prints it: the shortest decimal that
+    # reads back as x, for the values whose form does not depend on the JDK
+    # (see _jdk_portable_double); the others are not reproducible.
+    if not _jdk_portable_double(x):
+        raise NotReproducible(
+            "a float result for a string column: Spark stores Java's Double.toString of %r, "
+            "which differs between JDK 17 and JDK 19+ for this value" % x
+        )
     if x != x:
         return "NaN"
     if x == math.inf:

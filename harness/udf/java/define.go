@@ -20,6 +20,12 @@ type entry struct {
 	// anonymous names the position an unnamed UDF is called after.
 	anonymous *sitter.Node
 	anonLabel string
+	// registeredReturn is the DataType a registration or udf(...) call
+	// gave: Spark stores the UDF's results at that type, whatever the
+	// Java return type maps to.
+	registeredReturn *udf.Type
+	// returnConflict is set when two registrations give different types.
+	returnConflict bool
 }
 
 // valueCtx is where a lambda, method reference or anonymous class sits:
@@ -503,14 +509,32 @@ func (fl *file) referencedMethod(ref *sitter.Node, ctx valueCtx) *sitter.Node {
 	return ms[0]
 }
 
-// fillReturnFromDataType sets an unknown return type from a call's
-// DataType argument, when the call has at least minArgs arguments.
+// fillReturnFromDataType takes the return type from a call's DataType
+// argument, when the call has at least minArgs arguments. Spark stores a
+// Java UDF's results at the registered type (a BigDecimal registered as
+// DECIMAL(5,2) is rounded to scale 2, not kept at the decimal(38,18) the
+// Java type maps to; confirmed live by difftest's
+// TestRunnersAgreeWithSpark), so the registered type wins over the one
+// derived from the Java signature. Two registrations with different types
+// leave the return type unknown: which one a query uses is not in the
+// source.
 func (b *builder) fillReturnFromDataType(e *entry, call *sitter.Node, minArgs int) {
 	args := arguments(call)
-	if e.u.Return != nil || len(args) < minArgs {
+	if len(args) < minArgs || e.returnConflict {
 		return
 	}
-	e.u.Return = dataType(b.fl.src.Text(args[len(args)-1]))
+	t := dataType(b.fl.src.Text(args[len(args)-1]))
+	if t == nil {
+		return
+	}
+	switch {
+	case e.registeredReturn == nil:
+		e.registeredReturn = t
+		e.u.Return = t
+	case !e.registeredReturn.Equal(t):
+		e.returnConflict = true
+		e.u.Return = nil
+	}
 }
 
 // resolve follows an expression to the UDF it denotes: through

@@ -610,3 +610,23 @@ func BenchmarkParse(b *testing.B) {
 		}
 	}
 }
+
+// Spark stores a Java UDF's results at the type it was registered with,
+// not at the type its Java signature maps to (confirmed live by
+// difftest's TestRunnersAgreeWithSpark).
+func TestRegisteredDataTypeIsTheReturnType(t *testing.T) {
+	const class = "import java.math.BigDecimal;\nclass Money implements UDF1<Double, BigDecimal> {\n  public BigDecimal call(Double x) { return BigDecimal.valueOf(x); }\n}\n"
+	one := strings.Replace(class, "}\n}\n", "}\n  static void r(SparkSession s) {\n    s.udf().register(\"money\", new Money(), DataTypes.createDecimalType(5, 2));\n  }\n}\n", 1)
+	us := parse(t, one)
+	require.Len(t, us, 1)
+	assert.Equal(t, "decimal(5,2)", us[0].Return.String())
+
+	us = parse(t, class)
+	require.Len(t, us, 1)
+	assert.Equal(t, "decimal(38,18)", us[0].Return.String(), "unregistered: the Java type's mapping")
+
+	two := strings.Replace(one, "  }\n}\n", "    s.udf().register(\"money4\", new Money(), DataTypes.createDecimalType(9, 4));\n  }\n}\n", 1)
+	us = parse(t, two)
+	require.Len(t, us, 1)
+	assert.Nil(t, us[0].Return, "two registered types: which one a query uses is not in the source")
+}
