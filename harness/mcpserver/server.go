@@ -70,6 +70,7 @@ type TestInput struct {
 	Samples     string `json:"samples,omitempty" jsonschema:"a Parquet, CSV or JSON Lines file of rows always tested, relative to the server's folder"`
 	Rows        int    `json:"rows,omitempty" jsonschema:"rows to test, special values included (default 10000)"`
 	Seed        *int64 `json:"seed,omitempty" jsonschema:"seed of the random inputs (default 1)"`
+	Engine      string `json:"engine,omitempty" jsonschema:"embedded (default: the original in its own runtime, the rewrite on udfx's engine) or spark (both in one real Apache Spark session; the rewritten plan must hold no UDF node)"`
 }
 
 // BenchInput is the input of the bench tool.
@@ -91,6 +92,7 @@ type RewriteInput struct {
 	Apply   bool     `json:"apply,omitempty" jsonschema:"apply the patch to the working tree (default false: only the workspace .udfx/<udf>/ is written)"`
 	Rows    int      `json:"rows,omitempty" jsonschema:"rows of the differential test (default 10000)"`
 	Seed    *int64   `json:"seed,omitempty" jsonschema:"seed of the random inputs (default 1)"`
+	Engine  string   `json:"engine,omitempty" jsonschema:"embedded (default) or spark: where the differential test and the benchmark run"`
 }
 
 // VerifyInput is the input of the verify tool.
@@ -212,6 +214,7 @@ could not be run. Paths are relative to the server's folder.`,
 		}
 		args = appendInt(args, "rows", in.Rows)
 		args = appendSeed(args, in.Seed)
+		args = appendEngine(args, in.Engine)
 		return s.call(ctx, append(args, "--", target))
 	})
 
@@ -229,9 +232,7 @@ could not be run. Paths are relative to the server's folder.`,
 		if in.SQL != "" {
 			args = append(args, "--sql="+in.SQL)
 		}
-		if in.Engine != "" {
-			args = append(args, "--engine="+in.Engine)
-		}
+		args = appendEngine(args, in.Engine)
 		args = appendInt(args, "rows", in.Rows)
 		args = appendInt(args, "runs", in.Runs)
 		args = appendSeed(args, in.Seed)
@@ -259,6 +260,7 @@ could not be run. Paths are relative to the server's folder.`,
 		}
 		args = appendInt(args, "rows", in.Rows)
 		args = appendSeed(args, in.Seed)
+		args = appendEngine(args, in.Engine)
 		return s.call(ctx, append(args, "--", target))
 	})
 
@@ -297,6 +299,15 @@ func appendSeed(args []string, seed *int64) []string {
 		return args
 	}
 	return append(args, "--seed="+strconv.FormatInt(*seed, 10))
+}
+
+// appendEngine passes the engine through; udfx itself rejects an unknown
+// one with a usage error that the tool result carries.
+func appendEngine(args []string, engine string) []string {
+	if engine == "" {
+		return args
+	}
+	return append(args, "--engine="+engine)
 }
 
 // PathError is a tool input naming a path outside the server's folder.

@@ -71,9 +71,9 @@ func TestToolsAndTheirSchemas(t *testing.T) {
 	props := map[string][]string{
 		"scan":     {"paths"},
 		"scaffold": {"name", "path", "rows", "seed"},
-		"test":     {"name", "path", "rewrite_file", "rows", "samples", "seed", "sql"},
+		"test":     {"engine", "name", "path", "rewrite_file", "rows", "samples", "seed", "sql"},
 		"bench":    {"engine", "name", "path", "rows", "runs", "seed", "sql"},
-		"rewrite":  {"apply", "name", "path", "rows", "seed", "targets"},
+		"rewrite":  {"apply", "engine", "name", "path", "rows", "seed", "targets"},
 		"verify":   {"path", "skip_rerun"},
 	}
 	for name, tool := range got {
@@ -114,11 +114,13 @@ func TestArgumentMapping(t *testing.T) {
 		{"test", map[string]any{"path": "jobs/celsius.py", "sql": "celsius * 1.8 + 32.0"}, []string{"test", "--format=json", "--sql=celsius * 1.8 + 32.0", "--", "jobs/celsius.py"}},
 		{"test", map[string]any{"path": filepath.Join(root, "j.py"), "sql": "-x", "rows": 100, "seed": 7, "samples": "s.csv"}, []string{"test", "--format=json", "--sql=-x", "--samples=s.csv", "--rows=100", "--seed=7", "--", "j.py"}},
 		{"test", map[string]any{"path": "j.py", "name": "f", "rewrite_file": "r.sql"}, []string{"test", "--format=json", "--rewrite=r.sql", "--", "j.py:f"}},
+		{"test", map[string]any{"path": "j.py", "sql": "c", "engine": "spark"}, []string{"test", "--format=json", "--sql=c", "--engine=spark", "--", "j.py"}},
 		{"bench", map[string]any{"path": "j.py", "sql": "c * 2", "engine": "spark", "rows": 1000, "runs": 5, "seed": 2}, []string{"bench", "--format=json", "--sql=c * 2", "--engine=spark", "--rows=1000", "--runs=5", "--seed=2", "--", "j.py"}},
 		{"bench", map[string]any{"path": "j.py"}, []string{"bench", "--format=json", "--", "j.py"}},
 		{"rewrite", map[string]any{"path": "j.py"}, []string{"rewrite", "--agent=builtin", "--", "j.py"}},
 		{"rewrite", map[string]any{"path": "J.java", "name": "ToF", "targets": []string{"sql", "cuda"}, "apply": true, "rows": 2000, "seed": 3}, []string{"rewrite", "--agent=builtin", "--target=sql,cuda", "--apply", "--rows=2000", "--seed=3", "--", "J.java:ToF"}},
 		{"rewrite", map[string]any{"path": "j.py", "apply": false}, []string{"rewrite", "--agent=builtin", "--", "j.py"}},
+		{"rewrite", map[string]any{"path": "j.py", "engine": "spark"}, []string{"rewrite", "--agent=builtin", "--engine=spark", "--", "j.py"}},
 		{"verify", map[string]any{}, []string{"verify", "--format=json", "--"}},
 		{"verify", map[string]any{"path": ".", "skip_rerun": true}, []string{"verify", "--format=json", "--skip-rerun", "--", "."}},
 		// A path that looks like a flag stays a path.
