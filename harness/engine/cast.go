@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/udfx/udfx/harness/udf"
 )
@@ -240,6 +241,25 @@ func castFunc(from, to *udf.Type, ansi bool, loc *time.Location) (func(any) (any
 			}
 			return s, nil
 		}, nil
+	case to.Kind == udf.Binary && isIntegral(from):
+		// Spark 4.1.1 allows integral to binary only with ANSI off (the
+		// big-endian bytes of the value in its own width: CAST(1S AS BINARY)
+		// is 0x0001); with ANSI on it is an analysis error.
+		if ansi {
+			return nil, typeErrf("DATATYPE_MISMATCH.CAST_WITH_CONF_SUGGESTION", "cannot cast %s to binary with ANSI mode on", from)
+		}
+		width := map[udf.TypeKind]int{udf.Byte: 1, udf.Short: 2, udf.Int: 4, udf.Long: 8}[from.Kind]
+		return func(x any) (any, *RowError) {
+			v := uint64(x.(int64))
+			out := make([]byte, width)
+			for i := width - 1; i >= 0; i-- {
+				out[i] = byte(v)
+				v >>= 8
+			}
+			return out, nil
+		}, nil
+	case to.Kind == udf.Binary && (from.IsNumeric() || from.Kind == udf.Boolean):
+		return nil, typeErrf("DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION", "cannot cast %s to binary", from)
 	case from.IsNumeric() && to.Kind == udf.Date:
 		// CAST(1 AS DATE) is an analysis error in Spark 4.1.1.
 		return nil, typeErrf("DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION", "cannot cast %s to date", from)
@@ -298,11 +318,15 @@ func numericCast(from, to *udf.Type, ansi bool) func(any) (any, *RowError) {
 				lo, hi = math.MinInt8, math.MaxInt8
 			}
 			if ansi {
-				// Spark's check: floor(x) <= MAX && ceil(x) >= MIN, with NaN failing.
-				if math.IsNaN(d) || !(math.Floor(d) <= hi && math.Ceil(d) >= lo) || to.Kind == udf.Long && t >= 9223372036854775808.0 {
+				// Spark's check: floor(x) <= MAX && ceil(x) >= MIN, compared
+				// in double, with NaN failing. Long.MaxValue is 2^63 as a
+				// double, so 2^63 itself passes and converts with Java's
+				// saturating (long) (checked: CAST(9.223372036854775807E18D
+				// AS BIGINT) is 9223372036854775807 in Spark 4.1.1).
+				if math.IsNaN(d) || !(math.Floor(d) <= hi && math.Ceil(d) >= lo) {
 					return nil, castOverflow(lit, from, to)
 				}
-				return int64(t), nil
+				return javaD2L(t), nil
 			}
 			// Legacy: Java's (int)/(long) conversion (saturating, NaN -> 0),
 			// narrowed further by wrapping for tinyint and smallint.
@@ -482,20 +506,48 @@ func trimAll(s string) string {
 	return s[i:j]
 }
 
-var intLegacyRe = regexp.MustCompile(`^[+-]?[0-9]+(\.[0-9]*)?$|^[+-]?\.[0-9]+$`)
 var intStrictRe = regexp.MustCompile(`^[+-]?[0-9]+$`)
+
+// legacyIntPart is UTF8String.toLong/toInt with decimals allowed (the
+// ANSI-off cast): an optional sign that must not stand alone, ASCII digits,
+// then optionally '.' and more digits, which are dropped. Either digit run
+// may be empty, so '.', '-.', '+.' and '.5' are 0 and '5.' is 5 (checked
+// in Spark 4.1.1; the empty string, '-', '+' and '..' are NULL).
+func legacyIntPart(t string) (string, bool) {
+	if t == "" {
+		return "", false
+	}
+	body := t
+	if t[0] == '+' || t[0] == '-' {
+		if len(t) == 1 {
+			return "", false
+		}
+		body = t[1:]
+	}
+	intPart, frac, _ := strings.Cut(body, ".")
+	for _, p := range [2]string{intPart, frac} {
+		for i := 0; i < len(p); i++ {
+			if p[i] < '0' || p[i] > '9' {
+				return "", false
+			}
+		}
+	}
+	if intPart == "" {
+		return "0", true
+	}
+	if t[0] == '-' {
+		return "-" + intPart, true
+	}
+	return intPart, true
+}
 
 func stringToIntegral(s string, to *udf.Type, ansi bool) (any, *RowError) {
 	t := trimAll(s)
-	re := intLegacyRe
-	if ansi {
-		re = intStrictRe
+	intPart, ok := t, intStrictRe.MatchString(t)
+	if !ansi {
+		intPart, ok = legacyIntPart(t)
 	}
-	if re.MatchString(t) {
-		intPart, _, _ := strings.Cut(t, ".")
-		if intPart == "" || intPart == "+" || intPart == "-" {
-			intPart += "0"
-		}
+	if ok {
 		v, err := strconv.ParseInt(intPart, 10, 64)
 		if err == nil && fitsInt(v, to) {
 			return v, nil
@@ -514,6 +566,18 @@ func stringToFloat(s string, to *udf.Type, ansi bool) (any, *RowError) {
 	t := trimAll(s)
 	var f float64
 	ok := true
+	// Java's Double.parseDouble reads a signed "NaN" or "Infinity" (exact
+	// case); Spark's fallback then takes only these lower-cased spellings,
+	// so '-NaN' is NaN while '-nan' and '+nan' are malformed (checked in
+	// Spark 4.1.1).
+	switch t {
+	case "NaN", "+NaN", "-NaN":
+		t = "nan"
+	case "Infinity", "+Infinity":
+		t = "infinity"
+	case "-Infinity":
+		t = "-infinity"
+	}
 	switch strings.ToLower(t) {
 	case "inf", "+inf", "infinity", "+infinity":
 		f = math.Inf(1)
@@ -552,48 +616,149 @@ func stringToFloat(s string, to *udf.Type, ansi bool) (any, *RowError) {
 	return f, nil
 }
 
-var decStrRe = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
+// javaDecimalDigit is Character.digit(c, 10) for a BMP character, which
+// java.math.BigDecimal(String) accepts as a digit: Unicode decimal digits
+// (category Nd) come in runs of ten from 0, so the value is the offset in
+// the run. Checked over the whole BMP against JDK 17 and JDK 25 (370
+// characters, the same in both and in Go's tables); supplementary
+// characters are surrogate pairs to BigDecimal, never digits.
+func javaDecimalDigit(r rune) int {
+	if r >= '0' && r <= '9' {
+		return int(r - '0')
+	}
+	if r > 0xFFFF || !unicode.IsDigit(r) {
+		return -1
+	}
+	start := r
+	for unicode.IsDigit(start - 1) {
+		start--
+	}
+	return int(r-start) % 10
+}
 
+// javaBigDecimal parses t as new java.math.BigDecimal(t): a sign, digits
+// with at most one '.', at least one digit, then optionally e/E, a sign and
+// up to 10 significant exponent digits; the exponent and the scale must fit
+// an int. It returns the digits (ASCII, leading zeros kept), the scale and
+// the precision (BigDecimal.precision: digits without leading zeros, 1 for
+// zero).
+func javaBigDecimal(t string) (neg bool, digits string, scale int64, precision int64, ok bool) {
+	rs := []rune(t)
+	i := 0
+	if i < len(rs) && (rs[i] == '+' || rs[i] == '-') {
+		neg = rs[i] == '-'
+		i++
+	}
+	var b strings.Builder
+	nFrac, dot := int64(0), false
+	for ; i < len(rs); i++ {
+		c := rs[i]
+		if c == '.' {
+			if dot {
+				return false, "", 0, 0, false
+			}
+			dot = true
+			continue
+		}
+		d := javaDecimalDigit(c)
+		if d < 0 {
+			break
+		}
+		b.WriteByte(byte('0' + d))
+		if dot {
+			nFrac++
+		}
+	}
+	digits = b.String()
+	if digits == "" {
+		return false, "", 0, 0, false
+	}
+	exp := int64(0)
+	if i < len(rs) {
+		if rs[i] != 'e' && rs[i] != 'E' {
+			return false, "", 0, 0, false
+		}
+		i++
+		negExp := false
+		if i < len(rs) && (rs[i] == '+' || rs[i] == '-') {
+			negExp = rs[i] == '-'
+			i++
+		}
+		if i == len(rs) {
+			return false, "", 0, 0, false
+		}
+		sig := 0
+		for ; i < len(rs); i++ {
+			d := javaDecimalDigit(rs[i])
+			if d < 0 {
+				return false, "", 0, 0, false
+			}
+			if sig > 0 || d != 0 {
+				sig++
+			}
+			if sig > 10 {
+				return false, "", 0, 0, false
+			}
+			exp = exp*10 + int64(d)
+		}
+		if negExp {
+			exp = -exp
+		}
+		if exp != int64(int32(exp)) {
+			return false, "", 0, 0, false // "Exponent overflow."
+		}
+	}
+	scale = nFrac - exp
+	if scale != int64(int32(scale)) {
+		return false, "", 0, 0, false // "Scale out of range."
+	}
+	precision = int64(len(strings.TrimLeft(digits, "0")))
+	if precision == 0 {
+		precision = 1
+	}
+	return neg, digits, scale, precision, true
+}
+
+// maxTinyDecimalScale bounds the scale of a string the engine rounds to
+// zero itself: Java computes 10^scale to round it, which for scales in the
+// hundreds of millions overflows BigInteger (a raw ArithmeticException in
+// Spark 4.1.1, even in try_cast) or takes very long. Such rows are refused.
+const maxTinyDecimalScale = 100000
+
+// stringToDecimal is Spark's Decimal.fromString / fromStringANSI: the
+// trimmed string as a java.math.BigDecimal (Unicode decimal digits
+// included: CAST('٣' AS DECIMAL(3,2)) is 3.00), more than 38 integral digits
+// (precision - scale, in int arithmetic) is NULL or
+// NUMERIC_OUT_OF_SUPPORTED_RANGE (even '1e38' and '0e400'), then HALF_UP
+// rounding to the type's scale and its precision check.
 func stringToDecimal(s string, to *udf.Type, ansi bool) (any, *RowError) {
 	t := trimAll(s)
-	if !decStrRe.MatchString(t) {
+	neg, digits, scale, precision, ok := javaBigDecimal(t)
+	if !ok {
 		if ansi {
 			return nil, invalidInput(s, tString, to)
 		}
 		return nil, nil
 	}
-	u, scale, ok := parseBigDecimal(t)
-	if !ok {
+	intDigits := precision - scale
+	if intDigits != int64(int32(intDigits)) || scale > maxTinyDecimalScale {
 		return nil, errUnsupportedValue("a decimal string with a huge exponent")
 	}
-	return fitDecimal(roundHalfUp(u, scale, to.Scale), to, ansi, t, tString)
-}
-
-// parseBigDecimal reads a decimal string with optional exponent into an
-// unscaled value and a non-negative scale.
-func parseBigDecimal(t string) (*big.Int, int, bool) {
-	mant, expS, hasExp := strings.Cut(strings.ToLower(t), "e")
-	exp := 0
-	if hasExp {
-		e, err := strconv.Atoi(expS)
-		if err != nil || e > 1000 || e < -1000 {
-			return nil, 0, false
+	if intDigits > 38 {
+		if ansi {
+			return nil, rowErr(classArithmetic, "NUMERIC_OUT_OF_SUPPORTED_RANGE", "The value %s cannot be interpreted as a numeric since it has more than 38 digits.", t)
 		}
-		exp = e
+		return nil, nil
 	}
-	neg := strings.HasPrefix(mant, "-")
-	mant = strings.TrimLeft(mant, "+-")
-	intPart, frac, _ := strings.Cut(mant, ".")
-	u, _ := new(big.Int).SetString("0"+intPart+frac, 10)
-	scale := len(frac) - exp
-	if scale < 0 {
-		u.Mul(u, pow10(-scale))
-		scale = 0
-	}
+	u, _ := new(big.Int).SetString(digits, 10)
 	if neg {
 		u.Neg(u)
 	}
-	return u, scale, true
+	if scale < 0 {
+		u.Mul(u, pow10(int(-scale)))
+		scale = 0
+	}
+	return fitDecimal(roundHalfUp(u, int(scale), to.Scale), to, ansi, t, tString)
 }
 
 func stringToBool(s string, ansi bool) (any, *RowError) {
@@ -609,6 +774,13 @@ func stringToBool(s string, ansi bool) (any, *RowError) {
 	return nil, nil
 }
 
+// The refusals of float and double values whose string form depends on
+// the JDK (jdkfloat.go).
+const (
+	refuseFloatString  = "CAST of a float to string that JDK 17 and JDK 19+ may print differently"
+	refuseDoubleString = "CAST of a double to string that JDK 17 and JDK 19+ may print differently"
+)
+
 // toString is CAST(x AS STRING).
 func toString(t *udf.Type, x any, loc *time.Location, ansi bool) (any, *RowError) {
 	switch t.Kind {
@@ -620,16 +792,13 @@ func toString(t *udf.Type, x any, loc *time.Location, ansi bool) (any, *RowError
 	case udf.Byte, udf.Short, udf.Int, udf.Long:
 		return strconv.FormatInt(x.(int64), 10), nil
 	case udf.Float:
-		if f := x.(float32); f != 0 && math.Abs(float64(f)) < 0x1p-126 {
-			// JDK 17's Float.toString is not the shortest form for
-			// subnormals (1.4E-45, not 1.0E-45).
-			return nil, errUnsupportedValue("CAST of a subnormal float to string")
+		if !jdkPortableString(float64(x.(float32)), 32) {
+			return nil, errUnsupportedValue(refuseFloatString)
 		}
 		return formatFloat32(x.(float32)), nil
 	case udf.Double:
-		if d := x.(float64); d != 0 && math.Abs(d) < 0x1p-1022 {
-			// JDK 17's Double.toString prints 4.9E-324, not 5.0E-324.
-			return nil, errUnsupportedValue("CAST of a subnormal double to string")
+		if !jdkPortableString(x.(float64), 64) {
+			return nil, errUnsupportedValue(refuseDoubleString)
 		}
 		return formatFloat64(x.(float64)), nil
 	case udf.Decimal:

@@ -355,6 +355,18 @@ func registerOps() {
 			return out, nil
 		}), nil
 	})
+	reg("is-unknown is-not-unknown", 1, 1, func(a *analyzer, op string, args []node) (node, error) {
+		// Spark's IsUnknown/IsNotUnknown expect a boolean (NULL is fine):
+		// 1 IS UNKNOWN is DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE.
+		if k := args[0].typ().Kind; k != udf.Boolean && !isVoid(args[0].typ()) {
+			return nil, mismatch(strings.ToUpper(strings.ReplaceAll(op, "-", " ")), args[0], "boolean")
+		}
+		name := "isnull"
+		if op == "is-not-unknown" {
+			name = "isnotnull"
+		}
+		return builtins[name].build(a, name, args)
+	})
 	reg("in", 2, -1, func(a *analyzer, op string, args []node) (node, error) {
 		args, _, err := a.common("IN", args)
 		if err != nil {
@@ -379,7 +391,7 @@ func registerOps() {
 		}
 		return a.fn(op, t, args, coalesce(t)), nil
 	})
-	reg("if iff", 3, 3, func(a *analyzer, op string, args []node) (node, error) {
+	reg("if", 3, 3, func(a *analyzer, op string, args []node) (node, error) {
 		cond := args[0]
 		if isVoid(cond.typ()) {
 			cond = &litNode{t: tBool}

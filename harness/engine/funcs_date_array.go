@@ -109,7 +109,14 @@ func registerDates() {
 			if total < 0 && total%12 != 0 {
 				ny, nm = int(total/12)-1, int(total%12)+13
 			}
-			return daysFromCivil(ny, nm, min(d, daysInMonth(ny, nm))), nil
+			days := daysFromCivil(ny, nm, min(d, daysInMonth(ny, nm)))
+			if days != int64(int32(days)) {
+				// Spark's Math.toIntExact of the epoch day: ARITHMETIC_OVERFLOW
+				// in both modes (checked: add_months(DATE '2000-01-01',
+				// 214748364) in Spark 4.1.1).
+				return nil, rowErr(classArithmetic, "ARITHMETIC_OVERFLOW", "integer overflow. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error.")
+			}
+			return days, nil
 		})), nil
 	})
 	for _, n := range []string{"current_date", "current_timestamp", "now", "curdate", "localtimestamp", "rand", "random", "randn", "uuid", "current_timezone"} {

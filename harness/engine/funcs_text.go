@@ -75,7 +75,11 @@ func registerText() {
 				if n > 340 {
 					return nil, errUnsupportedValue("format_number() with more than 340 decimal places")
 				}
-				return formatNumber(v[0], xt, numberFormat{group: 3, minInt: 1, minFrac: int(n), maxFrac: int(n)}), nil
+				nf := numberFormat{group: 3, minInt: 1, minFrac: int(n), maxFrac: int(n)}
+				if e := formatNumberRefusal(v[0], nf); e != nil {
+					return nil, e
+				}
+				return formatNumber(v[0], xt, nf), nil
 			})), nil
 		case udf.String:
 			l, ok := d.(*litNode)
@@ -90,6 +94,9 @@ func registerText() {
 				return nil, &UnsupportedFunctionError{Name: "format_number pattern " + quoteSQL(l.v.(string)) + " (only #, 0, ',' and '.' are supported)"}
 			}
 			return a.fn(name, tString, []node{x}, strictRow(tString, func(v []any) (any, *RowError) {
+				if e := formatNumberRefusal(v[0], nf); e != nil {
+					return nil, e
+				}
 				return formatNumber(v[0], xt, nf), nil
 			})), nil
 		}
@@ -128,13 +135,7 @@ func urlDecode(s string) (any, *RowError) {
 		case '%':
 			var bs []byte
 			for i+2 < len(u) && u[i] == '%' {
-				h, l := u[i+1], u[i+2]
-				if h >= 0x80 || l >= 0x80 {
-					// Character.digit accepts non-ASCII digits (Arabic-Indic,
-					// fullwidth), which the engine does not reproduce.
-					return nil, errUnsupportedValue("url_decode() of a non-ASCII character after %")
-				}
-				b, ok := parseHexByte(byte(h), byte(l))
+				b, ok := parseHexByte(u[i+1], u[i+2])
 				if !ok {
 					return nil, errDecodeURL(s)
 				}
@@ -153,21 +154,31 @@ func urlDecode(s string) (any, *RowError) {
 	return string(utf16.Decode(out)), nil
 }
 
-// parseHexByte is Integer.parseInt of two ASCII characters in base 16,
-// rejecting negative values as URLDecoder does.
-func parseHexByte(h, l byte) (byte, bool) {
-	dv := func(c byte) int {
-		switch {
-		case '0' <= c && c <= '9':
-			return int(c - '0')
-		case 'a' <= c && c <= 'f':
-			return int(c-'a') + 10
-		case 'A' <= c && c <= 'F':
-			return int(c-'A') + 10
-		}
+// javaHexDigit is Character.digit(c, 16) for a UTF-16 unit: ASCII and
+// fullwidth Latin a-f/A-F, and every Unicode decimal digit of the BMP
+// (javaDecimalDigit), so url_decode('%٠١') is "\x01" as in Spark 4.1.1.
+// A surrogate is never a digit.
+func javaHexDigit(c uint16) int {
+	switch {
+	case 'a' <= c && c <= 'f':
+		return int(c-'a') + 10
+	case 'A' <= c && c <= 'F':
+		return int(c-'A') + 10
+	case 0xFF41 <= c && c <= 0xFF46:
+		return int(c-0xFF41) + 10
+	case 0xFF21 <= c && c <= 0xFF26:
+		return int(c-0xFF21) + 10
+	case c >= 0xD800 && c <= 0xDFFF:
 		return -1
 	}
-	lo := dv(l)
+	return javaDecimalDigit(rune(c))
+}
+
+// parseHexByte is Integer.parseInt of two UTF-16 units in base 16,
+// rejecting negative values as URLDecoder does: a leading '+' is a sign,
+// '-' passes only for "-0".
+func parseHexByte(h, l uint16) (byte, bool) {
+	lo := javaHexDigit(l)
 	if lo < 0 {
 		return 0, false
 	}
@@ -177,7 +188,7 @@ func parseHexByte(h, l byte) (byte, bool) {
 	case '-':
 		return 0, lo == 0
 	}
-	hi := dv(h)
+	hi := javaHexDigit(h)
 	if hi < 0 {
 		return 0, false
 	}
@@ -346,6 +357,27 @@ func parseNumberPattern(p string) (numberFormat, bool) {
 		nf.minInt = 1
 	}
 	return nf, true
+}
+
+// formatNumberRefusal refuses a float or double whose formatted digits
+// depend on the JDK's FloatingDecimal (formatNumberPortable); a float is
+// formatted as the double it widens to, as Spark's DecimalFormat.format
+// call does (format_number(9.076858E17F, 3) is
+// "907,685,812,672,397,310.000" on JDK 17).
+func formatNumberRefusal(x any, nf numberFormat) *RowError {
+	var d float64
+	switch v := x.(type) {
+	case float32:
+		d = float64(v)
+	case float64:
+		d = v
+	default:
+		return nil
+	}
+	if math.IsNaN(d) || math.IsInf(d, 0) || formatNumberPortable(d, nf.maxFrac) {
+		return nil
+	}
+	return errUnsupportedValue("format_number of a double that JDK 17 and JDK 19+ may format differently")
 }
 
 // formatNumber formats a non-null numeric value as DecimalFormat does.

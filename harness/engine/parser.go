@@ -269,18 +269,27 @@ func (p *parser) predicate() (ast, error) {
 		case p.isKw("is"):
 			p.advance()
 			isNot := p.acceptKw("not")
+			// negated is set by the forms that apply NOT themselves.
+			negated := false
 			switch {
 			case p.acceptKw("null"):
 				out = call(pos, "isnull", x)
 				if isNot {
 					out = call(pos, "isnotnull", x)
 				}
+				negated = true
+			case p.acceptKw("unknown"):
+				// IS [NOT] UNKNOWN is IS [NOT] NULL restricted to booleans;
+				// the operator names cannot be written as function calls.
+				out = call(pos, "is-unknown", x)
+				if isNot {
+					out = call(pos, "is-not-unknown", x)
+				}
+				negated = true
 			case p.acceptKw("true"):
 				out = call(pos, "<=>", x, &litAST{pos: pos, typ: udf.Prim(udf.Boolean), val: true})
 			case p.acceptKw("false"):
 				out = call(pos, "<=>", x, &litAST{pos: pos, typ: udf.Prim(udf.Boolean), val: false})
-			case p.acceptKw("unknown"):
-				out = call(pos, "isnull", x)
 			case p.acceptKw("distinct"):
 				if err := p.expectKw("from"); err != nil {
 					return nil, err
@@ -293,7 +302,7 @@ func (p *parser) predicate() (ast, error) {
 			default:
 				return nil, p.errf("expected NULL, TRUE, FALSE, UNKNOWN or DISTINCT FROM after IS, got %s", p.describe(p.peek()))
 			}
-			if isNot && !(isNull(out)) {
+			if isNot && !negated {
 				out = call(pos, "not", out)
 			}
 		default:
@@ -305,11 +314,6 @@ func (p *parser) predicate() (ast, error) {
 		}
 		x = out
 	}
-}
-
-func isNull(a ast) bool {
-	c, ok := a.(*callAST)
-	return ok && (c.name == "isnull" || c.name == "isnotnull")
 }
 
 var compOps = map[string]bool{"=": true, "==": true, "<=>": true, "!=": true, "<>": true, "<": true, "<=": true, ">": true, ">=": true}
