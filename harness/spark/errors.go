@@ -160,7 +160,7 @@ func (w *wireError) jobError(side Side, log string) *JobError {
 var (
 	bindRE       = regexp.MustCompile(`(?i)(Address already in use|BindException|could not bind on|failed after \d+ retries)`)
 	masterRE     = regexp.MustCompile(`(?i)(Could not parse Master URL[^\n]*|Master must either be yarn or start with spark, k8s, or local|Failed to connect to master[^\n]*|All masters are unresponsive[^\n]*|Cannot load YARN classes[^\n]*)`)
-	connectRE    = regexp.MustCompile(`(?i)(StatusCode\.UNAVAILABLE|failed to connect to all addresses|Connection refused|CONNECT_URL_|INVALID_CONNECT_URL)`)
+	connectRE    = regexp.MustCompile(`(?i)(StatusCode\.UNAVAILABLE|failed to connect to all addresses|Connection refused|CONNECT_URL_|INVALID_CONNECT_URL|no Spark Connect server at)`)
 	classVerRE   = regexp.MustCompile(`(UnsupportedClassVersionError[^\n]*|class file version [0-9.]+[^\n]*)`)
 	exceptionRE  = regexp.MustCompile(`(?m)^(?:Exception in thread "[^"]*" )?((?:[a-z][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error)(?::[^\n]*)?)$`)
 	gatewayRE    = regexp.MustCompile(`JAVA_GATEWAY_EXITED`)

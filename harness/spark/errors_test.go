@@ -31,6 +31,9 @@ func TestStartErrorClassification(t *testing.T) {
 			"", CauseJVM, "java.lang.IllegalArgumentException: bad heap"},
 		{"connect", wireError{Message: "<_MultiThreadedRendezvous of RPC that terminated with: status = StatusCode.UNAVAILABLE details = \"failed to connect to all addresses\">"},
 			"", "sc://localhost:15002", CauseConnect, "StatusCode.UNAVAILABLE"},
+		// The driver's own probe (driver.py probe_connect), as it reports it.
+		{"connect-probe", wireError{Message: "no Spark Connect server at localhost:15002: [Errno 111] Connection refused", Text: "no Spark Connect server at localhost:15002: [Errno 111] Connection refused"},
+			"", "sc://localhost:15002", CauseConnect, "no Spark Connect server at localhost:15002"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -162,9 +162,14 @@ func mismatches(a, b []value.Value) (n int, first int) {
 }
 
 // checkCelsius runs the original and the translator's rewrite on 10,000
-// generated rows (specials included), then a wrong rewrite.
+// generated rows (specials included), then a wrong rewrite, on the shared
+// session.
 func checkCelsius(t *testing.T, u *udf.UDF, originalNode string) {
-	s := session(t)
+	checkCelsiusOn(t, session(t), u, originalNode)
+}
+
+func checkCelsiusOn(t *testing.T, s *Session, u *udf.UDF, originalNode string) {
+	t.Helper()
 	rec := generate(t, u, 10_000)
 	ctx := context.Background()
 	res, err := s.Run(ctx, Job{UDF: u, Rewrite: translatorSQL, Input: rec})
@@ -483,8 +488,11 @@ func TestBadMaster(t *testing.T) {
 }
 
 // A Connect session without grpcio says which packages to install and
-// how. The test hides grpc behind a module that fails to import, so it
-// holds whether or not the interpreter has the connect extras.
+// how, before it tries to reach the server (nothing listens at the URL).
+// The interpreter has the connect extras (.ci/requirements.txt; see
+// TestConnectCelsius): the test hides grpc behind a module on PYTHONPATH
+// that fails to import, so grpcio must be reported and the packages that
+// do import must not (grpc_status imports grpc only when used).
 func TestConnectMissingPackages(t *testing.T) {
 	hide := t.TempDir()
 	if err := os.WriteFile(filepath.Join(hide, "grpc.py"), []byte("raise ImportError('hidden by the test')\n"), 0o644); err != nil {
@@ -501,11 +509,16 @@ func TestConnectMissingPackages(t *testing.T) {
 	if !errors.As(err, &ee) || ee.What != "Spark Connect client" {
 		t.Fatalf("err %v", err)
 	}
-	found := false
+	missing := map[string]bool{}
 	for _, p := range ee.Missing {
-		found = found || p == "grpcio"
+		missing[p] = true
 	}
-	if !found || !strings.Contains(ee.Msg, "pip install 'pyspark[connect]==") {
+	if !missing["grpcio"] || !strings.Contains(ee.Msg, "pip install 'pyspark[connect]==") || !strings.Contains(ee.Msg, "grpcio") {
 		t.Errorf("missing %v, message %q", ee.Missing, ee.Msg)
+	}
+	for _, p := range []string{"pandas", "pyarrow", "grpcio-status", "protobuf", "googleapis-common-protos", "zstandard"} {
+		if missing[p] {
+			t.Errorf("%s is installed but reported missing: %v", p, ee.Missing)
+		}
 	}
 }

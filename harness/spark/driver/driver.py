@@ -179,6 +179,26 @@ def missing_connect_packages():
     return missing
 
 
+def probe_connect(url):
+    """Fails fast when nothing listens at a Connect URL: pyspark's client
+    retries an unreachable server with backoff for minutes before the first
+    RPC gives up."""
+    import socket
+    from urllib.parse import urlparse
+
+    try:
+        u = urlparse("http://" + url[len("sc://"):] if url.startswith("sc://") else url)
+        host, port = u.hostname, u.port or 15002
+    except ValueError as e:
+        raise RuntimeError("INVALID_CONNECT_URL: %s: %s" % (url, e))
+    if not url.startswith("sc://") or not host:
+        raise RuntimeError("INVALID_CONNECT_URL: %s is not sc://host:port" % url)
+    try:
+        socket.create_connection((host, port), timeout=10).close()
+    except OSError as e:
+        raise RuntimeError("no Spark Connect server at %s:%d: %s" % (host, port, e))
+
+
 def start(req):
     global SPARK, CONNECT
     try:
@@ -202,11 +222,16 @@ def start(req):
                 msg="%s cannot run Spark Connect: the Python packages %s are not installed"
                 % (sys.executable, ", ".join(missing)),
             )
+        probe_connect(req["remote"])
         CONNECT = True
         b = b.remote(req["remote"])
-        # A Connect session takes only runtime SQL settings from a client.
-        conf = {k: conf[k] for k in RUNTIME_CONF}
-        conf["spark.sql.execution.arrow.useLargeVarTypes"] = "false"
+        # A Connect client can set only runtime SQL settings; the server's
+        # own start decides the rest (its JVM's time zone, its Python
+        # workers' TZ and interpreter, the UI). The spark.sql.* part of
+        # BASE_CONF is all runtime: session time zone, ANSI, the Parquet
+        # rebase modes (the job input is a Parquet file udfx wrote) and
+        # Arrow's 32-bit offsets for toArrow.
+        conf = {k: v for k, v in conf.items() if k.startswith("spark.sql.")}
     else:
         b = b.master(req.get("master") or "local[2]")
         jars = [j for j in req.get("jars") or []]
