@@ -46,7 +46,13 @@ func runOnSpark(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options, param
 	if call == "" {
 		call = fmt.Sprintf("%s imported from %s and called as its decorator declares", u.Name, u.File)
 	}
-	rep.Runtime = fmt.Sprintf("Apache Spark %s (%s), Java %s, Python %s; %s", info.SparkVersion, info.Master, info.JavaVersion, info.PythonVersion, call)
+	where := fmt.Sprintf("Apache Spark %s (%s)", info.SparkVersion, info.Master)
+	if info.Connect {
+		where += " through Spark Connect"
+	} else {
+		where += ", Java " + info.JavaVersion
+	}
+	rep.Runtime = fmt.Sprintf("%s, Python %s; %s", where, info.PythonVersion, call)
 	rep.OriginalSeconds, rep.RewriteSeconds = res.Original.Seconds, res.Rewrite.Seconds
 	if e := res.Original.Err; e != nil {
 		return nil, &OriginalError{Err: fmt.Errorf("the original's Spark job failed: %w. Spark stops a job at its first exception without saying on which row, so --engine spark can only test originals that do not throw on the generated inputs; --engine embedded compares exceptions row by row", e)}
