@@ -18,6 +18,7 @@ import (
 	"github.com/udfx/udfx/harness/rewrite"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/runner/runners"
+	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/translate"
 	"github.com/udfx/udfx/harness/udf"
 )
@@ -187,10 +188,15 @@ func benchSQL(e *env, flag, abs string, u *udf.UDF) (sql, origin string, err err
 
 func benchError(err error) error {
 	var oe *bench.OriginalError
-	if errors.As(err, &oe) {
+	var re *bench.RewriteError
+	var je *spark.JobError
+	switch {
+	case errors.As(err, &oe):
 		return internalError(err)
-	}
-	if strings.HasPrefix(err.Error(), "compile the rewrite") {
+	case errors.As(err, &re):
+		return usageError(err)
+	case errors.As(err, &je) && je.Side == spark.Rewrite:
+		// Spark rejected or failed the rewrite's job.
 		return usageError(err)
 	}
 	return sparkError(err)

@@ -66,7 +66,7 @@ func Embedded(ctx context.Context, opts Options) (*Result, error) {
 	defer rec.Release()
 	expr, err := engine.Compile(opts.SQL, cols, engine.Options{ANSI: opts.ANSI, TimeZone: "UTC"})
 	if err != nil {
-		return nil, fmt.Errorf("compile the rewrite: %w", err)
+		return nil, &RewriteError{Err: err}
 	}
 	rows := make([][]value.Value, rec.NumRows())
 	for i := range rows {
@@ -115,6 +115,12 @@ func Embedded(ctx context.Context, opts Options) (*Result, error) {
 	res.Summarize()
 	return res, nil
 }
+
+// RewriteError is a rewrite the embedded engine cannot compile.
+type RewriteError struct{ Err error }
+
+func (e *RewriteError) Error() string { return "compile the rewrite: " + e.Err.Error() }
+func (e *RewriteError) Unwrap() error { return e.Err }
 
 // OriginalError says the original could not be run.
 type OriginalError struct{ Err error }
