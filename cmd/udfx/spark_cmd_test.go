@@ -106,3 +106,33 @@ func TestTestOnSparkLocatesTheRowARewritesJobFailsOn(t *testing.T) {
 	require.NotNil(t, rep.Counterexample, "the failing row is found by halving on Spark")
 	assert.Contains(t, rep.Counterexample.Rewrite.Text, "CAST_OVERFLOW")
 }
+
+func TestBenchOnSparkTimesWholeJobs(t *testing.T) {
+	dir := tempRepo(t)
+	chart := filepath.Join(t.TempDir(), "bench.svg")
+	stdout, stderr, code := runCLI(t, dir, "bench", "examples/scala-to-fahrenheit/ToFahrenheit.scala", "--engine", "spark",
+		"--rows", "20000", "--runs", "2", "--format", "json", "--chart", chart)
+	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	var res struct {
+		Engine    string    `json:"engine"`
+		Original  string    `json:"original"`
+		Rewrite   string    `json:"rewrite"`
+		Rows      int       `json:"rows"`
+		OriginalS []float64 `json:"original_s"`
+		RewriteS  []float64 `json:"rewrite_s"`
+		Speedup   float64   `json:"speedup"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(stdout), &res), stdout)
+	assert.Equal(t, "spark", res.Engine)
+	assert.Contains(t, res.Original, "Spark job: read Parquet, the original")
+	assert.Contains(t, res.Rewrite, "Apache Spark 4.1.1 (local[2])")
+	assert.Equal(t, 20000, res.Rows)
+	assert.Len(t, res.OriginalS, 2)
+	assert.Len(t, res.RewriteS, 2)
+	assert.Positive(t, res.Speedup)
+	assert.FileExists(t, chart)
+	// The Parquet input is not left behind in the repository's workspace.
+	left, err := filepath.Glob(filepath.Join(dir, ".udfx", "spark", "bench-*.parquet"))
+	require.NoError(t, err)
+	assert.Empty(t, left)
+}
