@@ -58,14 +58,10 @@ var conformanceExceptions = map[string]string{
 	"cast/float-to-string":                 "JDK 17's Float.toString is not always shortest (1.4E-45, 1.17549435E-38), JDK 19+'s is: values outside the classes checked on both (jdkfloat.go) are refused per row",
 	"cast/string-to-date/10":               "signed or 5-digit years ('+10000-01-01') are refused per row",
 	"cast/string-to-date/16":               "signed years ('-0001-01-01') are refused per row",
-	"cbrt/double":                          "transcendental: the JVM's intrinsic can differ in the last bit; compile-time refusal unless Options.ApproxMath (TestConformanceApproxMath checks 1 ulp)",
-	"cbrt/neg":                             "transcendental: the JVM's intrinsic can differ in the last bit; compile-time refusal unless Options.ApproxMath (TestConformanceApproxMath checks 1 ulp)",
 	"cos/double":                           "transcendental: the JVM's intrinsic can differ in the last bit; compile-time refusal unless Options.ApproxMath (TestConformanceApproxMath checks 1 ulp)",
 	"element_at/map-found":                 "map values are not supported by the engine",
 	"element_at/map-missing":               "map values are not supported by the engine",
 	"element_at/try":                       "try_element_at is not implemented",
-	"exp/double":                           "transcendental: the JVM's intrinsic can differ in the last bit; compile-time refusal unless Options.ApproxMath (TestConformanceApproxMath checks 1 ulp)",
-	"exp/overflow":                         "transcendental: the JVM's intrinsic can differ in the last bit; compile-time refusal unless Options.ApproxMath (TestConformanceApproxMath checks 1 ulp)",
 	"hypot/double":                         "transcendental: the JVM's intrinsic can differ in the last bit; compile-time refusal unless Options.ApproxMath (TestConformanceApproxMath checks 1 ulp)",
 	"hypot/int":                            "transcendental: the JVM's intrinsic can differ in the last bit; compile-time refusal unless Options.ApproxMath (TestConformanceApproxMath checks 1 ulp)",
 	"ilike/dotted-I":                       "Java's context-dependent lower case of U+0130 is refused per row",
@@ -86,7 +82,6 @@ var conformanceExceptions = map[string]string{
 	"size/map":                             "map values are not supported by the engine",
 	"split/pipe":                           "a pattern matching the empty string splits differently in Java; refused per row",
 	"tan/double":                           "transcendental: the JVM's intrinsic can differ in the last bit; compile-time refusal unless Options.ApproxMath (TestConformanceApproxMath checks 1 ulp)",
-	"tanh/double":                          "transcendental: the JVM's intrinsic can differ in the last bit; compile-time refusal unless Options.ApproxMath (TestConformanceApproxMath checks 1 ulp)",
 	"upper/special-case":                   "multi-character upper case (U+FB01) is refused per row",
 }
 

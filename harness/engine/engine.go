@@ -21,13 +21,14 @@ import (
 type Options struct {
 	ANSI     bool   // spark.sql.ansi.enabled: Spark 4 defaults to true, 3.5 to false
 	TimeZone string // spark.sql.session.timeZone; "" is UTC
-	// ApproxMath admits the transcendental functions (exp, ln, log, log10,
-	// log2, pow, sin, cos, tan, asin, acos, atan, atan2, sinh, cosh, tanh,
-	// cbrt, hypot). The JVM computes them with CPU-specific intrinsics that
-	// Go's math package matches only to within 1 ulp (Spark 4.1.1's
-	// exp(1.5D) is 4.4816890703380645, Go's one ulp above), so by default
-	// they are an *UnsupportedFunctionError; with ApproxMath the caller
-	// must compare their results with a 1-ulp tolerance.
+	// ApproxMath admits the transcendental functions the engine does not
+	// reproduce bit for bit (pow, sin, cos, tan, asin, acos, atan, atan2,
+	// hypot). The JVM computes them with CPU-specific intrinsics that the
+	// engine matches only to within 1 ulp, so by default they are an
+	// *UnsupportedFunctionError; with ApproxMath the caller must compare
+	// their results with a 1-ulp tolerance. The logarithms, exp, sinh,
+	// cosh, tanh and cbrt are exact (java.lang.StrictMath, fdlibm.go) and
+	// need no ApproxMath.
 	ApproxMath bool
 }
 

@@ -1,8 +1,8 @@
 package engine
 
 // The functions in this file follow fdlibm 5.3's algorithms and constants
-// (e_log.c, e_log10.c, e_exp.c, s_expm1.c, e_sinh.c, e_cosh.c), whose
-// notice they keep:
+// (e_log.c, e_log10.c, e_exp.c, s_expm1.c, e_sinh.c, e_cosh.c, s_tanh.c,
+// s_cbrt.c), whose notice they keep:
 //
 //	Copyright (C) 1993 by Sun Microsystems, Inc. All rights reserved.
 //
@@ -363,4 +363,82 @@ func fdlibmExpm1(x float64) float64 {
 	y := x - (e + t)
 	y++
 	return fdWithHi(y, fdHi(y)+int32(k<<20))
+}
+
+// fdlibmTanh is StrictMath.tanh (s_tanh.c). Spark's Tanh calls
+// scala.math.tanh, that is java.lang.Math.tanh, which in JDK 17 delegates
+// to StrictMath.tanh and is no HotSpot intrinsic (JDK 24 added one on
+// x86_64).
+func fdlibmTanh(x float64) float64 {
+	jx := fdHi(x)
+	ix := jx & 0x7fffffff
+	if ix >= 0x7ff00000 { // Inf or NaN
+		if jx >= 0 {
+			return 1/x + 1
+		}
+		return 1/x - 1
+	}
+	var z float64
+	switch {
+	case ix >= 0x40360000: // |x| >= 22
+		z = 1
+	case ix < 0x3c800000: // |x| < 2**-55
+		return x * (1 + x)
+	case ix >= 0x3ff00000: // |x| >= 1
+		t := fdlibmExpm1(2 * math.Abs(x))
+		z = 1 - 2/(t+2)
+	default:
+		t := fdlibmExpm1(-2 * math.Abs(x))
+		z = -t / (t + 2)
+	}
+	if jx >= 0 {
+		return z
+	}
+	return -z
+}
+
+const (
+	fdCbrtB1 = 715094163                   // (682-0.03306235651)*2**20
+	fdCbrtB2 = 696219795                   // (664-0.03306235651)*2**20
+	fdCbrtC  = 5.42857142857142815906e-01  // 19/35
+	fdCbrtD  = -7.05306122448979611050e-01 // -864/1225
+	fdCbrtE  = 1.41428571428571436819e+00  // 99/70
+	fdCbrtF  = 1.60714285714285720630e+00  // 45/28
+	fdCbrtG  = 3.57142857142857150787e-01  // 5/14
+)
+
+// fdlibmCbrt is StrictMath.cbrt (s_cbrt.c). Spark's Cbrt calls
+// scala.math.cbrt, that is java.lang.Math.cbrt, which in JDK 17 delegates
+// to StrictMath.cbrt and is no HotSpot intrinsic.
+func fdlibmCbrt(x float64) float64 {
+	hx := fdHi(x)
+	sign := hx & -0x80000000
+	hx ^= sign
+	if hx >= 0x7ff00000 { // NaN, Inf
+		return x + x
+	}
+	if uint32(hx)|fdLo(x) == 0 { // +-0
+		return x
+	}
+	x = fdWithHi(x, hx) // |x|
+	var t float64
+	if hx < 0x00100000 { // subnormal: scale by 2**54 first
+		t = math.Float64frombits(0x4350000000000000) * x
+		t = fdWithHi(t, fdHi(t)/3+fdCbrtB2)
+	} else {
+		t = fdWithHi(0, hx/3+fdCbrtB1)
+	}
+	// to 23 bits
+	r := float64(t*t) / x
+	s := fdCbrtC + float64(r*t)
+	t *= fdCbrtG + fdCbrtF/(s+fdCbrtE+fdCbrtD/s)
+	// chopped to 20 bits and made larger than cbrt(x)
+	t = math.Float64frombits(uint64(uint32(fdHi(t)+1)) << 32)
+	// one Newton step to 53 bits
+	s = t * t
+	r = x / s
+	w := t + t
+	r = (r - t) / (w + r)
+	t += float64(t * r)
+	return fdWithHi(t, fdHi(t)|sign)
 }

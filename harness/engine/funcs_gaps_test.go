@@ -244,7 +244,7 @@ func TestGapNamedRefusals(t *testing.T) {
 		"to_date('2020-01-01', 'uuuu-MM-dd')",
 		"date_format(DATE '2020-02-29', 'EEEEE')",
 		"date_format(DATE '2020-02-29', 'XXX')",
-		"exp(1.5D)", // transcendental without Options.ApproxMath
+		"sin(1.5D)", // transcendental without Options.ApproxMath
 	} {
 		_, err := Compile(expr, nil, Options{ANSI: true})
 		var uf *UnsupportedFunctionError
@@ -252,8 +252,8 @@ func TestGapNamedRefusals(t *testing.T) {
 			t.Errorf("%s: got %v, want an UnsupportedFunctionError", expr, err)
 		}
 	}
-	if _, err := Compile("exp(1.5D)", nil, Options{ApproxMath: true}); err != nil {
-		t.Errorf("exp with ApproxMath: %v", err)
+	if _, err := Compile("sin(1.5D)", nil, Options{ApproxMath: true}); err != nil {
+		t.Errorf("sin with ApproxMath: %v", err)
 	}
 }
 
