@@ -136,3 +136,19 @@ func TestBenchOnSparkTimesWholeJobs(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, left)
 }
+
+func TestTestOnSparkRefusesRewritesThatAreNotFunctionsOfTheirInputs(t *testing.T) {
+	for _, tc := range []struct{ sql, want string }{
+		// Knows which row it is on: would pass by special-casing rows.
+		{"CASE WHEN monotonically_increasing_id() < 0 THEN 0.0D ELSE celsius * 9.0D / 5.0D + 32.0D END", "calls monotonically_increasing_id()"},
+		// The row column the driver keeps beside the inputs is out of reach.
+		{"CASE WHEN _udfx_row < 0 THEN 0.0D ELSE celsius * 9.0D / 5.0D + 32.0D END", "Spark rejects it"},
+		// Equal values, another type: spliced into a query it changes the column.
+		{"CAST(celsius * 9.0D / 5.0D + 32.0D AS FLOAT)", "returns float32 where to_fahrenheit returns float64"},
+	} {
+		_, stderr, code := runCLI(t, repoRoot(t), "test", "examples/python-celsius/celsius.py", "--engine", "spark", "--rows", "200",
+			"--sql", tc.sql, "--workspace", t.TempDir())
+		assert.Equal(t, 2, code, "%s: %s", tc.sql, stderr)
+		assert.Contains(t, stderr, tc.want, tc.sql)
+	}
+}

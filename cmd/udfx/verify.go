@@ -95,6 +95,9 @@ func runVerify(cmd *cobra.Command, e *env, opts *verifyOptions, path string) err
 	if opts.timeout <= 0 || opts.memoryMB <= 0 {
 		return usageErrorf("--timeout and --memory must be positive")
 	}
+	if opts.spark.master != "" && opts.spark.remote != "" {
+		return usageErrorf("give one of --spark-master and --spark-remote, not both")
+	}
 	switch opts.requireEngine {
 	case "", "embedded", "spark":
 	default:

@@ -146,7 +146,9 @@ func (t *Transcript) message(m Message) { t.Messages = append(t.Messages, m) }
 func (t *Transcript) finish(c *conversation, err error) {
 	t.WallS = time.Since(t.start).Seconds()
 	if c.res.candidates != nil {
-		t.Candidates = c.res.candidates
+		// A copy: redaction rewrites the transcript's strings, never the
+		// candidates the stages will test.
+		t.Candidates = append(t.Candidates[:0:0], c.res.candidates...)
 	}
 	switch {
 	case err != nil && t.Outcome == "":

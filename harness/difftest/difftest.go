@@ -224,8 +224,9 @@ func tally(rep *Report, opts Options, orig, got []value.Value) int {
 }
 
 // compileRewrite compiles the rewrite for the embedded engine. The engine
-// computes exp, ln, pow, the trigonometric functions and their kin within
-// 1 ulp of the JVM, not bit for bit: it admits them only when the user
+// computes pow, hypot and the trigonometric functions within 1 ulp of the
+// JVM, not bit for bit (exp, the logarithms, sinh, cosh, tanh and cbrt are
+// exact, as fdlibm): it admits them only when the user
 // accepts at least 2 ulps, and then compares with one ulp less, so that
 // what passes here is within the user's tolerance of what Spark computes.
 func compileRewrite(sql string, cols []engine.Column, opts Options) (*engine.Expr, bool, value.Policy, error) {

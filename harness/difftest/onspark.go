@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -28,6 +29,9 @@ func runOnSpark(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options, param
 	progress := opts.Progress
 	if progress == nil {
 		progress = func(string) {}
+	}
+	if name := notAFunctionOfTheInputs(rw.SQL, params); name != "" {
+		return nil, &UsageError{Err: fmt.Errorf("rewrite %q calls %s, whose result is not a function of the UDF's parameters (it depends on the row's position, the time, chance or reflective JVM code): it cannot be a rewrite", rw.SQL, name)}
 	}
 	info := s.Info()
 	rep.Engine, rep.EngineVersion, rep.Master = "spark", info.SparkVersion, info.Master
@@ -57,7 +61,7 @@ func runOnSpark(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options, param
 	if e := res.Original.Err; e != nil {
 		return nil, &OriginalError{Err: fmt.Errorf("the original's Spark job failed: %w. Spark stops a job at its first exception without saying on which row, so --engine spark can only test originals that do not throw on the generated inputs; --engine embedded compares exceptions row by row", e)}
 	}
-	if e := res.Rewrite.Err; e != nil && res.Rewrite.Plan == "" {
+	if e := res.Rewrite.Err; e != nil && !isPlan(res.Rewrite.Plan) {
 		// Spark rejected the expression before running it.
 		return nil, &UsageError{Err: fmt.Errorf("rewrite %q: Spark rejects it: %w", rw.SQL, e)}
 	}
@@ -66,6 +70,14 @@ func runOnSpark(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options, param
 		return nil, err
 	}
 	rep.Plans = plans
+	if len(plans.Original.UDFNodes) == 0 {
+		// The check that the rewrite's plan holds no UDF node proves
+		// something only if the original's plan shows one.
+		return nil, fmt.Errorf("cannot find %s in Spark's plan of the original query, so the check that the rewrite removed it would prove nothing; the plan was:\n%s", u.Name, res.Original.Plan)
+	}
+	if e := res.Rewrite.Err; e == nil && !arrow.TypeEqual(res.Original.Type, res.Rewrite.Type) {
+		return nil, &UsageError{Err: fmt.Errorf("rewrite %q returns %s where %s returns %s in Spark: values that compare equal would still change the column's type; cast it", rw.SQL, typeName(res.Rewrite.Type), u.Name, typeName(res.Original.Type))}
+	}
 
 	got := res.Rewrite.Values
 	if e := res.Rewrite.Err; e != nil {
@@ -108,6 +120,52 @@ func runOnSpark(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options, param
 		rep.Counterexample = ce
 	}
 	return rep, nil
+}
+
+// notAFunctionOfTheInputs names a function in sql whose result depends on
+// something other than its arguments: the row's position or partition,
+// the input file, the clock, randomness, or JVM code reached by
+// reflection (which can call the original itself). The driver refuses
+// nondeterministic expressions too, but only where Spark's analyzer is
+// reachable (not over Spark Connect), and reflect() is deterministic to
+// Spark.
+func notAFunctionOfTheInputs(sql string, params []inputs.Param) string {
+	code := sqlStringRE.ReplaceAllString(sql, "''")
+	if m := forbiddenCallRE.FindStringSubmatch(code); m != nil {
+		return strings.ToLower(m[1]) + "()"
+	}
+	// Functions Spark also calls without parentheses, unless the word is a
+	// parameter's name.
+	isParam := map[string]bool{}
+	for _, p := range params {
+		isParam[strings.ToLower(p.Name)] = true
+	}
+	for _, m := range bareCallRE.FindAllStringSubmatch(code, -1) {
+		if w := strings.ToLower(m[1]); !isParam[w] {
+			return w
+		}
+	}
+	return ""
+}
+
+var (
+	// sqlStringRE matches string literals and backquoted identifiers, so
+	// that text inside them is not read as a call.
+	sqlStringRE     = regexp.MustCompile("'(?:[^'\\\\]|\\\\.)*'|\"(?:[^\"\\\\]|\\\\.)*\"|`(?:[^`]|``)*`")
+	forbiddenCallRE = regexp.MustCompile(`(?i)\b(reflect|java_method|try_reflect|monotonically_increasing_id|spark_partition_id|input_file_name|input_file_block_start|input_file_block_length|rand|randn|random|uniform|randstr|uuid|shuffle|current_timestamp|current_date|curdate|now|localtimestamp|current_timezone|unix_timestamp|current_user|user|session_user|current_catalog|current_database|current_schema)\s*\(`)
+	bareCallRE      = regexp.MustCompile(`(?i)\b(current_timestamp|current_date|localtimestamp|current_user|user|session_user)\b`)
+)
+
+func isPlan(text string) bool {
+	_, err := plan.Parse(text, plan.EngineSpark)
+	return text != "" && err == nil
+}
+
+func typeName(t arrow.DataType) string {
+	if t == nil {
+		return "no type"
+	}
+	return t.String()
 }
 
 // planEvidence reads both executed plans with package plan.

@@ -126,7 +126,10 @@ type Outcome struct {
 // an agent's Check already ran the differential test on it.
 func (o *Outcome) judged(c Candidate) *Tried {
 	for _, t := range o.Tried {
-		if t.Candidate.Target == c.Target && t.Candidate.SQL == c.SQL {
+		// A test that ended in an error (a runner or a Spark session that
+		// failed) gave no verdict: the candidate is tested again.
+		verdict := t.Accepted || t.Reason != "" || t.Report != nil
+		if verdict && t.Candidate.Target == c.Target && t.Candidate.SQL == c.SQL {
 			return t
 		}
 	}
@@ -226,7 +229,14 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 	stage := "convert"
 	spec := &Spec{UDF: u, Source: opts.Source, Targets: opts.Targets}
 	spec.Check = func(ctx context.Context, c Candidate) (*Tried, error) {
-		return tryCandidate(ctx, opts, sc, out, c, stage)
+		t, err := tryCandidate(ctx, opts, sc, out, c, stage)
+		if t == nil {
+			return nil, err
+		}
+		// The agent gets a copy: the verdict in the outcome is the
+		// harness's alone.
+		cp := *t
+		return &cp, err
 	}
 	spec.Bench = func(ctx context.Context, c Candidate) (*Bench, error) {
 		return benchmark(ctx, sc, c, opts.BenchRuns)

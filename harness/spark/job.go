@@ -44,6 +44,11 @@ type SideResult struct {
 	// Values has one value per input row, in input order; nil when the
 	// job failed.
 	Values []value.Value
+	// Type is the Arrow type of the result column as Spark returned it
+	// (nil when the job failed): a rewrite must return the original's
+	// type, which rows alone cannot show (int and bigint values compare
+	// equal).
+	Type arrow.DataType
 	// Err is the failed job: Spark stops at the first failing row and
 	// does not say which it was, so a failure is the side's, not a row's.
 	Err *JobError
@@ -188,12 +193,12 @@ func (s *Session) side(side Side, w *sideWire, asked bool, rows int) (*SideResul
 	if w.Rows != rows {
 		return nil, &SessionError{Msg: fmt.Sprintf("Spark returned %d rows for the %s, not %d", w.Rows, side, rows), Log: s.logPath}
 	}
-	vals, err := readResults(w.Out, rows)
+	vals, typ, err := readResults(w.Out, rows)
 	if err != nil {
 		return nil, fmt.Errorf("spark: %w", err)
 	}
 	os.Remove(w.Out)
-	r.Values = vals
+	r.Values, r.Type = vals, typ
 	return r, nil
 }
 

@@ -387,7 +387,27 @@ def original_df(df, o, params):
     return df.selectExpr("_udfx_row", "%s(%s) AS result" % (name, args))
 
 
-def rewrite_df(df, sql):
+class RewriteRefused(Exception):
+    """A rewrite that is not a function of its parameters alone."""
+
+
+def rewrite_df(df, sql, params):
+    from pyspark.sql.functions import col
+
+    # A rewrite must be a function of the UDF's parameters alone, or it can
+    # pass the test by knowing which row it is on: it is analysed over the
+    # parameter columns only (so it cannot name the row column) and must be
+    # deterministic (not monotonically_increasing_id(), rand(), reflect()).
+    probe = df.select(*[col(p) for p in params]).selectExpr("(%s) AS result" % sql)
+    if CONNECT:
+        # Connect analyses lazily; this makes the server analyse it now, so
+        # a rejected rewrite fails here, before any job, as in classic mode.
+        probe.schema
+    elif not probe._jdf.queryExecution().analyzed().expressions().apply(0).deterministic():
+        raise RewriteRefused(
+            "the rewrite is not deterministic: it calls a function whose result is not a function "
+            "of the parameters (rand(), uuid(), monotonically_increasing_id(), reflect(), ...)"
+        )
     return df.selectExpr("_udfx_row", "(%s) AS result" % sql)
 
 
@@ -432,7 +452,7 @@ def run(req):
         if req.get("original"):
             res["original"] = run_side(lambda: original_df(df, req["original"], params), req["out_original"])
         if req.get("rewrite"):
-            res["rewrite"] = run_side(lambda: rewrite_df(df, req["rewrite"]), req["out_rewrite"])
+            res["rewrite"] = run_side(lambda: rewrite_df(df, req["rewrite"], params), req["out_rewrite"])
         return res
 
     return with_ansi(req, go)
