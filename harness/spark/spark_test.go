@@ -397,6 +397,17 @@ func TestJobErrors(t *testing.T) {
 			t.Fatalf("rewrite: %+v", e)
 		}
 	})
+	t.Run("not a function of the inputs", func(t *testing.T) {
+		for _, sql := range []string{"celsius + rand()", "CAST(_udfx_row AS DOUBLE)"} {
+			res, err := s.Run(ctx, Job{Rewrite: sql, Input: rec})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e := res.Rewrite.Err; e == nil || res.Rewrite.Plan != "" {
+				t.Fatalf("%s: want the rewrite refused before any job, got %+v (plan %q)", sql, e, res.Rewrite.Plan)
+			}
+		}
+	})
 	t.Run("import", func(t *testing.T) {
 		dir := t.TempDir()
 		file := filepath.Join(dir, "broken.py")

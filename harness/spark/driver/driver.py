@@ -391,14 +391,16 @@ class RewriteRefused(Exception):
     """A rewrite that is not a function of its parameters alone."""
 
 
-def rewrite_df(df, sql, params):
+def rewrite_df(df, sql):
     from pyspark.sql.functions import col
+
+    inputs = [c for c in df.columns if c != "_udfx_row"]
 
     # A rewrite must be a function of the UDF's parameters alone, or it can
     # pass the test by knowing which row it is on: it is analysed over the
-    # parameter columns only (so it cannot name the row column) and must be
+    # input columns only (so it cannot name the row column) and must be
     # deterministic (not monotonically_increasing_id(), rand(), reflect()).
-    probe = df.select(*[col(p) for p in params]).selectExpr("(%s) AS result" % sql)
+    probe = df.select(*[col(c) for c in inputs]).selectExpr("(%s) AS result" % sql)
     if CONNECT:
         # Connect analyses lazily; this makes the server analyse it now, so
         # a rejected rewrite fails here, before any job, as in classic mode.
@@ -452,7 +454,7 @@ def run(req):
         if req.get("original"):
             res["original"] = run_side(lambda: original_df(df, req["original"], params), req["out_original"])
         if req.get("rewrite"):
-            res["rewrite"] = run_side(lambda: rewrite_df(df, req["rewrite"], params), req["out_rewrite"])
+            res["rewrite"] = run_side(lambda: rewrite_df(df, req["rewrite"]), req["out_rewrite"])
         return res
 
     return with_ansi(req, go)
