@@ -42,6 +42,10 @@ const (
 	DefaultMaxRetries     = 3
 	DefaultRequestTimeout = 2 * time.Minute
 	DefaultRepeatLimit    = 3
+	// DefaultMaxSubmissions bounds the differential tests one conversation
+	// may start: each can take minutes on Spark, and the wall-time budget
+	// counts the model's requests only.
+	DefaultMaxSubmissions = 12
 	// maxRetryDelay caps both the backoff and a server's Retry-After.
 	maxRetryDelay = 30 * time.Second
 )
@@ -74,6 +78,9 @@ type Config struct {
 	// RepeatLimit is how many identical calls (same tool, same arguments)
 	// end a conversation.
 	RepeatLimit int
+	// MaxSubmissions is how many candidates one conversation may have
+	// tested; 0 means DefaultMaxSubmissions.
+	MaxSubmissions int
 	// PriceInPerMTok and PriceOutPerMTok are USD per million prompt and
 	// completion tokens; with either nil a transcript's cost is null.
 	PriceInPerMTok, PriceOutPerMTok *float64
@@ -142,6 +149,9 @@ func New(cfg Config) (*OpenAI, error) {
 	}
 	if cfg.RequestTimeout <= 0 {
 		cfg.RequestTimeout = DefaultRequestTimeout
+	}
+	if cfg.MaxSubmissions <= 0 {
+		cfg.MaxSubmissions = DefaultMaxSubmissions
 	}
 	if cfg.RepeatLimit <= 0 {
 		cfg.RepeatLimit = DefaultRepeatLimit

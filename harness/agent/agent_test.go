@@ -525,3 +525,22 @@ func TestReferenceFunctionsAreSupported(t *testing.T) {
 	_, err = referencePage("../agent")
 	assert.ErrorContains(t, err, "no page")
 }
+
+func TestSubmissionsPerConversationAreBounded(t *testing.T) {
+	srv := scripted.New(
+		call("submit_candidate", `{"target": "sql", "sql": "celsius * 1.8D + 32.0D"}`),
+		withCheck(call("submit_candidate", `{"target": "sql", "sql": "celsius * 1.8D + 32.5D"}`),
+			scripted.LastToolResultContains(`"accepted":false`)),
+		withCheck(call("finish", `{"decline_reason": "out of submissions"}`),
+			scripted.LastToolResultContains(`this conversation has had its 1 candidates tested`)),
+	)
+	defer srv.Close()
+	checked := 0
+	cfg := testConfig(t, srv)
+	cfg.MaxSubmissions = 1
+	a := newAgent(t, cfg)
+	_, _, err := a.Convert(context.Background(), celsiusSpec(t, &checked))
+	require.NoError(t, err)
+	require.NoError(t, srv.Err())
+	assert.Equal(t, 1, checked, "the second submission is not tested")
+}

@@ -271,6 +271,9 @@ func submitCandidate(c *conversation, ctx context.Context, args json.RawMessage)
 	if c.spec.Check == nil {
 		return nil, errors.New("submit_candidate: the harness has no differential test to run here")
 	}
+	if n := len(c.tr.Submitted); n >= c.a.cfg.MaxSubmissions {
+		return nil, fmt.Errorf("submit_candidate: this conversation has had its %d candidates tested; finish with the best accepted one, or decline", n)
+	}
 	cand := rewrite.Candidate{Target: a.Target, SQL: a.SQL, Origin: c.origin()}
 	t, err := c.spec.Check(ctx, cand)
 	if err != nil {

@@ -64,6 +64,8 @@ type Limits struct {
 	TimeoutS    float64 `json:"timeout_seconds"`
 	MaxRetries  int     `json:"max_retries"`
 	RepeatLimit int     `json:"repeat_limit"`
+	// MaxSubmissions bounds the candidates one conversation has tested.
+	MaxSubmissions int `json:"max_submissions"`
 }
 
 // Usage is token usage as the endpoint reported it.
@@ -115,7 +117,7 @@ func newTranscript(a *OpenAI, stage string, n int, spec *rewrite.Spec) *Transcri
 		Started:  time.Now().UTC().Format(time.RFC3339),
 		Limits: Limits{
 			MaxTurns: cfg.MaxTurns, MaxTokens: cfg.MaxTokens, TimeoutS: cfg.Timeout.Seconds(),
-			MaxRetries: cfg.MaxRetries, RepeatLimit: cfg.RepeatLimit,
+			MaxRetries: cfg.MaxRetries, RepeatLimit: cfg.RepeatLimit, MaxSubmissions: cfg.MaxSubmissions,
 		},
 		Prices:     Prices{Input: cfg.PriceInPerMTok, Output: cfg.PriceOutPerMTok},
 		Candidates: []rewrite.Candidate{},
