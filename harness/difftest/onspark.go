@@ -70,10 +70,8 @@ func runOnSpark(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options, param
 		return nil, err
 	}
 	rep.Plans = plans
-	if len(plans.Original.UDFNodes) == 0 {
-		// The check that the rewrite's plan holds no UDF node proves
-		// something only if the original's plan shows one.
-		return nil, fmt.Errorf("cannot find %s in Spark's plan of the original query, so the check that the rewrite removed it would prove nothing; the plan was:\n%s", u.Name, res.Original.Plan)
+	if err := originalShowsItsUDF(u, plans); err != nil {
+		return nil, err
 	}
 	if e := res.Rewrite.Err; e == nil && !arrow.TypeEqual(res.Original.Type, res.Rewrite.Type) {
 		return nil, &UsageError{Err: fmt.Errorf("rewrite %q returns %s where %s returns %s in Spark: values that compare equal would still change the column's type; cast it", rw.SQL, typeName(res.Rewrite.Type), u.Name, typeName(res.Original.Type))}
@@ -166,6 +164,15 @@ func typeName(t arrow.DataType) string {
 		return "no type"
 	}
 	return t.String()
+}
+
+// originalShowsItsUDF: the check that the rewrite's plan holds no UDF node
+// proves something only if udfx can see the UDF in the original's plan.
+func originalShowsItsUDF(u *udf.UDF, plans *evidence.Plans) error {
+	if len(plans.Original.UDFNodes) > 0 {
+		return nil
+	}
+	return fmt.Errorf("cannot find %s in Spark's plan of the original query, so the check that the rewrite removed it would prove nothing; the plan was:\n%s", u.Name, plans.Original.Text)
 }
 
 // planEvidence reads both executed plans with package plan.

@@ -4,8 +4,10 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/udfx/udfx/harness/inputs"
+	"github.com/udfx/udfx/harness/udf"
 )
 
 func TestNotAFunctionOfTheInputs(t *testing.T) {
@@ -27,4 +29,24 @@ func TestNotAFunctionOfTheInputs(t *testing.T) {
 	} {
 		assert.Equal(t, tc.want, notAFunctionOfTheInputs(tc.sql, params), tc.sql)
 	}
+}
+
+func TestTheNoUDFCheckNeedsTheOriginalsUDFInItsPlan(t *testing.T) {
+	u := &udf.UDF{Name: "to_fahrenheit"}
+	withUDF := "*(2) Project [_udfx_row#0L, pythonUDF0#5 AS result#3]\n+- BatchEvalPython [to_fahrenheit(celsius#1)#2], [pythonUDF0#5]\n   +- *(1) ColumnarToRow\n      +- FileScan parquet [_udfx_row#0L,celsius#1] Batched: true\n"
+	without := "*(1) Project [_udfx_row#0L, (celsius#1 * 1.8) AS result#7]\n+- *(1) ColumnarToRow\n   +- FileScan parquet [_udfx_row#0L,celsius#1] Batched: true\n"
+
+	plans, err := planEvidence(withUDF, without)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"BatchEvalPython to_fahrenheit(celsius#1)"}, plans.Original.UDFNodes)
+	assert.Empty(t, plans.Rewrite.UDFNodes)
+	assert.NoError(t, originalShowsItsUDF(u, plans))
+
+	// A plan in which udfx sees no UDF (a format it cannot read, say)
+	// would make "the rewrite's plan has none" prove nothing.
+	plans, err = planEvidence(without, without)
+	require.NoError(t, err)
+	err = originalShowsItsUDF(u, plans)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "cannot find to_fahrenheit in Spark's plan of the original query")
 }
