@@ -171,26 +171,18 @@ could not be run. Paths are relative to the server's folder.`,
 		Description: "First stage of a rewrite: write the UDF's spec, generate its inputs (every special value, seeded random values, NULLs) and run the real original twice, requiring identical results; saves .udfx/<udf>/spec.json, inputs.arrow and baseline.tokens (udfx scaffold --format json). Exit 1: the original is not deterministic.",
 		Annotations: workspace,
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, in ScaffoldInput) (*mcp.CallToolResult, any, error) {
-		target, err := s.udf(in.Path, in.Name)
-		if err != nil {
-			return nil, nil, err
-		}
 		args := []string{"scaffold", "--format=json"}
 		args = appendInt(args, "rows", in.Rows)
 		args = appendSeed(args, in.Seed)
-		return s.call(ctx, append(args, "--", target))
+		return s.callOnUDF(ctx, in.Path, in.Name, args)
 	})
 
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:        "test",
 		Title:       "Differential test of a candidate rewrite",
-		Description: "Prove or refute a candidate rewrite: run the real original UDF (JVM or CPython) and the candidate Spark SQL expression on udfx's embedded engine on the same inputs and compare bit-exactly, ANSI on (udfx test --format json). Exit 1 is a mismatch; the report holds the minimal counterexample.",
+		Description: "Prove or refute a candidate rewrite: run the real original UDF (JVM or CPython) and the candidate Spark SQL expression (on udfx's embedded engine, or with engine=spark both in one real Spark session) on the same inputs and compare bit-exactly, ANSI on (udfx test --format json). Exit 1 is a mismatch; the report holds the minimal counterexample.",
 		Annotations: workspace,
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, in TestInput) (*mcp.CallToolResult, any, error) {
-		target, err := s.udf(in.Path, in.Name)
-		if err != nil {
-			return nil, nil, err
-		}
 		if (in.SQL == "") == (in.RewriteFile == "") {
 			return nil, nil, errors.New("give the candidate with exactly one of sql or rewrite_file")
 		}
@@ -215,7 +207,7 @@ could not be run. Paths are relative to the server's folder.`,
 		args = appendInt(args, "rows", in.Rows)
 		args = appendSeed(args, in.Seed)
 		args = appendEngine(args, in.Engine)
-		return s.call(ctx, append(args, "--", target))
+		return s.callOnUDF(ctx, in.Path, in.Name, args)
 	})
 
 	mcp.AddTool(srv, &mcp.Tool{
@@ -224,10 +216,6 @@ could not be run. Paths are relative to the server's folder.`,
 		Description: "Time the original UDF against its rewrite on the same generated rows: warm-up, then alternating timed runs; reports each side's median and spread and the ratio of the medians (udfx bench --format json).",
 		Annotations: workspace,
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, in BenchInput) (*mcp.CallToolResult, any, error) {
-		target, err := s.udf(in.Path, in.Name)
-		if err != nil {
-			return nil, nil, err
-		}
 		args := []string{"bench", "--format=json"}
 		if in.SQL != "" {
 			args = append(args, "--sql="+in.SQL)
@@ -236,7 +224,7 @@ could not be run. Paths are relative to the server's folder.`,
 		args = appendInt(args, "rows", in.Rows)
 		args = appendInt(args, "runs", in.Runs)
 		args = appendSeed(args, in.Seed)
-		return s.call(ctx, append(args, "--", target))
+		return s.callOnUDF(ctx, in.Path, in.Name, args)
 	})
 
 	mcp.AddTool(srv, &mcp.Tool{
@@ -245,10 +233,6 @@ could not be run. Paths are relative to the server's folder.`,
 		Description: "Run the four stages (scaffold, convert with the built-in translator, benchmark, optimize) on one UDF; a rewrite is accepted only when the differential test passes. Writes .udfx/<udf>/ (report.md, evidence.json, rewrite.patch); with apply=true also applies the patch to the working tree, refusing files with uncommitted changes (udfx rewrite). Exit 1: no candidate passed.",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: boolPtr(true), OpenWorldHint: boolPtr(false)},
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, in RewriteInput) (*mcp.CallToolResult, any, error) {
-		target, err := s.udf(in.Path, in.Name)
-		if err != nil {
-			return nil, nil, err
-		}
 		// The outside agent is the model: udfx's own agent stays the
 		// offline translator, whatever the server's environment holds.
 		args := []string{"rewrite", "--agent=builtin"}
@@ -261,7 +245,7 @@ could not be run. Paths are relative to the server's folder.`,
 		args = appendInt(args, "rows", in.Rows)
 		args = appendSeed(args, in.Seed)
 		args = appendEngine(args, in.Engine)
-		return s.call(ctx, append(args, "--", target))
+		return s.callOnUDF(ctx, in.Path, in.Name, args)
 	})
 
 	mcp.AddTool(srv, &mcp.Tool{
@@ -285,6 +269,16 @@ could not be run. Paths are relative to the server's folder.`,
 		return s.call(ctx, args)
 	})
 	return srv, nil
+}
+
+// callOnUDF runs a command whose last argument is the UDF FILE[:NAME],
+// after the flags and a "--" that keeps a path from reading as a flag.
+func (s *server) callOnUDF(ctx context.Context, path, name string, args []string) (*mcp.CallToolResult, any, error) {
+	target, err := s.udf(path, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s.call(ctx, append(args, "--", target))
 }
 
 func appendInt(args []string, flag string, v int) []string {

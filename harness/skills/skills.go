@@ -215,6 +215,25 @@ func Parse(file, folder string, src []byte) (*Skill, error) {
 		return nil, fail()
 	}
 
+	// text reads a string field; with max > 0 it must also be non-blank
+	// (blank is the message) and at most max characters long.
+	text := func(field string, v *yaml.Node, line, max int, blank string) string {
+		t, ok := str(v)
+		if !ok {
+			add(line, "%s must be a string", field)
+			return ""
+		}
+		if max > 0 {
+			switch n := utf8.RuneCountInString(t); {
+			case strings.TrimSpace(t) == "":
+				add(line, "%s", blank)
+			case n > max:
+				add(line, "%s is %d characters long; at most %d are allowed", field, n, max)
+			}
+		}
+		return t
+	}
+
 	seen := map[string]int{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
@@ -240,38 +259,11 @@ func Parse(file, folder string, src []byte) (*Skill, error) {
 				add(line, "name %q must equal the name of its folder, %q", name, folder)
 			}
 		case "description":
-			d, ok := str(v)
-			if !ok {
-				add(line, "description must be a string")
-				continue
-			}
-			s.Description = d
-			switch n := utf8.RuneCountInString(d); {
-			case strings.TrimSpace(d) == "":
-				add(line, "description must not be empty: say what the skill does and when to use it")
-			case n > MaxDescriptionLen:
-				add(line, "description is %d characters long; at most %d are allowed", n, MaxDescriptionLen)
-			}
+			s.Description = text(key, v, line, MaxDescriptionLen, "description must not be empty: say what the skill does and when to use it")
 		case "license":
-			l, ok := str(v)
-			if !ok {
-				add(line, "license must be a string")
-				continue
-			}
-			s.License = l
+			s.License = text(key, v, line, 0, "")
 		case "compatibility":
-			c, ok := str(v)
-			if !ok {
-				add(line, "compatibility must be a string")
-				continue
-			}
-			s.Compatibility = c
-			switch n := utf8.RuneCountInString(c); {
-			case strings.TrimSpace(c) == "":
-				add(line, "compatibility must not be empty when given")
-			case n > MaxCompatibilityLen:
-				add(line, "compatibility is %d characters long; at most %d are allowed", n, MaxCompatibilityLen)
-			}
+			s.Compatibility = text(key, v, line, MaxCompatibilityLen, "compatibility must not be empty when given")
 		case "metadata":
 			if v.Kind != yaml.MappingNode {
 				add(line, "metadata must be a mapping of string keys to string values")
