@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/udfx/udfx/harness/runner/jvm"
+
+	"github.com/udfx/udfx/harness/pyenv"
 )
 
 // Install is where Spark and its runtimes were found.
@@ -87,27 +89,16 @@ func Find(ctx context.Context, env func(string) string, dir string, remote bool)
 // findPython picks the interpreter as the Python runner does: $UDFX_PYTHON,
 // else a .venv/bin/python in dir or a folder above it, else python3.
 func findPython(env func(string) string, dir string) (string, error) {
-	if p := env("UDFX_PYTHON"); p != "" {
-		found, err := exec.LookPath(p)
+	if f, ok := pyenv.Find(env, dir); ok {
+		found, err := exec.LookPath(f.Python)
 		if err != nil {
-			return "", &EnvError{What: "Python", Msg: fmt.Sprintf("UDFX_PYTHON is %s, which is not an interpreter (%v); point it at a Python 3.9+ that has pyspark", p, err)}
+			return "", &EnvError{What: "Python", Msg: fmt.Sprintf("%s (from %s) is not an interpreter (%v); point UDFX_PYTHON at a Python 3.9+ that has pyspark, or run udfx setup", f.Python, f.From, err)}
 		}
 		return found, nil
 	}
-	if abs, err := filepath.Abs(dir); err == nil {
-		for d := abs; ; d = filepath.Dir(d) {
-			p := filepath.Join(d, ".venv", "bin", "python")
-			if st, err := os.Stat(p); err == nil && !st.IsDir() {
-				return p, nil
-			}
-			if filepath.Dir(d) == d {
-				break
-			}
-		}
-	}
 	p := lookPath("python3", env("PATH"))
 	if p == "" {
-		return "", &EnvError{What: "Python", Msg: "no Python: set UDFX_PYTHON to a Python 3.9+ with pyspark, or create .venv (python3 -m venv .venv && .venv/bin/pip install pyspark)"}
+		return "", &EnvError{What: "Python", Msg: "no Python: run udfx setup (it creates a Python environment with pyspark), or set UDFX_PYTHON to a Python 3.9+ that has pyspark"}
 	}
 	return p, nil
 }

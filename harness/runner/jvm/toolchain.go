@@ -6,9 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +17,8 @@ import (
 	"time"
 
 	"github.com/udfx/udfx/harness/runner"
+
+	"github.com/udfx/udfx/harness/pyenv"
 )
 
 // MinJDK is the oldest JDK Spark 4 runs on.
@@ -251,6 +251,15 @@ func (t *Tools) findSpark(ctx context.Context, env func(string) string, startDir
 		}
 		dir = parent
 	}
+	if m, err := pyenv.ManagedDir(); err == nil {
+		matches, _ := filepath.Glob(filepath.Join(m, "lib", "python*", "site-packages", "pyspark", "jars"))
+		sort.Strings(matches)
+		for _, jars := range matches {
+			if try(jars, "pyspark (udfx's environment in "+m+")") {
+				return
+			}
+		}
+	}
 	if py := lookPath("python3", env("PATH")); py != "" {
 		if dir, err := pysparkJars(ctx, py); err != nil {
 			t.Notes = append(t.Notes, fmt.Sprintf("pyspark from %s: %v", py, err))
@@ -258,7 +267,7 @@ func (t *Tools) findSpark(ctx context.Context, env func(string) string, startDir
 			return
 		}
 	}
-	t.Notes = append(t.Notes, "no Spark jars: set SPARK_HOME to a Spark 4 distribution, or install pyspark 4 (pip install pyspark) in .venv or for UDFX_PYTHON")
+	t.Notes = append(t.Notes, "no Spark jars: run udfx setup (it installs pyspark in udfx's own Python environment), set UDFX_PYTHON to a Python with pyspark 4, or set SPARK_HOME to a Spark 4 distribution")
 }
 
 // pysparkJars asks a Python where the pyspark package is, without
@@ -296,7 +305,7 @@ func (t *Tools) findScala(env func(string) string, cacheDir string) {
 		places = append(places, place{t.SparkJars, t.SparkFrom})
 	}
 	if cacheDir != "" {
-		places = append(places, place{scalaCacheDir(cacheDir), "the udfx cache (udfx setup-scala)"})
+		places = append(places, place{scalaCacheDir(cacheDir), "the udfx cache"})
 	}
 	for _, p := range places {
 		jars, version, err := scalaJars(p.dir)
@@ -307,7 +316,7 @@ func (t *Tools) findScala(env func(string) string, cacheDir string) {
 		t.ScalaJars, t.ScalaVersion, t.ScalaFrom = jars, version, p.from
 		return
 	}
-	t.Notes = append(t.Notes, "no Scala "+ScalaBinary+" compiler: set SCALA_HOME, put scalac on PATH, install pyspark 4, or fetch one into the cache with SetupScala")
+	t.Notes = append(t.Notes, "no Scala "+ScalaBinary+" compiler: run udfx setup (pyspark 4 brings one), set SCALA_HOME, or put scalac on PATH")
 }
 
 func scalaCacheDir(cacheDir string) string { return filepath.Join(cacheDir, "scala-"+ScalaBinary) }
@@ -392,67 +401,4 @@ func tail(s string, n int) string {
 		return s
 	}
 	return "..." + s[len(s)-n:]
-}
-
-// ScalaVersion is the compiler SetupScala fetches: the Scala 2.13 release
-// pyspark 4.1.1 ships.
-const ScalaVersion = "2.13.17"
-
-// SetupScala fills the cache with scala-compiler, scala-library and
-// scala-reflect ScalaVersion from Maven Central, for machines with no
-// other Scala compiler. It is an explicit step: New never downloads.
-func SetupScala(ctx context.Context, cacheDir string) error {
-	if cacheDir == "" {
-		d, err := defaultCacheDir()
-		if err != nil {
-			return err
-		}
-		cacheDir = d
-	}
-	dir := scalaCacheDir(cacheDir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("creating %s: %w", dir, err)
-	}
-	for _, name := range []string{"scala-compiler", "scala-library", "scala-reflect"} {
-		url := fmt.Sprintf("https://repo1.maven.org/maven2/org/scala-lang/%s/%s/%s-%s.jar", name, ScalaVersion, name, ScalaVersion)
-		dst := filepath.Join(dir, fmt.Sprintf("%s-%s.jar", name, ScalaVersion))
-		if err := download(ctx, url, dst); err != nil {
-			return err
-		}
-	}
-	if _, _, err := scalaJars(dir); err != nil {
-		return fmt.Errorf("the downloaded Scala compiler is unusable: %w", err)
-	}
-	return nil
-}
-
-func download(ctx context.Context, url, dst string) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return fmt.Errorf("fetching %s: %w", url, err)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return fmt.Errorf("fetching %s: %w", url, err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != 200 {
-		return fmt.Errorf("fetching %s: %s", url, resp.Status)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(dst), ".download-*")
-	if err != nil {
-		return fmt.Errorf("saving %s: %w", url, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := io.Copy(tmp, resp.Body); err != nil {
-		tmp.Close()
-		return fmt.Errorf("fetching %s: %w", url, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("saving %s: %w", url, err)
-	}
-	if err := os.Rename(tmp.Name(), dst); err != nil {
-		return fmt.Errorf("saving %s: %w", url, err)
-	}
-	return nil
 }

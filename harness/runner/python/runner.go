@@ -31,6 +31,8 @@ import (
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/value"
+
+	"github.com/udfx/udfx/harness/pyenv"
 )
 
 //go:embed driver.py
@@ -165,19 +167,8 @@ func findPython(file string, opts Options) (string, error) {
 	if opts.Python != "" {
 		return lookPython(opts.Python)
 	}
-	if p := opts.Env("UDFX_PYTHON"); p != "" {
-		return lookPython(p)
-	}
-	if abs, err := filepath.Abs(file); err == nil {
-		for d := filepath.Dir(abs); ; d = filepath.Dir(d) {
-			p := filepath.Join(d, ".venv", "bin", "python")
-			if st, err := os.Stat(p); err == nil && !st.IsDir() {
-				return p, nil
-			}
-			if filepath.Dir(d) == d {
-				break
-			}
-		}
+	if f, ok := pyenv.Find(opts.Env, filepath.Dir(file)); ok {
+		return lookPython(f.Python)
 	}
 	return lookPython("python3")
 }
@@ -185,7 +176,7 @@ func findPython(file string, opts Options) (string, error) {
 func lookPython(p string) (string, error) {
 	found, err := exec.LookPath(p)
 	if err != nil {
-		return "", &runner.EnvError{What: "Python", Msg: fmt.Sprintf("no interpreter %q (%v): install Python 3.9+ with pyspark, or set UDFX_PYTHON", p, err)}
+		return "", &runner.EnvError{What: "Python", Msg: fmt.Sprintf("no interpreter %q (%v): run udfx setup (it creates a Python environment with pyspark), or set UDFX_PYTHON to a Python 3.9+ that has pyspark", p, err)}
 	}
 	return found, nil
 }
@@ -282,14 +273,14 @@ func (r *Runner) start(ctx context.Context) error {
 		line, err := p.stdout.ReadString('\n')
 		got <- hello{line: strings.TrimRight(line, "\n"), err: err}
 	}()
-	timer := time.NewTimer(r.opts.Limits.Timeout)
+	timer := time.NewTimer(r.opts.Limits.Start())
 	defer timer.Stop()
 	var h hello
 	select {
 	case h = <-got:
 	case <-timer.C:
 		p.kill()
-		return &runner.TimeoutError{After: r.opts.Limits.Timeout, Row: 0}
+		return &runner.TimeoutError{After: r.opts.Limits.Start(), Starting: true}
 	case <-ctx.Done():
 		p.kill()
 		return ctx.Err()

@@ -1,0 +1,93 @@
+// Package mavenjar finds a jar in the local Maven repository and, when it
+// is missing, has Maven fetch it. The generated RapidsUDF classes are
+// compiled against the real cuDF and RAPIDS jars, which only Maven Central
+// serves.
+package mavenjar
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// The artifacts the RapidsUDF targets compile against: cudf 26.08.1 and
+// rapids-4-spark_2.13 26.08.1, the newest releases, published only with a
+// CUDA classifier (their native libraries inside). RapidsUDF
+// (com.nvidia.spark.RapidsUDF) is only in the rapids-4-spark dist jar.
+const (
+	CuDF   = "ai.rapids:cudf:26.08.1:jar:cuda12"
+	Rapids = "com.nvidia:rapids-4-spark_2.13:26.08.1:jar:cuda12"
+)
+
+// PrereqError says what is missing and how to get it.
+type PrereqError struct{ Msg string }
+
+func (e *PrereqError) Error() string { return e.Msg }
+
+// LocalRepo is Maven's local repository (~/.m2/repository).
+func LocalRepo() (string, error) {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(home, ".m2", "repository"), nil
+}
+
+// Path is where artifact (group:artifact:version:jar[:classifier]) lies
+// in the local repository.
+func Path(repo, artifact string) (string, error) {
+	f := strings.Split(artifact, ":")
+	if len(f) < 4 || len(f) > 5 || f[3] != "jar" {
+		return "", fmt.Errorf("artifact %q: want group:artifact:version:jar[:classifier]", artifact)
+	}
+	name := f[1] + "-" + f[2]
+	if len(f) == 5 {
+		name += "-" + f[4]
+	}
+	dir := filepath.Join(append([]string{repo}, strings.Split(f[0], ".")...)...)
+	return filepath.Join(dir, f[1], f[2], name+".jar"), nil
+}
+
+// Find returns the artifact's jar when the local repository has it.
+func Find(artifact string) (string, bool) {
+	repo, err := LocalRepo()
+	if err != nil {
+		return "", false
+	}
+	p, err := Path(repo, artifact)
+	if err != nil {
+		return "", false
+	}
+	if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+		return p, true
+	}
+	return "", false
+}
+
+// Resolve returns the artifact's jar, asking Maven to fetch it into the
+// local repository when it is missing (the cuDF and RAPIDS jars are about
+// 0.7 and 1.0 GB; the first fetch takes minutes).
+func Resolve(ctx context.Context, artifact string, progress func(string)) (string, error) {
+	if p, ok := Find(artifact); ok {
+		return p, nil
+	}
+	mvn, err := exec.LookPath("mvn")
+	if err != nil {
+		return "", &PrereqError{Msg: fmt.Sprintf("%s is not in the local Maven repository and there is no mvn to fetch it: install Maven (on Debian or Ubuntu: apt-get install maven), or fetch it once with mvn dependency:get -Dartifact=%s", artifact, artifact)}
+	}
+	if progress != nil {
+		progress("fetching " + artifact + " with Maven (first run only)")
+	}
+	out, err := exec.CommandContext(ctx, mvn, "-B", "-q", "dependency:get", "-Dtransitive=false", "-Dartifact="+artifact).CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("mvn dependency:get %s: %v:\n%s", artifact, err, strings.TrimSpace(string(out)))
+	}
+	p, ok := Find(artifact)
+	if !ok {
+		return "", fmt.Errorf("mvn fetched %s but it is not in the local repository", artifact)
+	}
+	return p, nil
+}
