@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -126,6 +127,7 @@ func TestTestCommandCannotRunTheOriginal(t *testing.T) {
 	_, stderr, code = runCLI(t, root, "test", "examples/java-to-fahrenheit/ToFahrenheit.java", "--sql", "celsius", "--workspace", dir)
 	assert.Equal(t, exitInternal, code)
 	assert.Contains(t, stderr, "cannot run the original: JDK")
+	assert.Equal(t, 1, strings.Count(stderr, "cannot run the original"), "one prefix, not one per layer: %s", stderr)
 }
 
 func TestTestCommandTestsTheSamples(t *testing.T) {

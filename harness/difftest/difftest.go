@@ -68,7 +68,7 @@ func (e *UsageError) Unwrap() error { return e.Err }
 // OriginalError says the original could not be run: see runner's errors.
 type OriginalError struct{ Err error }
 
-func (e *OriginalError) Error() string { return "original: " + e.Err.Error() }
+func (e *OriginalError) Error() string { return "cannot run the original: " + e.Err.Error() }
 func (e *OriginalError) Unwrap() error { return e.Err }
 
 // Run tests rw against u.

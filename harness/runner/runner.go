@@ -33,14 +33,34 @@ type Runner interface {
 
 // Limits bound every run: a runaway UDF is reported, not waited on.
 type Limits struct {
-	// Timeout bounds one Run call.
+	// Timeout bounds one Run call's evaluation of rows. Starting the
+	// runtime and loading the UDF is bounded apart, by StartTimeout, so a
+	// JVM that starts slowly on a loaded machine is not taken for a UDF
+	// that loops.
 	Timeout time.Duration
+	// StartTimeout bounds starting the runtime and loading the UDF (JVM
+	// start-up and class loading, CPython start-up and the module's
+	// import); DefaultStartTimeout when zero.
+	StartTimeout time.Duration
 	// MemoryMB bounds the process's heap (JVM -Xmx; Python RLIMIT_AS).
 	MemoryMB int
 }
 
 // DefaultLimits are generous for a UDF over a few hundred thousand rows.
 var DefaultLimits = Limits{Timeout: 60 * time.Second, MemoryMB: 1024}
+
+// DefaultStartTimeout bounds start-up when Limits.StartTimeout is zero:
+// a JVM start with Spark's class path can take a minute on a busy 2-core
+// machine.
+const DefaultStartTimeout = 5 * time.Minute
+
+// Start is the start-up bound in force.
+func (l Limits) Start() time.Duration {
+	if l.StartTimeout > 0 {
+		return l.StartTimeout
+	}
+	return DefaultStartTimeout
+}
 
 // EnvError says the machine lacks what running the original needs: no
 // JDK, a JDK too old, no Scala compiler, no Python or pandas.
@@ -50,7 +70,7 @@ type EnvError struct {
 }
 
 func (e *EnvError) Error() string {
-	return fmt.Sprintf("cannot run the original: %s: %s", e.What, e.Msg)
+	return e.What + ": " + e.Msg
 }
 
 // CompileError is the user's source failing to compile or import.
@@ -84,10 +104,16 @@ func (e *NotCallableError) Error() string {
 type TimeoutError struct {
 	After time.Duration
 	Row   int
+	// Starting is true when the time ran out before the first row:
+	// while the runtime started or the UDF's code loaded.
+	Starting bool
 }
 
 func (e *TimeoutError) Error() string {
-	return fmt.Sprintf("the original did not finish within %s (stopped at row %d): an endless loop?", e.After, e.Row)
+	if e.Starting {
+		return fmt.Sprintf("starting the original (the runtime's start-up and loading the UDF's code, before any row) did not finish within %s: a very busy machine, or a static initializer or module import that never ends", e.After)
+	}
+	return fmt.Sprintf("the original did not finish evaluating its rows within %s (stopped at row %d; start-up is not counted): an endless loop, or raise --timeout", e.After, e.Row)
 }
 
 // CrashError is the process dying for another reason: out of memory,

@@ -255,13 +255,20 @@ func (r *Runner) Run(ctx context.Context, rows [][]value.Value) ([]value.Value, 
 			return nil, fmt.Errorf("row %d has %d values; %s takes %d parameters", i, len(row), r.u.Name, len(r.u.Params))
 		}
 	}
-	runCtx, cancel := context.WithTimeout(ctx, r.limits.Timeout)
-	defer cancel()
 	if r.proc == nil {
-		if err := r.start(runCtx); err != nil {
-			return nil, r.failure(ctx, runCtx, err, nil, 0)
+		startCtx, cancelStart := context.WithTimeout(ctx, r.limits.Start())
+		err := r.start(startCtx)
+		cancelStart()
+		if err != nil {
+			if startCtx.Err() != nil && ctx.Err() == nil {
+				r.failure(ctx, startCtx, err, nil, 0)
+				return nil, &runner.TimeoutError{After: r.limits.Start(), Starting: true}
+			}
+			return nil, r.failure(ctx, startCtx, err, nil, 0)
 		}
 	}
+	runCtx, cancel := context.WithTimeout(ctx, r.limits.Timeout)
+	defer cancel()
 	p := r.proc
 	killed := make(chan struct{})
 	stop := context.AfterFunc(runCtx, func() {
