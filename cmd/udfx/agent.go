@@ -72,12 +72,7 @@ func newAgent(e *env, o *agentOptions, workspace string) (rewrite.Agent, error) 
 	if model == "" {
 		model = e.getenv("OPENAI_MODEL")
 	}
-	logf := func(s string) {
-		if e.StderrTTY {
-			s = "\r\033[K" + s
-		}
-		fmt.Fprintln(e.Stderr, s)
-	}
+	logf := func(s string) { fmt.Fprintln(e.Stderr, s) }
 	m, err := agent.New(agent.Config{
 		BaseURL: base, APIKey: key, Model: model,
 		MaxTurns: o.maxTurns, MaxTokens: o.maxTokens, Timeout: o.timeout,

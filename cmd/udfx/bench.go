@@ -100,6 +100,9 @@ func runBench(ctx context.Context, e *env, opts *benchOptions, target string) er
 	if err != nil {
 		return err
 	}
+	if _, err := e.ensurePython(ctx, filepath.Dir(e.abs(u.File))); err != nil {
+		return internalError(err)
+	}
 	abs, err := filepath.Abs(e.abs(u.File))
 	if err != nil {
 		return internalError(err)
@@ -109,8 +112,8 @@ func runBench(ctx context.Context, e *env, opts *benchOptions, target string) er
 		return err
 	}
 	var progress func(string)
-	if e.StderrTTY {
-		progress = func(s string) { fmt.Fprintf(e.Stderr, "\r\033[K%s: %s...", u.Name, s) }
+	if rep := e.progress(); rep != nil {
+		progress = func(s string) { rep.Step(u.Name + ": " + s) }
 	}
 	run := *u
 	run.File = abs

@@ -3,6 +3,9 @@ package main
 import (
 	"io"
 	"path/filepath"
+	"time"
+
+	"github.com/udfx/udfx/harness/progress"
 )
 
 // env is what a command may touch of the outside world. main fills it from
@@ -18,6 +21,24 @@ type env struct {
 	// Getenv reads the environment (os.Getenv in main); nil reads an
 	// empty one, so tests do not pick up the CI they run in.
 	Getenv func(string) string
+	// Now is the clock of progress lines (time.Now when nil; tests fix it
+	// so the lines are golden).
+	Now func() time.Time
+
+	rep *progress.Reporter
+}
+
+// progress is the run's step reporter: on a terminal, one line per step
+// with the time since the command began; nil, which is silent, when
+// stderr is a file or a pipe, so JSON and CI output stay clean.
+func (e *env) progress() *progress.Reporter {
+	if !e.StderrTTY {
+		return nil
+	}
+	if e.rep == nil {
+		e.rep = progress.New(e.Stderr, e.Now)
+	}
+	return e.rep
 }
 
 // getenv reads one variable through Getenv.

@@ -101,6 +101,9 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 	if err != nil {
 		return err
 	}
+	if _, err := e.ensurePython(ctx, filepath.Dir(e.abs(loc.UDF.File))); err != nil {
+		return internalError(err)
+	}
 	u, src, root, ws := loc.UDF, loc.Source, loc.Root, loc.Workspace
 	targets := opts.targets
 	if len(targets) == 0 {
@@ -122,19 +125,13 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 		}
 		defer session.Close()
 	}
-	var progress func(string)
-	if e.StderrTTY {
-		progress = func(stage string) { fmt.Fprintf(e.Stderr, "\r\033[K%s...", stage) }
-	}
+	progress := e.progress().Func()
 	out, err := rewrite.Run(ctx, rewrite.Options{
 		UDF: u, Source: src, RepoRoot: root, Workspace: ws, Targets: targets,
 		Agent: agent, Seed: opts.seed, Rows: opts.rows,
 		Limits:    runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB},
 		NewRunner: runners.New, Tool: "udfx " + version, Progress: progress, Spark: session,
 	})
-	if e.StderrTTY {
-		fmt.Fprint(e.Stderr, "\r\033[K")
-	}
 	if err != nil {
 		var oe *rewrite.OriginalError
 		var nd *rewrite.NondeterministicError

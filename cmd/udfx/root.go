@@ -31,7 +31,7 @@ is proved against the original by a differential test.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError(fmt.Errorf("%w\nRun '%s --help' for usage.", err, c.CommandPath()))
 	})
-	root.AddCommand(newScanCmd(e), newTestCmd(e), newVerifyCmd(e), newRewriteCmd(e), newBenchCmd(e), newVersionCmd(e), newPlanCmd(e), newSkillsCmd(e), newScaffoldCmd(e), newMCPCmd(e))
+	root.AddCommand(newScanCmd(e), newTestCmd(e), newVerifyCmd(e), newRewriteCmd(e), newBenchCmd(e), newVersionCmd(e), newPlanCmd(e), newSkillsCmd(e), newScaffoldCmd(e), newMCPCmd(e), newSetupCmd(e))
 	return root
 }
 

@@ -97,9 +97,12 @@ func locateUDF(e *env, target, workspace string) (*locatedUDF, error) {
 		return nil, internalError(err)
 	}
 	u.File = filepath.ToSlash(rel)
-	ws := filepath.Join(root, ".udfx")
+	ws := filepath.Join(root, rewrite.WorkspaceDirName)
 	if workspace != "" {
 		ws = e.abs(workspace)
+	}
+	if err := rewrite.MarkWorkspace(ws); err != nil {
+		return nil, internalError(err)
 	}
 	return &locatedUDF{UDF: u, Source: src, Root: root, Workspace: filepath.Join(ws, rewrite.SafeName(u.Name))}, nil
 }
@@ -139,6 +142,9 @@ func runScaffold(ctx context.Context, e *env, opts *scaffoldOptions, target stri
 	loc, err := locateUDF(e, target, opts.workspace)
 	if err != nil {
 		return err
+	}
+	if _, err := e.ensurePython(ctx, filepath.Dir(e.abs(loc.UDF.File))); err != nil {
+		return internalError(err)
 	}
 	u := loc.UDF
 	out, err := rewrite.Scaffold(ctx, rewrite.Options{

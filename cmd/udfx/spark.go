@@ -56,6 +56,9 @@ func (o *sparkOptions) check() error {
 // from the start, so that the session never restarts for it. workspace
 // keeps the driver's log, which errors name.
 func startSpark(ctx context.Context, e *env, o *sparkOptions, u *udf.UDF, ansi bool, workspace string) (*spark.Session, error) {
+	if err := rewrite.MarkWorkspace(workspace); err != nil {
+		return nil, internalError(err)
+	}
 	if err := os.MkdirAll(workspace, 0o755); err != nil {
 		return nil, internalError(fmt.Errorf("workspace: %w", err))
 	}
@@ -63,11 +66,7 @@ func startSpark(ctx context.Context, e *env, o *sparkOptions, u *udf.UDF, ansi b
 	if e.Getenv != nil {
 		cfg.Env = e.Getenv
 	}
-	say := func(string) {}
-	if e.StderrTTY {
-		say = func(s string) { fmt.Fprintf(e.Stderr, "\r\033[K%s...", s) }
-		defer fmt.Fprint(e.Stderr, "\r\033[K")
-	}
+	say := e.progress().Step
 	if u.Language == udf.Scala || u.Language == udf.Java {
 		say("compiling " + u.Name + " for Spark")
 		jar, err := spark.CompileUDF(ctx, u, cfg)

@@ -130,6 +130,9 @@ func runTest(ctx context.Context, e *env, opts *testOptions, target string) erro
 	if err != nil {
 		return err
 	}
+	if _, err := e.ensurePython(ctx, filepath.Dir(e.abs(u.File))); err != nil {
+		return internalError(err)
+	}
 	// The runners read and compile the source: give them its real path;
 	// the report shows the path as the user gave it.
 	display := u.File
@@ -141,12 +144,11 @@ func runTest(ctx context.Context, e *env, opts *testOptions, target string) erro
 	workspace := ""
 	if opts.workspace != "" {
 		workspace = filepath.Join(e.abs(opts.workspace), rewrite.SafeName(u.Name))
+		if err := rewrite.MarkWorkspace(workspace); err != nil {
+			return internalError(err)
+		}
 	}
-	var progress func(string)
-	if e.StderrTTY {
-		progress = func(stage string) { fmt.Fprintf(e.Stderr, "\r\033[K%s...", stage) }
-		defer fmt.Fprint(e.Stderr, "\r\033[K")
-	}
+	progress := e.progress().Func()
 	var session *spark.Session
 	if opts.spark.engine == engineSpark {
 		sws := filepath.Join(e.abs(".udfx"), "spark")

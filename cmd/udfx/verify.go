@@ -22,6 +22,7 @@ import (
 type verifyOptions struct {
 	format        string
 	skipRerun     bool
+	testdata      bool
 	requireEngine string
 	spark         sparkOptions
 	timeout       time.Duration
@@ -78,6 +79,7 @@ could not check a rewrite (for example the original cannot be run).`,
 	f := cmd.Flags()
 	f.StringVarP(&opts.format, "format", "f", "table", "output format: table, json, sarif or junit")
 	f.BoolVar(&opts.skipRerun, "skip-rerun", false, "check the hashes only; do not re-run the differential tests")
+	f.BoolVar(&opts.testdata, "include-testdata", false, "also verify rewrites under testdata folders (skipped by default: they hold test fixtures)")
 	f.StringVar(&opts.requireEngine, "require-engine", "", "accept only records proved on this engine: embedded or spark")
 	f.StringVar(&opts.spark.master, "spark-master", "", "the master records proved on Spark are re-run on (default "+spark.DefaultMaster+")")
 	f.StringVar(&opts.spark.remote, "spark-remote", "", "a Spark Connect server (sc://host:port) to re-run records proved on Spark")
@@ -103,12 +105,14 @@ func runVerify(cmd *cobra.Command, e *env, opts *verifyOptions, path string) err
 	default:
 		return usageErrorf("unknown --require-engine %q: want embedded or spark", opts.requireEngine)
 	}
-	var progress func(string)
-	if e.StderrTTY {
-		progress = func(stage string) { fmt.Fprintf(e.Stderr, "\r\033[K%s...", stage) }
+	if !opts.skipRerun {
+		if _, err := e.ensurePython(cmd.Context(), e.abs(path)); err != nil {
+			return internalError(err)
+		}
 	}
+	progress := e.progress().Func()
 	res, err := verify.Run(cmd.Context(), verify.Options{
-		Root: e.abs(path), Display: path, SkipRerun: opts.skipRerun, RequireEngine: opts.requireEngine,
+		Root: e.abs(path), Display: path, SkipRerun: opts.skipRerun, RequireEngine: opts.requireEngine, IncludeTestdata: opts.testdata,
 		StartSpark: func(ctx context.Context, u *udf.UDF) (*spark.Session, error) {
 			return startSpark(ctx, e, &opts.spark, u, true, filepath.Join(e.abs(path), ".udfx", "spark"))
 		},

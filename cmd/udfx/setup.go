@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/udfx/udfx/harness/pyenv"
+	"github.com/udfx/udfx/harness/setup"
+)
+
+type setupOptions struct {
+	check  bool
+	format string
+}
+
+func newSetupCmd(e *env) *cobra.Command {
+	opts := &setupOptions{}
+	cmd := &cobra.Command{
+		Use:   "setup",
+		Short: "Check the JDK and Python, and create udfx's Python environment",
+		Long: `Checks what udfx needs to run originals for real (a JDK 17 or 21 with
+javac, Python 3.11 or newer with its venv module; Maven only for the
+RapidsUDF compile checks) and creates udfx's own Python environment with
+the pinned pyspark, pandas and pyarrow under the user's cache folder, unless
+UDFX_PYTHON names an interpreter or a .venv sits above the current folder.
+
+udfx test, rewrite, bench, scaffold and verify run this setup themselves the
+first time they need Python, so calling it is optional; it is a place to
+see what udfx will use.
+
+Exit codes: 0 ready, 2 bad usage, 3 a prerequisite is missing or the
+environment could not be created.`,
+		Example: `  udfx setup
+  udfx setup --check --format json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runSetup(cmd.Context(), e, opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.check, "check", false, "only check; create nothing")
+	cmd.Flags().StringVarP(&opts.format, "format", "f", "table", "output format: table or json")
+	return cmd
+}
+
+func runSetup(ctx context.Context, e *env, opts *setupOptions) error {
+	if opts.format != "table" && opts.format != "json" {
+		return usageErrorf("unknown --format %q: want table or json", opts.format)
+	}
+	checks := setup.Checks(ctx, setup.Host(e.getenv))
+	python, from := "", ""
+	var setupErr error
+	if missing := setup.Missing(checks); len(missing) > 0 {
+		setupErr = fmt.Errorf("%d prerequisite(s) missing: %s", len(missing), missing[0].Problem)
+	} else if f, ok := pyenv.Find(e.getenv, e.WorkDir); ok {
+		python, from = f.Python, f.From
+	} else if opts.check {
+		p, _ := pyenv.ManagedPython()
+		python, from = p, "udfx's environment: the first run creates it"
+	} else if python, setupErr = e.ensurePython(ctx, e.WorkDir); setupErr == nil {
+		from = "udfx's environment"
+	}
+	if opts.format == "json" {
+		out := struct {
+			Checks     []setup.Check `json:"checks"`
+			Python     string        `json:"python,omitempty"`
+			PythonFrom string        `json:"python_from,omitempty"`
+			Ready      bool          `json:"ready"`
+		}{checks, python, from, setupErr == nil && isFile(python)}
+		enc := json.NewEncoder(e.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			return internalError(err)
+		}
+	} else {
+		tw := tabwriter.NewWriter(e.Stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "PREREQUISITE\tSTATE\tFOUND")
+		for _, c := range checks {
+			state := "ok"
+			switch {
+			case !c.OK && c.Optional:
+				state = "optional, missing"
+			case !c.OK:
+				state = "MISSING"
+			}
+			found := c.Found
+			if found == "" {
+				found = "-"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", c.Name, state, found)
+		}
+		if python != "" {
+			state := "ok"
+			if !isFile(python) {
+				state = "not created yet"
+			}
+			fmt.Fprintf(tw, "Python environment\t%s\t%s\n", state, python+" ("+from+")")
+		}
+		tw.Flush()
+		for _, c := range checks {
+			if !c.OK {
+				fmt.Fprintf(e.Stdout, "\n%s: %s\n", c.Name, c.Problem)
+			}
+		}
+	}
+	if setupErr != nil {
+		return internalError(setupErr)
+	}
+	return nil
+}
+
+// ensurePython makes sure udfx has a Python with pyspark for a run in
+// dir: UDFX_PYTHON or a .venv in dir or above when there is one, else
+// udfx's managed environment, created (with progress on a terminal) the
+// first time.
+func (e *env) ensurePython(ctx context.Context, dir string) (string, error) {
+	if f, ok := pyenv.Find(e.getenv, dir); ok {
+		return f.Python, nil
+	}
+	rep := e.progress()
+	p, err := pyenv.Ensure(ctx, pyenv.Options{Progress: rep.Func()})
+	if err != nil {
+		return "", fmt.Errorf("udfx needs a Python with pyspark and could not create one: %w (or set UDFX_PYTHON to a Python 3.11+ that has pyspark %s)", err, pinnedPyspark())
+	}
+	return p, nil
+}
+
+// pinnedPyspark is the pyspark version udfx installs.
+func pinnedPyspark() string {
+	for _, l := range strings.Split(string(pyenv.Requirements), "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "pyspark=="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+func isFile(p string) bool {
+	st, err := os.Stat(p)
+	return p != "" && err == nil && !st.IsDir()
+}
