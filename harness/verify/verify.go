@@ -167,6 +167,11 @@ type Options struct {
 	NewRunner func(ctx context.Context, u *udf.UDF, limits runner.Limits) (runner.Runner, error)
 	// Progress, when set, hears what the gate is doing.
 	Progress func(stage string)
+	// IncludeTestdata walks testdata folders too. They are skipped by
+	// default: Go and many other tool chains keep test fixtures there,
+	// among them golden copies of rewrites with their markers, which are
+	// inputs of tests and not rewrites of the repository.
+	IncludeTestdata bool
 }
 
 // InputError is a PATH that cannot be verified: it does not exist or is
@@ -212,7 +217,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return nil, &InputError{Path: opts.Display, Err: errors.New("not a folder")}
 	}
 	progress("finding records and rewrites")
-	records, marked, err := walk(root)
+	records, marked, err := walk(root, opts.IncludeTestdata)
 	if err != nil {
 		return nil, err
 	}
@@ -255,7 +260,7 @@ type markedFile struct {
 }
 
 // walk finds the records (Dir/<udf>/FileName) and marked files below root.
-func walk(root string) (records []string, marked []markedFile, err error) {
+func walk(root string, includeTestdata bool) (records []string, marked []markedFile, err error) {
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == root {
@@ -265,7 +270,7 @@ func walk(root string) (records []string, marked []markedFile, err error) {
 			return nil
 		}
 		if d.IsDir() {
-			if p != root && skipDirs[d.Name()] {
+			if p != root && (skipDirs[d.Name()] || d.Name() == "testdata" && !includeTestdata) {
 				return filepath.SkipDir
 			}
 			return nil
