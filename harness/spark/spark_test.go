@@ -21,6 +21,8 @@ import (
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/udf/frontends"
 	"github.com/udfx/udfx/harness/value"
+
+	"github.com/udfx/udfx/harness/testsetup"
 )
 
 // These tests run real Spark (pyspark in the repository's .venv, or
@@ -36,6 +38,10 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	if err := testsetup.Prepare(); err != nil {
+		fmt.Fprintln(os.Stderr, "test setup:", err)
+		os.Exit(1)
+	}
 	dir, err := os.MkdirTemp("", "udfx-spark-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -1,6 +1,7 @@
 package columnar
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,17 +10,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-)
 
-// The real artifacts the generated Java compiles against, from Maven
-// Central. cudf 26.08.1 and rapids-4-spark_2.13 26.08.1 are the newest
-// releases Central serves (its maven-metadata.xml, 2026); both ship only
-// with a CUDA classifier, the native libraries inside. RapidsUDF
-// (com.nvidia.spark.RapidsUDF) is only in the rapids-4-spark dist jar:
-// sql-plugin-api is not published.
-const (
-	cudfArtifact   = "ai.rapids:cudf:26.08.1:jar:cuda12"
-	rapidsArtifact = "com.nvidia:rapids-4-spark_2.13:26.08.1:jar:cuda12"
+	"github.com/udfx/udfx/harness/mavenjar"
 )
 
 // TestGeneratedJavaCompiles renders the RapidsUDF of each ToFahrenheit
@@ -29,8 +21,8 @@ const (
 // scala-compiler jar).
 func TestGeneratedJavaCompiles(t *testing.T) {
 	sparkJars := findSparkJars(t)
-	cudf := resolve(t, cudfArtifact)
-	rapids := resolve(t, rapidsArtifact)
+	cudf := resolve(t, mavenjar.CuDF)
+	rapids := resolve(t, mavenjar.Rapids)
 	jars, err := filepath.Glob(filepath.Join(sparkJars, "*.jar"))
 	require.NoError(t, err)
 	sparkCP := strings.Join(jars, string(os.PathListSeparator))
@@ -85,7 +77,7 @@ func findSparkJars(t *testing.T) string {
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			require.FailNow(t, "no .venv with pyspark above the test folder: create it with .ci/requirements.txt")
+			require.FailNow(t, "no .venv with pyspark above the test folder (testsetup.Prepare links one)")
 		}
 		dir = parent
 	}
@@ -103,27 +95,14 @@ func jarNamed(t *testing.T, dir string, prefixes ...string) string {
 	return ""
 }
 
-// resolve brings artifact (group:artifact:version:jar:classifier) into
-// the local Maven repository, ~/.m2/repository (a CI cache), and returns
-// the jar's path. A refusal from Maven Central fails the test: the
-// generated code is only proven against the real artifacts.
+// resolve returns the artifact's jar from the local Maven repository,
+// fetching it the first time. A refusal from Maven Central fails the
+// test: the generated code is only proven against the real artifacts.
 func resolve(t *testing.T, artifact string) string {
 	t.Helper()
-	f := strings.Split(artifact, ":")
-	require.Len(t, f, 5, artifact)
-	home, err := os.UserHomeDir()
-	require.NoError(t, err)
-	repo := filepath.Join(home, ".m2", "repository")
-	jar := filepath.Join(append([]string{repo}, strings.Split(f[0], ".")...)...)
-	jar = filepath.Join(jar, f[1], f[2], f[1]+"-"+f[2]+"-"+f[4]+".jar")
-	if _, err := os.Stat(jar); err == nil {
-		return jar
-	}
 	start := time.Now()
-	out, err := exec.Command("mvn", "-B", "-q", "dependency:get", "-Dtransitive=false", "-Dartifact="+artifact).CombinedOutput()
-	require.NoError(t, err, "Maven Central did not serve %s; the RapidsUDF cannot be compiled against the real artifact:\n%s", artifact, out)
-	st, err := os.Stat(jar)
-	require.NoError(t, err, "mvn resolved %s but %s is missing", artifact, jar)
-	t.Logf("downloaded %s: %.0f MB in %s", artifact, float64(st.Size())/1e6, time.Since(start).Round(time.Second))
+	jar, err := mavenjar.Resolve(context.Background(), artifact, func(s string) { t.Log(s) })
+	require.NoError(t, err)
+	t.Logf("%s ready in %s", artifact, time.Since(start).Round(time.Second))
 	return jar
 }

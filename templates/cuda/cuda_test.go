@@ -25,6 +25,8 @@ import (
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/udf/frontends"
 	"github.com/udfx/udfx/harness/value"
+
+	"github.com/udfx/udfx/harness/mavenjar"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -163,25 +165,17 @@ func sameResults(t *testing.T, path, stored string, want []value.Value) {
 	}
 }
 
-// rapidsJars are the cuDF and RAPIDS Accelerator jars .ci/run fetches
-// into the local Maven repository.
-var rapidsJars = []string{
-	"ai/rapids/cudf/26.08.1/cudf-26.08.1-cuda12.jar",
-	"com/nvidia/rapids-4-spark_2.13/26.08.1/rapids-4-spark_2.13-26.08.1-cuda12.jar",
-}
-
 // javaAgrees compiles the rendered RapidsUDF class against Spark's jars
 // and the real cuDF and RAPIDS artifacts, then runs its CPU path (call)
 // on rows and requires the original's results.
 func javaAgrees(t *testing.T, files []File, rows [][]value.Value, want []value.Value) {
 	t.Helper()
-	home, err := os.UserHomeDir()
-	require.NoError(t, err)
-	cp := []string{filepath.Join("..", "..", ".venv", "lib", "python3.11", "site-packages", "pyspark", "jars", "*")}
-	for _, j := range rapidsJars {
-		p := filepath.Join(home, ".m2", "repository", j)
-		_, err := os.Stat(p)
-		require.NoError(t, err, "the generated RapidsUDF compiles against %s: fetch it as .ci/run does (mvn dependency:get)", j)
+	jars, _ := filepath.Glob(filepath.Join("..", "..", ".venv", "lib", "python3*", "site-packages", "pyspark", "jars"))
+	require.NotEmpty(t, jars, "no .venv with pyspark above the test folder (testsetup.Prepare links one)")
+	cp := []string{filepath.Join(jars[0], "*")}
+	for _, a := range []string{mavenjar.CuDF, mavenjar.Rapids} {
+		p, err := mavenjar.Resolve(context.Background(), a, func(s string) { t.Log(s) })
+		require.NoError(t, err, "the generated RapidsUDF compiles against %s", a)
 		cp = append(cp, p)
 	}
 	dir := t.TempDir()

@@ -3,6 +3,7 @@ package jvm
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/big"
 	"os"
@@ -17,6 +18,8 @@ import (
 	"github.com/udfx/udfx/harness/udf/java"
 	"github.com/udfx/udfx/harness/udf/scala"
 	"github.com/udfx/udfx/harness/value"
+
+	"github.com/udfx/udfx/harness/testsetup"
 )
 
 // These tests run the real toolchain: the JDK, scalac from Spark's jars
@@ -27,6 +30,10 @@ import (
 var testCache string
 
 func TestMain(m *testing.M) {
+	if err := testsetup.Prepare(); err != nil {
+		fmt.Fprintln(os.Stderr, "test setup:", err)
+		os.Exit(1)
+	}
 	dir, err := os.MkdirTemp("", "udfx-jvm-test-")
 	if err != nil {
 		panic(err)
