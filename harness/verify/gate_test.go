@@ -87,7 +87,9 @@ func TestDeclaredRelaxationIsHonouredAndShown(t *testing.T) {
 	assert.Contains(t, b.String(), "- to_fahrenheit: "+want+"\n")
 	b.Reset()
 	require.NoError(t, res.WriteJSON(&b, "x"))
-	var doc struct{ Items []struct{ Relaxations []string } }
+	var doc struct {
+		Items []struct{ Relaxations []string }
+	}
 	require.NoError(t, json.Unmarshal(b.Bytes(), &doc))
 	assert.Equal(t, []string{want}, doc.Items[0].Relaxations)
 	b.Reset()
