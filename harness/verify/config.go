@@ -41,8 +41,10 @@ type Relaxation struct {
 	ANSI *bool `json:"ansi,omitempty"`
 	// Reason is the reviewed justification; never empty.
 	Reason string `json:"reason"`
-	// DeclaredAt is "udfx.yaml:LINE".
+	// DeclaredAt is "udfx.yaml:LINE"; ConfigPath and Line the same apart.
 	DeclaredAt string `json:"declared_at"`
+	ConfigPath string `json:"-"`
+	Line       int    `json:"-"`
 }
 
 // Policy is the comparison policy the entry grants.
@@ -175,7 +177,7 @@ func parseRelaxation(display string, e *yaml.Node, fail func(*yaml.Node, string,
 	if e.Kind != yaml.MappingNode {
 		return nil, fail(e, "a relaxation: want a mapping with the keys %s", strings.Join(relaxationKeys, ", "))
 	}
-	r := &Relaxation{DeclaredAt: fmt.Sprintf("%s:%d", display, e.Line)}
+	r := &Relaxation{DeclaredAt: fmt.Sprintf("%s:%d", display, e.Line), ConfigPath: display, Line: e.Line}
 	relaxes := false
 	str := func(v *yaml.Node, key string) (string, error) {
 		if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {

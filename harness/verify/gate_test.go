@@ -96,6 +96,9 @@ func TestDeclaredRelaxationIsHonouredAndShown(t *testing.T) {
 	require.NoError(t, res.WriteSARIF(&b, "x"))
 	assert.Contains(t, b.String(), `"ruleId": "relaxation"`)
 	assert.Contains(t, b.String(), "to_fahrenheit is verified with a relaxation: "+want)
+	rs := res.RelaxationsInForce()
+	require.Len(t, rs, 1)
+	assert.Equal(t, Location{File: "udfx.yaml", Line: 3}, rs[0].Location, "the note points at the entry")
 	b.Reset()
 	require.NoError(t, res.WriteJUnit(&b))
 	var junit struct {

@@ -58,7 +58,8 @@ func (r *Result) WriteTable(w io.Writer) error {
 	return err
 }
 
-// InForce is one relaxation in force for one UDF's rewrite.
+// InForce is one relaxation in force for one UDF's rewrite; Location is
+// the udfx.yaml entry that grants it.
 type InForce struct {
 	UDF        string
 	Record     string
@@ -78,7 +79,11 @@ func (r *Result) RelaxationsInForce() []InForce {
 				continue
 			}
 			seen[k] = true
-			out = append(out, InForce{UDF: it.UDF, Record: it.Record, Relaxation: rl, Location: it.Location})
+			loc := it.relaxedAt
+			if loc.File == "" {
+				loc = it.Location
+			}
+			out = append(out, InForce{UDF: it.UDF, Record: it.Record, Relaxation: rl, Location: loc})
 		}
 	}
 	return out

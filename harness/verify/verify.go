@@ -141,6 +141,8 @@ type Item struct {
 	// with where udfx.yaml declares it and why; empty when bit-exact with
 	// ANSI on and errors compared.
 	Relaxations []string `json:"relaxations"`
+	// relaxedAt is the udfx.yaml entry granting them, for SARIF.
+	relaxedAt Location
 }
 
 // Location is a file (relative to the verified folder) and a 1-based
@@ -427,6 +429,9 @@ func (v *verifier) checkRecord(ctx context.Context, recAbs string) []Item {
 		items[i] = Item{UDF: rec.Original.Name, Target: rw.Target, File: v.rel(abs), Record: recRel,
 			Original: v.rel(origAbs), Status: Pass, Location: Location{File: v.rel(abs), Line: 1},
 			Relaxations: pol.relaxations()}
+		if g := pol.grant; g != nil {
+			items[i].relaxedAt = Location{File: g.ConfigPath, Line: g.Line}
+		}
 	}
 	// fail gives every item still passing a status.
 	fail := func(st Status, detail string, loc *Location) {
