@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/udfx/udfx/harness/rewrite"
 	"github.com/udfx/udfx/harness/runner"
@@ -28,6 +29,46 @@ type rewriteOptions struct {
 	workspace string
 	agent     agentOptions
 	spark     sparkOptions
+	// relaxed are the hidden tolerance flags of udfx test: rewrite refuses
+	// them and points at udfx.yaml.
+	relaxed relaxedFlags
+}
+
+// relaxedFlags are udfx test's relaxation flags. rewrite accepts none of
+// them: a record's relaxation would be the record's own claim, and the
+// gate honours relaxations only from the reviewed udfx.yaml.
+type relaxedFlags struct {
+	ulp              int64
+	rel, abs         float64
+	signedZero       string
+	allowErrorToNull bool
+	ansi             bool
+}
+
+var relaxedFlagNames = []string{"ulp", "rel", "abs", "signed-zero", "allow-error-to-null", "ansi"}
+
+func addRelaxedFlags(f *pflag.FlagSet, r *relaxedFlags) {
+	f.Int64Var(&r.ulp, "ulp", 0, "refused: see udfx.yaml")
+	f.Float64Var(&r.rel, "rel", 0, "refused: see udfx.yaml")
+	f.Float64Var(&r.abs, "abs", 0, "refused: see udfx.yaml")
+	f.StringVar(&r.signedZero, "signed-zero", "strict", "refused: see udfx.yaml")
+	f.BoolVar(&r.allowErrorToNull, "allow-error-to-null", false, "refused: see udfx.yaml")
+	f.BoolVar(&r.ansi, "ansi", true, "refused: see udfx.yaml")
+	for _, n := range relaxedFlagNames {
+		_ = f.MarkHidden(n)
+	}
+}
+
+// checkRelaxedFlags refuses any relaxation flag given to rewrite.
+func checkRelaxedFlags(f *pflag.FlagSet) error {
+	for _, n := range relaxedFlagNames {
+		if f.Changed(n) {
+			return usageErrorf("udfx rewrite has no --%s: it proves rewrites bit-exact, with ANSI on and the original's errors compared. "+
+				"A relaxation is a reviewed decision: declare it for the UDF, with a reason, in udfx.yaml at the repository root "+
+				"(docs/threat-model.md); udfx verify honours only what that file grants. To see how far a rewrite is off, use udfx test --%s", n, n)
+		}
+	}
+	return nil
 }
 
 func newRewriteCmd(e *env) *cobra.Command {
@@ -63,6 +104,9 @@ changes), 3 the original could not be run.`,
   udfx rewrite examples/python-celsius/celsius.py:to_fahrenheit --apply`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkRelaxedFlags(cmd.Flags()); err != nil {
+				return err
+			}
 			return runRewrite(cmd.Context(), e, opts, args[0])
 		},
 	}
@@ -77,6 +121,7 @@ changes), 3 the original could not be run.`,
 	f.StringVar(&opts.workspace, "workspace", "", "workspace folder (default <repo>/.udfx)")
 	addAgentFlags(f, &opts.agent)
 	addSparkFlags(f, &opts.spark)
+	addRelaxedFlags(f, &opts.relaxed)
 	return cmd
 }
 

@@ -39,30 +39,52 @@ rewrite file (a file whose first 20 lines carry a "udfx:rewrite record=" marker)
 below PATH (default: the current folder; .git, .udfx and vendored folders are
 skipped) and checks each rewrite:
 
-  stale-udf      the UDF's definition no longer hashes as recorded (edited,
-                 renamed or its file gone)
-  stale-rewrite  the rewrite file no longer hashes as recorded (edited or gone)
-  unverified     a rewrite file whose marker names a missing record, or a
-                 record that does not list it
-  failed         the record's result is not "verified"
-  mismatch       the differential test, re-run now with the record's seed,
-                 rows, ANSI mode and comparison policy, finds a counterexample
-  wrong-engine   with --require-engine: the record was proved on another
-                 engine (--require-engine spark accepts only records of a
-                 test on real Apache Spark)
+  stale-udf              the UDF's definition, its signature (wherever its
+                         types are declared, registrations included) or what
+                         it reads outside its definition in the same file
+                         (the body of udf(f, T), module constants, helpers)
+                         no longer hashes as recorded, or it is gone
+  stale-use-site         code the rewrite was inlined into (expr("..."), a
+                         SQL string) no longer holds what rewrite.sql gives
+  stale-rewrite          the rewrite file no longer hashes as recorded
+  unverified             a rewrite file whose marker names a missing record,
+                         or a record that does not list it
+  inconsistent-record    the inputs the record's seed and rows generate do
+                         not hash as the record says
+  failed                 the record's result is not "verified"
+  undeclared-relaxation  the record claims a tolerance, NULL where the
+                         original throws, or ANSI off, and udfx.yaml does not
+                         grant it
+  mismatch               the differential test, re-run now, finds a
+                         counterexample
+  wrong-engine           with --require-engine: the record was proved on
+                         another engine (--require-engine spark accepts only
+                         records of a test on real Apache Spark)
 
---skip-rerun checks the hashes only: fast enough for a pre-commit hook. A
-record proved on Spark (engine spark) is re-run on Spark, in local mode or
-on --spark-master / --spark-remote.
+The re-run holds every rewrite to the project's policy, never the record's:
+bit-exact, ANSI on, the original's errors compared, at least 10000 rows, for
+the record's seed and each of udfx's own seeds. A relaxation (ulp, rel, abs,
+signed_zero: lenient, allow_error_to_null, ansi: false) counts only when the
+repository's reviewed udfx.yaml declares it for the UDF with a reason; every
+relaxation in force is printed in each output format. See
+docs/threat-model.md.
+
+--skip-rerun checks the hashes only: a drift check for a pre-commit hook, not
+a proof. Anyone who can edit the record can edit its hashes, so only the
+full verify (the re-run) proves a rewrite; run it in CI. A record proved on
+Spark (engine spark) is re-run on Spark, in local mode or on --spark-master /
+--spark-remote.
 
 Output is a table, or --format json (docs/verify-json.md), sarif (2.1.0, a
-rule per failure kind) or junit. When GITHUB_ACTIONS=true, udfx also writes
-an ::error annotation per failing rewrite (at most 10; to stdout with the
-table, to stderr with the other formats) and appends the table as Markdown
-to the file named by $GITHUB_STEP_SUMMARY.
+rule per failure kind, a note per relaxation) or junit. When
+GITHUB_ACTIONS=true, udfx also writes an ::error annotation per failing
+rewrite (at most 10; to stdout with the table, to stderr with the other
+formats) and appends the table as Markdown to the file named by
+$GITHUB_STEP_SUMMARY.
 
-Exit codes: 0 every rewrite passes, 1 the gate failed, 2 bad usage, 3 udfx
-could not check a rewrite (for example the original cannot be run).`,
+Exit codes: 0 every rewrite passes, 1 the gate failed, 2 bad usage (including
+an udfx.yaml udfx cannot accept: the message names its line), 3 udfx could
+not check a rewrite (for example the original cannot be run).`,
 		Example: `  udfx verify
   udfx verify --skip-rerun
   udfx verify --require-engine spark
@@ -78,7 +100,7 @@ could not check a rewrite (for example the original cannot be run).`,
 	}
 	f := cmd.Flags()
 	f.StringVarP(&opts.format, "format", "f", "table", "output format: table, json, sarif or junit")
-	f.BoolVar(&opts.skipRerun, "skip-rerun", false, "check the hashes only; do not re-run the differential tests")
+	f.BoolVar(&opts.skipRerun, "skip-rerun", false, "check the hashes only, without re-running the differential tests: a drift check, not a proof (forged hashes pass it)")
 	f.BoolVar(&opts.testdata, "include-testdata", false, "also verify rewrites under testdata folders (skipped by default: they hold test fixtures)")
 	f.StringVar(&opts.requireEngine, "require-engine", "", "accept only records proved on this engine: embedded or spark")
 	f.StringVar(&opts.spark.master, "spark-master", "", "the master records proved on Spark are re-run on (default "+spark.DefaultMaster+")")
@@ -124,7 +146,8 @@ func runVerify(cmd *cobra.Command, e *env, opts *verifyOptions, path string) err
 	}
 	if err != nil {
 		var ie *verify.InputError
-		if errors.As(err, &ie) {
+		var ce *verify.ConfigError
+		if errors.As(err, &ie) || errors.As(err, &ce) {
 			return usageError(err)
 		}
 		return internalError(err)

@@ -86,20 +86,39 @@ func writeRecord(t *testing.T, dir string) {
 	rep, err := difftest.Run(context.Background(), &u, difftest.Rewrite{SQL: evidence.StripSQLComments(string(sqlFile))}, opts)
 	require.NoError(t, err)
 	require.True(t, rep.Equal, "the translator's SQL is exact")
+	inputsHash, err := verify.InputsHash(&u, opts.Seed, opts.Rows)
+	require.NoError(t, err)
 	require.NoError(t, evidence.Write(filepath.Join(dir, verifyRecordPath), &evidence.Record{
 		SchemaVersion: evidence.SchemaVersion, Tool: "udfx " + version,
-		Original: evidence.Original{File: "jobs/celsius.py", Name: u.Name, Language: string(u.Language), SpanSHA256: evidence.SpanHash(span)},
-		Rewrites: []evidence.RewriteFile{{Target: "sql", Path: verifySQLPath, SHA256: evidence.SHA256(sqlFile)}},
-		Seed:     opts.Seed, Rows: opts.Rows, Engine: evidence.Engine{Name: rep.Engine, ANSI: rep.ANSI},
+		Original: evidence.Original{File: "jobs/celsius.py", Name: u.Name, Language: string(u.Language), SpanSHA256: evidence.SpanHash(span),
+			SignatureSHA256: evidence.SignatureHash(&u), DependsOn: evidence.Dependencies(&u, src)},
+		Rewrites:     []evidence.RewriteFile{{Target: "sql", Path: verifySQLPath, SHA256: evidence.SHA256(sqlFile)}},
+		InputsSHA256: inputsHash,
+		Seed:         opts.Seed, Rows: opts.Rows, Engine: evidence.Engine{Name: rep.Engine, ANSI: rep.ANSI},
 		Policy: opts.Policy, Result: evidence.Verified,
 	}))
+}
+
+// forgeRecord writes sql as the rewrite, updates its hash in the record
+// and lets edit change the record further, keeping "verified".
+func forgeRecord(t *testing.T, dir, sql string, edit func(*evidence.Record)) {
+	t.Helper()
+	writeSQLRewrite(t, dir, sql)
+	b, err := os.ReadFile(filepath.Join(dir, verifySQLPath))
+	require.NoError(t, err)
+	rec, err := evidence.Read(filepath.Join(dir, verifyRecordPath))
+	require.NoError(t, err)
+	rec.Rewrites[0].SHA256 = evidence.SHA256(b)
+	edit(rec)
+	require.NoError(t, evidence.Write(filepath.Join(dir, verifyRecordPath), rec))
 }
 
 func TestVerifyPassesOnAVerifiedRewrite(t *testing.T) {
 	dir := verifyRepo(t)
 	stdout, stderr, code := runCLI(t, dir, "verify")
 	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
-	assert.Regexp(t, `(?m)^to_fahrenheit\s+sql\s+pass\s+udfx-rewrites/to_fahrenheit/rewrite\.sql\s+hashes match the record; differential test re-run: 2000 of 2000 rows agree$`, stdout)
+	assert.Regexp(t, `(?m)^to_fahrenheit\s+sql\s+pass\s+udfx-rewrites/to_fahrenheit/rewrite\.sql\s+hashes match the record; differential test re-run: 20000 of 20000 rows agree \(bit-exact, ANSI on, errors compared; 10000 rows for each of seeds 1, 104729\)$`, stdout)
+	assert.NotContains(t, stdout, "relaxations in force")
 	assert.Contains(t, stdout, "1 rewrite checked (1 records): 1 pass\n")
 	assert.Empty(t, stderr)
 
@@ -165,7 +184,7 @@ func TestVerifyFindsTheCounterexampleAfterTheSQLChanges(t *testing.T) {
 	it := doc.Items[0]
 	assert.Equal(t, "mismatch", it.Status)
 	assert.True(t, it.Rerun)
-	assert.Regexp(t, `^the rewrite differs from to_fahrenheit on \d+ of 2000 rows; counterexample: celsius = 13\.0 → original 55\.4, rewrite 55\.400000000000006$`, it.Detail)
+	assert.Regexp(t, `^the rewrite differs from to_fahrenheit on \d+ of 10000 rows \(seed 1; bit-exact, ANSI on, errors compared; 10000 rows for each of seeds 1, 104729\); counterexample: celsius = 13\.0 → original 55\.4, rewrite 55\.400000000000006$`, it.Detail)
 	require.Len(t, it.Counterexample.Inputs, 1)
 	assert.Equal(t, "13.0", it.Counterexample.Inputs[0].Value.Text)
 	assert.Equal(t, "55.4", it.Counterexample.Original.Text)
@@ -328,4 +347,47 @@ func TestVerifyOnGitHubActions(t *testing.T) {
 	md2, err := os.ReadFile(summary)
 	require.NoError(t, err)
 	assert.Equal(t, md, md2)
+}
+
+// The reproduction of issue 11: a wrong rewrite whose record claims a
+// huge tolerance passed the full gate. Now the claim fails unless the
+// repository's udfx.yaml grants it, and a granted one is shown.
+func TestVerifyForgedToleranceEndToEnd(t *testing.T) {
+	dir := verifyRepo(t)
+	forgeRecord(t, dir, "celsius * 9.0D / 5.0D + 33.0D", func(rec *evidence.Record) { rec.Policy.Abs = 1e9 })
+	stdout, stderr, code := runCLI(t, dir, "verify")
+	require.Equal(t, exitFailed, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Regexp(t, `(?m)^to_fahrenheit\s+sql\s+undeclared-relaxation\s+\S+\s+the record claims an absolute tolerance of 1e\+09, which udfx\.yaml does not grant to to_fahrenheit`, stdout)
+	assert.Contains(t, stderr, "1 undeclared-relaxation")
+
+	writeFile(t, filepath.Join(dir, "udfx.yaml"), "relaxations:\n  - udf: to_fahrenheit\n    abs: 1e9\n    reason: reviewed in PR 7\n")
+	summary := filepath.Join(t.TempDir(), "summary.md")
+	stdout, stderr, code = runCLIEnv(t, dir, map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": summary,
+		"UDFX_PYTHON": os.Getenv("UDFX_PYTHON")}, "verify")
+	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Contains(t, stdout, "relaxations in force (granted by udfx.yaml):\n  to_fahrenheit: within absolute 1e+09 (udfx.yaml:2: reviewed in PR 7)\n")
+	md, err := os.ReadFile(summary)
+	require.NoError(t, err)
+	assert.Contains(t, string(md), "- to_fahrenheit: within absolute 1e+09 (udfx.yaml:2: reviewed in PR 7)")
+
+	// A config udfx cannot accept stops the gate, naming the line.
+	writeFile(t, filepath.Join(dir, "udfx.yaml"), "relaxations:\n  - udf: to_fahrenheit\n    abs: 1e9\n    tolerance: 2\n    reason: r\n")
+	_, stderr, code = runCLI(t, dir, "verify", "--skip-rerun")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, `udfx.yaml:4: unknown key "tolerance" in a relaxation`)
+}
+
+func TestRewriteRefusesToleranceFlags(t *testing.T) {
+	dir := t.TempDir()
+	for _, flag := range []string{"--ulp=2", "--abs=1e-9", "--allow-error-to-null", "--ansi=false"} {
+		_, stderr, code := runCLI(t, dir, "rewrite", "nowhere.py", flag)
+		assert.Equal(t, exitUsage, code, flag)
+		assert.Contains(t, stderr, "declare it for the UDF, with a reason, in udfx.yaml at the repository root", flag)
+	}
+	stdout, _, code := runCLI(t, dir, "rewrite", "--help")
+	require.Equal(t, exitOK, code)
+	assert.NotContains(t, stdout, "--ulp", "hidden")
+	stdout, _, code = runCLI(t, dir, "verify", "--help")
+	require.Equal(t, exitOK, code)
+	assert.Contains(t, stdout, "a drift check, not a proof")
 }

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/value"
 )
 
@@ -62,6 +63,29 @@ type Record struct {
 	// rewritten one, when the test ran on Spark: the rewritten plan holds
 	// no UDF node, the original's shows the boundary that was removed.
 	Plans *Plans `json:"plans,omitempty"`
+	// UseSites are the edits the patch makes where the job calls the UDF:
+	// the proved expression inlined into the job's code. verify checks
+	// that each still holds what rewrite.sql gives for that call, so the
+	// code that runs is the code that was proved.
+	UseSites []UseSite `json:"use_sites,omitempty"`
+}
+
+// UseSite is one inlined call of the rewrite in the job's code.
+type UseSite struct {
+	// File is the source file (relative to the repository root,
+	// slash-separated) and Kind the use site's kind (call, sql).
+	File string `json:"file"`
+	Kind string `json:"kind"`
+	// Span is where the new text lies in the file as the patch leaves it
+	// (the text is also accepted where it moved, as long as it is there
+	// once per recorded site).
+	Span udf.Span `json:"span"`
+	// Old is the call the patch replaced; New the text it wrote, which
+	// verify derives again from Old and rewrite.sql. NewSHA256 is
+	// SHA256 of New.
+	Old       string `json:"old"`
+	New       string `json:"new"`
+	NewSHA256 string `json:"new_sha256"`
 }
 
 // Plans is the plan evidence of a test on Spark.
@@ -87,6 +111,15 @@ type Original struct {
 	Language string `json:"language"`
 	// SpanSHA256 is SpanHash of the definition's source text.
 	SpanSHA256 string `json:"span_sha256"`
+	// SignatureSHA256 is SignatureHash of the UDF as the front-end reads
+	// it (parameter and return types, wherever in the file they are
+	// declared). Empty in records of an udfx that did not check it.
+	SignatureSHA256 string `json:"signature_sha256,omitempty"`
+	// DependsOn is what the UDF's meaning depends on outside its span, as
+	// Dependencies finds it: the body when the span is only a wrapping
+	// call, the registrations (with their declared return types), and the
+	// module-level names the body reads in the same file.
+	DependsOn []Dependency `json:"depends_on,omitempty"`
 }
 
 // RewriteFile is one file a rewrite consists of.

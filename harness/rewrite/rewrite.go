@@ -463,16 +463,22 @@ func buildRewrite(ctx context.Context, opts Options, sc *scaffolded, out *Outcom
 		return fmt.Errorf("use sites: %w", err)
 	}
 	out.UseEdits = edits
-	spanText, err := definitionAfter(u, newSrc)
+	after, spanText, err := definitionAfter(u, newSrc)
 	if err != nil {
 		return &EvidenceError{Stage: "rewrite", Msg: err.Error()}
+	}
+	// What was tested must be what the applied file declares.
+	if evidence.SignatureHash(after) != evidence.SignatureHash(u) {
+		return &EvidenceError{Stage: "rewrite", Msg: "the use-site edits change the UDF's signature as the front-end reads it"}
 	}
 	rec := &evidence.Record{
 		SchemaVersion: evidence.SchemaVersion,
 		Tool:          opts.Tool,
 		Original: evidence.Original{
 			File: u.File, Name: u.Name, Language: string(u.Language), SpanSHA256: evidence.SpanHash(spanText),
+			SignatureSHA256: evidence.SignatureHash(after), DependsOn: evidence.Dependencies(after, newSrc),
 		},
+		UseSites:     RecordUseSites(u.File, edits),
 		Rewrites:     []evidence.RewriteFile{{Target: TargetSQL, Path: sqlPath, SHA256: evidence.SHA256(sqlFile)}},
 		SpecSHA256:   evidence.SHA256(sc.specJSON),
 		InputsSHA256: sc.inputsHash,
@@ -522,22 +528,23 @@ func buildRewrite(ctx context.Context, opts Options, sc *scaffolded, out *Outcom
 	return nil
 }
 
-// definitionAfter returns the text of u's definition in src, the source
-// with the use sites rewritten: the front-end finds the UDF there again by
+// definitionAfter returns u as the front-end finds it in src, the source
+// with the use sites rewritten, and the text of its definition: the front-end finds the UDF there again by
 // name, since the edits may have moved or resized its span.
-func definitionAfter(u *udf.UDF, src []byte) ([]byte, error) {
+func definitionAfter(u *udf.UDF, src []byte) (*udf.UDF, []byte, error) {
 	fe := frontends.New(u.Language)
 	defer fe.Close()
 	us, err := fe.Parse(u.File, src)
 	if err != nil {
-		return nil, fmt.Errorf("the rewritten %s does not parse: %w", u.File, err)
+		return nil, nil, fmt.Errorf("the rewritten %s does not parse: %w", u.File, err)
 	}
 	for i := range us {
 		if us[i].Name == u.Name {
-			return evidence.SpanText(src, us[i].Span)
+			text, err := evidence.SpanText(src, us[i].Span)
+			return &us[i], text, err
 		}
 	}
-	return nil, fmt.Errorf("the rewritten %s no longer defines %s", u.File, u.Name)
+	return nil, nil, fmt.Errorf("the rewritten %s no longer defines %s", u.File, u.Name)
 }
 
 func readIfExists(path string) ([]byte, error) {

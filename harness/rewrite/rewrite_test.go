@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/udf"
 )
 
@@ -166,4 +167,53 @@ func TestOnlyAJudgedCandidateIsNotTestedAgain(t *testing.T) {
 	o.Tried[0].Reason = "refuted: differs on 3 of 100 rows"
 	assert.Same(t, o.Tried[0], o.judged(c))
 	assert.Nil(t, o.judged(Candidate{Target: TargetCUDA, SQL: c.SQL}), "same SQL, another target")
+}
+
+// Spark resolves column names case-insensitively, so a candidate that
+// passed with CELSIUS used the parameter celsius: the call site must get
+// the argument there too (issue 11, item 5).
+func TestSubstituteResolvesParametersAsSparkDoes(t *testing.T) {
+	params := []udf.Param{{Name: "celsius"}, {Name: "s"}}
+	got, err := substitute("CELSIUS * 9.0D / 5.0D + `Celsius` + length(S)", params, []string{"temp", "name"})
+	require.NoError(t, err)
+	assert.Equal(t, "temp * 9.0D / 5.0D + temp + length(name)", got)
+
+	// Two parameters one name resolves to: ambiguous in Spark too.
+	_, err = substitute("a + 1", []udf.Param{{Name: "a"}, {Name: "A"}}, []string{"x", "y"})
+	assert.ErrorContains(t, err, `"a" names both parameters a and A`)
+}
+
+func TestCaseChangedParameterAtTheCallSite(t *testing.T) {
+	src := "from pyspark.sql.functions import col, udf\n\ndf.withColumn(\"f\", to_fahrenheit(col(\"temperature\")))\nspark.sql(\"SELECT to_fahrenheit(t) FROM r\")\n"
+	site := func(kind udf.UseKind, text string) udf.UseSite {
+		i := strings.Index(src, text)
+		line := strings.Count(src[:i], "\n") + 1
+		col := i - strings.LastIndex(src[:i], "\n")
+		return udf.UseSite{Kind: kind, Text: text, Span: udf.Span{Start: udf.Position{Line: line, Column: col}, End: udf.Position{Line: line, Column: col + len(text)}}}
+	}
+	u := &udf.UDF{Name: "to_fahrenheit", Language: udf.Python, RegisteredNames: []string{"to_fahrenheit"}, Params: []udf.Param{{Name: "celsius"}},
+		UseSites: []udf.UseSite{
+			site(udf.UseCall, `to_fahrenheit(col("temperature"))`),
+			site(udf.UseSQL, `"SELECT to_fahrenheit(t) FROM r"`),
+		}}
+	got, edits, err := RewriteUseSites(u, []byte(src), "CELSIUS * 9.0D / 5.0D + 32.0D")
+	require.NoError(t, err)
+	assert.NotContains(t, string(got), "CELSIUS")
+	assert.Contains(t, string(got), "expr(\"`temperature` * 9.0D / 5.0D + 32.0D\")")
+	assert.Contains(t, string(got), `spark.sql("SELECT (t * 9.0D / 5.0D + 32.0D) FROM r")`)
+
+	// Each edit says where its new text lies in the result, which the
+	// record lists and verify checks.
+	require.Len(t, edits, 2)
+	for _, e := range edits {
+		at, err := evidence.SpanText(got, e.At)
+		require.NoError(t, err)
+		assert.Equal(t, e.New, string(at))
+		again, err := UseSiteText(u, e.Kind, e.Old, "CELSIUS * 9.0D / 5.0D + 32.0D")
+		require.NoError(t, err)
+		assert.Equal(t, e.New, again, "verify derives the same text from the record")
+	}
+	uses := RecordUseSites("jobs/c.py", edits)
+	require.Len(t, uses, 2)
+	assert.Equal(t, evidence.SHA256([]byte(uses[0].New)), uses[0].NewSHA256)
 }

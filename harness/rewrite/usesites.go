@@ -19,6 +19,8 @@ type UseEdit struct {
 	New string `json:"new,omitempty"`
 	// Note says why a site is kept, or what to check after the change.
 	Note string `json:"note,omitempty"`
+	// At is where New lies in the rewritten source (zero when kept).
+	At udf.Span `json:"at,omitempty"`
 }
 
 var sqlIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*`)
@@ -30,13 +32,27 @@ func substitute(sql string, params []udf.Param, args []string) (string, error) {
 	if len(params) != len(args) {
 		return "", fmt.Errorf("%d arguments for %d parameters", len(args), len(params))
 	}
+	// Spark resolves column names case-insensitively (the default
+	// spark.sql.caseSensitive=false), and so does the embedded engine the
+	// candidate was proved on: CELSIUS is the parameter celsius. A name
+	// that matches two parameters is ambiguous to Spark too.
+	var ambiguous error
 	lookup := func(name string) (string, bool) {
+		found := -1
 		for i, p := range params {
-			if p.Name == name {
-				return args[i], true
+			if strings.EqualFold(p.Name, name) {
+				if found >= 0 && ambiguous == nil {
+					ambiguous = fmt.Errorf("%q names both parameters %s and %s", name, params[found].Name, p.Name)
+				}
+				if found < 0 || p.Name == name {
+					found = i
+				}
 			}
 		}
-		return "", false
+		if found < 0 {
+			return "", false
+		}
+		return args[found], true
 	}
 	var b strings.Builder
 	for i := 0; i < len(sql); {
@@ -82,6 +98,9 @@ func substitute(sql string, params []udf.Param, args []string) (string, error) {
 			b.WriteByte(c)
 			i++
 		}
+	}
+	if ambiguous != nil {
+		return "", ambiguous
 	}
 	return b.String(), nil
 }
@@ -318,6 +337,37 @@ func callRewrite(u *udf.UDF, text, expr string) (string, string, error) {
 type edit struct {
 	from, to int
 	text     string
+	// use is the index of the UseEdit this edit makes, -1 for an import.
+	use int
+}
+
+// UseSiteText is the text the patch writes at a use site of kind call or
+// sql whose text is old, for the SQL rewrite expr: what verify derives
+// again to check that an inlined expression follows from rewrite.sql.
+func UseSiteText(u *udf.UDF, kind udf.UseKind, old, expr string) (string, error) {
+	text, _, err := useSiteText(u, kind, old, expr)
+	return text, err
+}
+
+func useSiteText(u *udf.UDF, kind udf.UseKind, old, expr string) (text, qual string, err error) {
+	switch kind {
+	case udf.UseSQL:
+		lit, err := parseHostLiteral(u.Language, old)
+		if err != nil {
+			return "", "", err
+		}
+		text, n, err := rewriteSQLText(lit.content, u.RegisteredNames, expr, u.Params)
+		if err != nil {
+			return "", "", err
+		}
+		if n == 0 {
+			return "", "", fmt.Errorf("no call of %s found", strings.Join(u.RegisteredNames, ", "))
+		}
+		return lit.render(text), "", nil
+	case udf.UseCall:
+		return callRewrite(u, old, expr)
+	}
+	return "", "", fmt.Errorf("a %s use site is not rewritten", kind)
 }
 
 // RewriteUseSites returns src with the UDF's use sites changed to call
@@ -345,41 +395,28 @@ func RewriteUseSites(u *udf.UDF, src []byte, expr string) ([]byte, []UseEdit, er
 			ue.Note = "kept: remove the registration once nothing calls " + strings.Join(u.RegisteredNames, ", ")
 		case udf.UseReference:
 			ue.Note = "kept: the UDF is passed around, not called"
-		case udf.UseSQL:
-			lit, err := parseHostLiteral(u.Language, site.Text)
-			if err != nil {
-				ue.Note = "kept: " + err.Error()
-				break
-			}
-			text, n, err := rewriteSQLText(lit.content, u.RegisteredNames, expr, u.Params)
-			if err != nil {
-				ue.Note = "kept: " + err.Error()
-				break
-			}
-			if n == 0 {
-				ue.Note = "kept: no call of " + strings.Join(u.RegisteredNames, ", ") + " found"
-				break
-			}
-			ue.New = lit.render(text)
-		case udf.UseCall:
-			repl, qual, err := callRewrite(u, site.Text, expr)
+		case udf.UseSQL, udf.UseCall:
+			repl, qual, err := useSiteText(u, site.Kind, site.Text, expr)
 			if err != nil {
 				ue.Note = "kept: " + err.Error()
 				break
 			}
 			ue.New = repl
-			ue.Note = "an unaliased column's name changes from the UDF call to the expression: add .alias(...) where the name matters"
-			if qual == "" {
-				needImport = true
+			if site.Kind == udf.UseCall {
+				ue.Note = "an unaliased column's name changes from the UDF call to the expression: add .alias(...) where the name matters"
+				if qual == "" {
+					needImport = true
+				}
 			}
 		}
 		if ue.New != "" {
-			edits = append(edits, edit{from, to, ue.New})
+			edits = append(edits, edit{from: from, to: to, text: ue.New, use: len(out)})
 		}
 		out = append(out, ue)
 	}
 	if needImport {
 		if e, ok := exprImport(u.Language, src); ok {
+			e.use = -1
 			edits = append(edits, e)
 		}
 	}
@@ -391,7 +428,48 @@ func RewriteUseSites(u *udf.UDF, src []byte, expr string) ([]byte, []UseEdit, er
 		}
 		res = append(res[:e.from:e.from], append([]byte(e.text), res[e.to:]...)...)
 	}
+	// Where each new text lies in the result: shifted by the edits
+	// before it.
+	for _, e := range edits {
+		if e.use < 0 {
+			continue
+		}
+		start := e.from
+		for _, o := range edits {
+			if o.from < e.from {
+				start += len(o.text) - (o.to - o.from)
+			}
+		}
+		out[e.use].At = udf.Span{Start: positionOf(res, start), End: positionOf(res, start+len(e.text))}
+	}
 	return res, out, nil
+}
+
+// positionOf converts a byte offset to a 1-based line and code-point
+// column, as the front-ends report positions.
+func positionOf(src []byte, off int) udf.Position {
+	line, col := 1, 1
+	for _, r := range string(src[:off]) {
+		if r == '\n' {
+			line, col = line+1, 1
+			continue
+		}
+		col++
+	}
+	return udf.Position{Line: line, Column: col}
+}
+
+// RecordUseSites lists the applied use-site edits for the evidence
+// record of a UDF in file.
+func RecordUseSites(file string, edits []UseEdit) []evidence.UseSite {
+	var out []evidence.UseSite
+	for _, e := range edits {
+		if e.New == "" {
+			continue
+		}
+		out = append(out, evidence.UseSite{File: file, Kind: string(e.Kind), Span: e.At, Old: e.Old, New: e.New, NewSHA256: evidence.SHA256([]byte(e.New))})
+	}
+	return out
 }
 
 var (
@@ -418,7 +496,7 @@ func exprImport(lang udf.Language, src []byte) (edit, bool) {
 			}
 		}
 		if m := pyFuncsImport.FindStringSubmatchIndex(s); m != nil {
-			return edit{m[3], m[3], ", expr"}, true
+			return edit{from: m[3], to: m[3], text: ", expr"}, true
 		}
 		return newImportLine(lang, s, "from pyspark.sql.functions import expr")
 	case udf.Scala:
@@ -433,7 +511,7 @@ func exprImport(lang udf.Language, src []byte) (edit, bool) {
 			}
 		}
 		if m := scalaFuncsImport.FindStringSubmatchIndex(s); m != nil && m[2] >= 0 {
-			return edit{m[3], m[3], ", expr"}, true
+			return edit{from: m[3], to: m[3], text: ", expr"}, true
 		}
 		return newImportLine(lang, s, "import org.apache.spark.sql.functions.expr")
 	case udf.Java:
@@ -461,10 +539,10 @@ func hasName(names []string, want string) bool {
 func newImportLine(lang udf.Language, s, line string) (edit, bool) {
 	ms := anyImport[lang].FindAllStringIndex(s, -1)
 	if len(ms) == 0 {
-		return edit{0, 0, line + "\n"}, true
+		return edit{from: 0, to: 0, text: line + "\n"}, true
 	}
 	end := ms[len(ms)-1][1]
-	return edit{end, end, "\n" + line}, true
+	return edit{from: end, to: end, text: "\n" + line}, true
 }
 
 // offsetOf is evidence.Offset with an error for a position outside src.

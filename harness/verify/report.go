@@ -48,8 +48,45 @@ func (r *Result) WriteTable(w io.Writer) error {
 			return err
 		}
 	}
+	if rs := r.RelaxationsInForce(); len(rs) > 0 {
+		fmt.Fprintln(w, "relaxations in force (granted by udfx.yaml):")
+		for _, rl := range rs {
+			fmt.Fprintf(w, "  %s: %s\n", rl.UDF, rl.Relaxation)
+		}
+	}
 	_, err := fmt.Fprintln(w, r.Summary())
 	return err
+}
+
+// InForce is one relaxation in force for one UDF's rewrite; Location is
+// the udfx.yaml entry that grants it.
+type InForce struct {
+	UDF        string
+	Record     string
+	Relaxation string
+	Location   Location
+}
+
+// RelaxationsInForce lists each relaxation once per record, in the items'
+// order.
+func (r *Result) RelaxationsInForce() []InForce {
+	var out []InForce
+	seen := map[string]bool{}
+	for _, it := range r.Items {
+		for _, rl := range it.Relaxations {
+			k := it.Record + "\x00" + rl
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			loc := it.relaxedAt
+			if loc.File == "" {
+				loc = it.Location
+			}
+			out = append(out, InForce{UDF: it.UDF, Record: it.Record, Relaxation: rl, Location: loc})
+		}
+	}
+	return out
 }
 
 // WriteMarkdown writes the table as GitHub-flavoured Markdown, for
@@ -65,6 +102,14 @@ func (r *Result) WriteMarkdown(w io.Writer) error {
 		fmt.Fprintln(w, "|---|---|---|---|---|")
 		for _, it := range r.Items {
 			fmt.Fprintf(w, "| %s | %s | %s | `%s` | %s |\n", mdCell(it.UDF), mdCell(it.Target), it.Status, mdCell(it.File), mdCell(it.Detail))
+		}
+		fmt.Fprintln(w)
+	}
+	if rs := r.RelaxationsInForce(); len(rs) > 0 {
+		fmt.Fprintln(w, "Relaxations in force (granted by udfx.yaml):")
+		fmt.Fprintln(w)
+		for _, rl := range rs {
+			fmt.Fprintf(w, "- %s: %s\n", mdCell(rl.UDF), mdCell(rl.Relaxation))
 		}
 		fmt.Fprintln(w)
 	}
@@ -91,9 +136,12 @@ func (r *Result) WriteJSON(w io.Writer, version string) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	items := r.Items
-	if items == nil {
-		items = []Item{}
+	items := make([]Item, len(r.Items))
+	for i, it := range r.Items {
+		if it.Relaxations == nil {
+			it.Relaxations = []string{}
+		}
+		items[i] = it
 	}
 	return enc.Encode(struct {
 		SchemaVersion int            `json:"schema_version"`
@@ -110,7 +158,13 @@ func (r *Result) WriteJSON(w io.Writer, version string) error {
 var ruleNames = map[Status]string{
 	StaleUDF: "StaleUDF", StaleRewrite: "StaleRewrite", Unverified: "UnverifiedRewrite",
 	Failed: "FailedRewrite", Mismatch: "RewriteMismatch", Error: "VerifyError",
+	WrongEngine: "WrongEngine", StaleUseSite: "StaleUseSite", UndeclaredRelaxation: "UndeclaredRelaxation",
+	InconsistentRecord: "InconsistentRecord",
 }
+
+// RelaxationRule is the SARIF rule of the notes that show each relaxation
+// in force: not a failure, but a reviewer should see it.
+const RelaxationRule = "relaxation"
 
 // WriteSARIF writes a SARIF 2.1.0 log: a rule per failure status, a
 // result per failing rewrite at its location, paths relative under
@@ -127,7 +181,24 @@ func (r *Result) WriteSARIF(w io.Writer, version string) error {
 			DefaultConfiguration: sarif.Configuration{Level: "error"},
 		}
 	}
+	rules = append(rules, sarif.Rule{
+		ID: RelaxationRule, Name: "Relaxation",
+		ShortDescription:     sarif.Text{Text: "udfx verify: relaxation in force"},
+		FullDescription:      sarif.Text{Text: "The rewrite is held to less than bit-exact, ANSI-on, errors-compared equality because the repository's udfx.yaml declares it, with the reason shown."},
+		DefaultConfiguration: sarif.Configuration{Level: "note"},
+	})
 	results := []sarif.Result{}
+	for _, rl := range r.RelaxationsInForce() {
+		results = append(results, sarif.Result{
+			RuleID: RelaxationRule, RuleIndex: len(rules) - 1, Level: "note",
+			Message: sarif.Text{Text: fmt.Sprintf("%s is verified with a relaxation: %s", rl.UDF, rl.Relaxation)},
+			Locations: []sarif.Location{{PhysicalLocation: sarif.PhysicalLocation{
+				ArtifactLocation: sarif.Artifact(rl.Location.File),
+				Region:           &sarif.Region{StartLine: max(rl.Location.Line, 1)},
+			}}},
+			Properties: map[string]any{"udf": rl.UDF, "record": rl.Record, "relaxation": rl.Relaxation},
+		})
+	}
 	for _, it := range r.Items {
 		if it.Status == Pass {
 			continue
@@ -135,6 +206,9 @@ func (r *Result) WriteSARIF(w io.Writer, version string) error {
 		props := map[string]any{"udf": it.UDF, "target": it.Target, "rewrite": it.File}
 		if it.Record != "" {
 			props["record"] = it.Record
+		}
+		if len(it.Relaxations) > 0 {
+			props["relaxations"] = it.Relaxations
 		}
 		if it.Counterexample != nil {
 			props["counterexample"] = it.Counterexample
@@ -171,11 +245,21 @@ type junitSuite struct {
 }
 
 type junitCase struct {
-	Name      string        `xml:"name,attr"`
-	Classname string        `xml:"classname,attr"`
-	File      string        `xml:"file,attr,omitempty"`
-	Failure   *junitProblem `xml:"failure,omitempty"`
-	Error     *junitProblem `xml:"error,omitempty"`
+	Name       string           `xml:"name,attr"`
+	Classname  string           `xml:"classname,attr"`
+	File       string           `xml:"file,attr,omitempty"`
+	Properties *junitProperties `xml:"properties,omitempty"`
+	Failure    *junitProblem    `xml:"failure,omitempty"`
+	Error      *junitProblem    `xml:"error,omitempty"`
+}
+
+type junitProperties struct {
+	Property []junitProperty `xml:"property"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
 }
 
 type junitProblem struct {
@@ -190,6 +274,12 @@ func (r *Result) WriteJUnit(w io.Writer) error {
 	suite := junitSuite{Name: "udfx verify", Tests: len(r.Items)}
 	for _, it := range r.Items {
 		c := junitCase{Name: it.Target + " " + it.File, Classname: "udfx.verify." + it.UDF, File: it.File}
+		if len(it.Relaxations) > 0 {
+			c.Properties = &junitProperties{}
+			for _, rl := range it.Relaxations {
+				c.Properties.Property = append(c.Properties.Property, junitProperty{Name: "relaxation", Value: rl})
+			}
+		}
 		switch it.Status {
 		case Pass:
 		case Error:

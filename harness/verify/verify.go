@@ -1,10 +1,17 @@
 // Package verify is the CI gate behind `udfx verify`: it finds every
 // evidence record and every rewrite file below a folder and checks that
-// each rewrite is still proved. A rewrite fails the gate when the UDF or
-// the rewrite changed since its record was written (stale), when it has no
-// record (unverified), when its record does not say verified (failed), or
-// when the differential test, re-run now, finds a counterexample
-// (mismatch).
+// each rewrite is still proved. A rewrite fails the gate when the UDF, the
+// rewrite or the code the rewrite was inlined into changed since its
+// record was written (stale), when it has no record (unverified), when
+// the record's own hashes do not regenerate (inconsistent-record), when
+// its record does not say verified (failed), when it claims a relaxation
+// the repository's udfx.yaml does not grant (undeclared-relaxation), or
+// when the differential test, re-run now under the project's policy rather
+// than the record's, finds a counterexample (mismatch).
+//
+// The record is a claim, not a trust anchor: everything in it can be
+// edited in a pull request. What the gate trusts is the repository's
+// code and its reviewed udfx.yaml (docs/threat-model.md).
 package verify
 
 import (
@@ -17,10 +24,15 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/udfx/udfx/harness/difftest"
 	"github.com/udfx/udfx/harness/evidence"
+	"github.com/udfx/udfx/harness/inputs"
+	"github.com/udfx/udfx/harness/rewrite"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/udf"
@@ -53,11 +65,21 @@ const (
 	// WrongEngine: the record was proved on another engine than the gate
 	// requires (--require-engine).
 	WrongEngine Status = "wrong-engine"
+	// StaleUseSite: a use site the patch inlined the rewrite into no
+	// longer holds what rewrite.sql gives for it, or the record's use site
+	// does not follow from rewrite.sql.
+	StaleUseSite Status = "stale-use-site"
+	// UndeclaredRelaxation: the record claims a tolerance, NULL for an
+	// error or another ANSI mode that udfx.yaml does not grant.
+	UndeclaredRelaxation Status = "undeclared-relaxation"
+	// InconsistentRecord: the record's own hashes (of the inputs its seed
+	// and rows generate) do not match what udfx regenerates from it.
+	InconsistentRecord Status = "inconsistent-record"
 )
 
 // FailureStatuses lists the statuses that fail the gate, in the order
 // reports describe them.
-var FailureStatuses = []Status{StaleUDF, StaleRewrite, Unverified, Failed, Mismatch, WrongEngine, Error}
+var FailureStatuses = []Status{StaleUDF, StaleUseSite, StaleRewrite, Unverified, InconsistentRecord, Failed, UndeclaredRelaxation, Mismatch, WrongEngine, Error}
 
 // Describe says what a status means, for SARIF rules and help text.
 func Describe(s Status) string {
@@ -76,6 +98,12 @@ func Describe(s Status) string {
 		return "Re-running the differential test now finds an input where the rewrite and the original disagree."
 	case WrongEngine:
 		return "The rewrite was proved on another engine than the gate requires: re-run udfx rewrite with --engine as required."
+	case StaleUseSite:
+		return "Code the rewrite was inlined into (a DataFrame call or SQL string) no longer holds what rewrite.sql gives for it: re-run udfx rewrite or restore it."
+	case UndeclaredRelaxation:
+		return "The evidence record claims a relaxation (a tolerance, NULL where the original throws, ANSI off) that the repository's udfx.yaml does not grant."
+	case InconsistentRecord:
+		return "The evidence record's hashes do not regenerate from its own seed and rows: it was edited by hand or written by another tool; re-run udfx rewrite."
 	case Error:
 		return "udfx could not check the rewrite, for example because the original UDF cannot be run."
 	}
@@ -106,6 +134,15 @@ type Item struct {
 	// Rerun says whether the differential test was re-run for this file.
 	Rerun          bool                     `json:"rerun"`
 	Counterexample *difftest.Counterexample `json:"counterexample,omitempty"`
+	// Policy is what the re-run was held to (comparison, ANSI, errors,
+	// rows, seeds); empty when nothing was re-run.
+	Policy string `json:"policy,omitempty"`
+	// Relaxations are the relaxations in force for this rewrite, each
+	// with where udfx.yaml declares it and why; empty when bit-exact with
+	// ANSI on and errors compared.
+	Relaxations []string `json:"relaxations"`
+	// relaxedAt is the udfx.yaml entry granting them, for SARIF.
+	relaxedAt Location
 }
 
 // Location is a file (relative to the verified folder) and a 1-based
@@ -221,7 +258,20 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &verifier{root: root, opts: opts, progress: progress}
+	v := &verifier{root: root, opts: opts, progress: progress, configs: map[string]*Config{}}
+	// Each repository's udfx.yaml is read before anything is checked: a
+	// config udfx cannot read stops the gate instead of being ignored.
+	for _, rec := range records {
+		repo := repoOf(rec)
+		if _, ok := v.configs[repo]; ok {
+			continue
+		}
+		cfg, err := LoadConfig(repo, v.rel(filepath.Join(repo, ConfigFile)))
+		if err != nil {
+			return nil, err
+		}
+		v.configs[repo] = cfg
+	}
 	defer func() {
 		if v.session != nil {
 			v.session.Close()
@@ -326,6 +376,8 @@ type verifier struct {
 	// session is the Spark session re-runs of records proved on Spark
 	// share, started on the first one.
 	session *spark.Session
+	// configs are the repositories' udfx.yaml, by repository root.
+	configs map[string]*Config
 }
 
 // sparkFor returns the shared Spark session, starting it for u.
@@ -375,26 +427,38 @@ func (v *verifier) checkRecord(ctx context.Context, recAbs string) []Item {
 			Detail: "the record lists no rewrite files", Location: Location{File: recRel, Line: 1}}}
 	}
 	origAbs := filepath.Join(repo, filepath.FromSlash(rec.Original.File))
+	pol := v.policyFor(repo, rec)
 	items := make([]Item, len(rec.Rewrites))
 	for i, rw := range rec.Rewrites {
 		abs := filepath.Join(repo, filepath.FromSlash(rw.Path))
 		items[i] = Item{UDF: rec.Original.Name, Target: rw.Target, File: v.rel(abs), Record: recRel,
-			Original: v.rel(origAbs), Status: Pass, Location: Location{File: v.rel(abs), Line: 1}}
+			Original: v.rel(origAbs), Status: Pass, Location: Location{File: v.rel(abs), Line: 1},
+			Relaxations: pol.relaxations()}
+		if g := pol.grant; g != nil {
+			items[i].relaxedAt = Location{File: g.ConfigPath, Line: g.Line}
+		}
+	}
+	// fail gives every item still passing a status.
+	fail := func(st Status, detail string, loc *Location) {
+		for i := range items {
+			if items[i].Status == Pass {
+				items[i].Status, items[i].Detail = st, detail
+				if loc != nil {
+					items[i].Location = *loc
+				}
+			}
+		}
 	}
 
-	// The original: its definition must hash as it did.
+	// The original: its definition, signature and what it depends on
+	// outside its span must hash as they did.
 	u, defLine, udfProblem, udfErr := v.original(rec, origAbs)
 	if udfErr != nil {
-		for i := range items {
-			items[i].Status, items[i].Detail = Error, udfErr.Error()
-		}
+		fail(Error, udfErr.Error(), nil)
 		return items
 	}
 	if udfProblem != "" {
-		for i := range items {
-			items[i].Status, items[i].Detail = StaleUDF, udfProblem
-			items[i].Location = Location{File: v.rel(origAbs), Line: max(defLine, 1)}
-		}
+		fail(StaleUDF, udfProblem, &Location{File: v.rel(origAbs), Line: max(defLine, 1)})
 		return items
 	}
 
@@ -418,26 +482,43 @@ func (v *verifier) checkRecord(ctx context.Context, recAbs string) []Item {
 			it.Status, it.Detail = StaleRewrite, fmt.Sprintf("the rewrite changed: sha256 %s, the record has %s", short(got), short(rw.SHA256))
 			continue
 		}
-		if rw.Target == string(udf.TargetSQL) {
+		if rw.Target == string(udf.TargetSQL) && sqlIdx < 0 {
 			sqlIdx, sqlText = i, evidence.StripSQLComments(string(b))
 		}
 	}
-	if rec.Result != evidence.Verified {
-		for i := range items {
-			if items[i].Status == Pass {
-				items[i].Status = Failed
-				items[i].Detail = fmt.Sprintf("the record's result is %q, not %q (%d mismatches)", rec.Result, evidence.Verified, rec.Mismatches)
+
+	// The use sites: what the job runs must be what rewrite.sql gives.
+	if len(rec.UseSites) > 0 {
+		if sqlIdx < 0 {
+			fail(StaleUseSite, "the record lists inlined use sites but no SQL rewrite they follow from", nil)
+			return items
+		}
+		if items[sqlIdx].Status == Pass {
+			if problem, loc := v.checkUseSites(repo, rec, u, sqlText); problem != "" {
+				items[sqlIdx].Status, items[sqlIdx].Detail, items[sqlIdx].Location = StaleUseSite, problem, loc
 			}
 		}
+	}
+
+	// The record's own hashes must regenerate from what it says.
+	if problem, err := checkInputs(rec, u); err != nil {
+		fail(Error, err.Error(), nil)
+		return items
+	} else if problem != "" {
+		fail(InconsistentRecord, problem, &Location{File: recRel, Line: 1})
+		return items
+	}
+	if rec.Result != evidence.Verified {
+		fail(Failed, fmt.Sprintf("the record's result is %q, not %q (%d mismatches)", rec.Result, evidence.Verified, rec.Mismatches), nil)
+		return items
+	}
+	if claims := pol.undeclared(rec); len(claims) > 0 {
+		fail(UndeclaredRelaxation, fmt.Sprintf("the record claims %s, which %s does not grant to %s; the gate holds every rewrite to bit-exact results, ANSI on and errors compared unless udfx.yaml declares otherwise with a reason",
+			strings.Join(claims, ", "), pol.configName, rec.Original.Name), &Location{File: recRel, Line: 1})
 		return items
 	}
 	if req := v.opts.RequireEngine; req != "" && rec.Engine.Name != req {
-		for i := range items {
-			if items[i].Status == Pass {
-				items[i].Status = WrongEngine
-				items[i].Detail = fmt.Sprintf("the record was proved on engine %q; this gate requires %q", rec.Engine.Name, req)
-			}
-		}
+		fail(WrongEngine, fmt.Sprintf("the record was proved on engine %q; this gate requires %q", rec.Engine.Name, req), nil)
 		return items
 	}
 	for i := range items {
@@ -455,7 +536,7 @@ func (v *verifier) checkRecord(ctx context.Context, recAbs string) []Item {
 		}
 		return items
 	}
-	v.rerun(ctx, rec, u, &items[sqlIdx], sqlText)
+	v.rerun(ctx, rec, u, &items[sqlIdx], sqlText, pol)
 	for i := range items {
 		if i != sqlIdx && items[i].Status == Pass {
 			items[i].Detail += "; the differential test re-runs SQL rewrites only"
@@ -464,9 +545,9 @@ func (v *verifier) checkRecord(ctx context.Context, recAbs string) []Item {
 	return items
 }
 
-// original finds the record's UDF in its source and checks its span hash.
-// problem is non-empty when the UDF is stale; err when it cannot be
-// checked at all.
+// original finds the record's UDF in its source and checks its span hash,
+// its signature and what it depends on outside its span. problem is
+// non-empty when the UDF is stale; err when it cannot be checked at all.
 func (v *verifier) original(rec *evidence.Record, abs string) (u *udf.UDF, line int, problem string, err error) {
 	src, rerr := os.ReadFile(abs)
 	if errors.Is(rerr, fs.ErrNotExist) {
@@ -492,21 +573,184 @@ func (v *verifier) original(rec *evidence.Record, abs string) (u *udf.UDF, line 
 			continue
 		}
 		u = &udfs[i]
+		line = u.Span.Start.Line
 		text, terr := evidence.SpanText(src, u.Span)
 		if terr != nil {
-			return nil, u.Span.Start.Line, "", fmt.Errorf("%s: %w", rec.Original.File, terr)
+			return nil, line, "", fmt.Errorf("%s: %w", rec.Original.File, terr)
 		}
 		if got := evidence.SpanHash(text); got != rec.Original.SpanSHA256 {
-			return nil, u.Span.Start.Line, fmt.Sprintf("the UDF changed: %s at %s:%d hashes to %s, the record has %s",
-				u.Name, rec.Original.File, u.Span.Start.Line, short(got), short(rec.Original.SpanSHA256)), nil
+			return nil, line, fmt.Sprintf("the UDF changed: %s at %s:%d hashes to %s, the record has %s",
+				u.Name, rec.Original.File, line, short(got), short(rec.Original.SpanSHA256)), nil
 		}
-		return u, u.Span.Start.Line, "", nil
+		if rec.Original.SignatureSHA256 == "" {
+			return nil, line, fmt.Sprintf("the record of %s has no signature hash (written by an udfx that did not check signatures, use sites and inputs, or edited): re-run udfx rewrite", u.Name), nil
+		}
+		if got := evidence.SignatureHash(u); got != rec.Original.SignatureSHA256 {
+			return nil, line, fmt.Sprintf("the UDF changed: the signature of %s (%s) hashes to %s, the record has %s; a parameter or return type changed, possibly where it is registered",
+				u.Name, signatureText(u), short(got), short(rec.Original.SignatureSHA256)), nil
+		}
+		if msg := dependencyDrift(rec.Original.DependsOn, evidence.Dependencies(u, src)); msg != "" {
+			return nil, line, fmt.Sprintf("the UDF changed: %s depends on code outside its definition in %s that changed: %s", u.Name, rec.Original.File, msg), nil
+		}
+		return u, line, "", nil
 	}
 	return nil, 0, fmt.Sprintf("the UDF changed: %s no longer defines %s", rec.Original.File, rec.Original.Name), nil
 }
 
-// rerun runs the differential test again with the record's settings.
-func (v *verifier) rerun(ctx context.Context, rec *evidence.Record, u *udf.UDF, it *Item, sql string) {
+func signatureText(u *udf.UDF) string {
+	ps := make([]string, len(u.Params))
+	for i, p := range u.Params {
+		ps[i] = p.Name + ": " + typeName(p.Type)
+	}
+	return "(" + strings.Join(ps, ", ") + ") -> " + typeName(u.Return)
+}
+
+func typeName(t *udf.Type) string {
+	if t == nil {
+		return "?"
+	}
+	return t.String()
+}
+
+// dependencyDrift says how the dependencies found now differ from the
+// recorded ones ("" when they are the same).
+func dependencyDrift(recorded, now []evidence.Dependency) string {
+	key := func(d evidence.Dependency) string { return d.Kind + " " + d.Name }
+	was := map[string][]string{}
+	for _, d := range recorded {
+		was[key(d)] = append(was[key(d)], d.SHA256)
+	}
+	is := map[string][]string{}
+	for _, d := range now {
+		is[key(d)] = append(is[key(d)], d.SHA256)
+	}
+	for _, d := range now {
+		k := key(d)
+		if _, ok := was[k]; !ok {
+			return fmt.Sprintf("%s %s is not in the record", d.Kind, d.Name)
+		}
+		if strings.Join(was[k], ",") != strings.Join(is[k], ",") {
+			return fmt.Sprintf("%s %s hashes differently", d.Kind, d.Name)
+		}
+	}
+	for _, d := range recorded {
+		if _, ok := is[key(d)]; !ok {
+			return fmt.Sprintf("%s %s is gone", d.Kind, d.Name)
+		}
+	}
+	return ""
+}
+
+// checkUseSites checks each use site the record lists: its New text must
+// follow from its Old text and the SQL rewrite, and the file must hold it
+// (at its span, or, if it moved, elsewhere once per recorded site).
+func (v *verifier) checkUseSites(repo string, rec *evidence.Record, u *udf.UDF, sql string) (string, Location) {
+	files := map[string]string{}
+	wanted := map[string]int{} // file + text -> recorded sites expecting it
+	for _, s := range rec.UseSites {
+		wanted[s.File+"\x00"+s.New]++
+	}
+	for _, s := range rec.UseSites {
+		loc := Location{File: v.rel(filepath.Join(repo, filepath.FromSlash(s.File))), Line: max(s.Span.Start.Line, 1)}
+		if evidence.SHA256([]byte(s.New)) != s.NewSHA256 {
+			return fmt.Sprintf("the record's use site at %s:%d does not hash as it says", s.File, s.Span.Start.Line), loc
+		}
+		if s.File != rec.Original.File {
+			return fmt.Sprintf("the record's use site in %s is not in the UDF's file %s", s.File, rec.Original.File), loc
+		}
+		want, err := rewrite.UseSiteText(u, udf.UseKind(s.Kind), s.Old, sql)
+		if err != nil || want != s.New {
+			return fmt.Sprintf("the use site at %s:%d does not follow from the SQL rewrite: the record has %s, rewrite.sql gives %s for %s",
+				s.File, s.Span.Start.Line, quoteShort(s.New), quoteShort(want), quoteShort(s.Old)), loc
+		}
+		src, ok := files[s.File]
+		if !ok {
+			b, err := os.ReadFile(filepath.Join(repo, filepath.FromSlash(s.File)))
+			if err != nil {
+				return fmt.Sprintf("the use site's file %s cannot be read: %v", s.File, err), loc
+			}
+			src = string(b)
+			files[s.File] = src
+		}
+		if at, err := evidence.SpanText([]byte(src), s.Span); err == nil && string(at) == s.New {
+			continue
+		}
+		if strings.Count(src, s.New) >= wanted[s.File+"\x00"+s.New] {
+			continue // moved, still there once per site
+		}
+		return fmt.Sprintf("the inlined rewrite at %s:%d changed: the job no longer runs the proved expression there (want %s)",
+			s.File, s.Span.Start.Line, quoteShort(s.New)), loc
+	}
+	return "", Location{}
+}
+
+func quoteShort(s string) string {
+	s = oneLine(s)
+	if len(s) > 120 {
+		s = s[:117] + "..."
+	}
+	return strconv.Quote(s)
+}
+
+// MaxRows bounds the rows a record may claim: the gate will not generate
+// more than this to check a record's hashes or re-run its test.
+const MaxRows = 10_000_000
+
+// checkInputs regenerates the inputs the record's seed and rows give for
+// the UDF's signature and compares their hash with the record's.
+func checkInputs(rec *evidence.Record, u *udf.UDF) (problem string, err error) {
+	switch {
+	case rec.Rows <= 0 || rec.Rows > MaxRows:
+		return fmt.Sprintf("the record claims %d rows; udfx tests 1 to %d", rec.Rows, MaxRows), nil
+	case rec.InputsSHA256 == "":
+		return "the record has no inputs hash", nil
+	}
+	got, err := InputsHash(u, rec.Seed, rec.Rows)
+	if err != nil {
+		return "", fmt.Errorf("regenerate the inputs of %s: %w", u.Name, err)
+	}
+	if got != rec.InputsSHA256 {
+		return fmt.Sprintf("the inputs that seed %d and %d rows generate for %s hash to %s, the record has %s",
+			rec.Seed, rec.Rows, u.Name, short(got), short(rec.InputsSHA256)), nil
+	}
+	return "", nil
+}
+
+// InputsHash is the sha256 of the Arrow IPC file of the inputs udfx
+// generates for u with seed and rows, as `udfx rewrite` saves them
+// (inputs.arrow) and records them (inputs_sha256).
+func InputsHash(u *udf.UDF, seed int64, rows int) (string, error) {
+	params := make([]inputs.Param, len(u.Params))
+	for i, p := range u.Params {
+		if p.Type == nil {
+			return "", fmt.Errorf("the Spark type of parameter %s is not known from the source", p.Name)
+		}
+		params[i] = inputs.Param{Name: p.Name, Type: p.Type}
+	}
+	rec, _, err := inputs.Generate(params, inputs.Options{Seed: seed, Rows: rows}, memory.NewGoAllocator())
+	if err != nil {
+		return "", err
+	}
+	defer rec.Release()
+	dir, err := os.MkdirTemp("", "udfx-verify-inputs-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "inputs.arrow")
+	if err := inputs.WriteIPC(path, rec); err != nil {
+		return "", err
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	return evidence.SHA256(b), nil
+}
+
+// rerun runs the differential test again under the project's policy:
+// the record's seed and udfx's own seeds, at least DefaultRows rows.
+func (v *verifier) rerun(ctx context.Context, rec *evidence.Record, u *udf.UDF, it *Item, sql string, pol *policy) {
 	it.Rerun = true
 	if sql == "" {
 		it.Status, it.Detail = Failed, "the SQL rewrite file holds no expression"
@@ -516,6 +760,9 @@ func (v *verifier) rerun(ctx context.Context, rec *evidence.Record, u *udf.UDF, 
 		it.Status, it.Detail = Error, "no runner for the original is configured"
 		return
 	}
+	rows := min(max(rec.Rows, DefaultRows), MaxRows)
+	seeds := seedsFor(rec.Seed)
+	it.Policy = pol.describe(rows, seeds)
 	v.progress(fmt.Sprintf("re-running the differential test of %s", u.Name))
 	run := *u
 	run.File = filepath.Join(repoOf(filepath.Join(v.root, filepath.FromSlash(it.Record))), filepath.FromSlash(rec.Original.File))
@@ -528,28 +775,37 @@ func (v *verifier) rerun(ctx context.Context, rec *evidence.Record, u *udf.UDF, 
 			return
 		}
 	}
-	rep, err := difftest.Run(ctx, &run, difftest.Rewrite{SQL: sql}, difftest.Options{
-		Seed: rec.Seed, Rows: rec.Rows, ANSI: rec.Engine.ANSI, Policy: rec.Policy,
-		AllowErrorToNull: rec.AllowErrorToNull, Limits: v.opts.Limits, NewRunner: v.opts.NewRunner,
-		Spark: session,
-	})
-	if err != nil {
-		var ue *difftest.UsageError
-		var oe *difftest.OriginalError
-		switch {
-		case errors.As(err, &ue):
-			// The record said verified, yet the rewrite no longer even
-			// evaluates (for example a newer engine rejects it).
-			it.Status, it.Detail = Failed, fmt.Sprintf("the rewrite cannot be tested now: %v", err)
-		case errors.As(err, &oe):
-			it.Status, it.Detail = Error, fmt.Sprintf("cannot run the original: %v", oe.Err)
-		default:
-			it.Status, it.Detail = Error, fmt.Sprintf("differential test: %v", err)
+	total := 0
+	var rep *difftest.Report
+	for _, seed := range seeds {
+		var err error
+		rep, err = difftest.Run(ctx, &run, difftest.Rewrite{SQL: sql}, difftest.Options{
+			Seed: seed, Rows: rows, ANSI: pol.ansi, Policy: pol.compare,
+			AllowErrorToNull: pol.allowErrorToNull, Limits: v.opts.Limits, NewRunner: v.opts.NewRunner,
+			Spark: session,
+		})
+		if err != nil {
+			var ue *difftest.UsageError
+			var oe *difftest.OriginalError
+			switch {
+			case errors.As(err, &ue):
+				// The record said verified, yet the rewrite no longer even
+				// evaluates (for example a newer engine rejects it).
+				it.Status, it.Detail = Failed, fmt.Sprintf("the rewrite cannot be tested now: %v", err)
+			case errors.As(err, &oe):
+				it.Status, it.Detail = Error, fmt.Sprintf("cannot run the original: %v", oe.Err)
+			default:
+				it.Status, it.Detail = Error, fmt.Sprintf("differential test: %v", err)
+			}
+			return
 		}
-		return
+		if !rep.Equal {
+			break
+		}
+		total += rep.Rows
 	}
 	if rep.Equal {
-		it.Detail = fmt.Sprintf("hashes match the record; differential test re-run: %d of %d rows agree", rep.Rows, rep.Rows)
+		it.Detail = fmt.Sprintf("hashes match the record; differential test re-run: %d of %d rows agree (%s)", total, total, it.Policy)
 		if session != nil {
 			it.Detail += fmt.Sprintf(" on Apache Spark %s (%s), no UDF node in the rewritten plan", rep.EngineVersion, rep.Master)
 		}
@@ -561,7 +817,7 @@ func (v *verifier) rerun(ctx context.Context, rec *evidence.Record, u *udf.UDF, 
 	}
 	it.Status = Mismatch
 	it.Counterexample = rep.Counterexample
-	it.Detail = fmt.Sprintf("the rewrite differs from %s on %d of %d rows", u.Name, rep.Mismatches, rep.Rows)
+	it.Detail = fmt.Sprintf("the rewrite differs from %s on %d of %d rows (seed %d; %s)", u.Name, rep.Mismatches, rep.Rows, rep.Seed, it.Policy)
 	if ce := rep.Counterexample; ce != nil {
 		it.Detail += "; counterexample: " + CounterexampleText(ce)
 	}

@@ -113,11 +113,15 @@ func (r *repo) record(t *testing.T, edit func(*evidence.Record)) {
 	if !rep.Equal {
 		result = evidence.Failed
 	}
+	inputsHash, err := InputsHash(&u, 7, testRows)
+	require.NoError(t, err)
 	rec := &evidence.Record{
 		SchemaVersion: evidence.SchemaVersion, Tool: "udfx test",
-		Original: evidence.Original{File: "jobs/celsius.py", Name: u.Name, Language: string(u.Language), SpanSHA256: evidence.SpanHash(span)},
-		Rewrites: []evidence.RewriteFile{{Target: "sql", Path: evidence.Dir + "/to_fahrenheit/rewrite.sql", SHA256: evidence.SHA256(sqlFile)}},
-		Seed:     7, Rows: testRows, Engine: evidence.Engine{Name: "embedded", ANSI: true},
+		Original: evidence.Original{File: "jobs/celsius.py", Name: u.Name, Language: string(u.Language), SpanSHA256: evidence.SpanHash(span),
+			SignatureSHA256: evidence.SignatureHash(&u), DependsOn: evidence.Dependencies(&u, src)},
+		Rewrites:     []evidence.RewriteFile{{Target: "sql", Path: evidence.Dir + "/to_fahrenheit/rewrite.sql", SHA256: evidence.SHA256(sqlFile)}},
+		InputsSHA256: inputsHash,
+		Seed:         7, Rows: testRows, Engine: evidence.Engine{Name: "embedded", ANSI: true},
 		Result: result, Mismatches: rep.Mismatches,
 	}
 	edit(rec)
@@ -148,7 +152,10 @@ func TestVerifiedRewritePasses(t *testing.T) {
 	assert.Equal(t, "udfx-rewrites/to_fahrenheit/rewrite.sql", it.File)
 	assert.Equal(t, "udfx-rewrites/to_fahrenheit/evidence.json", it.Record)
 	assert.Equal(t, "jobs/celsius.py", it.Original)
-	assert.Contains(t, it.Detail, fmt.Sprintf("%d of %d rows agree", testRows, testRows))
+	// The project's policy, not the record's: at least DefaultRows rows,
+	// for the record's seed and each of udfx's own.
+	assert.Contains(t, it.Detail, fmt.Sprintf("%d of %d rows agree (bit-exact, ANSI on, errors compared; %d rows for each of seeds 7, 1, 104729)", 3*DefaultRows, 3*DefaultRows, DefaultRows))
+	assert.Empty(t, it.Relaxations)
 	assert.True(t, res.Passed())
 	assert.Equal(t, 1, res.Records)
 }
@@ -406,9 +413,13 @@ func TestSARIF(t *testing.T) {
 	var ids []string
 	for _, r := range run.Tool.Driver.Rules {
 		ids = append(ids, r.ID)
-		assert.Equal(t, "error", r.DefaultConfiguration.Level)
+		level := "error"
+		if r.ID == RelaxationRule {
+			level = "note"
+		}
+		assert.Equal(t, level, r.DefaultConfiguration.Level, r.ID)
 	}
-	assert.Equal(t, []string{"stale-udf", "stale-rewrite", "unverified", "failed", "mismatch", "wrong-engine", "error"}, ids)
+	assert.Equal(t, []string{"stale-udf", "stale-use-site", "stale-rewrite", "unverified", "inconsistent-record", "failed", "undeclared-relaxation", "mismatch", "wrong-engine", "error", "relaxation"}, ids)
 	require.Len(t, run.Results, 3, "passing rewrites are not results")
 	for _, res := range run.Results {
 		assert.Equal(t, res.RuleID, ids[res.RuleIndex])

@@ -1,0 +1,110 @@
+package verify
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/udfx/udfx/harness/evidence"
+	"github.com/udfx/udfx/harness/value"
+)
+
+// DefaultRows is the fewest rows the gate re-runs, whatever the record
+// claims: udfx rewrite's default.
+const DefaultRows = 10_000
+
+// ScheduleSeeds are udfx's own seeds: the gate re-runs the test with each
+// of them beside the record's seed, so a record cannot pick the inputs it
+// is checked on.
+var ScheduleSeeds = []int64{1, 104729}
+
+// seedsFor is the record's seed, then the schedule's other seeds.
+func seedsFor(recordSeed int64) []int64 {
+	seeds := []int64{recordSeed}
+	for _, s := range ScheduleSeeds {
+		if s != recordSeed {
+			seeds = append(seeds, s)
+		}
+	}
+	return seeds
+}
+
+// policy is what the project holds one UDF's rewrite to: bit-exact, ANSI
+// on, errors compared, unless its udfx.yaml entry grants otherwise.
+type policy struct {
+	compare          value.Policy
+	ansi             bool
+	allowErrorToNull bool
+	// grant is the udfx.yaml entry in force, nil when none.
+	grant      *Relaxation
+	configName string
+}
+
+func (v *verifier) policyFor(repo string, rec *evidence.Record) *policy {
+	cfg := v.configs[repo]
+	p := &policy{ansi: true, configName: ConfigFile}
+	if cfg != nil && cfg.Path != "" {
+		p.configName = cfg.Path
+	}
+	if r := cfg.For(rec.Original.Name, rec.Original.File); r != nil {
+		p.grant = r
+		p.compare = r.Policy()
+		p.allowErrorToNull = r.AllowErrorToNull
+		if r.ANSI != nil {
+			p.ansi = *r.ANSI
+		}
+	}
+	return p
+}
+
+// relaxations lists the relaxations in force (never nil).
+func (p *policy) relaxations() []string {
+	if p.grant == nil {
+		return []string{}
+	}
+	return p.grant.Describe()
+}
+
+// undeclared lists what the record claims beyond what the policy grants.
+func (p *policy) undeclared(rec *evidence.Record) []string {
+	var out []string
+	c := rec.Policy
+	if c.ULP > p.compare.ULP {
+		out = append(out, fmt.Sprintf("a tolerance of %d ulp", c.ULP))
+	}
+	if c.Rel > p.compare.Rel || c.Rel != c.Rel {
+		out = append(out, fmt.Sprintf("a relative tolerance of %g", c.Rel))
+	}
+	if c.Abs > p.compare.Abs || c.Abs != c.Abs {
+		out = append(out, fmt.Sprintf("an absolute tolerance of %g", c.Abs))
+	}
+	if c.ULP < 0 || c.Rel < 0 || c.Abs < 0 {
+		out = append(out, "a negative tolerance")
+	}
+	if c.LenientSignedZero && !p.compare.LenientSignedZero {
+		out = append(out, "-0.0 equal to 0.0")
+	}
+	if rec.AllowErrorToNull && !p.allowErrorToNull {
+		out = append(out, "NULL accepted where the original throws")
+	}
+	if !rec.Engine.ANSI && p.ansi {
+		out = append(out, "ANSI off")
+	}
+	return out
+}
+
+// describe says what a re-run is held to.
+func (p *policy) describe(rows int, seeds []int64) string {
+	ansi := "ANSI on"
+	if !p.ansi {
+		ansi = "ANSI off"
+	}
+	errs := "errors compared"
+	if p.allowErrorToNull {
+		errs = "NULL accepted for errors"
+	}
+	ss := make([]string, len(seeds))
+	for i, s := range seeds {
+		ss[i] = fmt.Sprint(s)
+	}
+	return fmt.Sprintf("%s, %s, %s; %d rows for each of seeds %s", p.compare, ansi, errs, rows, strings.Join(ss, ", "))
+}
