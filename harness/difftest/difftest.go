@@ -146,7 +146,7 @@ func Run(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options) (*Report, er
 		return runOnSpark(ctx, u, rw, opts, params, rec, rows, rep, mem)
 	}
 
-	progress("starting the original")
+	progress(StartingStep(u))
 	r, err := opts.NewRunner(ctx, u, opts.Limits)
 	if err != nil {
 		return nil, &OriginalError{Err: err}
@@ -334,4 +334,20 @@ func describeRow(params []inputs.Param, row []value.Value) string {
 		s += p.Name + " = " + row[i].String()
 	}
 	return s
+}
+
+// StartingStep names what starting the original involves, since on a first
+// run compiling it is the slow part: scalac or javac (cached by content
+// hash afterwards), then a JVM; or CPython importing the module.
+func StartingStep(u *udf.UDF) string {
+	base := filepath.Base(u.File)
+	switch u.Language {
+	case udf.Scala:
+		return "compiling " + base + " with scalac (cached after the first run) and starting a JVM"
+	case udf.Java:
+		return "compiling " + base + " with javac (cached after the first run) and starting a JVM"
+	case udf.Python:
+		return "importing " + base + " in CPython"
+	}
+	return "starting the original"
 }

@@ -177,7 +177,13 @@ func Ensure(ctx context.Context, opts Options) (string, error) {
 		return "", fmt.Errorf("udfx's Python environment: remove the unfinished %s: %w", opts.Dir, err)
 	}
 	progress(fmt.Sprintf("creating udfx's Python environment in %s (first run only)", opts.Dir))
-	if out, err := exec.CommandContext(ctx, base, "-m", "venv", opts.Dir).CombinedOutput(); err != nil {
+	names := pinnedNames(opts.Requirements)
+	args := []string{"-m", "venv", opts.Dir}
+	if len(names) == 0 {
+		// Nothing to install, so no pip: ensurepip is most of venv's time.
+		args = append(args, "--without-pip")
+	}
+	if out, err := exec.CommandContext(ctx, base, args...).CombinedOutput(); err != nil {
 		msg := strings.TrimSpace(string(out))
 		if strings.Contains(msg, "ensurepip") {
 			return "", &PrereqError{What: "Python", Msg: fmt.Sprintf("%s cannot create a virtual environment (its venv module lacks ensurepip); on Debian or Ubuntu: apt-get install python3-venv", base)}
@@ -188,7 +194,7 @@ func Ensure(ctx context.Context, opts Options) (string, error) {
 	if err := os.WriteFile(reqs, opts.Requirements, 0o644); err != nil {
 		return "", fmt.Errorf("udfx's Python environment: %w", err)
 	}
-	if names := pinnedNames(opts.Requirements); len(names) > 0 {
+	if len(names) > 0 {
 		progress("installing " + strings.Join(names, ", ") + " with pip")
 		if err := pipInstall(ctx, python, reqs, progress); err != nil {
 			return "", err

@@ -324,9 +324,14 @@ func tryCandidate(ctx context.Context, opts Options, sc *scaffolded, out *Outcom
 	if opts.Progress != nil {
 		opts.Progress(stage + ": testing candidate " + fmt.Sprint(t.Index))
 	}
+	var testProgress func(string)
+	if opts.Progress != nil {
+		testProgress = func(s string) { opts.Progress(fmt.Sprintf("%s: candidate %d: %s", stage, t.Index, s)) }
+	}
 	rep, err := difftest.Run(ctx, sc.runUDF, difftest.Rewrite{SQL: c.SQL}, difftest.Options{
 		Seed: opts.Seed, Rows: opts.Rows, ANSI: true, Policy: value.Policy{},
 		Limits: opts.Limits, Workspace: dir, NewRunner: opts.NewRunner, Spark: opts.Spark,
+		Progress: testProgress,
 	})
 	if err != nil {
 		var ue *difftest.UsageError

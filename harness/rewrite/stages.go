@@ -15,6 +15,7 @@ import (
 
 	"github.com/udfx/udfx/harness/bench"
 	"github.com/udfx/udfx/harness/engine"
+	"github.com/udfx/udfx/harness/difftest"
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/inputs"
 	"github.com/udfx/udfx/harness/spark"
@@ -51,6 +52,12 @@ func scaffold(ctx context.Context, opts Options) (*scaffolded, error) {
 		sc.params = append(sc.params, inputs.Param{Name: p.Name, Type: p.Type})
 		cols[i] = engine.Column{Name: p.Name, Type: p.Type}
 	}
+	say := func(s string) {
+		if opts.Progress != nil {
+			opts.Progress("scaffold: " + s)
+		}
+	}
+	say(fmt.Sprintf("generating %d inputs (special values first)", opts.Rows))
 	rec, _, err := inputs.Generate(sc.params, inputs.Options{Seed: opts.Seed, Rows: opts.Rows}, sc.mem)
 	if err != nil {
 		return nil, fmt.Errorf("scaffold: generate inputs: %w", err)
@@ -81,6 +88,7 @@ func scaffold(ctx context.Context, opts Options) (*scaffolded, error) {
 	runUDF := *u
 	runUDF.File = filepath.Join(opts.RepoRoot, filepath.FromSlash(u.File))
 	sc.runUDF = &runUDF
+	say(difftest.StartingStep(u))
 	r, err := opts.NewRunner(ctx, &runUDF, opts.Limits)
 	if err != nil {
 		sc.close()
@@ -88,6 +96,7 @@ func scaffold(ctx context.Context, opts Options) (*scaffolded, error) {
 	}
 	sc.run = r
 	sc.runtime = r.Describe()
+	say(fmt.Sprintf("running the original twice on %d rows (is it deterministic?)", len(sc.rows)))
 	first, err := r.Run(ctx, sc.rows)
 	if err != nil {
 		sc.close()
