@@ -14,8 +14,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/udfx/udfx/harness/bench"
-	"github.com/udfx/udfx/harness/engine"
 	"github.com/udfx/udfx/harness/difftest"
+	"github.com/udfx/udfx/harness/engine"
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/inputs"
 	"github.com/udfx/udfx/harness/spark"
