@@ -56,7 +56,11 @@ func runSetup(ctx context.Context, e *env, opts *setupOptions) error {
 	python, from := "", ""
 	var setupErr error
 	if missing := setup.Missing(checks); len(missing) > 0 {
-		setupErr = fmt.Errorf("%d prerequisite(s) missing: %s", len(missing), missing[0].Problem)
+		names := make([]string, len(missing))
+		for i, m := range missing {
+			names[i] = m.Name
+		}
+		setupErr = fmt.Errorf("missing: %s (what each is for and how to install it is above)", strings.Join(names, ", "))
 	} else if f, ok := pyenv.Find(e.getenv, e.WorkDir); ok {
 		python, from = f.Python, f.From
 	} else if opts.check {
