@@ -15,7 +15,7 @@ func TestGuard(t *testing.T) {
 	for _, tc := range []struct{ sql, construct string }{
 		{"celsius * 9.0D / 5.0D + 32.0D", ""},
 		{"CASE WHEN (`celsius` IS NULL) THEN CAST(NULL AS DOUBLE) ELSE (((`celsius` * 9.0D) / 5.0D) + 32.0D) END", ""},
-		{"concat(user, 'x')", ""},                       // a parameter named user
+		{"concat(user, 'x')", ""},                         // a parameter named user
 		{"concat('reflect(', celsius, '(SELECT 1)')", ""}, // inside string literals
 		{"aggregate(array(celsius), 0.0D, (acc, x) -> acc + x)", ""},
 		{"CELSIUS + 1.0D", ""}, // Spark resolves columns case-insensitively
