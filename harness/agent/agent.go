@@ -22,7 +22,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -166,9 +165,11 @@ func New(cfg Config) (*OpenAI, error) {
 	// would also read OPENAI_* from the process environment, which the
 	// caller may not have meant to use (and whose key the redactor would
 	// not know).
+	redact := secretRedactor(cfg.APIKey)
 	opts := []option.RequestOption{
 		option.WithBaseURL(cfg.BaseURL),
-		option.WithHTTPClient(cfg.HTTPClient),
+		// Every response is redacted before anything reads it (redact.go).
+		option.WithHTTPClient(redactingClient(cfg.HTTPClient, redact)),
 		// Retries are this package's own (complete), so that each attempt
 		// is in the transcript and the backoff can be bounded and tested.
 		option.WithMaxRetries(0),
@@ -184,7 +185,7 @@ func New(cfg Config) (*OpenAI, error) {
 	return &OpenAI{
 		cfg:          cfg,
 		chat:         openai.NewChatCompletionService(opts...),
-		redact:       secretRedactor(cfg.APIKey),
+		redact:       redact,
 		counts:       map[string]int{},
 		judged:       map[*rewrite.Spec]map[string]*rewrite.Tried{},
 		optimizeDone: map[*rewrite.Spec]bool{},
@@ -305,16 +306,6 @@ func (a *OpenAI) contextFor(spec *rewrite.Spec) string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.context[spec]
-}
-
-// secretRedactor replaces every occurrence of the key. Any non-empty key
-// is redacted, however short: a string that happens to equal it is
-// mangled rather than the key leaked.
-func secretRedactor(key string) func(string) string {
-	if key == "" {
-		return func(s string) string { return s }
-	}
-	return func(s string) string { return strings.ReplaceAll(s, key, "[REDACTED]") }
 }
 
 // redactURL drops user info and the query, where a key may hide, and

@@ -147,7 +147,11 @@ func (c *conversation) run(ctx context.Context) error {
 	return nil
 }
 
+// answer sends a tool's result back to the model, redacted: what the
+// harness computed (a counterexample's value) may spell the key even
+// though nothing the endpoint sent holds it any more.
 func (c *conversation) answer(turn int, id, name, content string) {
+	content = c.a.redact(content)
 	c.msgs = append(c.msgs, openai.ToolMessage(content, id))
 	c.tr.message(Message{Role: "tool", Turn: turn, ToolCallID: id, Name: name, Content: content})
 }
