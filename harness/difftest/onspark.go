@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/udfx/udfx/harness/engine"
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/inputs"
 	"github.com/udfx/udfx/harness/plan"
@@ -30,8 +30,10 @@ func runOnSpark(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options, param
 	if progress == nil {
 		progress = func(string) {}
 	}
-	if name := notAFunctionOfTheInputs(rw.SQL, params); name != "" {
-		return nil, &UsageError{Err: fmt.Errorf("rewrite %q calls %s, whose result is not a function of the UDF's parameters (it depends on the row's position, the time, chance or reflective JVM code): it cannot be a rewrite", rw.SQL, name)}
+	// The allow-list, before any job: Spark's own parse and analysis are
+	// checked again by the driver (classic and Connect alike).
+	if err := guard(rw.SQL, params); err != nil {
+		return nil, &UsageError{Err: fmt.Errorf("rewrite %q: %w", rw.SQL, err)}
 	}
 	info := s.Info()
 	rep.Engine, rep.EngineVersion, rep.Master = "spark", info.SparkVersion, info.Master
@@ -120,39 +122,19 @@ func runOnSpark(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options, param
 	return rep, nil
 }
 
-// notAFunctionOfTheInputs names a function in sql whose result depends on
-// something other than its arguments: the row's position or partition,
-// the input file, the clock, randomness, or JVM code reached by
-// reflection (which can call the original itself). The driver refuses
-// nondeterministic expressions too, but only where Spark's analyzer is
-// reachable (not over Spark Connect), and reflect() is deterministic to
-// Spark.
-func notAFunctionOfTheInputs(sql string, params []inputs.Param) string {
-	code := sqlStringRE.ReplaceAllString(sql, "''")
-	if m := forbiddenCallRE.FindStringSubmatch(code); m != nil {
-		return strings.ToLower(m[1]) + "()"
+// guard checks a candidate against engine.Guard's allow-list: one
+// scalar expression over the parameters, only deterministic built-in
+// functions from an explicit list, no subquery, no other relation or
+// column, no reflection, UDF, input file, clock or chance. Text tricks
+// (comments, backquotes, strings) do not hide a call: the check reads
+// the parsed expression, not the text.
+func guard(sql string, params []inputs.Param) error {
+	names := make([]string, len(params))
+	for i, p := range params {
+		names[i] = p.Name
 	}
-	// Functions Spark also calls without parentheses, unless the word is a
-	// parameter's name.
-	isParam := map[string]bool{}
-	for _, p := range params {
-		isParam[strings.ToLower(p.Name)] = true
-	}
-	for _, m := range bareCallRE.FindAllStringSubmatch(code, -1) {
-		if w := strings.ToLower(m[1]); !isParam[w] {
-			return w
-		}
-	}
-	return ""
+	return engine.Guard(sql, names)
 }
-
-var (
-	// sqlStringRE matches string literals and backquoted identifiers, so
-	// that text inside them is not read as a call.
-	sqlStringRE     = regexp.MustCompile("'(?:[^'\\\\]|\\\\.)*'|\"(?:[^\"\\\\]|\\\\.)*\"|`(?:[^`]|``)*`")
-	forbiddenCallRE = regexp.MustCompile(`(?i)\b(reflect|java_method|try_reflect|monotonically_increasing_id|spark_partition_id|input_file_name|input_file_block_start|input_file_block_length|rand|randn|random|uniform|randstr|uuid|shuffle|current_timestamp|current_date|curdate|now|localtimestamp|current_timezone|unix_timestamp|current_user|user|session_user|current_catalog|current_database|current_schema)\s*\(`)
-	bareCallRE      = regexp.MustCompile(`(?i)\b(current_timestamp|current_date|localtimestamp|current_user|user|session_user)\b`)
-)
 
 func isPlan(text string) bool {
 	_, err := plan.Parse(text, plan.EngineSpark)

@@ -52,20 +52,68 @@ func init() {
 // of the session (CURRENT_DATE, USER, ...) unless a column has the name.
 var bareUnsafe = strings.Fields("current_date current_timestamp current_user user session_user localtimestamp current_time")
 
+// sparkOnly are deterministic built-in scalar functions of Spark 4.1 that
+// the embedded engine does not evaluate, allowed for --engine spark. Each
+// one computes its result from its arguments alone (and the session time
+// zone, which udfx pins to UTC); functions that read files (from_protobuf
+// with a descriptor path), resolve XML entities (xpath_*, from_xml),
+// depend on the locale (sentences), or raise on purpose are left out.
+var sparkOnly = strings.Fields(`
+	struct named_struct hex unhex md5 sha sha1 sha2 crc32 hash xxhash64 base64 unbase64 bin conv
+	format_string printf array_append array_prepend array_union array_intersect array_except
+	arrays_overlap arrays_zip array_remove array_repeat array_insert array_compact sequence map
+	map_keys map_values map_entries map_from_arrays map_from_entries map_concat map_contains_key
+	str_to_map exists zip_with map_filter transform_keys transform_values map_zip_with get
+	try_element_at try_add try_subtract try_multiply try_divide try_mod to_number try_to_number
+	to_char to_varchar shiftleft shiftright shiftrightunsigned bit_count bit_get getbit factorial
+	e expm1 log1p rint cot sec csc asinh acosh atanh width_bucket levenshtein soundex overlay
+	split_part substring_index find_in_set elt mask luhn_check to_timestamp try_to_timestamp
+	make_date date_trunc trunc next_day months_between weekofyear weekday hour minute second
+	unix_date date_from_unix_date timestamp_seconds timestamp_millis timestamp_micros unix_seconds
+	unix_millis unix_micros from_unixtime to_unix_timestamp regexp_count regexp_substr regexp_instr
+	regexp_extract_all decode encode is_valid_utf8 make_valid_utf8 equal_null get_json_object
+	from_json to_json bitwise_not ceil floor try_cast
+`)
+
 // AllowedFunctions is the allow-list of a rewrite's function calls: the
 // deterministic built-in scalar functions and operators the embedded
 // engine implements (SUPPORTED.md), by the names Spark's parser gives
-// them. The Spark engine checks a candidate against the same list.
+// them, and the reviewed sparkOnly list. The Spark engine's driver checks
+// Spark's own parse of a candidate against the same list.
 func AllowedFunctions() []string {
-	out := make([]string, 0, len(builtins))
+	seen := map[string]bool{}
+	out := make([]string, 0, len(builtins)+len(sparkOnly))
 	for n := range builtins {
-		if _, bad := unsafeCalls[n]; bad || !isWord(n) {
+		if _, bad := unsafeCalls[n]; bad || !isWord(n) || seen[n] {
 			continue
 		}
+		seen[n] = true
 		out = append(out, n)
+	}
+	for _, n := range sparkOnly {
+		if _, bad := unsafeCalls[n]; !bad && !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
 	}
 	sort.Strings(out)
 	return out
+}
+
+// allowed says whether a function name is on AllowedFunctions.
+func allowed(name string) bool {
+	if _, bad := unsafeCalls[name]; bad {
+		return false
+	}
+	if _, ok := builtins[name]; ok {
+		return true
+	}
+	for _, n := range sparkOnly {
+		if n == name {
+			return true
+		}
+	}
+	return false
 }
 
 func isWord(s string) bool {
@@ -204,7 +252,7 @@ func guardAST(e ast, isParam map[string]bool, scope []map[string]bool) error {
 		if why, bad := unsafeCalls[e.name]; bad {
 			return &UnsafeError{Construct: e.name + "()", Why: why, Pos: e.pos}
 		}
-		if _, ok := builtins[e.name]; !ok {
+		if _, internal := builtins[e.name]; !allowed(e.name) && !(internal && !isWord(e.name)) {
 			return &UnsafeError{Construct: e.name + "()", Why: "it is not on udfx's allow-list of deterministic built-in scalar functions (AllowedFunctions)", Pos: e.pos}
 		}
 		for _, a := range e.args {
