@@ -42,8 +42,7 @@ const (
 	DefaultRequestTimeout = 2 * time.Minute
 	DefaultRepeatLimit    = 3
 	// DefaultMaxSubmissions bounds the differential tests one conversation
-	// may start: each can take minutes on Spark, and the wall-time budget
-	// counts the model's requests only.
+	// may start: each can take minutes on Spark.
 	DefaultMaxSubmissions = 12
 	// maxRetryDelay caps both the backoff and a server's Retry-After.
 	maxRetryDelay = 30 * time.Second
@@ -61,9 +60,13 @@ type Config struct {
 	// MaxTurns bounds the model requests of one conversation.
 	MaxTurns int
 	// MaxTokens bounds the total tokens (prompt and completion, as the
-	// endpoint reports them) of one conversation.
+	// endpoint reports them) of one conversation: each request's
+	// completion is capped by what is left, a request whose prompt alone
+	// would not fit is not sent, and an answer that overshoots anyway is
+	// not acted on.
 	MaxTokens int64
-	// Timeout bounds the wall time of one conversation's requests.
+	// Timeout bounds the wall time of one conversation: its requests and
+	// the differential tests and benchmarks its tool calls start.
 	Timeout time.Duration
 	// MaxRetries is how often one request is retried on 429, 5xx, a
 	// timeout or a transport error; 0 means DefaultMaxRetries, negative
