@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/udfx/udfx/harness/engine"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/value"
@@ -23,7 +24,11 @@ type Job struct {
 	// UDF is the original; nil evaluates the rewrite only.
 	UDF *udf.UDF
 	// Rewrite is a Spark SQL expression over the input's columns; empty
-	// evaluates the original only.
+	// evaluates the original only. The driver refuses it before any job
+	// unless Spark's parse and analysis of it hold only functions of
+	// engine.AllowedFunctions over the input columns (no subquery, UDF,
+	// reflection, input file, clock or chance): classic sessions check
+	// the parsed and analyzed trees, Connect the server's analyzed plan.
 	Rewrite string
 	// Input has one column per UDF parameter, named like it (more columns
 	// are allowed: the rewrite may use them).
@@ -143,6 +148,7 @@ func (s *Session) Run(ctx context.Context, job Job) (*Result, error) {
 	}
 	if job.Rewrite != "" {
 		req["rewrite"] = job.Rewrite
+		req["allow"] = engine.AllowedFunctions()
 	}
 	if job.ANSI != nil {
 		req["ansi"] = *job.ANSI
@@ -355,7 +361,7 @@ func (s *Session) Bench(ctx context.Context, job BenchJob) (*BenchResult, error)
 		params[i] = p.Name
 	}
 	req := map[string]any{"op": "bench", "input": input, "params": params, "original": orig,
-		"rewrite": job.Rewrite, "warmup": job.Warmup, "runs": job.Runs}
+		"rewrite": job.Rewrite, "allow": engine.AllowedFunctions(), "warmup": job.Warmup, "runs": job.Runs}
 	if job.ANSI != nil {
 		req["ansi"] = *job.ANSI
 	}

@@ -389,13 +389,16 @@ func TestJobErrors(t *testing.T) {
 		}
 	})
 	t.Run("analysis", func(t *testing.T) {
-		res, err := s.Run(ctx, Job{Rewrite: "no_such_function(celsius)", Input: rec})
+		res, err := s.Run(ctx, Job{Rewrite: "abs(celsius, celsius)", Input: rec})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if e := res.Rewrite.Err; e == nil || e.Condition != "UNRESOLVED_ROUTINE" {
+		if e := res.Rewrite.Err; e == nil || !strings.HasPrefix(e.Condition, "WRONG_NUM_ARGS") {
 			t.Fatalf("rewrite: %+v", e)
 		}
+	})
+	t.Run("allow-list", func(t *testing.T) {
+		checkRefusals(t, s, rec)
 	})
 	t.Run("not a function of the inputs", func(t *testing.T) {
 		for _, sql := range []string{"celsius + rand()", "CAST(_udfx_row AS DOUBLE)"} {
@@ -422,6 +425,47 @@ func TestJobErrors(t *testing.T) {
 			t.Fatalf("err %v", err)
 		}
 	})
+}
+
+// refusals are candidates the driver refuses on Spark's own parse and
+// analysis, before any job; the issue's reproductions among them.
+var refusals = []struct{ sql, construct string }{
+	{"celsius * 0.0D + ascii(substr((SELECT first(value) FROM text.`/etc/hostname`), 2, 1))", "subquery"},
+	{"`reflect`('java.lang.Math', 'abs', celsius)", "reflect()"},
+	{"reflect/* hidden */('java.lang.Math', 'abs', celsius)", "reflect()"},
+	{"celsius + IDENTIFIER('java_method')('java.lang.Math', 'abs', celsius)", "IDENTIFIER|java_method"},
+	{"if(current_date > DATE'2020-01-01', celsius, 0.0D)", "current_date"},
+	{"no_such_function(celsius)", "no_such_function"},
+}
+
+// checkRefusals runs each refused candidate as a rewrite-only job: the
+// driver must refuse it before any job (no plan), naming the construct,
+// and no byte of the file may come back.
+func checkRefusals(t *testing.T, s *Session, rec arrow.RecordBatch) {
+	t.Helper()
+	host, _ := os.ReadFile("/etc/hostname")
+	for _, tc := range refusals {
+		res, err := s.Run(context.Background(), Job{Rewrite: tc.sql, Input: rec})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.sql, err)
+		}
+		e := res.Rewrite.Err
+		if e == nil || res.Rewrite.Plan != "" || res.Rewrite.Values != nil {
+			t.Errorf("%s: want a refusal before any job, got %+v (plan %q)", tc.sql, e, res.Rewrite.Plan)
+			continue
+		}
+		t.Logf("%s: %s", tc.sql, e.Message)
+		named := false
+		for _, c := range strings.Split(tc.construct, "|") {
+			named = named || strings.Contains(strings.ToLower(e.Message), strings.ToLower(c))
+		}
+		if !strings.Contains(e.Message, "refused") || !named {
+			t.Errorf("%s: the refusal does not name %s: %s", tc.sql, tc.construct, e.Message)
+		}
+		if h := strings.TrimSpace(string(host)); len(h) > 2 && strings.Contains(e.Error(), h) {
+			t.Errorf("%s: the file's content came back: %s", tc.sql, e.Error())
+		}
+	}
 }
 
 func TestBench(t *testing.T) {
