@@ -71,6 +71,10 @@ func runOnSpark(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options, param
 	if err != nil {
 		return nil, err
 	}
+	plans, err = withUDFsByClass(plans, res.Original.UDFs, res.Rewrite.UDFs)
+	if err != nil {
+		return nil, err
+	}
 	rep.Plans = plans
 	if err := originalShowsItsUDF(u, plans); err != nil {
 		return nil, err
@@ -173,6 +177,44 @@ func planEvidence(original, rewrite string) (*evidence.Plans, error) {
 		p.Transitions = r.TotalTransitions
 	}
 	return ps, nil
+}
+
+// withUDFsByClass adds the user-defined expressions the driver found by
+// class in the executed plans' JVM trees to what the text showed. The
+// text names a ScalaUDF only by the name it was registered under, so a
+// UDF registered as upper or abs reads like the built-in; the tree does
+// not (nil lists: Spark Connect, where only the text is there).
+func withUDFsByClass(plans *evidence.Plans, original, rewrite []spark.UDFExpr) (*evidence.Plans, error) {
+	for _, side := range []struct {
+		p    *evidence.Plan
+		udfs []spark.UDFExpr
+	}{{&plans.Original, original}, {&plans.Rewrite, rewrite}} {
+		for _, u := range side.udfs {
+			node := u.Class + " " + u.Text
+			if u.Name != "" && u.Class != u.Operator {
+				node = u.Operator + " " + u.Class + " " + u.Text
+			}
+			if !holdsNode(side.p.UDFNodes, u) {
+				side.p.UDFNodes = append(side.p.UDFNodes, node)
+			}
+		}
+	}
+	return plans, nil
+}
+
+// holdsNode says whether the text parser already reported u (a Python
+// operator by its name, a ScalaUDF by its call), so it is not listed
+// twice.
+func holdsNode(nodes []string, u spark.UDFExpr) bool {
+	for _, n := range nodes {
+		if u.Name == "" && strings.HasPrefix(strings.TrimSuffix(u.Class, "Exec"), strings.Fields(n)[0]) {
+			return true
+		}
+		if u.Name != "" && strings.Contains(n, " "+u.Name+"(") {
+			return true
+		}
+	}
+	return false
 }
 
 // sparkEvaluator runs candidate rows through both sides on Spark, for

@@ -8,6 +8,7 @@ import (
 
 	"github.com/udfx/udfx/harness/engine"
 	"github.com/udfx/udfx/harness/inputs"
+	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/udf"
 )
 
@@ -58,4 +59,21 @@ func TestTheNoUDFCheckNeedsTheOriginalsUDFInItsPlan(t *testing.T) {
 	err = originalShowsItsUDF(u, plans)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "cannot find to_fahrenheit in Spark's plan of the original query")
+}
+
+// A ScalaUDF registered under a built-in's name prints like the built-in
+// (abs(celsius#1)): the text alone finds nothing, the driver's tree walk
+// finds it by class, and the rewrite is refuted for still holding it.
+func TestAUDFUnderABuiltinNameIsFoundByClass(t *testing.T) {
+	orig := "*(1) Project [_udfx_row#0L, udfx_orig_1a2b(celsius#1) AS result#3]\n+- *(1) ColumnarToRow\n   +- FileScan parquet [_udfx_row#0L,celsius#1] Batched: true\n"
+	rw := "*(1) Project [_udfx_row#0L, abs(celsius#1) AS result#7]\n+- *(1) ColumnarToRow\n   +- FileScan parquet [_udfx_row#0L,celsius#1] Batched: true\n"
+	plans, err := planEvidence(orig, rw)
+	require.NoError(t, err)
+	assert.Empty(t, plans.Rewrite.UDFNodes, "the text cannot tell abs the UDF from abs the built-in")
+	plans, err = withUDFsByClass(plans,
+		[]spark.UDFExpr{{Class: "ScalaUDF", Name: "udfx_orig_1a2b", Operator: "ProjectExec", Text: "udfx_orig_1a2b(celsius#1)"}},
+		[]spark.UDFExpr{{Class: "ScalaUDF", Name: "abs", Operator: "ProjectExec", Text: "abs(celsius#1)"}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"Project udfx_orig_1a2b(celsius#1)"}, plans.Original.UDFNodes, "not listed twice")
+	assert.Equal(t, []string{"ProjectExec ScalaUDF abs(celsius#1)"}, plans.Rewrite.UDFNodes)
 }

@@ -35,6 +35,10 @@ type Job struct {
 	Input arrow.RecordBatch
 	// ANSI overrides the session's spark.sql.ansi.enabled for this job.
 	ANSI *bool
+
+	// sqlName registers a JVM original under this name instead of udfx's
+	// own (tests: a UDF under a built-in's name).
+	sqlName string
 }
 
 // Result is what a job gave for each side it ran.
@@ -63,6 +67,12 @@ type SideResult struct {
 	// part. For Connect, df.explain's simple text. Empty when the query
 	// did not get past analysis.
 	Plan string
+	// UDFs are the executed plan's user-defined expressions and operators
+	// found by class in the JVM's plan tree (ScalaUDF, PythonUDF,
+	// HiveSimpleUDF, BatchEvalPythonExec, ...), whatever name they print
+	// under; nil where the tree is not reachable (Spark Connect) and only
+	// the plan text can be read.
+	UDFs []UDFExpr
 	// Seconds is the wall time of the side's query, from building the
 	// DataFrame to having its rows in the driver.
 	Seconds float64
@@ -88,7 +98,22 @@ func (r *Result) Err() error {
 	return nil
 }
 
+// UDFExpr is a user-defined expression or operator in an executed plan.
+type UDFExpr struct {
+	// Class is its class's simple name: ScalaUDF, PythonUDF,
+	// HiveGenericUDF, BatchEvalPythonExec, ArrowEvalPythonExec, ...
+	Class string `json:"class"`
+	// Name is the function's name as Spark prints it (empty for an
+	// operator).
+	Name string `json:"name"`
+	// Operator is the plan node that holds it.
+	Operator string `json:"operator"`
+	// Text is the expression or operator as Spark prints it.
+	Text string `json:"text"`
+}
+
 type sideWire struct {
+	UDFs    []UDFExpr  `json:"udfs"`
 	Plan    string     `json:"plan"`
 	Seconds float64    `json:"seconds"`
 	Rows    int        `json:"rows"`
@@ -123,6 +148,9 @@ func (s *Session) Run(ctx context.Context, job Job) (*Result, error) {
 		}
 		if orig, call, err = s.original(ctx, job.UDF); err != nil {
 			return nil, err
+		}
+		if job.sqlName != "" && orig["sql_name"] != nil {
+			orig["sql_name"] = job.sqlName
 		}
 	}
 	s.jobs++
@@ -191,7 +219,7 @@ func (s *Session) side(side Side, w *sideWire, asked bool, rows int) (*SideResul
 	if w == nil {
 		return nil, &SessionError{Msg: fmt.Sprintf("the driver sent no %s result", side), Log: s.logPath}
 	}
-	r := &SideResult{Plan: w.Plan, Seconds: w.Seconds}
+	r := &SideResult{Plan: w.Plan, UDFs: w.UDFs, Seconds: w.Seconds}
 	if w.Error != nil {
 		r.Err = w.Error.jobError(side, s.logPath)
 		return r, nil

@@ -241,6 +241,47 @@ func TestScalaToFahrenheit(t *testing.T) {
 	}
 }
 
+// A Scala UDF registered under a built-in's name (abs) prints in the
+// executed plan as abs(celsius#1), like the built-in: the driver reports
+// it by class from the JVM's plan tree, and refuses a rewrite that calls
+// it by that name.
+func TestAScalaUDFUnderABuiltinNameIsFoundByClass(t *testing.T) {
+	u := parseUDF(t, "examples/scala-to-fahrenheit/ToFahrenheit.scala", "ToFahrenheit")
+	res, err := session(t).Run(context.Background(), Job{UDF: u, Input: generate(t, u, 20), Rewrite: "abs(celsius)", sqlName: "abs"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("original plan:\n%s\nUDFs by class: %+v", res.Original.Plan, res.Original.UDFs)
+	if res.Original.Err != nil {
+		t.Fatalf("original: %v", res.Original.Err)
+	}
+	found := false
+	for _, x := range res.Original.UDFs {
+		found = found || (x.Class == "ScalaUDF" && x.Name == "abs")
+	}
+	if !found || !strings.Contains(res.Original.Plan, "abs(") {
+		t.Errorf("the UDF registered as abs is not found by class: %+v", res.Original.UDFs)
+	}
+	// The values are the UDF's, not the built-in abs's.
+	in := generate(t, u, 20)
+	negatives := 0
+	for i, v := range res.Original.Values {
+		x := value.FromArrow(in.Column(0), i)
+		if x.Kind == value.Double && x.Float64() < 0 && x.Float64() > -1e300 {
+			negatives++
+			if v.Kind == value.Double && v.Float64() == -x.Float64() {
+				t.Errorf("row %d: %s gave %s, the built-in's answer", i, x, v)
+			}
+		}
+	}
+	if negatives == 0 {
+		t.Errorf("no negative finite input among %d rows", len(res.Original.Values))
+	}
+	if e := res.Rewrite.Err; e == nil || !strings.Contains(e.Message, "user-defined function") {
+		t.Errorf("a rewrite calling the UDF by a built-in's name: %+v", e)
+	}
+}
+
 func TestScalaLambda(t *testing.T) {
 	u := parseUDF(t, "examples/scala-lambda-fahrenheit/FahrenheitLambda.scala", "toFahrenheit")
 	checkCelsius(t, u, "udfx_orig_")

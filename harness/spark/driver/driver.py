@@ -347,7 +347,7 @@ def python_udf(o):
 
 def jvm_udf(o):
     """Registers a JVM UDF through its compiled shim; returns its SQL name."""
-    key = o["shim"] + ":" + o["jar"]
+    key = o["shim"] + ":" + o["jar"] + ":" + o["sql_name"]
     if key in STATE["registered"]:
         return STATE["registered"][key]
     if o["jar"] not in STATE["jars"]:
@@ -374,6 +374,67 @@ def plan_of(df):
         return df._jdf.queryExecution().executedPlan().toString()
     except Exception as e:
         return "(no plan: %s)" % e
+
+
+# Expression classes that evaluate user code, by simple name; anything that
+# implements UserDefinedExpression counts too, whatever it is called.
+UDF_CLASSES = {
+    "ScalaUDF", "PythonUDF", "JavaUDF", "HiveSimpleUDF", "HiveGenericUDF", "HiveGenericUDTF",
+    "HiveUDAFFunction", "ScalaUDAF", "ScalaAggregator",
+}
+
+
+def udf_nodes(df):
+    """The user-defined expressions and operators of the executed plan, by
+    class, from the JVM objects: a ScalaUDF prints as name(args), and a
+    name alone cannot tell it from a built-in of the same name. None for
+    Connect (no JVM objects; its Python UDFs show as operators in the
+    plan text, and JVM UDFs do not run over Connect)."""
+    if CONNECT:
+        return None
+    from py4j.java_gateway import is_instance_of
+
+    gw = SPARK.sparkContext._gateway
+    out = []
+    seen_plans = 0
+
+    def walk_expr(e, operator):
+        simple = e.getClass().getSimpleName()
+        if simple in UDF_CLASSES or is_instance_of(gw, e, "org.apache.spark.sql.catalyst.expressions.UserDefinedExpression"):
+            name = ""
+            try:
+                name = str(e.prettyName())
+            except Exception:
+                pass
+            out.append({"class": simple, "name": name, "operator": operator, "text": str(e.toString())[:2000]})
+        for c in scala_seq(e.children()):
+            walk_expr(c, operator)
+
+    def walk_plan(p):
+        nonlocal seen_plans
+        seen_plans += 1
+        if seen_plans > 10000:
+            raise RuntimeError("the executed plan is too large to walk")
+        simple = p.getClass().getSimpleName()
+        if simple == "AdaptiveSparkPlanExec":
+            walk_plan(p.executedPlan())
+            return
+        if simple.endswith("QueryStageExec"):
+            walk_plan(p.plan())
+            return
+        if "Python" in simple or "Pandas" in simple or "InArrow" in simple:
+            out.append({"class": simple, "name": "", "operator": simple, "text": str(p.simpleString(200))[:2000]})
+        for e in scala_seq(p.expressions()):
+            walk_expr(e, simple)
+        for c in scala_seq(p.children()):
+            walk_plan(c)
+
+    try:
+        walk_plan(df._jdf.queryExecution().executedPlan())
+    except Exception as e:
+        log("walking the executed plan: %s" % e)
+        return None
+    return out
 
 
 def original_df(df, o, params):
@@ -590,7 +651,7 @@ def run_side(make, out):
     with pa.OSFile(out, "wb") as f:
         with pa.ipc.new_file(f, tbl.schema) as w:
             w.write_table(tbl)
-    return {"plan": plan_of(df), "seconds": secs, "rows": tbl.num_rows, "out": out}
+    return {"plan": plan_of(df), "udfs": udf_nodes(df), "seconds": secs, "rows": tbl.num_rows, "out": out}
 
 
 def with_ansi(req, fn):
