@@ -598,7 +598,13 @@ def check_connect(probe, allow):
         refuse("a subquery or a relation other than the job's input", "a rewrite is one projection over the job's input")
     temp = set()
     try:
-        temp = {f.name.lower() for f in SPARK.catalog.listFunctions() if f.isTemporary}
+        # Built-ins are listed as temporary too; a function the session
+        # registered (spark.udf.register) has no Spark class behind it.
+        temp = {
+            f.name.lower()
+            for f in SPARK.catalog.listFunctions()
+            if f.isTemporary and not (f.className or "").startswith("org.apache.spark.")
+        }
     except Exception as e:
         refuse("the candidate", "cannot list the session's functions to rule out a UDF under a built-in's name: %s" % e)
     for name in re.findall(r"([A-Za-z_][A-Za-z0-9_]*)\(", body[0]):
