@@ -43,9 +43,6 @@ func init() {
 	for _, n := range strings.Fields("udf java_udf python_udf pandas_udf") {
 		unsafeCalls[n] = "a user-defined function is what a rewrite replaces"
 	}
-	for _, n := range strings.Fields("select values table exists lateral") {
-		unsafeCalls[n] = "a subquery reads relations other than the job's input (files, tables)"
-	}
 }
 
 // bareUnsafe are the names Spark reads without parentheses as functions
@@ -167,8 +164,12 @@ func scanUnsafe(toks []tok, isParam map[string]bool) error {
 		name := strings.ToLower(t.text)
 		next := toks[i+1]
 		isCall := next.kind == tOp && next.text == "("
+		// (FROM t), (VALUES ...), (TABLE t) open a query when their
+		// parenthesis is not a call's (trim(FROM s) is not a subquery).
+		opensQuery := i > 0 && toks[i-1].kind == tOp && toks[i-1].text == "(" &&
+			(i < 2 || (toks[i-2].kind != tIdent && toks[i-2].kind != tQuoted))
 		subquery := t.kind == tIdent && !isParam[name] && (name == "select" ||
-			((name == "values" || name == "table" || name == "from") && i > 0 && toks[i-1].kind == tOp && toks[i-1].text == "("))
+			((name == "values" || name == "table" || name == "from") && opensQuery))
 		if subquery {
 			return &UnsafeError{Construct: "a subquery (" + strings.ToUpper(t.text) + " ...)", Why: "a subquery reads relations other than the job's input (files, tables)", Pos: t.pos}
 		}

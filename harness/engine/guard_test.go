@@ -19,6 +19,10 @@ func TestGuard(t *testing.T) {
 		{"concat('reflect(', celsius, '(SELECT 1)')", ""}, // inside string literals
 		{"aggregate(array(celsius), 0.0D, (acc, x) -> acc + x)", ""},
 		{"CELSIUS + 1.0D", ""}, // Spark resolves columns case-insensitively
+		{"exists(array(celsius), x -> x > 0.0D)", ""},
+		{"length(trim(FROM concat('a', celsius)))", ""},
+		{"celsius + (SELECT 1) ", "a subquery (SELECT ...)"},
+		{"exists(SELECT 1)", "a subquery (SELECT ...)"},
 		// The issue's reproduction: a scalar subquery reading a file.
 		{"celsius * 0.0D + ascii(substr((SELECT first(value) FROM text.`/etc/hostname`), 2, 1))", "a subquery (SELECT ...)"},
 		{"celsius + (FROM text.`/etc/hostname`)", "a subquery (FROM ...)"},
