@@ -403,9 +403,14 @@ def udf_nodes(df):
         if simple in UDF_CLASSES or is_instance_of(gw, e, "org.apache.spark.sql.catalyst.expressions.UserDefinedExpression"):
             name = ""
             try:
-                name = str(e.prettyName())
+                # UserDefinedExpression.name: the registered name
+                # (ScalaUDF's udfName, "UDF" without one).
+                name = str(e.name())
             except Exception:
-                pass
+                try:
+                    name = str(e.prettyName())
+                except Exception:
+                    pass
             out.append({"class": simple, "name": name, "operator": operator, "text": str(e.toString())[:2000]})
         for c in scala_seq(e.children()):
             walk_expr(c, operator)
@@ -555,11 +560,11 @@ def check_analyzed(probe, inputs):
 
     def walk(node):
         simple = node.getClass().getSimpleName()
-        if simple in DENIED_CLASSES:
-            refuse(simple, "its result is not a function of the parameters")
         for iface, what in DENIED_INTERFACES:
             if is_instance_of(gw, node, iface):
                 refuse(what + " (" + simple + ")", "a rewrite is one deterministic expression over the parameters")
+        if simple in DENIED_CLASSES:
+            refuse(simple, "its result is not a function of the parameters")
         if not node.deterministic():
             refuse("a nondeterministic expression (" + simple + ")", "a rewrite is deterministic")
         if simple == "AttributeReference" and str(node.name()).lower() not in cols:
