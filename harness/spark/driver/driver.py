@@ -518,7 +518,7 @@ def check_parsed(sql, inputs, allow):
             if is_instance_of(gw, node, iface):
                 refuse(what + " (" + simple + ")", "a rewrite is one deterministic expression over the parameters")
         if simple in DENIED_PARSED:
-            refuse(DENIED_PARSED[simple], "a rewrite reads only the UDF's parameters")
+            refuse(DENIED_PARSED[simple], "a rewrite is one expression over the UDF's parameters that calls allow-listed functions by their plain names")
         if simple in DENIED_CLASSES:
             refuse(simple, "its result is not a function of the parameters")
         if simple == "UnresolvedFunction":
