@@ -30,7 +30,7 @@ func addAgentFlags(f *pflag.FlagSet, o *agentOptions) {
 	f.StringVar(&o.baseURL, "base-url", "", "OpenAI-compatible endpoint (default $OPENAI_BASE_URL, else "+agent.DefaultBaseURL+" when $OPENAI_API_KEY is set)")
 	f.IntVar(&o.maxTurns, "max-turns", agent.DefaultMaxTurns, "model requests per conversation")
 	f.Int64Var(&o.maxTokens, "max-tokens", agent.DefaultMaxTokens, "tokens (prompt and completion) per conversation")
-	f.DurationVar(&o.timeout, "agent-timeout", agent.DefaultTimeout, "wall time of the model's requests per conversation (--timeout bounds each run of the original)")
+	f.DurationVar(&o.timeout, "agent-timeout", agent.DefaultTimeout, "wall time of each conversation: the model's requests and the tests and benchmarks it starts (--timeout bounds each run of the original)")
 	f.StringVar(&o.priceIn, "price-in", "", "USD per million prompt tokens, for the transcripts' cost (default $UDFX_AGENT_PRICE_IN)")
 	f.StringVar(&o.priceOut, "price-out", "", "USD per million completion tokens (default $UDFX_AGENT_PRICE_OUT)")
 }

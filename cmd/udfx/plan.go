@@ -39,8 +39,12 @@ from FILE or, with -, from standard input, and reports:
                 operators (BatchEvalPython, ArrowEvalPython, MapInPandas,
                 FlatMapGroupsInPandas, ...), Hive UDFs, and ScalaUDF/Java UDF
                 calls (printed as name(args): a name that is not a Spark
-                built-in function is reported as an inferred ScalaUDF), with
-                what they call and where they run (cpu, gpu, native)
+                built-in function is reported as an inferred ScalaUDF; one
+                registered under a built-in's name reads like the built-in
+                and is found only where the text shows its class, in RAPIDS
+                or Gluten report lines; udfx's Spark engine reads UDFs by
+                class from the plan's JVM tree), with what they call and
+                where they run (cpu, gpu, native)
   fallbacks     for RAPIDS, Gluten and Comet plans: the operators that run on
                 the CPU/JVM row path, with the engine's reason where the text
                 holds its report (RAPIDS "cannot run on GPU because ..." lines,

@@ -215,3 +215,30 @@ func TestRewriteAgentFlags(t *testing.T) {
 	assert.Contains(t, stdout, "(agent: built-in translator)")
 	assert.NoDirExists(t, filepath.Join(dir, ".udfx", "to_fahrenheit", "transcripts"))
 }
+
+// The key echoed by the model (a decline reason, a tool argument, a
+// candidate) and by the endpoint (an error body) is in none of the
+// command's outputs: stdout, stderr, report.md and every other file under
+// .udfx, and the history sent back to the endpoint.
+func TestRewriteRedactsTheKeyTheModelEchoes(t *testing.T) {
+	dir := tempRepo(t)
+	keyed := "celsius * 1.8D + 32.0D + length('" + agentTestKey + "') * 0.0D"
+	srv := scripted.New(
+		scripted.Turn{Status: 500, ErrorMessage: "upstream failed for " + agentTestKey},
+		toolTurn("write_file", `{"path": "notes.txt", "content": "the key is `+agentTestKey+`"}`),
+		submitTurn(keyed),
+		toolTurn("finish", `{"decline_reason": "no exact form; key `+agentTestKey+`"}`),
+	)
+	defer srv.Close()
+	stdout, stderr, code := runCLIEnv(t, dir, agentEnv(srv), "rewrite", "examples/python-celsius/celsius.py", "--agent", "openai", "--model", "test-model", "--rows", "1000")
+	require.Equal(t, exitFailed, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	require.NoError(t, srv.Err())
+	assert.Contains(t, stdout, "[REDACTED]", "the candidate is printed, redacted")
+	report, err := os.ReadFile(filepath.Join(dir, ".udfx", "to_fahrenheit", "report.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(report), "no exact form; key [REDACTED]")
+	noKeyIn(t, filepath.Join(dir, ".udfx"), stdout, stderr)
+	for _, r := range srv.Requests() {
+		assert.NotContains(t, r.Body, agentTestKey)
+	}
+}

@@ -56,10 +56,10 @@ func TestTestOnSparkRefutesAWrongRewriteWithACounterexample(t *testing.T) {
 
 func TestTestOnSparkRefusesARewriteSparkRejects(t *testing.T) {
 	_, stderr, code := runCLI(t, repoRoot(t), "test", "examples/python-celsius/celsius.py", "--engine", "spark", "--rows", "100",
-		"--sql", "no_such_function(celsius)", "--workspace", t.TempDir())
+		"--sql", "abs(celsius, celsius)", "--workspace", t.TempDir())
 	assert.Equal(t, 2, code, stderr)
 	assert.Contains(t, stderr, "Spark rejects it")
-	assert.Contains(t, stderr, "UNRESOLVED_ROUTINE")
+	assert.Contains(t, stderr, "WRONG_NUM_ARGS")
 }
 
 func TestRewriteOnSparkRecordsTheEngineAndThePlans(t *testing.T) {
@@ -141,10 +141,12 @@ func TestBenchOnSparkTimesWholeJobs(t *testing.T) {
 
 func TestTestOnSparkRefusesRewritesThatAreNotFunctionsOfTheirInputs(t *testing.T) {
 	for _, tc := range []struct{ sql, want string }{
-		// Knows which row it is on: would pass by special-casing rows.
-		{"CASE WHEN monotonically_increasing_id() < 0 THEN 0.0D ELSE celsius * 9.0D / 5.0D + 32.0D END", "calls monotonically_increasing_id()"},
 		// The row column the driver keeps beside the inputs is out of reach.
-		{"CASE WHEN _udfx_row < 0 THEN 0.0D ELSE celsius * 9.0D / 5.0D + 32.0D END", "Spark rejects it"},
+		{"CASE WHEN _udfx_row < 0 THEN 0.0D ELSE celsius * 9.0D / 5.0D + 32.0D END", "the column _udfx_row at offset 10 is refused"},
+		// Reads a file into the counterexample (issue 11). Calls that know
+		// the row (monotonically_increasing_id()), the clock or chance are
+		// refused the same way (engine.TestGuard, difftest.TestGuardBeforeAnySparkJob).
+		{"celsius * 0.0D + ascii(substr((SELECT first(value) FROM text.`/etc/hostname`), 2, 1))", "a subquery (SELECT ...)"},
 		// Equal values, another type: spliced into a query it changes the column.
 		{"CAST(celsius * 9.0D / 5.0D + 32.0D AS FLOAT)", "returns float32 where to_fahrenheit returns float64"},
 	} {

@@ -22,7 +22,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -43,8 +42,7 @@ const (
 	DefaultRequestTimeout = 2 * time.Minute
 	DefaultRepeatLimit    = 3
 	// DefaultMaxSubmissions bounds the differential tests one conversation
-	// may start: each can take minutes on Spark, and the wall-time budget
-	// counts the model's requests only.
+	// may start: each can take minutes on Spark.
 	DefaultMaxSubmissions = 12
 	// maxRetryDelay caps both the backoff and a server's Retry-After.
 	maxRetryDelay = 30 * time.Second
@@ -62,9 +60,13 @@ type Config struct {
 	// MaxTurns bounds the model requests of one conversation.
 	MaxTurns int
 	// MaxTokens bounds the total tokens (prompt and completion, as the
-	// endpoint reports them) of one conversation.
+	// endpoint reports them) of one conversation: each request's
+	// completion is capped by what is left, a request whose prompt alone
+	// would not fit is not sent, and an answer that overshoots anyway is
+	// not acted on.
 	MaxTokens int64
-	// Timeout bounds the wall time of one conversation's requests.
+	// Timeout bounds the wall time of one conversation: its requests and
+	// the differential tests and benchmarks its tool calls start.
 	Timeout time.Duration
 	// MaxRetries is how often one request is retried on 429, 5xx, a
 	// timeout or a transport error; 0 means DefaultMaxRetries, negative
@@ -166,9 +168,11 @@ func New(cfg Config) (*OpenAI, error) {
 	// would also read OPENAI_* from the process environment, which the
 	// caller may not have meant to use (and whose key the redactor would
 	// not know).
+	redact := secretRedactor(cfg.APIKey)
 	opts := []option.RequestOption{
 		option.WithBaseURL(cfg.BaseURL),
-		option.WithHTTPClient(cfg.HTTPClient),
+		// Every response is redacted before anything reads it (redact.go).
+		option.WithHTTPClient(redactingClient(cfg.HTTPClient, redact)),
 		// Retries are this package's own (complete), so that each attempt
 		// is in the transcript and the backoff can be bounded and tested.
 		option.WithMaxRetries(0),
@@ -184,7 +188,7 @@ func New(cfg Config) (*OpenAI, error) {
 	return &OpenAI{
 		cfg:          cfg,
 		chat:         openai.NewChatCompletionService(opts...),
-		redact:       secretRedactor(cfg.APIKey),
+		redact:       redact,
 		counts:       map[string]int{},
 		judged:       map[*rewrite.Spec]map[string]*rewrite.Tried{},
 		optimizeDone: map[*rewrite.Spec]bool{},
@@ -305,16 +309,6 @@ func (a *OpenAI) contextFor(spec *rewrite.Spec) string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.context[spec]
-}
-
-// secretRedactor replaces every occurrence of the key. Any non-empty key
-// is redacted, however short: a string that happens to equal it is
-// mangled rather than the key leaked.
-func secretRedactor(key string) func(string) string {
-	if key == "" {
-		return func(s string) string { return s }
-	}
-	return func(s string) string { return strings.ReplaceAll(s, key, "[REDACTED]") }
 }
 
 // redactURL drops user info and the query, where a key may hide, and

@@ -307,10 +307,19 @@ func TestRepeatedIdenticalCallsStopTheConversation(t *testing.T) {
 	assert.Equal(t, 3, tr.Turns)
 }
 
+// The token budget stops the conversation before a request that would
+// resend more than is left (its prompt is at least the previous request
+// and answer), and each request's completion is capped by what is left.
 func TestTokenBudget(t *testing.T) {
 	big := &scripted.Usage{PromptTokens: 900, CompletionTokens: 200}
 	srv := scripted.New(
-		scripted.Turn{ToolCalls: []scripted.Call{scripted.Tool("read_reference", `{"page": "spark-sql"}`)}, Usage: big},
+		withCheck(scripted.Turn{ToolCalls: []scripted.Call{scripted.Tool("read_reference", `{"page": "spark-sql"}`)}, Usage: big},
+			func(r *scripted.Request) error {
+				if !strings.Contains(r.Body, `"max_completion_tokens":2000`) {
+					return errors.New("no completion cap in " + r.Body[:min(len(r.Body), 200)])
+				}
+				return nil
+			}),
 		scripted.Turn{ToolCalls: []scripted.Call{scripted.Tool("read_reference", `{"page": "semantics"}`)}, Usage: big},
 	)
 	defer srv.Close()
@@ -320,15 +329,74 @@ func TestTokenBudget(t *testing.T) {
 	a := newAgent(t, cfg)
 	cands, declines, err := a.Convert(context.Background(), celsiusSpec(t, nil))
 	require.NoError(t, err)
+	require.NoError(t, srv.Err())
+	assert.Equal(t, 1, srv.Unused(), "the second request would have gone over the budget")
 	assert.Empty(t, cands)
 	require.Len(t, declines, 1)
-	assert.Contains(t, declines[0].Reason, "stopped by the token budget: 2200 tokens used of 2000 without finishing")
+	assert.Contains(t, declines[0].Reason, "stopped by the token budget: 1100 tokens used of 2000, and the next request would send at least 1100 more")
 	tr := readTranscript(t, cfg.Workspace, "transcripts/convert-1.json")
 	assert.Equal(t, "budget", tr.Outcome)
-	assert.Equal(t, Usage{PromptTokens: 1800, CompletionTokens: 400, TotalTokens: 2200}, tr.Usage)
+	assert.Contains(t, tr.Reason, "stopped by the token budget")
+	assert.Equal(t, Usage{PromptTokens: 900, CompletionTokens: 200, TotalTokens: 1100}, tr.Usage)
 	require.NotNil(t, tr.CostUSD)
-	assert.InDelta(t, (1800*2.0+400*8.0)/1e6, *tr.CostUSD, 1e-12)
+	assert.InDelta(t, (900*2.0+200*8.0)/1e6, *tr.CostUSD, 1e-12)
 	assert.Contains(t, tr.Messages[3].Content, "# Spark SQL for udfx rewrites")
+}
+
+// One answer that takes the conversation over its budget is the last:
+// its tool calls are not run (here: a submission that would have started
+// a differential test), and the transcript says why.
+func TestTokenBudgetStopsAtTheAnswerThatOvershoots(t *testing.T) {
+	srv := scripted.New(
+		scripted.Turn{ToolCalls: []scripted.Call{scripted.Tool("submit_candidate", `{"target": "sql", "sql": "`+goodSQL+`"}`)},
+			Usage: &scripted.Usage{PromptTokens: 900, CompletionTokens: 300}},
+	)
+	defer srv.Close()
+	cfg := testConfig(t, srv)
+	cfg.MaxTokens = 1000
+	a := newAgent(t, cfg)
+	checked := 0
+	cands, declines, err := a.Convert(context.Background(), celsiusSpec(t, &checked))
+	require.NoError(t, err)
+	assert.Empty(t, cands)
+	assert.Zero(t, checked, "no differential test after the budget is spent")
+	require.Len(t, declines, 1)
+	assert.Contains(t, declines[0].Reason, "stopped by the token budget: request 1 brought the total to 1200 tokens of 1000; its tool calls were not run")
+	tr := readTranscript(t, cfg.Workspace, "transcripts/convert-1.json")
+	assert.Equal(t, "budget", tr.Outcome)
+	assert.Empty(t, tr.Submitted)
+	last := tr.Messages[len(tr.Messages)-1]
+	assert.Equal(t, "tool", last.Role)
+	assert.Contains(t, last.Content, "not run: the token budget is spent")
+}
+
+// The wall-time budget is the whole conversation's: a differential test
+// that outlasts it is cut off, and the conversation stops saying so.
+func TestWallTimeBudgetBoundsTheTestsItStarts(t *testing.T) {
+	srv := scripted.New(call("submit_candidate", `{"target": "sql", "sql": "`+goodSQL+`"}`))
+	defer srv.Close()
+	cfg := testConfig(t, srv)
+	cfg.Timeout = 300 * time.Millisecond
+	a := newAgent(t, cfg)
+	spec := celsiusSpec(t, nil)
+	spec.Check = func(ctx context.Context, c rewrite.Candidate) (*rewrite.Tried, error) {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(10 * time.Second):
+			return &rewrite.Tried{Index: 1, Candidate: c, Accepted: true}, nil
+		}
+	}
+	start := time.Now()
+	cands, declines, err := a.Convert(context.Background(), spec)
+	require.NoError(t, err)
+	assert.Less(t, time.Since(start), 5*time.Second)
+	assert.Empty(t, cands)
+	require.Len(t, declines, 1)
+	assert.Contains(t, declines[0].Reason, "stopped by the wall-time budget of 300ms while submit_candidate was running")
+	tr := readTranscript(t, cfg.Workspace, "transcripts/convert-1.json")
+	assert.Equal(t, "budget", tr.Outcome)
+	assert.Contains(t, tr.Reason, "while submit_candidate was running")
 }
 
 func ptr(f float64) *float64 { return &f }

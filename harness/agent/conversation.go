@@ -74,36 +74,45 @@ func (c *conversation) stop(outcome, reason string) {
 // finishes or a guard stops it.
 func (c *conversation) run(ctx context.Context) error {
 	cfg := c.a.cfg
-	// The wall-time budget bounds the model's requests. The harness calls
-	// (the differential test, the benchmark) run under the caller's
-	// context: cutting one off would leave the shared runner of the
-	// original in an unknown state for every later candidate.
+	// The wall-time budget is the whole conversation's: the model's
+	// requests and the differential tests and benchmarks its tool calls
+	// start. A test cut off by it ends its runner's process (the next
+	// test starts a fresh one) or, on --engine spark, the Spark session.
 	convCtx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
+	wallTime := func(during string) {
+		c.stop("budget", fmt.Sprintf("stopped by the wall-time budget of %s%s without finishing", cfg.Timeout, during))
+	}
 	tools := toolParams()
+	// lastTotal is the previous request's prompt and completion: the next
+	// request sends all of it again, so its prompt is at least as long.
+	var lastTotal int64
 	for turn := 1; !c.done; turn++ {
+		used := c.tr.Usage.TotalTokens
 		switch {
 		case turn > cfg.MaxTurns:
 			c.stop("budget", fmt.Sprintf("stopped by the turn budget: %d model requests without finishing", cfg.MaxTurns))
 			return nil
-		case c.tr.Usage.TotalTokens >= cfg.MaxTokens:
-			c.stop("budget", fmt.Sprintf("stopped by the token budget: %d tokens used of %d without finishing", c.tr.Usage.TotalTokens, cfg.MaxTokens))
+		case used+lastTotal >= cfg.MaxTokens:
+			c.stop("budget", fmt.Sprintf("stopped by the token budget: %d tokens used of %d, and the next request would send at least %d more, without finishing", used, cfg.MaxTokens, lastTotal))
 			return nil
 		case convCtx.Err() != nil && ctx.Err() == nil:
-			c.stop("budget", fmt.Sprintf("stopped by the wall-time budget of %s without finishing", cfg.Timeout))
+			wallTime("")
 			return nil
 		}
 		c.tr.Turns = turn
-		resp, err := c.complete(ctx, convCtx, turn, openai.ChatCompletionNewParams{
-			Model: shared.ChatModel(cfg.Model), Messages: c.msgs, Tools: tools,
-		})
+		params := openai.ChatCompletionNewParams{Model: shared.ChatModel(cfg.Model), Messages: c.msgs, Tools: tools}
+		// The answer may use what is left of the budget after the prompt,
+		// which is at least lastTotal tokens.
+		params.MaxCompletionTokens = openai.Int(cfg.MaxTokens - used - lastTotal)
+		resp, err := c.complete(ctx, convCtx, turn, params)
 		if err != nil {
 			var ee *EndpointError
 			switch {
 			case ctx.Err() != nil:
 				return fmt.Errorf("agent: %w", ctx.Err())
 			case convCtx.Err() != nil:
-				c.stop("budget", fmt.Sprintf("stopped by the wall-time budget of %s without finishing", cfg.Timeout))
+				wallTime("")
 				return nil
 			case errors.As(err, &ee):
 				c.tr.Outcome = "error"
@@ -112,6 +121,7 @@ func (c *conversation) run(ctx context.Context) error {
 			return err
 		}
 		c.tr.addUsage(resp.Usage)
+		lastTotal = c.tr.Usage.TotalTokens - used
 		if len(resp.Choices) == 0 {
 			err := &EndpointError{Status: http.StatusOK, Attempts: 1, Msg: "the response has no choices"}
 			c.tr.Outcome, c.tr.Reason = "error", err.Error()
@@ -124,6 +134,16 @@ func (c *conversation) run(ctx context.Context) error {
 			rec.ToolCalls = append(rec.ToolCalls, ToolCall{ID: tc.ID, Name: toolName(tc), Arguments: toolArgs(tc)})
 		}
 		c.tr.message(rec)
+		if total := c.tr.Usage.TotalTokens; total > cfg.MaxTokens {
+			// The answer took the conversation over its budget (a prompt
+			// longer than expected, or a server that ignores the
+			// completion limit): what it asks for is not done.
+			c.stop("budget", fmt.Sprintf("stopped by the token budget: request %d brought the total to %d tokens of %d; its tool calls were not run", turn, total, cfg.MaxTokens))
+			for _, tc := range msg.ToolCalls {
+				c.answer(turn, tc.ID, toolName(tc), `{"error": "not run: the token budget is spent"}`)
+			}
+			return nil
+		}
 		if len(msg.ToolCalls) == 0 {
 			// A model that answers in prose has not finished: only the
 			// finish tool ends a conversation, so that its candidates are
@@ -140,7 +160,18 @@ func (c *conversation) run(ctx context.Context) error {
 				c.answer(turn, tc.ID, toolName(tc), `{"error": "not run: the conversation already ended"}`)
 				continue
 			}
-			out := c.call(ctx, toolName(tc), toolArgs(tc))
+			if convCtx.Err() != nil && ctx.Err() == nil {
+				wallTime(fmt.Sprintf(" before %s could run", toolName(tc)))
+				c.answer(turn, tc.ID, toolName(tc), `{"error": "not run: the wall-time budget is spent"}`)
+				continue
+			}
+			out := c.call(convCtx, toolName(tc), toolArgs(tc))
+			if ctx.Err() != nil {
+				return fmt.Errorf("agent: %w", ctx.Err())
+			}
+			if convCtx.Err() != nil && !c.done {
+				wallTime(fmt.Sprintf(" while %s was running", toolName(tc)))
+			}
 			c.answer(turn, tc.ID, toolName(tc), out)
 		}
 	}
@@ -148,6 +179,7 @@ func (c *conversation) run(ctx context.Context) error {
 }
 
 func (c *conversation) answer(turn int, id, name, content string) {
+	content = c.a.redact(content)
 	c.msgs = append(c.msgs, openai.ToolMessage(content, id))
 	c.tr.message(Message{Role: "tool", Turn: turn, ToolCallID: id, Name: name, Content: content})
 }

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/udfx/udfx/harness/engine"
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/inputs"
 	"github.com/udfx/udfx/harness/plan"
@@ -30,8 +30,10 @@ func runOnSpark(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options, param
 	if progress == nil {
 		progress = func(string) {}
 	}
-	if name := notAFunctionOfTheInputs(rw.SQL, params); name != "" {
-		return nil, &UsageError{Err: fmt.Errorf("rewrite %q calls %s, whose result is not a function of the UDF's parameters (it depends on the row's position, the time, chance or reflective JVM code): it cannot be a rewrite", rw.SQL, name)}
+	// The allow-list, before any job: Spark's own parse and analysis are
+	// checked again by the driver (classic and Connect alike).
+	if err := guard(rw.SQL, params); err != nil {
+		return nil, &UsageError{Err: fmt.Errorf("rewrite %q: %w", rw.SQL, err)}
 	}
 	info := s.Info()
 	rep.Engine, rep.EngineVersion, rep.Master = "spark", info.SparkVersion, info.Master
@@ -66,6 +68,10 @@ func runOnSpark(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options, param
 		return nil, &UsageError{Err: fmt.Errorf("rewrite %q: Spark rejects it: %w", rw.SQL, e)}
 	}
 	plans, err := planEvidence(res.Original.Plan, res.Rewrite.Plan)
+	if err != nil {
+		return nil, err
+	}
+	plans, err = withUDFsByClass(plans, res.Original.UDFs, res.Rewrite.UDFs)
 	if err != nil {
 		return nil, err
 	}
@@ -120,39 +126,19 @@ func runOnSpark(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options, param
 	return rep, nil
 }
 
-// notAFunctionOfTheInputs names a function in sql whose result depends on
-// something other than its arguments: the row's position or partition,
-// the input file, the clock, randomness, or JVM code reached by
-// reflection (which can call the original itself). The driver refuses
-// nondeterministic expressions too, but only where Spark's analyzer is
-// reachable (not over Spark Connect), and reflect() is deterministic to
-// Spark.
-func notAFunctionOfTheInputs(sql string, params []inputs.Param) string {
-	code := sqlStringRE.ReplaceAllString(sql, "''")
-	if m := forbiddenCallRE.FindStringSubmatch(code); m != nil {
-		return strings.ToLower(m[1]) + "()"
+// guard checks a candidate against engine.Guard's allow-list: one
+// scalar expression over the parameters, only deterministic built-in
+// functions from an explicit list, no subquery, no other relation or
+// column, no reflection, UDF, input file, clock or chance. Text tricks
+// (comments, backquotes, strings) do not hide a call: the check reads
+// the parsed expression, not the text.
+func guard(sql string, params []inputs.Param) error {
+	names := make([]string, len(params))
+	for i, p := range params {
+		names[i] = p.Name
 	}
-	// Functions Spark also calls without parentheses, unless the word is a
-	// parameter's name.
-	isParam := map[string]bool{}
-	for _, p := range params {
-		isParam[strings.ToLower(p.Name)] = true
-	}
-	for _, m := range bareCallRE.FindAllStringSubmatch(code, -1) {
-		if w := strings.ToLower(m[1]); !isParam[w] {
-			return w
-		}
-	}
-	return ""
+	return engine.Guard(sql, names)
 }
-
-var (
-	// sqlStringRE matches string literals and backquoted identifiers, so
-	// that text inside them is not read as a call.
-	sqlStringRE     = regexp.MustCompile("'(?:[^'\\\\]|\\\\.)*'|\"(?:[^\"\\\\]|\\\\.)*\"|`(?:[^`]|``)*`")
-	forbiddenCallRE = regexp.MustCompile(`(?i)\b(reflect|java_method|try_reflect|monotonically_increasing_id|spark_partition_id|input_file_name|input_file_block_start|input_file_block_length|rand|randn|random|uniform|randstr|uuid|shuffle|current_timestamp|current_date|curdate|now|localtimestamp|current_timezone|unix_timestamp|current_user|user|session_user|current_catalog|current_database|current_schema)\s*\(`)
-	bareCallRE      = regexp.MustCompile(`(?i)\b(current_timestamp|current_date|localtimestamp|current_user|user|session_user)\b`)
-)
 
 func isPlan(text string) bool {
 	_, err := plan.Parse(text, plan.EngineSpark)
@@ -191,6 +177,44 @@ func planEvidence(original, rewrite string) (*evidence.Plans, error) {
 		p.Transitions = r.TotalTransitions
 	}
 	return ps, nil
+}
+
+// withUDFsByClass adds the user-defined expressions the driver found by
+// class in the executed plans' JVM trees to what the text showed. The
+// text names a ScalaUDF only by the name it was registered under, so a
+// UDF registered as upper or abs reads like the built-in; the tree does
+// not (nil lists: Spark Connect, where only the text is there).
+func withUDFsByClass(plans *evidence.Plans, original, rewrite []spark.UDFExpr) (*evidence.Plans, error) {
+	for _, side := range []struct {
+		p    *evidence.Plan
+		udfs []spark.UDFExpr
+	}{{&plans.Original, original}, {&plans.Rewrite, rewrite}} {
+		for _, u := range side.udfs {
+			node := u.Class + " " + u.Text
+			if u.Name != "" && u.Class != u.Operator {
+				node = u.Operator + " " + u.Class + " " + u.Text
+			}
+			if !holdsNode(side.p.UDFNodes, u) {
+				side.p.UDFNodes = append(side.p.UDFNodes, node)
+			}
+		}
+	}
+	return plans, nil
+}
+
+// holdsNode says whether the text parser already reported u (a Python
+// operator by its name, a ScalaUDF by its call), so it is not listed
+// twice.
+func holdsNode(nodes []string, u spark.UDFExpr) bool {
+	for _, n := range nodes {
+		if u.Name == "" && strings.HasPrefix(strings.TrimSuffix(u.Class, "Exec"), strings.Fields(n)[0]) {
+			return true
+		}
+		if u.Name != "" && strings.Contains(n, " "+u.Name+"(") {
+			return true
+		}
+	}
+	return false
 }
 
 // sparkEvaluator runs candidate rows through both sides on Spark, for

@@ -72,8 +72,18 @@ func Compile(expr string, cols []Column, opts Options) (*Expr, error) {
 			return nil, fmt.Errorf("engine: column %q: %w", c.Name, err)
 		}
 	}
+	toks, err := lex(expr)
+	if err != nil {
+		return nil, err
+	}
 	tree, err := parse(expr)
 	if err != nil {
+		if uerr := scanUnsafe(toks, columnNames(cols)); uerr != nil {
+			return nil, uerr
+		}
+		return nil, err
+	}
+	if err := refuseUnsafe(toks, tree, cols); err != nil {
 		return nil, err
 	}
 	a := &analyzer{cols: cols, ansi: opts.ANSI, loc: loc, approxMath: opts.ApproxMath}

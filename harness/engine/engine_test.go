@@ -320,7 +320,12 @@ func TestNamedErrors(t *testing.T) {
 		t.Errorf("1 +: %v", err)
 	}
 	var ue *UnsupportedFunctionError
-	if _, err := Compile("current_date()", nil, Options{}); !errors.As(err, &ue) || ue.Name != "current_date" {
+	if _, err := Compile("no_such_fn(1)", nil, Options{}); !errors.As(err, &ue) || ue.Name != "no_such_fn" {
+		t.Errorf("no_such_fn: %v", err)
+	}
+	// The unsafe set is refused as such (guard.go), not as unsupported.
+	var unsafe *UnsafeError
+	if _, err := Compile("current_date()", nil, Options{}); !errors.As(err, &unsafe) || unsafe.Construct != "current_date()" {
 		t.Errorf("current_date: %v", err)
 	}
 	var te *TypeError

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -299,13 +300,14 @@ func reportKey(class string) string {
 // entry.
 func applyReports(p *Plan, r *Report, fallbackIdx map[string][]int) {
 	next := map[string]int{}
-	assigned := map[int]int{} // report index -> r.Fallbacks index
+	assigned := map[int]int{}  // report index -> r.Fallbacks index
+	byReport := map[int]bool{} // r.UDFs found from a report beside a tree
 	treeless := len(p.Nodes) == 0
 	for i, rep := range p.Reports {
 		if rep.Engine == EngineRapids && rep.Kind == "Expression" && isUDFClass(rep.Class) {
 			attached := false
 			for k := range r.UDFs {
-				if r.UDFs[k].Call == rep.Text {
+				if r.UDFs[k].Call == rep.Text && (!byReport[k] || sameOperator(r.UDFs[k].Operator, parentClass(p, rep))) {
 					if rep.Reason != "" {
 						r.UDFs[k].Note = "cannot run on GPU because " + rep.Reason
 					} else if rep.OnAccelerator && r.UDFs[k].Placement == PlacementGPU {
@@ -314,7 +316,10 @@ func applyReports(p *Plan, r *Report, fallbackIdx map[string][]int) {
 					attached = true
 				}
 			}
-			if !attached && treeless {
+			// With a tree, a call the text parser did not take for a UDF
+			// (a ScalaUDF registered under a built-in's name prints like
+			// the built-in) is still one: the report shows its class.
+			if !attached && (treeless || !hasUDFCall(r.UDFs, rep.Text, parentClass(p, rep))) {
 				place := PlacementCPU
 				if rep.OnAccelerator {
 					place = PlacementGPU
@@ -328,6 +333,10 @@ func applyReports(p *Plan, r *Report, fallbackIdx map[string][]int) {
 				if rep.Reason != "" {
 					u.Note = "cannot run on GPU because " + rep.Reason
 				}
+				if !treeless {
+					u.Note = strings.TrimPrefix(u.Note+"; found by the class RAPIDS reports: the plan prints it like a built-in function", "; ")
+					byReport[len(r.UDFs)] = true
+				}
 				r.UDFs = append(r.UDFs, u)
 			}
 		}
@@ -336,6 +345,20 @@ func applyReports(p *Plan, r *Report, fallbackIdx map[string][]int) {
 				r.UDFs = append(r.UDFs, UDFNode{Kind: op, Operator: rep.Class, Function: "?", Call: "?",
 					Placement: map[bool]string{true: PlacementGPU, false: PlacementCPU}[rep.OnAccelerator],
 					Boundary:  !rep.OnAccelerator, Line: rep.Line, Note: rep.Reason})
+			}
+		}
+		if rep.Engine == EngineGluten {
+			// Gluten names the expression's class in its reason.
+			for _, m := range glutenUDFRe.FindAllStringSubmatch(rep.Reason, -1) {
+				if isUDFClass(m[2]) && !hasUDFCall(r.UDFs, m[1], rep.Class) {
+					name := m[1]
+					if k := strings.IndexByte(name, '('); k > 0 {
+						name = name[:k]
+					}
+					r.UDFs = append(r.UDFs, UDFNode{Kind: m[2], Operator: rep.Class, Function: name, Call: m[1],
+						Placement: PlacementCPU, Boundary: true, Line: rep.Line,
+						Note: "found by the class Gluten reports: the plan prints it like a built-in function"})
+				}
 			}
 		}
 		if rep.Reason == "" {
@@ -381,6 +404,28 @@ func parentClass(p *Plan, rep ReportLine) string {
 		return p.Reports[rep.Parent].Class
 	}
 	return ""
+}
+
+// glutenUDFRe reads Gluten's "... function name: f(c#1), class name:
+// ScalaUDF" from a validation failure.
+var glutenUDFRe = regexp.MustCompile(`function name: (.+?), class name: (\w+)`)
+
+// hasUDFCall says whether a UDF with this call was already found in
+// this operator (a report names the same call once per operator that
+// holds it).
+func hasUDFCall(us []UDFNode, call, operator string) bool {
+	for _, u := range us {
+		if u.Call == call && sameOperator(u.Operator, operator) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameOperator compares a tree's operator name with a report's class
+// (Project, ProjectExec).
+func sameOperator(a, b string) bool {
+	return strings.TrimSuffix(a, "Exec") == strings.TrimSuffix(b, "Exec")
 }
 
 func isUDFClass(c string) bool {

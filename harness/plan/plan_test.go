@@ -347,3 +347,36 @@ func FuzzParse(f *testing.F) {
 		_ = Compare(rep, rep)
 	})
 }
+
+// A ScalaUDF registered under a built-in's name prints like the built-in
+// in the tree (upper(celsius#5)); where the engine's report shows its
+// class (RAPIDS "<ScalaUDF>", Gluten "class name: ScalaUDF"), udfx plan
+// still finds it, by class.
+func TestAUDFUnderABuiltinNameIsFoundWhereTheTextShowsItsClass(t *testing.T) {
+	for _, c := range []struct {
+		file   string
+		engine Engine
+		want   []string
+	}{
+		{"testdata/rapids/java-udf-cpu.txt", EngineRapids, []string{"ScalaUDF ProjectExec upper(celsius#5) cpu ", "ScalaUDF FilterExec upper(celsius#5) cpu "}},
+		{"testdata/gluten/java-udf.txt", EngineGluten, []string{"ScalaUDF Project upper(celsius#5) cpu ", "ScalaUDF Filter upper(celsius#5) cpu "}},
+	} {
+		b, err := os.ReadFile(c.file)
+		require.NoError(t, err)
+		p, err := Parse(strings.ReplaceAll(string(b), "java_to_fahrenheit", "upper"), c.engine)
+		require.NoError(t, err)
+		r := Analyze(p)
+		assert.Equal(t, c.want, udfSummary(r), c.file)
+		for _, u := range r.UDFs {
+			assert.False(t, u.Inferred, "found by class, not by name")
+			assert.Contains(t, u.Note, "found by the class", c.file)
+		}
+	}
+	// Spark's own text shows no class: the same call is not found there
+	// (udfx's Spark engine reads the JVM tree instead).
+	b, err := os.ReadFile("testdata/spark/java-udf.final.simple.txt")
+	require.NoError(t, err)
+	p, err := Parse(strings.ReplaceAll(string(b), "java_to_fahrenheit", "upper"), EngineSpark)
+	require.NoError(t, err)
+	assert.Empty(t, Analyze(p).UDFs)
+}

@@ -113,6 +113,10 @@ func TestConnectCelsius(t *testing.T) {
 	// Connect's plans are explain text; a row-at-a-time @udf is
 	// BatchEvalPython there too (Arrow-optimized ones ArrowEvalPython).
 	checkCelsiusOn(t, s, u, "EvalPython")
+	// The same refusals over Connect, where the driver has no parser of
+	// its own: the server's analyzed plan is checked instead, never
+	// skipped.
+	checkRefusals(t, s, generate(t, u, 50))
 	if s.Restarts() != 0 {
 		t.Errorf("a Python job restarted the session %d times", s.Restarts())
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/udfx/udfx/harness/engine"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/value"
@@ -23,13 +24,21 @@ type Job struct {
 	// UDF is the original; nil evaluates the rewrite only.
 	UDF *udf.UDF
 	// Rewrite is a Spark SQL expression over the input's columns; empty
-	// evaluates the original only.
+	// evaluates the original only. The driver refuses it before any job
+	// unless Spark's parse and analysis of it hold only functions of
+	// engine.AllowedFunctions over the input columns (no subquery, UDF,
+	// reflection, input file, clock or chance): classic sessions check
+	// the parsed and analyzed trees, Connect the server's analyzed plan.
 	Rewrite string
 	// Input has one column per UDF parameter, named like it (more columns
 	// are allowed: the rewrite may use them).
 	Input arrow.RecordBatch
 	// ANSI overrides the session's spark.sql.ansi.enabled for this job.
 	ANSI *bool
+
+	// sqlName registers a JVM original under this name instead of udfx's
+	// own (tests: a UDF under a built-in's name).
+	sqlName string
 }
 
 // Result is what a job gave for each side it ran.
@@ -58,6 +67,12 @@ type SideResult struct {
 	// part. For Connect, df.explain's simple text. Empty when the query
 	// did not get past analysis.
 	Plan string
+	// UDFs are the executed plan's user-defined expressions and operators
+	// found by class in the JVM's plan tree (ScalaUDF, PythonUDF,
+	// HiveSimpleUDF, BatchEvalPythonExec, ...), whatever name they print
+	// under; nil where the tree is not reachable (Spark Connect) and only
+	// the plan text can be read.
+	UDFs []UDFExpr
 	// Seconds is the wall time of the side's query, from building the
 	// DataFrame to having its rows in the driver.
 	Seconds float64
@@ -83,7 +98,22 @@ func (r *Result) Err() error {
 	return nil
 }
 
+// UDFExpr is a user-defined expression or operator in an executed plan.
+type UDFExpr struct {
+	// Class is its class's simple name: ScalaUDF, PythonUDF,
+	// HiveGenericUDF, BatchEvalPythonExec, ArrowEvalPythonExec, ...
+	Class string `json:"class"`
+	// Name is the function's name as Spark prints it (empty for an
+	// operator).
+	Name string `json:"name"`
+	// Operator is the plan node that holds it.
+	Operator string `json:"operator"`
+	// Text is the expression or operator as Spark prints it.
+	Text string `json:"text"`
+}
+
 type sideWire struct {
+	UDFs    []UDFExpr  `json:"udfs"`
 	Plan    string     `json:"plan"`
 	Seconds float64    `json:"seconds"`
 	Rows    int        `json:"rows"`
@@ -119,6 +149,9 @@ func (s *Session) Run(ctx context.Context, job Job) (*Result, error) {
 		if orig, call, err = s.original(ctx, job.UDF); err != nil {
 			return nil, err
 		}
+		if job.sqlName != "" && orig["sql_name"] != nil {
+			orig["sql_name"] = job.sqlName
+		}
 	}
 	s.jobs++
 	dir := filepath.Join(s.ws, "job-"+strconv.Itoa(s.jobs))
@@ -143,6 +176,7 @@ func (s *Session) Run(ctx context.Context, job Job) (*Result, error) {
 	}
 	if job.Rewrite != "" {
 		req["rewrite"] = job.Rewrite
+		req["allow"] = engine.AllowedFunctions()
 	}
 	if job.ANSI != nil {
 		req["ansi"] = *job.ANSI
@@ -185,7 +219,7 @@ func (s *Session) side(side Side, w *sideWire, asked bool, rows int) (*SideResul
 	if w == nil {
 		return nil, &SessionError{Msg: fmt.Sprintf("the driver sent no %s result", side), Log: s.logPath}
 	}
-	r := &SideResult{Plan: w.Plan, Seconds: w.Seconds}
+	r := &SideResult{Plan: w.Plan, UDFs: w.UDFs, Seconds: w.Seconds}
 	if w.Error != nil {
 		r.Err = w.Error.jobError(side, s.logPath)
 		return r, nil
@@ -355,7 +389,7 @@ func (s *Session) Bench(ctx context.Context, job BenchJob) (*BenchResult, error)
 		params[i] = p.Name
 	}
 	req := map[string]any{"op": "bench", "input": input, "params": params, "original": orig,
-		"rewrite": job.Rewrite, "warmup": job.Warmup, "runs": job.Runs}
+		"rewrite": job.Rewrite, "allow": engine.AllowedFunctions(), "warmup": job.Warmup, "runs": job.Runs}
 	if job.ANSI != nil {
 		req["ansi"] = *job.ANSI
 	}

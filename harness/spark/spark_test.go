@@ -247,6 +247,36 @@ func TestScalaToFahrenheit(t *testing.T) {
 	}
 }
 
+// A Scala UDF registered under a built-in's name (upper) prints in the
+// executed plan as upper(celsius#1), like the built-in: the driver reports
+// it by class from the JVM's plan tree, and refuses a rewrite that calls
+// it by that name. (Spark 4.1.1 resolves the name to the session's UDF.)
+func TestAScalaUDFUnderABuiltinNameIsFoundByClass(t *testing.T) {
+	u := parseUDF(t, "examples/scala-to-fahrenheit/ToFahrenheit.scala", "ToFahrenheit")
+	res, err := session(t).Run(context.Background(), Job{UDF: u, Input: generate(t, u, 20), Rewrite: "upper(celsius)", sqlName: "upper"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("original plan:\n%s\nUDFs by class: %+v", res.Original.Plan, res.Original.UDFs)
+	if res.Original.Err != nil {
+		t.Fatalf("original: %v", res.Original.Err)
+	}
+	// A double, not the built-in upper's string: the UDF ran.
+	if res.Original.Type == nil || res.Original.Type.ID() != arrow.FLOAT64 {
+		t.Errorf("the original returned %v: not the UDF", res.Original.Type)
+	}
+	found := false
+	for _, x := range res.Original.UDFs {
+		found = found || (x.Class == "ScalaUDF" && x.Name == "upper")
+	}
+	if !found || !strings.Contains(res.Original.Plan, "upper(") {
+		t.Errorf("the UDF registered as upper is not found by class: %+v", res.Original.UDFs)
+	}
+	if e := res.Rewrite.Err; e == nil || !strings.Contains(e.Message, "a user-defined function (ScalaUDF) is refused") {
+		t.Errorf("a rewrite calling the UDF by a built-in's name: %+v", e)
+	}
+}
+
 func TestScalaLambda(t *testing.T) {
 	u := parseUDF(t, "examples/scala-lambda-fahrenheit/FahrenheitLambda.scala", "toFahrenheit")
 	checkCelsius(t, u, "udfx_orig_")
@@ -395,12 +425,22 @@ func TestJobErrors(t *testing.T) {
 		}
 	})
 	t.Run("analysis", func(t *testing.T) {
-		res, err := s.Run(ctx, Job{Rewrite: "no_such_function(celsius)", Input: rec})
+		res, err := s.Run(ctx, Job{Rewrite: "abs(celsius, celsius)", Input: rec})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if e := res.Rewrite.Err; e == nil || e.Condition != "UNRESOLVED_ROUTINE" {
+		if e := res.Rewrite.Err; e == nil || !strings.HasPrefix(e.Condition, "WRONG_NUM_ARGS") {
 			t.Fatalf("rewrite: %+v", e)
+		}
+	})
+	t.Run("allow-list", func(t *testing.T) {
+		checkRefusals(t, s, rec)
+		// Lambdas' variables are not columns, exists() is a function.
+		for _, sql := range []string{"aggregate(array(celsius), 0.0D, (acc, x) -> acc + x)", "exists(array(celsius), x -> x > 0.0D)"} {
+			res, err := s.Run(ctx, Job{Rewrite: sql, Input: rec})
+			if err != nil || res.Rewrite.Err != nil {
+				t.Errorf("%s: %v %+v", sql, err, res.Rewrite.Err)
+			}
 		}
 	})
 	t.Run("not a function of the inputs", func(t *testing.T) {
@@ -428,6 +468,47 @@ func TestJobErrors(t *testing.T) {
 			t.Fatalf("err %v", err)
 		}
 	})
+}
+
+// refusals are candidates the driver refuses on Spark's own parse and
+// analysis, before any job; the issue's reproductions among them.
+var refusals = []struct{ sql, construct string }{
+	{"celsius * 0.0D + ascii(substr((SELECT first(value) FROM text.`/etc/hostname`), 2, 1))", "subquery"},
+	{"`reflect`('java.lang.Math', 'abs', celsius)", "reflect()"},
+	{"reflect/* hidden */('java.lang.Math', 'abs', celsius)", "reflect()"},
+	{"celsius + IDENTIFIER('java_method')('java.lang.Math', 'abs', celsius)", "IDENTIFIER|java_method"},
+	{"if(current_date > DATE'2020-01-01', celsius, 0.0D)", "current_date"},
+	{"no_such_function(celsius)", "no_such_function"},
+}
+
+// checkRefusals runs each refused candidate as a rewrite-only job: the
+// driver must refuse it before any job (no plan), naming the construct,
+// and no byte of the file may come back.
+func checkRefusals(t *testing.T, s *Session, rec arrow.RecordBatch) {
+	t.Helper()
+	host, _ := os.ReadFile("/etc/hostname")
+	for _, tc := range refusals {
+		res, err := s.Run(context.Background(), Job{Rewrite: tc.sql, Input: rec})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.sql, err)
+		}
+		e := res.Rewrite.Err
+		if e == nil || res.Rewrite.Plan != "" || res.Rewrite.Values != nil {
+			t.Errorf("%s: want a refusal before any job, got %+v (plan %q)", tc.sql, e, res.Rewrite.Plan)
+			continue
+		}
+		t.Logf("%s: %s", tc.sql, e.Message)
+		named := false
+		for _, c := range strings.Split(tc.construct, "|") {
+			named = named || strings.Contains(strings.ToLower(e.Message), strings.ToLower(c))
+		}
+		if !strings.Contains(e.Message, "refused") || !named {
+			t.Errorf("%s: the refusal does not name %s: %s", tc.sql, tc.construct, e.Message)
+		}
+		if h := strings.TrimSpace(string(host)); len(h) > 2 && strings.Contains(e.Error(), h) {
+			t.Errorf("%s: the file's content came back: %s", tc.sql, e.Error())
+		}
+	}
 }
 
 func TestBench(t *testing.T) {

@@ -347,7 +347,7 @@ def python_udf(o):
 
 def jvm_udf(o):
     """Registers a JVM UDF through its compiled shim; returns its SQL name."""
-    key = o["shim"] + ":" + o["jar"]
+    key = o["shim"] + ":" + o["jar"] + ":" + o["sql_name"]
     if key in STATE["registered"]:
         return STATE["registered"][key]
     if o["jar"] not in STATE["jars"]:
@@ -376,6 +376,72 @@ def plan_of(df):
         return "(no plan: %s)" % e
 
 
+# Expression classes that evaluate user code, by simple name; anything that
+# implements UserDefinedExpression counts too, whatever it is called.
+UDF_CLASSES = {
+    "ScalaUDF", "PythonUDF", "JavaUDF", "HiveSimpleUDF", "HiveGenericUDF", "HiveGenericUDTF",
+    "HiveUDAFFunction", "ScalaUDAF", "ScalaAggregator",
+}
+
+
+def udf_nodes(df):
+    """The user-defined expressions and operators of the executed plan, by
+    class, from the JVM objects: a ScalaUDF prints as name(args), and a
+    name alone cannot tell it from a built-in of the same name. None for
+    Connect (no JVM objects; its Python UDFs show as operators in the
+    plan text, and JVM UDFs do not run over Connect)."""
+    if CONNECT:
+        return None
+    from py4j.java_gateway import is_instance_of
+
+    gw = SPARK.sparkContext._gateway
+    out = []
+    seen_plans = 0
+
+    def walk_expr(e, operator):
+        simple = e.getClass().getSimpleName()
+        if simple in UDF_CLASSES or is_instance_of(gw, e, "org.apache.spark.sql.catalyst.expressions.UserDefinedExpression"):
+            name = ""
+            try:
+                # UserDefinedExpression.name: the registered name
+                # (ScalaUDF's udfName, "UDF" without one).
+                name = str(e.name())
+            except Exception:
+                try:
+                    name = str(e.prettyName())
+                except Exception:
+                    pass
+            out.append({"class": simple, "name": name, "operator": operator, "text": str(e.toString())[:2000]})
+        for c in scala_seq(e.children()):
+            walk_expr(c, operator)
+
+    def walk_plan(p):
+        nonlocal seen_plans
+        seen_plans += 1
+        if seen_plans > 10000:
+            raise RuntimeError("the executed plan is too large to walk")
+        simple = p.getClass().getSimpleName()
+        if simple == "AdaptiveSparkPlanExec":
+            walk_plan(p.executedPlan())
+            return
+        if simple.endswith("QueryStageExec"):
+            walk_plan(p.plan())
+            return
+        if "Python" in simple or "Pandas" in simple or "InArrow" in simple:
+            out.append({"class": simple, "name": "", "operator": simple, "text": str(p.simpleString(200))[:2000]})
+        for e in scala_seq(p.expressions()):
+            walk_expr(e, simple)
+        for c in scala_seq(p.children()):
+            walk_plan(c)
+
+    try:
+        walk_plan(df._jdf.queryExecution().executedPlan())
+    except Exception as e:
+        log("walking the executed plan: %s" % e)
+        return None
+    return out
+
+
 def original_df(df, o, params):
     from pyspark.sql.functions import col
 
@@ -388,28 +454,191 @@ def original_df(df, o, params):
 
 
 class RewriteRefused(Exception):
-    """A rewrite that is not a function of its parameters alone."""
+    """A candidate outside the allow-list: refused before any job runs."""
 
 
-def rewrite_df(df, sql):
+# Expression classes a rewrite's analyzed tree must not hold, by simple
+# name: user code (UDFs of every kind), reflection, the input file, the
+# session and the clock (these are "deterministic" to Spark), chance.
+DENIED_CLASSES = {
+    "ScalaUDF", "PythonUDF", "JavaUDF", "HiveSimpleUDF", "HiveGenericUDF", "HiveGenericUDTF",
+    "HiveUDAFFunction", "ScalaUDAF", "ScalaAggregator", "CallMethodViaReflection", "TryReflect",
+    "InputFileName", "InputFileBlockStart", "InputFileBlockLength", "CurrentDate", "CurrentTimestamp",
+    "CurrentTime", "CurrentTimeZone", "CurrentUser", "CurrentDatabase", "CurrentCatalog", "Now",
+    "LocalTimestamp", "UnixTimestamp", "MonotonicallyIncreasingID", "SparkPartitionID", "Uuid",
+    "Rand", "Randn", "Shuffle", "Uniform", "RandStr",
+}
+# Interfaces that mark the same, whatever the class is called.
+DENIED_INTERFACES = (
+    ("org.apache.spark.sql.catalyst.expressions.PlanExpression", "a subquery"),
+    ("org.apache.spark.sql.catalyst.expressions.UserDefinedExpression", "a user-defined function"),
+    ("org.apache.spark.sql.catalyst.expressions.Nondeterministic", "a nondeterministic expression"),
+    ("org.apache.spark.sql.catalyst.expressions.aggregate.AggregateFunction", "an aggregate function"),
+    ("org.apache.spark.sql.catalyst.expressions.Generator", "a generator"),
+)
+# Parsed forms that name no function but reach beyond one row's
+# parameters.
+DENIED_PARSED = {
+    "UnresolvedStar": "a star (*)",
+    "UnresolvedRegex": "a regex column reference",
+    "UnresolvedTableValuedFunction": "a table-valued function",
+    "UnresolvedOuterReference": "an outer reference",
+    "UnresolvedSeed": "a random seed",
+    "NamedParameter": "a query parameter",
+    "PosParameter": "a query parameter",
+    "ExpressionWithUnresolvedIdentifier": "IDENTIFIER(...)",
+    "PlanWithUnresolvedIdentifier": "IDENTIFIER(...)",
+}
+
+
+def refuse(construct, why):
+    raise RewriteRefused("%s is refused: %s" % (construct, why))
+
+
+def scala_seq(seq):
+    return [seq.apply(i) for i in range(seq.size())]
+
+
+def check_parsed(sql, inputs, allow):
+    """Spark's own parser, before analysis (which would already resolve a
+    subquery's relation): every function must be on the allow-list, every
+    column a parameter (or a lambda's variable), and no subquery."""
+    from py4j.java_gateway import is_instance_of
+
+    gw = SPARK.sparkContext._gateway
+    try:
+        parsed = SPARK._jsparkSession.sessionState().sqlParser().parseExpression(sql)
+    except Exception as e:
+        refuse("the candidate", "Spark's parser does not read it as one expression: %s" % describe(e)["message"])
+    cols = {c.lower() for c in inputs}
+
+    def walk(node, scope):
+        simple = node.getClass().getSimpleName()
+        for iface, what in DENIED_INTERFACES:
+            if is_instance_of(gw, node, iface):
+                refuse(what + " (" + simple + ")", "a rewrite is one deterministic expression over the parameters")
+        if simple in DENIED_PARSED:
+            refuse(DENIED_PARSED[simple], "a rewrite is one expression over the UDF's parameters that calls allow-listed functions by their plain names")
+        if simple in DENIED_CLASSES:
+            refuse(simple, "its result is not a function of the parameters")
+        if simple == "UnresolvedFunction":
+            parts = [str(p) for p in scala_seq(node.nameParts())]
+            name = ".".join(parts).lower()
+            if len(parts) != 1 or name not in allow:
+                refuse(name + "()", "it is not on udfx's allow-list of deterministic built-in scalar functions")
+            if node.isDistinct() or node.filter().isDefined():
+                refuse(name + "() with DISTINCT or FILTER", "an aggregate form")
+        elif simple == "UnresolvedAttribute":
+            parts = [str(p) for p in scala_seq(node.nameParts())]
+            if not parts or (parts[0].lower() not in cols and parts[0].lower() not in scope):
+                refuse("the column " + ".".join(parts), "a rewrite reads only the UDF's parameters")
+        elif simple == "LambdaFunction":
+            names = {str(a.name()).lower() for a in scala_seq(node.arguments())}
+            walk(node.function(), scope | names)
+            return
+        for c in scala_seq(node.children()):
+            walk(c, scope)
+
+    walk(parsed, frozenset())
+
+
+def check_analyzed(probe, inputs):
+    """The analyzed plan: one projection over the job's input relation,
+    and an expression tree with no subquery, UDF, reflection, input file,
+    clock, chance, and no attribute but the inputs."""
+    from py4j.java_gateway import is_instance_of
+
+    gw = SPARK.sparkContext._gateway
+    plan = probe._jdf.queryExecution().analyzed()
+    child = plan.children()
+    if plan.nodeName() != "Project" or child.size() != 1 or child.apply(0).nodeName() != "Project":
+        refuse("a plan of %s" % plan.nodeName(), "a rewrite is one projection over the job's input")
+    rel = child.apply(0).children()
+    if rel.size() != 1 or rel.apply(0).getClass().getSimpleName() != "LogicalRelation":
+        refuse("a relation other than the job's input", "a rewrite reads only the job's input")
+    cols = {c.lower() for c in inputs}
+
+    def walk(node):
+        simple = node.getClass().getSimpleName()
+        for iface, what in DENIED_INTERFACES:
+            if is_instance_of(gw, node, iface):
+                refuse(what + " (" + simple + ")", "a rewrite is one deterministic expression over the parameters")
+        if simple in DENIED_CLASSES:
+            refuse(simple, "its result is not a function of the parameters")
+        if not node.deterministic():
+            refuse("a nondeterministic expression (" + simple + ")", "a rewrite is deterministic")
+        if simple == "AttributeReference" and str(node.name()).lower() not in cols:
+            refuse("the column " + str(node.name()), "a rewrite reads only the UDF's parameters")
+        for c in scala_seq(node.children()):
+            walk(c)
+
+    for e in scala_seq(plan.expressions()):
+        walk(e)
+
+
+# What Spark prints for allow-listed forms whose printed name is not the
+# function's (Connect's analyzed plan text).
+PRINTED_FORMS = {"cast", "try_cast", "isnull", "isnotnull", "if", "lambdafunction", "namedlambdavariable", "lambda", "in"}
+
+
+def check_connect(probe, allow):
+    """Connect has no client-side parser or plan objects: the server's
+    analyzed plan text is checked instead. Its shape must be the job's
+    three nodes (a subquery adds lines), and every name printed as a call
+    must be on the allow-list and not a session function that shadows a
+    built-in; text that cannot be read is refused, never skipped."""
+    import re
+
+    try:
+        text = probe._explain_string(extended=True)
+    except Exception as e:
+        refuse("the candidate", "Spark Connect could not analyse it: %s" % describe(e)["message"])
+    m = re.search(r"== Analyzed Logical Plan ==\n(.*?)\n== ", text, re.S)
+    if not m:
+        refuse("the candidate", "Spark Connect's explain output has no analyzed plan to check")
+    lines = [ln for ln in m.group(1).split("\n") if ln.strip()]
+    body = lines[1:]  # the first line is the schema
+    if (len(body) != 3 or not body[0].startswith("Project [") or not body[1].startswith("+- Project [")
+            or not body[2].startswith("   +- Relation [")):
+        refuse("a subquery or a relation other than the job's input", "a rewrite is one projection over the job's input")
+    temp = set()
+    try:
+        # Built-ins are listed as temporary too; a function the session
+        # registered (spark.udf.register) has no Spark class behind it.
+        temp = {
+            f.name.lower()
+            for f in SPARK.catalog.listFunctions()
+            if f.isTemporary and not (f.className or "").startswith("org.apache.spark.")
+        }
+    except Exception as e:
+        refuse("the candidate", "cannot list the session's functions to rule out a UDF under a built-in's name: %s" % e)
+    for name in re.findall(r"([A-Za-z_][A-Za-z0-9_]*)\(", body[0]):
+        n = name.lower()
+        if n in temp:
+            refuse(name + "()", "the session has a user-defined function of that name")
+        if n not in allow and n not in PRINTED_FORMS:
+            refuse(name + "()", "it is not on udfx's allow-list of deterministic built-in scalar functions")
+
+
+def rewrite_df(df, sql, allow=None):
     from pyspark.sql.functions import col
 
     inputs = [c for c in df.columns if c != "_udfx_row"]
+    if allow is None:
+        refuse("the candidate", "udfx sent no allow-list to check it against")
+    allow = {a.lower() for a in allow}
 
-    # A rewrite must be a function of the UDF's parameters alone, or it can
-    # pass the test by knowing which row it is on: it is analysed over the
-    # input columns only (so it cannot name the row column) and must be
-    # deterministic (not monotonically_increasing_id(), rand(), reflect()).
+    # A rewrite must be a function of the UDF's parameters alone: it is
+    # parsed by Spark's parser and checked against the allow-list before
+    # analysis (classic), analysed over the input columns only (so it
+    # cannot name the row column), and its analyzed tree checked again.
+    if not CONNECT:
+        check_parsed(sql, inputs, allow)
     probe = df.select(*[col(c) for c in inputs]).selectExpr("(%s) AS result" % sql)
     if CONNECT:
-        # Connect analyses lazily; this makes the server analyse it now, so
-        # a rejected rewrite fails here, before any job, as in classic mode.
-        probe.schema
-    elif not probe._jdf.queryExecution().analyzed().expressions().apply(0).deterministic():
-        raise RewriteRefused(
-            "the rewrite is not deterministic: it calls a function whose result is not a function "
-            "of the parameters (rand(), uuid(), monotonically_increasing_id(), reflect(), ...)"
-        )
+        check_connect(probe, allow)
+    else:
+        check_analyzed(probe, inputs)
     return df.selectExpr("_udfx_row", "(%s) AS result" % sql)
 
 
@@ -433,7 +662,7 @@ def run_side(make, out):
     with pa.OSFile(out, "wb") as f:
         with pa.ipc.new_file(f, tbl.schema) as w:
             w.write_table(tbl)
-    return {"plan": plan_of(df), "seconds": secs, "rows": tbl.num_rows, "out": out}
+    return {"plan": plan_of(df), "udfs": udf_nodes(df), "seconds": secs, "rows": tbl.num_rows, "out": out}
 
 
 def with_ansi(req, fn):
@@ -454,7 +683,7 @@ def run(req):
         if req.get("original"):
             res["original"] = run_side(lambda: original_df(df, req["original"], params), req["out_original"])
         if req.get("rewrite"):
-            res["rewrite"] = run_side(lambda: rewrite_df(df, req["rewrite"]), req["out_rewrite"])
+            res["rewrite"] = run_side(lambda: rewrite_df(df, req["rewrite"], req.get("allow")), req["out_rewrite"])
         return res
 
     return with_ansi(req, go)
@@ -475,8 +704,17 @@ def bench(req):
             args = ", ".join("`%s`" % p.replace("`", "``") for p in params)
             return df.selectExpr("%s(%s) AS result" % (name, args))
 
+        checked = []
+
         def rewrite():
-            return SPARK.read.parquet(req["input"]).selectExpr("(%s) AS result" % req["rewrite"])
+            df = SPARK.read.parquet(req["input"])
+            if not checked:
+                try:
+                    rewrite_df(df, req["rewrite"], req.get("allow"))
+                except RewriteRefused as e:
+                    raise Fail("job", side="rewrite", error={"class": "RewriteRefused", "condition": "", "message": str(e), "chain": [], "text": str(e)})
+                checked.append(True)
+            return df.selectExpr("(%s) AS result" % req["rewrite"])
 
         sides = {"original": orig, "rewrite": rewrite}
         plans = {}

@@ -1,0 +1,93 @@
+package engine
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/udfx/udfx/harness/udf"
+)
+
+// Guard is the allow-list every candidate passes before any engine runs
+// it; the embedded engine refuses the same unsafe set by itself.
+func TestGuard(t *testing.T) {
+	params := []string{"celsius", "user"}
+	for _, tc := range []struct{ sql, construct string }{
+		{"celsius * 9.0D / 5.0D + 32.0D", ""},
+		{"CASE WHEN (`celsius` IS NULL) THEN CAST(NULL AS DOUBLE) ELSE (((`celsius` * 9.0D) / 5.0D) + 32.0D) END", ""},
+		{"concat(user, 'x')", ""},                         // a parameter named user
+		{"concat('reflect(', celsius, '(SELECT 1)')", ""}, // inside string literals
+		{"aggregate(array(celsius), 0.0D, (acc, x) -> acc + x)", ""},
+		{"CELSIUS + 1.0D", ""}, // Spark resolves columns case-insensitively
+		{"exists(array(celsius), x -> x > 0.0D)", ""},
+		{"length(trim(FROM concat('a', celsius)))", ""},
+		{"celsius + (SELECT 1) ", "a subquery (SELECT ...)"},
+		{"exists(SELECT 1)", "a subquery (SELECT ...)"},
+		// The issue's reproduction: a scalar subquery reading a file.
+		{"celsius * 0.0D + ascii(substr((SELECT first(value) FROM text.`/etc/hostname`), 2, 1))", "a subquery (SELECT ...)"},
+		{"celsius + (FROM text.`/etc/hostname`)", "a subquery (FROM ...)"},
+		{"celsius + (VALUES (1))", "a subquery (VALUES ...)"},
+		{"reflect('java.lang.Math', 'abs', celsius)", "reflect()"},
+		{"`reflect`('java.lang.Math', 'abs', celsius)", "reflect()"},
+		{"REFLECT /* hidden */ ('java.lang.Math', 'abs', celsius)", "reflect()"},
+		{"celsius + -- a comment\n java_method('java.lang.Math', 'abs', celsius)", "java_method()"},
+		{"`my_udf`(celsius)", "the backquoted function name `my_udf`"},
+		{"celsius + RAND ( 3 )", "rand()"},
+		{"if(current_date > DATE'2020-01-01', celsius, 0.0D)", "current_date"},
+		{"input_file_name()", "input_file_name()"},
+		{"to_fahrenheit(celsius)", "to_fahrenheit()"},
+		{"CAST(_udfx_row AS DOUBLE)", "the column _udfx_row"},
+		{"aggregate(array(celsius), 0.0D, (acc, x) -> acc + y)", "the column y"},
+	} {
+		err := Guard(tc.sql, params)
+		if tc.construct == "" {
+			if err != nil {
+				t.Errorf("%s: refused: %v", tc.sql, err)
+			}
+			continue
+		}
+		var ue *UnsafeError
+		if !errors.As(err, &ue) || ue.Construct != tc.construct {
+			t.Errorf("%s: got %v, want a refusal of %s", tc.sql, err, tc.construct)
+			continue
+		}
+		if !strings.Contains(err.Error(), "refused") || ue.Why == "" {
+			t.Errorf("%s: message %q", tc.sql, err)
+		}
+	}
+}
+
+func TestEngineRefusesTheUnsafeSet(t *testing.T) {
+	cols := []Column{{Name: "celsius", Type: udf.Prim(udf.Double)}}
+	for _, sql := range []string{
+		"celsius * 0.0D + ascii(substr((SELECT first(value) FROM text.`/etc/hostname`), 2, 1))",
+		"`reflect`('java.lang.Math', 'abs', celsius)",
+		"reflect/**/('java.lang.Math', 'abs', celsius)",
+		"java_method('java.lang.Math', 'abs', celsius)",
+		"celsius + unix_timestamp()",
+		"input_file_name()",
+		"if(current_date > DATE'2020-01-01', celsius, 0.0D)",
+	} {
+		var ue *UnsafeError
+		if _, err := Compile(sql, cols, Options{ANSI: true}); !errors.As(err, &ue) {
+			t.Errorf("%s: %v, want an UnsafeError", sql, err)
+		}
+	}
+}
+
+func TestAllowedFunctions(t *testing.T) {
+	allow := map[string]bool{}
+	for _, n := range AllowedFunctions() {
+		allow[n] = true
+	}
+	for _, n := range []string{"abs", "concat", "substr", "ascii", "isnull", "coalesce", "aggregate"} {
+		if !allow[n] {
+			t.Errorf("%s is not allowed", n)
+		}
+	}
+	for _, n := range []string{"reflect", "java_method", "rand", "current_date", "input_file_name", "uuid", "+", "$extract"} {
+		if allow[n] {
+			t.Errorf("%s is allowed", n)
+		}
+	}
+}
