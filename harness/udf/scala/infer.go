@@ -93,10 +93,31 @@ func (f *file) infer(n int, scope env) *udf.Type {
 		if alt == none {
 			return nil
 		}
-		a, b := f.infer(t.child(n, "consequence"), scope), f.infer(alt, scope)
-		if a != nil && a.Equal(b) {
-			return a
+		return f.lub([]int{t.child(n, "consequence"), alt}, scope)
+	case "match_expression":
+		// The type of a match is the least upper bound of its cases'
+		// bodies; followed here only where all agree (or are null beside
+		// a String, as scalac types if (s == null) null else s.trim).
+		var bodies []int
+		for _, c := range t.kids(t.child(n, "body")) {
+			if t.kind(c) != "case_clause" {
+				continue
+			}
+			last := none
+			for _, k := range t.kids(c) {
+				if t.nodes[k].field == "body" {
+					last = k
+				}
+			}
+			if last == none {
+				return nil
+			}
+			bodies = append(bodies, last)
 		}
+		if len(bodies) == 0 {
+			return nil
+		}
+		return f.lub(bodies, scope)
 	case "prefix_expression":
 		ks := t.kids(n)
 		if len(ks) != 1 {
@@ -117,6 +138,30 @@ func (f *file) infer(n int, scope env) *udf.Type {
 		return f.inferCall(n, scope)
 	}
 	return nil
+}
+
+// lub is the type of an expression whose value is one of the branches:
+// their common type when they all have the same one, where a null branch
+// fits a String (scalac's least upper bound of String and Null is
+// String; of a primitive and Null it is Any, which Spark cannot type).
+func (f *file) lub(branches []int, scope env) *udf.Type {
+	var typ *udf.Type
+	nulls := 0
+	for _, b := range branches {
+		if f.t.kind(b) == "null_literal" {
+			nulls++
+			continue
+		}
+		bt := f.infer(b, scope)
+		if bt == nil || (typ != nil && !typ.Equal(bt)) {
+			return nil
+		}
+		typ = bt
+	}
+	if typ == nil || (nulls > 0 && !isString(typ)) {
+		return nil
+	}
+	return typ
 }
 
 func (f *file) inferBlock(n int, scope env) *udf.Type {
@@ -176,7 +221,9 @@ func (f *file) inferInfix(n int, scope env) *udf.Type {
 
 // inferMember types recv.name written without an argument list.
 func (f *file) inferMember(recv int, name string, scope env) *udf.Type {
-	if name == "toString" {
+	// mkString is defined on Scala's collections, arrays (ArrayOps) and
+	// strings (StringOps), always returning a String.
+	if name == "toString" || name == "mkString" {
 		return udf.Prim(udf.String)
 	}
 	r := f.infer(recv, scope)
@@ -223,7 +270,7 @@ func (f *file) inferCall(n int, scope env) *udf.Type {
 	if mathObjects[strings.Join(strings.Fields(t.text(recv)), "")] {
 		return f.inferMath(name, args, scope)
 	}
-	if len(args) == 0 {
+	if len(args) == 0 || name == "mkString" {
 		return f.inferMember(recv, name, scope)
 	}
 	if r := f.infer(recv, scope); isString(r) {
