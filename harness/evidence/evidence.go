@@ -62,6 +62,20 @@ type Record struct {
 	// rewritten one, when the test ran on Spark: the rewritten plan holds
 	// no UDF node, the original's shows the boundary that was removed.
 	Plans *Plans `json:"plans,omitempty"`
+	// TypeSources say where the Spark type of each parameter and of the
+	// return value came from (the source, a --types flag, the schema of
+	// the column the UDF is applied to, ...): the test holds for these
+	// types only. Records written before this field have none.
+	TypeSources []TypeSource `json:"type_sources,omitempty"`
+}
+
+// TypeSource is the type of one parameter ("return" for the return value)
+// and where it came from; the values are those of udf.TypeSource.
+type TypeSource struct {
+	Name   string `json:"name"`
+	Type   string `json:"type"`
+	Source string `json:"source"`
+	Detail string `json:"detail,omitempty"`
 }
 
 // Plans is the plan evidence of a test on Spark.

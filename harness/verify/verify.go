@@ -495,6 +495,9 @@ func (v *verifier) original(rec *evidence.Record, abs string) (u *udf.UDF, line 
 			return nil, u.Span.Start.Line, fmt.Sprintf("the UDF changed: %s at %s:%d hashes to %s, the record has %s",
 				u.Name, rec.Original.File, u.Span.Start.Line, short(got), short(rec.Original.SpanSHA256)), nil
 		}
+		if err := recordTypes(u, rec); err != nil {
+			return nil, u.Span.Start.Line, "", fmt.Errorf("record %s: %w", rec.Original.Name, err)
+		}
 		return u, u.Span.Start.Line, "", nil
 	}
 	return nil, 0, fmt.Sprintf("the UDF changed: %s no longer defines %s", rec.Original.File, rec.Original.Name), nil
@@ -628,4 +631,30 @@ func short(h string) string {
 		return "(none)"
 	}
 	return h
+}
+
+// recordTypes gives u the types its record was proved with: the types
+// udfx read from use (a schema, a --types flag) may no longer be in the
+// source once the use sites were rewritten, and the test holds for those
+// types only.
+func recordTypes(u *udf.UDF, rec *evidence.Record) error {
+	for _, ts := range rec.TypeSources {
+		if ts.Type == "" {
+			continue
+		}
+		t, err := udf.ParseType(ts.Type)
+		if err != nil {
+			return fmt.Errorf("type of %s: %w", ts.Name, err)
+		}
+		if ts.Name == "return" {
+			u.Return = t
+			continue
+		}
+		for i := range u.Params {
+			if u.Params[i].Name == ts.Name {
+				u.Params[i].Type = t
+			}
+		}
+	}
+	return nil
 }
