@@ -83,24 +83,37 @@ func Resolve(u *udf.UDF, src []byte, opts Options) error {
 			return &UsageError{Err: fmt.Errorf("the udfx comment at %s:%d: %w", u.File, line, err)}
 		}
 	}
-	r.fromUse(opts)
+	rdd := u.Kind == udf.KindRDDLambda
+	if !rdd {
+		r.fromUse(opts)
+	}
 	for i := range u.Params {
 		u.Params[i].Type = r.sources[i].Type
 		if r.sources[i].Type == nil {
 			r.sources[i].Source = udf.TypeFromUnknown
+			if rdd {
+				r.sources[i].Detail = rddDetail
+			}
 		}
 	}
 	u.Return = r.ret.Type
 	if u.Return == nil {
 		r.ret.Source = udf.TypeFromUnknown
-		if r.ret.Detail == "" {
-			r.ret.Detail = "udfx cannot infer it as the compiler would"
+		switch {
+		case rdd:
+			r.ret.Detail = rddDetail
+		case u.Language == udf.Python:
+			r.ret.Detail = "the pandas_udf declares no return type"
+		default:
+			r.ret.Detail = "udfx does not infer this result type as scalac or javac would"
 		}
 	}
 	u.TypeSources = append(r.sources, r.ret)
 	u.Finish()
 	return nil
 }
+
+const rddDetail = "a function passed to an RDD transformation has no Spark types"
 
 type resolver struct {
 	u       *udf.UDF
