@@ -96,7 +96,7 @@ func TestRewriteUnknownTypeNamesTheFlag(t *testing.T) {
 	dir := typesRepo(t)
 	_, stderr, code := runCLI(t, dir, "rewrite", "jobs/untyped.py")
 	assert.Equal(t, exitInternal, code)
-	assert.Contains(t, stderr, "jobs/untyped.py:8: the Spark type of parameter celsius of to_fahrenheit is not known from the source (no schema in the file declares a column celsius); give it with --types 'celsius TYPE'")
+	assert.Contains(t, stderr, "jobs/untyped.py:8: the Spark type of parameter celsius of to_fahrenheit is not known from the source (no schema in the file declares a column celsius; the body fits any of tinyint, smallint, int, bigint, float, double, and udfx does not choose one); give it with --types 'celsius TYPE'")
 }
 
 func TestTypesFlagAndSignatureArgument(t *testing.T) {

@@ -97,3 +97,24 @@ func spanText(src string, s udf.Span) string {
 	}
 	return b.String()
 }
+
+// numericCandidates are the Spark types whose Python values (int, float)
+// mix with a float literal; decimal.Decimal raises TypeError with a float.
+var numericCandidates = []string{"tinyint", "smallint", "int", "bigint", "float", "double"}
+
+// candidates lists the types a Python body fits when more than one does,
+// for the message that asks the user to choose with --types: udfx does
+// not pick one for them.
+func candidates(src string, u *udf.UDF, name string) []string {
+	if u.Language != udf.Python {
+		return nil
+	}
+	body := spanText(src, u.BodySpan)
+	q := regexp.QuoteMeta(name)
+	float := `\d+\.\d*(?:[eE][-+]?\d+)?`
+	re := regexp.MustCompile(`(?:\b` + q + `\s*[-+*/]\s*` + float + `)|(?:` + float + `\s*[-+*/]\s*` + q + `\b)`)
+	if re.MatchString(body) {
+		return numericCandidates
+	}
+	return nil
+}

@@ -273,6 +273,9 @@ func (r *resolver) fromUse(opts Options) {
 			r.sources[i] = udf.TypeSource{Name: name, Type: bt, Source: udf.TypeFromBody, Detail: detail}
 			continue
 		}
+		if cs := candidates(r.src, u, name); len(cs) > 0 {
+			why += "; the body fits any of " + strings.Join(cs, ", ") + ", and udfx does not choose one"
+		}
 		r.sources[i] = udf.TypeSource{Name: name, Source: udf.TypeFromUnknown, Detail: why}
 	}
 }

@@ -83,6 +83,10 @@ spark.udf.register("f_sql", f)
 spark.sql("SELECT f_sql(CAST(price AS DOUBLE)) FROM some_table")`, "double", "cast", "CAST(price AS DOUBLE)"},
 
 		{"no schema", f + `spark.read.parquet(p).select(f(col("price")))`, "", "unknown", "no schema in the file declares a column price"},
+		{"no schema, several types fit", `@udf(returnType=DoubleType())
+def f(x):
+    return x * 9.0 / 5.0 + 32.0
+spark.read.parquet(p).select(f(col("price")))`, "", "unknown", "no schema in the file declares a column price; the body fits any of tinyint, smallint, int, bigint, float, double, and udfx does not choose one"},
 		{"another read without a schema", f + `a = spark.read.schema("price double").parquet(p)
 b = spark.read.parquet(q)
 b.select(f(col("price")))`, "", "unknown", "line 7: a DataFrame read with .parquet(...) and no schema"},
