@@ -220,6 +220,11 @@ func TestScalaReturnTypesAsScalacInfersThem(t *testing.T) {
 		{`(s: String) => if (s == null) null else s.trim`, "string"},
 		{`(s: String) => s.split(",").map(_.trim).mkString(" ")`, "string"},
 		{`(n: Int) => n match { case 1 => 1.0; case _ => 2.0 }`, "double"},
+		{`(a: BigDecimal, b: BigDecimal) => a * b + a`, "decimal(38,18)"},
+		{`(a: BigDecimal) => a * 2`, "decimal(38,18)"},
+		{`(a: java.math.BigDecimal, b: java.math.BigDecimal) => a.multiply(b).setScale(2)`, "decimal(38,18)"},
+		{`(a: java.lang.Long, b: java.lang.Long) => a + b`, "bigint"},
+		{`(a: BigDecimal) => a * 2.0`, ""}, // BigDecimal * Double: not followed
 		{`(s: String) => if (s == null) null else s.length`, ""}, // Any: no Spark type
 		{`(n: Int) => n match { case 1 => "a"; case _ => 2 }`, ""},
 	} {

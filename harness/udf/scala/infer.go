@@ -207,6 +207,9 @@ func (f *file) inferInfix(n int, scope env) *udf.Type {
 		return udf.Prim(udf.Boolean)
 	}
 	a, b := f.infer(left, scope), f.infer(right, scope)
+	if d := decimalArith(op, a, b); d != nil {
+		return d
+	}
 	switch op {
 	case "+":
 		if isString(a) || isString(b) {
@@ -217,6 +220,41 @@ func (f *file) inferInfix(n int, scope env) *udf.Type {
 		return promote(a, b)
 	}
 	return nil
+}
+
+// systemDecimal is the type Spark gives a Scala or Java BigDecimal:
+// DECIMAL(38,18) for scala.math.BigDecimal and java.math.BigDecimal
+// alike.
+var systemDecimal = udf.DecimalOf(udf.MaxDecimalPrecision, 18)
+
+// decimalArith types scala.math.BigDecimal arithmetic: a BigDecimal
+// combined with a BigDecimal, or with an integral value its companion
+// converts implicitly, is a BigDecimal.
+func decimalArith(op string, a, b *udf.Type) *udf.Type {
+	switch op {
+	case "+", "-", "*", "/", "%", "max", "min":
+	default:
+		return nil
+	}
+	if a == nil || b == nil || !a.Equal(systemDecimal) {
+		return nil
+	}
+	switch b.Kind {
+	case udf.Decimal:
+		if b.Equal(systemDecimal) {
+			return systemDecimal
+		}
+	case udf.Int, udf.Long, udf.Short, udf.Byte:
+		return systemDecimal
+	}
+	return nil
+}
+
+// javaDecimalMethods are java.math.BigDecimal's methods that return a
+// BigDecimal.
+var javaDecimalMethods = map[string]bool{
+	"add": true, "subtract": true, "multiply": true, "divide": true, "remainder": true,
+	"negate": true, "abs": true, "setScale": true, "max": true, "min": true, "stripTrailingZeros": true,
 }
 
 // inferMember types recv.name written without an argument list.
@@ -272,6 +310,9 @@ func (f *file) inferCall(n int, scope env) *udf.Type {
 	}
 	if len(args) == 0 || name == "mkString" {
 		return f.inferMember(recv, name, scope)
+	}
+	if r := f.infer(recv, scope); r != nil && r.Equal(systemDecimal) && javaDecimalMethods[name] {
+		return systemDecimal
 	}
 	if r := f.infer(recv, scope); isString(r) {
 		switch {
