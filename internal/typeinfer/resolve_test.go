@@ -224,7 +224,7 @@ func TestScalaReturnTypesAsScalacInfersThem(t *testing.T) {
 		{`(a: BigDecimal) => a * 2`, "decimal(38,18)"},
 		{`(a: java.math.BigDecimal, b: java.math.BigDecimal) => a.multiply(b).setScale(2)`, "decimal(38,18)"},
 		{`(a: java.lang.Long, b: java.lang.Long) => a + b`, "bigint"},
-		{`(a: BigDecimal) => a * 2.0`, ""}, // BigDecimal * Double: not followed
+		{`(a: BigDecimal) => a * 2.0`, ""},                       // BigDecimal * Double: not followed
 		{`(s: String) => if (s == null) null else s.length`, ""}, // Any: no Spark type
 		{`(n: Int) => n match { case 1 => "a"; case _ => 2 }`, ""},
 	} {
