@@ -157,15 +157,15 @@ var sqlKeyword = map[string]bool{"NULL": true, "TRUE": true, "FALSE": true, "DIS
 // site must name a column the schema types, or cast it; all must agree.
 // It returns the type and its source and detail, or an error saying why
 // the sites give no single type.
-func paramFromSites(sites [][]siteArg, i int, sf *schemaFacts, harmless func(doubt, *udf.Type) bool) (*udf.Type, string, string, error) {
+func paramFromSites(sites [][]siteArg, i, nParams int, sf *schemaFacts, harmless func(doubt, *udf.Type) bool) (*udf.Type, string, string, error) {
 	if len(sites) == 0 {
 		return nil, "", "", fmt.Errorf("the file never calls the UDF on a column")
 	}
 	var typ *udf.Type
 	var source, detail string
 	for _, s := range sites {
-		if i >= len(s) {
-			return nil, "", "", fmt.Errorf("a call site passes %d arguments", len(s))
+		if len(s) != nParams {
+			return nil, "", "", fmt.Errorf("a call site passes %d arguments to %d parameters", len(s), nParams)
 		}
 		a := s[i]
 		var t *udf.Type

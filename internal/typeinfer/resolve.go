@@ -84,15 +84,23 @@ func Resolve(u *udf.UDF, src []byte, opts Options) error {
 		}
 	}
 	rdd := u.Kind == udf.KindRDDLambda
-	if !rdd {
+	// Only where each argument of a call is one parameter: not an
+	// iterator or grouped-map pandas_udf, whose parameter is an iterator
+	// or a whole DataFrame.
+	columnwise := u.Kind != udf.KindPandasUDF ||
+		u.PandasFlavor == udf.PandasSeriesToSeries || u.PandasFlavor == udf.PandasSeriesToScalar
+	if !rdd && columnwise {
 		r.fromUse(opts)
 	}
 	for i := range u.Params {
 		u.Params[i].Type = r.sources[i].Type
 		if r.sources[i].Type == nil {
 			r.sources[i].Source = udf.TypeFromUnknown
-			if rdd {
+			switch {
+			case rdd:
 				r.sources[i].Detail = rddDetail
+			case !columnwise:
+				r.sources[i].Detail = fmt.Sprintf("a %s pandas_udf takes no single column per parameter", u.PandasFlavor)
 			}
 		}
 	}
@@ -259,7 +267,7 @@ func (r *resolver) fromUse(opts Options) {
 	}
 	for _, i := range missing {
 		name := u.Params[i].Name
-		t, source, detail, err := paramFromSites(sites, i, sf, harmless)
+		t, source, detail, err := paramFromSites(sites, i, len(u.Params), sf, harmless)
 		if err == nil {
 			r.sources[i] = udf.TypeSource{Name: name, Type: t, Source: source, Detail: detail}
 			continue

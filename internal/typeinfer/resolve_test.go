@@ -114,6 +114,8 @@ spark.createDataFrame(rows).select(f(col("price")))`, "", "unknown", "createData
 		{"an expression", f + `df = spark.read.schema("a double").parquet(p)
 df.select(f(col("a") * 2))`, "", "unknown", "not a column udfx can type"},
 		{"never called", f, "", "unknown", "never calls the UDF"},
+		{"more arguments than parameters", f + `df = spark.read.schema("a double, b double").parquet(p)
+df.select(f(col("a"), col("b")))`, "", "unknown", "a call site passes 2 arguments to 1 parameters"},
 		{"SQL over an unregistered table", `f = udf(lambda x: x, "double")
 spark.udf.register("f_sql", f)
 spark.read.schema("price double").parquet(p)
