@@ -35,6 +35,7 @@ type benchOptions struct {
 	chart    string
 	timeout  time.Duration
 	memoryMB int
+	types    string
 	spark    sparkOptions
 }
 
@@ -82,6 +83,7 @@ compile), 3 the original or Spark could not be run.`,
 	f.StringVar(&opts.chart, "chart", "", "write an SVG bar chart to this file")
 	f.DurationVar(&opts.timeout, "timeout", 10*time.Minute, "time limit for each run of the original")
 	f.IntVar(&opts.memoryMB, "memory", runner.DefaultLimits.MemoryMB, "memory limit of the original's process, MiB")
+	addTypesFlag(f, &opts.types)
 	addSparkFlags(f, &opts.spark)
 	return cmd
 }
@@ -96,7 +98,7 @@ func runBench(ctx context.Context, e *env, opts *benchOptions, target string) er
 	if err := opts.spark.check(); err != nil {
 		return err
 	}
-	u, err := findUDF(e, target)
+	u, err := findUDF(e, target, udfTypes{flag: opts.types})
 	if err != nil {
 		return err
 	}

@@ -27,6 +27,7 @@ type rewriteOptions struct {
 	timeout   time.Duration
 	memoryMB  int
 	workspace string
+	types     string
 	agent     agentOptions
 	spark     sparkOptions
 	// relaxed are the hidden tolerance flags of udfx test: rewrite refuses
@@ -119,6 +120,7 @@ changes), 3 the original could not be run.`,
 	f.DurationVar(&opts.timeout, "timeout", runner.DefaultLimits.Timeout, "time limit for each run of the original")
 	f.IntVar(&opts.memoryMB, "memory", runner.DefaultLimits.MemoryMB, "memory limit of the original's process, MiB")
 	f.StringVar(&opts.workspace, "workspace", "", "workspace folder (default <repo>/.udfx)")
+	addTypesFlag(f, &opts.types)
 	addAgentFlags(f, &opts.agent)
 	addSparkFlags(f, &opts.spark)
 	addRelaxedFlags(f, &opts.relaxed)
@@ -142,7 +144,7 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 	if err := opts.spark.check(); err != nil {
 		return err
 	}
-	loc, err := locateUDF(e, target, opts.workspace)
+	loc, err := locateUDF(e, target, opts.workspace, opts.types)
 	if err != nil {
 		return err
 	}

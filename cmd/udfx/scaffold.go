@@ -26,6 +26,7 @@ type scaffoldOptions struct {
 	memoryMB  int
 	workspace string
 	format    string
+	types     string
 }
 
 func newScaffoldCmd(e *env) *cobra.Command {
@@ -58,6 +59,7 @@ could not be run.`,
 	f.IntVar(&opts.memoryMB, "memory", runner.DefaultLimits.MemoryMB, "memory limit of the original's process, MiB")
 	f.StringVar(&opts.workspace, "workspace", "", "workspace folder (default <repo>/.udfx)")
 	f.StringVarP(&opts.format, "format", "f", "text", "output format: text or json")
+	addTypesFlag(f, &opts.types)
 	return cmd
 }
 
@@ -78,8 +80,8 @@ type locatedUDF struct {
 // locateUDF finds FILE[:NAME] and its repository and workspace the way
 // `udfx rewrite` does; workspace is the --workspace flag ("" for the
 // default).
-func locateUDF(e *env, target, workspace string) (*locatedUDF, error) {
-	u, err := findUDF(e, target)
+func locateUDF(e *env, target, workspace, types string) (*locatedUDF, error) {
+	u, err := findUDF(e, target, udfTypes{flag: types})
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +141,7 @@ func runScaffold(ctx context.Context, e *env, opts *scaffoldOptions, target stri
 	if opts.rows <= 0 || opts.timeout <= 0 || opts.memoryMB <= 0 {
 		return usageErrorf("--rows, --timeout and --memory must be positive")
 	}
-	loc, err := locateUDF(e, target, opts.workspace)
+	loc, err := locateUDF(e, target, opts.workspace, opts.types)
 	if err != nil {
 		return err
 	}

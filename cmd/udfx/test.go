@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -17,8 +16,6 @@ import (
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/runner/runners"
 	"github.com/udfx/udfx/harness/spark"
-	"github.com/udfx/udfx/harness/udf"
-	"github.com/udfx/udfx/harness/udf/frontends"
 	"github.com/udfx/udfx/harness/value"
 )
 
@@ -38,6 +35,7 @@ type testOptions struct {
 	memoryMB         int
 	format           string
 	workspace        string
+	types            string
 	spark            sparkOptions
 }
 
@@ -90,6 +88,7 @@ a compile error, a timeout).`,
 	f.IntVar(&opts.memoryMB, "memory", runner.DefaultLimits.MemoryMB, "memory limit of the original's process, MiB")
 	f.StringVarP(&opts.format, "format", "f", "text", "output format: text or json")
 	f.StringVar(&opts.workspace, "workspace", ".udfx", "folder for the saved inputs (<workspace>/<udf>/inputs.arrow)")
+	addTypesFlag(f, &opts.types)
 	addSparkFlags(f, &opts.spark)
 	return cmd
 }
@@ -126,7 +125,7 @@ func runTest(ctx context.Context, e *env, opts *testOptions, target string) erro
 	if err := opts.spark.check(); err != nil {
 		return err
 	}
-	u, err := findUDF(e, target)
+	u, err := findUDF(e, target, udfTypes{flag: opts.types, samples: opts.samples})
 	if err != nil {
 		return err
 	}
@@ -193,53 +192,4 @@ func runTest(ctx context.Context, e *env, opts *testOptions, target string) erro
 		return &exitError{code: exitFailed, err: fmt.Errorf("the rewrite differs from %s on %d of %d rows", u.Name, rep.Mismatches, rep.Rows)}
 	}
 	return nil
-}
-
-// findUDF parses SOURCE[:NAME] and returns that UDF from the file.
-func findUDF(e *env, target string) (*udf.UDF, error) {
-	path, name := target, ""
-	if i := strings.LastIndex(target, ":"); i > 0 {
-		if _, err := os.Stat(e.abs(target)); err != nil {
-			path, name = target[:i], target[i+1:]
-		}
-	}
-	lang, ok := map[string]udf.Language{".scala": udf.Scala, ".sc": udf.Scala, ".java": udf.Java, ".py": udf.Python}[filepath.Ext(path)]
-	if !ok {
-		return nil, usageErrorf("%s: not a Scala, Java or Python file", path)
-	}
-	src, err := os.ReadFile(e.abs(path))
-	if err != nil {
-		return nil, usageErrorf("read %s: %w", path, err)
-	}
-	fe := frontends.New(lang)
-	defer fe.Close()
-	display := filepath.ToSlash(path)
-	udfs, err := fe.Parse(display, src)
-	if err != nil {
-		// A source that does not parse cannot be compiled and run either.
-		return nil, internalError(fmt.Errorf("cannot run the original: %w", err))
-	}
-	var names []string
-	for i := range udfs {
-		u := &udfs[i]
-		names = append(names, u.Name)
-		if name == "" && len(udfs) == 1 {
-			return u, nil
-		}
-		if u.Name == name {
-			return u, nil
-		}
-		for _, r := range u.RegisteredNames {
-			if r == name {
-				return u, nil
-			}
-		}
-	}
-	switch {
-	case len(udfs) == 0:
-		return nil, usageErrorf("%s defines no UDF", path)
-	case name == "":
-		return nil, usageErrorf("%s defines %d UDFs (%s): pick one with %s:NAME", path, len(udfs), strings.Join(names, ", "), path)
-	}
-	return nil, usageErrorf("%s has no UDF named %q (it has %s)", path, name, strings.Join(names, ", "))
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/value"
+	"github.com/udfx/udfx/internal/typeinfer"
 )
 
 // Options configure one benchmark.
@@ -40,7 +41,7 @@ func Inputs(u *udf.UDF, rows int, seed int64, mem memory.Allocator) (arrow.Recor
 	cols := make([]engine.Column, len(u.Params))
 	for i, p := range u.Params {
 		if p.Type == nil {
-			return nil, nil, fmt.Errorf("%s: the Spark type of parameter %s of %s is not known from the source", u.File, p.Name, u.Name)
+			return nil, nil, typeinfer.Missing(u)
 		}
 		params[i] = inputs.Param{Name: p.Name, Type: p.Type}
 		cols[i] = engine.Column{Name: p.Name, Type: p.Type}

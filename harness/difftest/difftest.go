@@ -22,6 +22,7 @@ import (
 	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/value"
+	"github.com/udfx/udfx/internal/typeinfer"
 )
 
 // Options configure one differential test.
@@ -80,12 +81,12 @@ func Run(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options) (*Report, er
 	if opts.Rows <= 0 {
 		opts.Rows = 10_000
 	}
+	if err := typeinfer.Missing(u); err != nil {
+		return nil, &UsageError{Err: err}
+	}
 	params, cols, err := signature(u)
 	if err != nil {
 		return nil, &UsageError{Err: err}
-	}
-	if u.Return == nil {
-		return nil, &UsageError{Err: fmt.Errorf("%s: the return type of %s is not known from the source", u.File, u.Name)}
 	}
 	// On Spark the rewrite is Spark's to analyze: the embedded engine's
 	// coverage does not limit it.
@@ -283,7 +284,7 @@ func signature(u *udf.UDF) ([]inputs.Param, []engine.Column, error) {
 	cols := make([]engine.Column, len(u.Params))
 	for i, p := range u.Params {
 		if p.Type == nil {
-			return nil, nil, fmt.Errorf("%s:%d: the Spark type of parameter %s of %s is not known from the source (add a type annotation or hint)", u.File, u.Span.Start.Line, p.Name, u.Name)
+			return nil, nil, typeinfer.Missing(u)
 		}
 		params[i] = inputs.Param{Name: p.Name, Type: p.Type}
 		cols[i] = engine.Column{Name: p.Name, Type: p.Type}

@@ -68,6 +68,11 @@ type Record struct {
 	// that each still holds what rewrite.sql gives for that call, so the
 	// code that runs is the code that was proved.
 	UseSites []UseSite `json:"use_sites,omitempty"`
+	// TypeSources say where the Spark type of each parameter and of the
+	// return value came from (the source, a --types flag, the schema of
+	// the column the UDF is applied to, ...): the test holds for these
+	// types only. Records written before this field have none.
+	TypeSources []TypeSource `json:"type_sources,omitempty"`
 }
 
 // UseSite is one inlined call of the rewrite in the job's code.
@@ -86,6 +91,15 @@ type UseSite struct {
 	Old       string `json:"old"`
 	New       string `json:"new"`
 	NewSHA256 string `json:"new_sha256"`
+}
+
+// TypeSource is the type of one parameter ("return" for the return value)
+// and where it came from; the values are those of udf.TypeSource.
+type TypeSource struct {
+	Name   string `json:"name"`
+	Type   string `json:"type"`
+	Source string `json:"source"`
+	Detail string `json:"detail,omitempty"`
 }
 
 // Plans is the plan evidence of a test on Spark.

@@ -39,6 +39,8 @@ var targets = []struct {
 	{"harness/runner/jvm", "FuzzCompileError", 20000},
 	{"harness/runner/jvm", "FuzzReadResult", 20000},
 	{"harness/evidence", "FuzzSpanText", 20000},
+	{"internal/typeinfer", "FuzzParseSignature", 20000},
+	{"internal/typeinfer", "FuzzSchemaText", 20000},
 }
 
 func TestFuzzTargetsBriefly(t *testing.T) {

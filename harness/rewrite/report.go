@@ -8,6 +8,7 @@ import (
 
 	"github.com/udfx/udfx/harness/bench"
 	"github.com/udfx/udfx/harness/evidence"
+	"github.com/udfx/udfx/internal/typeinfer"
 )
 
 // writeWorkspace writes report.md and, for a verified rewrite,
@@ -51,6 +52,9 @@ func Markdown(o *Outcome) string {
 	u := o.UDF
 	fmt.Fprintf(&b, "# udfx rewrite: %s\n\n", u.Name)
 	fmt.Fprintf(&b, "- UDF: `%s` (%s %s) in `%s` at %s\n", u.Name, u.Language, u.Kind, u.File, u.Span)
+	if len(u.TypeSources) > 0 {
+		fmt.Fprintf(&b, "- types: %s\n", mdCell(strings.Join(typeinfer.Describe(u.TypeSources), "; ")))
+	}
 	fmt.Fprintf(&b, "- targets: %s; agent: %s\n", strings.Join(o.Targets, ", "), o.Agent)
 	if o.Verified() {
 		fmt.Fprintf(&b, "- result: **verified** (candidate %d, target %s)\n", o.Best.Index, o.Best.Candidate.Target)

@@ -491,10 +491,11 @@ func buildRewrite(ctx context.Context, opts Options, sc *scaffolded, out *Outcom
 		Rows:         best.Report.Rows,
 		Engine: evidence.Engine{Name: best.Report.Engine, ANSI: best.Report.ANSI,
 			Version: best.Report.EngineVersion, Master: best.Report.Master},
-		Policy:     best.Report.Policy,
-		Result:     evidence.Verified,
-		Mismatches: best.Report.Mismatches,
-		Plans:      best.Report.Plans,
+		Policy:      best.Report.Policy,
+		Result:      evidence.Verified,
+		Mismatches:  best.Report.Mismatches,
+		Plans:       best.Report.Plans,
+		TypeSources: recordTypeSources(u.TypeSources),
 	}
 	files := []renderedFile{{sqlPath, sqlFile}}
 	for _, r := range out.Rendered {
@@ -619,4 +620,19 @@ func (s *scaffolded) close() {
 	if s.rec != nil {
 		s.rec.Release()
 	}
+}
+
+// recordTypeSources copies where the UDF's types came from into the
+// record, so that verify re-runs the test with the same types even when
+// the use sites they were read from have since been rewritten.
+func recordTypeSources(ts []udf.TypeSource) []evidence.TypeSource {
+	var out []evidence.TypeSource
+	for _, s := range ts {
+		t := ""
+		if s.Type != nil {
+			t = s.Type.String()
+		}
+		out = append(out, evidence.TypeSource{Name: s.Name, Type: t, Source: s.Source, Detail: s.Detail})
+	}
+	return out
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/udfx/udfx/harness/inputs"
 	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/value"
+	"github.com/udfx/udfx/internal/typeinfer"
 )
 
 // evalInputs is the inputs as the engine reads them.
@@ -32,8 +33,8 @@ type evalInputs struct {
 // on them; the baseline is saved only when both runs agree row for row.
 func scaffold(ctx context.Context, opts Options) (*scaffolded, error) {
 	u := opts.UDF
-	if u.Return == nil {
-		return nil, &OriginalError{Err: fmt.Errorf("%s: the return type of %s is not known from the source", u.File, u.Name)}
+	if err := typeinfer.Missing(u); err != nil {
+		return nil, &OriginalError{Err: err}
 	}
 	spec, err := json.MarshalIndent(u, "", "  ")
 	if err != nil {
@@ -46,9 +47,6 @@ func scaffold(ctx context.Context, opts Options) (*scaffolded, error) {
 	sc := &scaffolded{specJSON: spec, mem: memory.NewGoAllocator()}
 	cols := make([]engine.Column, len(u.Params))
 	for i, p := range u.Params {
-		if p.Type == nil {
-			return nil, &OriginalError{Err: fmt.Errorf("%s: the Spark type of parameter %s of %s is not known from the source", u.File, p.Name, u.Name)}
-		}
 		sc.params = append(sc.params, inputs.Param{Name: p.Name, Type: p.Type})
 		cols[i] = engine.Column{Name: p.Name, Type: p.Type}
 	}

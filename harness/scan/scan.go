@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/internal/typeinfer"
 )
 
 // SchemaVersion is the version of the JSON document Result serialises to
@@ -194,6 +195,12 @@ func parseFile(fe udf.Frontend, f file) (udfs []udf.UDF, perr *udf.ParseError, s
 			return nil, pe, "", nil
 		}
 		return nil, nil, "", &InternalError{File: f.path, Err: err}
+	}
+	for i := range udfs {
+		// Types from use (a schema in the file, a udfx comment): a bad
+		// comment leaves the UDF as the front-end typed it; the commands
+		// that run the UDF report it.
+		_ = typeinfer.Resolve(&udfs[i], src, typeinfer.Options{})
 	}
 	return udfs, nil, "", nil
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/runner/jvm"
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/internal/typeinfer"
 )
 
 // jvmOriginal is a Scala or Java UDF compiled, as its source is, into a
@@ -59,8 +60,8 @@ func prepareJVM(ctx context.Context, u *udf.UDF, in *Install, env func(string) s
 	if strings.HasPrefix(u.Name, "<") {
 		return nil, &runner.NotCallableError{UDF: u.Name, Reason: "an anonymous function has no name by which udfx could reach it; give it a name with a val in an object"}
 	}
-	if u.Return == nil {
-		return nil, &runner.NotCallableError{UDF: u.Name, Reason: "its return type is not known from the source"}
+	if err := typeinfer.Missing(u); err != nil {
+		return nil, &runner.NotCallableError{UDF: u.Name, Reason: err.Error()}
 	}
 	src, err := os.ReadFile(u.File)
 	if err != nil {

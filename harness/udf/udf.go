@@ -186,11 +186,14 @@ type UDF struct {
 	File         string `json:"file"`
 	// Span covers the whole definition; BodySpan the function body that a
 	// rewrite replaces (the apply/call method, the lambda, the def).
-	Span     Span      `json:"span"`
-	BodySpan Span      `json:"body_span"`
-	Params   []Param   `json:"params"`
-	Return   *Type     `json:"return_type"`
-	UseSites []UseSite `json:"use_sites"`
+	Span     Span    `json:"span"`
+	BodySpan Span    `json:"body_span"`
+	Params   []Param `json:"params"`
+	Return   *Type   `json:"return_type"`
+	// ReturnDefault is true when Return is PySpark's default (StringType)
+	// for a udf() or register() given no return type.
+	ReturnDefault bool      `json:"-"`
+	UseSites      []UseSite `json:"use_sites"`
 	// Untyped marks a Scala function wrapped by the untyped
 	// udf(f: AnyRef, dataType): Spark 3+ rejects it unless
 	// spark.sql.legacy.allowUntypedScalaUDF is set, and then a null input
@@ -202,6 +205,9 @@ type UDF struct {
 	NullSkipsCall bool           `json:"null_skips_call"`
 	Blockers      []Blocker      `json:"blockers"`
 	Targets       []TargetAdvice `json:"targets"`
+	// TypeSources say where each parameter's and the return value's Spark
+	// type came from; empty until the type-resolution step has run.
+	TypeSources []TypeSource `json:"type_sources,omitempty"`
 }
 
 // Finish fills what follows from the rest: NullSkipsCall, the target
@@ -280,3 +286,50 @@ type Frontend interface {
 	// Close frees the parser's native memory.
 	Close()
 }
+
+// TypeSource says where the Spark type of one parameter, or of the return
+// value, came from. udfx's type-resolution step (internal/typeinfer) fills
+// one per parameter and one for the return value; reports and evidence
+// records name them, since a type taken from use is a claim the user
+// should be able to check.
+type TypeSource struct {
+	// Name is the parameter's name, or "return" for the return value.
+	Name string `json:"name"`
+	// Type is the Spark type; nil when none could be found.
+	Type *Type `json:"type"`
+	// Source is one of the TypeFrom* values.
+	Source string `json:"source"`
+	// Detail says where exactly (`schema at line 12: price double`), or,
+	// for TypeFromUnknown, why no type was found.
+	Detail string `json:"detail,omitempty"`
+}
+
+// The sources of a type, highest authority first.
+const (
+	// TypeFromFlag is the --types flag or a FILE:NAME(type, ...) argument.
+	TypeFromFlag = "flag"
+	// TypeFromComment is a `# udfx: (double) -> double` or
+	// `// udfx: (double) -> double` comment on the line above the UDF.
+	TypeFromComment = "comment"
+	// TypeFromSource is a type written in the source: a hint, a declared
+	// JVM type, or a type the front-end infers as the compiler would.
+	TypeFromSource = "source"
+	// TypeFromRegistration is the return type given to udf()/register().
+	TypeFromRegistration = "registration"
+	// TypeFromDefault is PySpark's default return type (StringType) for a
+	// udf() given none.
+	TypeFromDefault = "default"
+	// TypeFromCast is a .cast(...) of the column at every call site.
+	TypeFromCast = "cast"
+	// TypeFromSchema is the schema, shown in the same file, of the column
+	// the UDF is applied to.
+	TypeFromSchema = "schema"
+	// TypeFromSamples is the Parquet schema of the --samples file.
+	TypeFromSamples = "samples"
+	// TypeFromBody is what the body forces when exactly one type fits.
+	TypeFromBody = "body"
+	// TypeFromRecord is the type an evidence record names (udfx verify).
+	TypeFromRecord = "record"
+	// TypeFromUnknown marks a type no source gave.
+	TypeFromUnknown = "unknown"
+)

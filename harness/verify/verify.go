@@ -582,6 +582,13 @@ func (v *verifier) original(rec *evidence.Record, abs string) (u *udf.UDF, line 
 			return nil, line, fmt.Sprintf("the UDF changed: %s at %s:%d hashes to %s, the record has %s",
 				u.Name, rec.Original.File, line, short(got), short(rec.Original.SpanSHA256)), nil
 		}
+		// Types the source does not give come from the record (the call
+		// site they were read from may be gone after --apply); the
+		// signature hash below then still catches a type the source now
+		// gives differently.
+		if err := recordTypes(u, rec); err != nil {
+			return nil, line, "", fmt.Errorf("record %s: %w", rec.Original.Name, err)
+		}
 		if rec.Original.SignatureSHA256 == "" {
 			return nil, line, fmt.Sprintf("the record of %s has no signature hash (written by an udfx that did not check signatures, use sites and inputs, or edited): re-run udfx rewrite", u.Name), nil
 		}
@@ -889,4 +896,34 @@ func short(h string) string {
 		return "(none)"
 	}
 	return h
+}
+
+// recordTypes gives u the types its record was proved with: the types
+// udfx read from use (a schema, a --types flag) may no longer be in the
+// source once the use sites were rewritten, and the test holds for those
+// types only.
+func recordTypes(u *udf.UDF, rec *evidence.Record) error {
+	for _, ts := range rec.TypeSources {
+		if ts.Type == "" {
+			continue
+		}
+		t, err := udf.ParseType(ts.Type)
+		if err != nil {
+			return fmt.Errorf("type of %s: %w", ts.Name, err)
+		}
+		// Only what the source leaves unknown: a type the source gives
+		// is never replaced by the record's claim.
+		if ts.Name == "return" {
+			if u.Return == nil || u.ReturnDefault {
+				u.Return = t
+			}
+			continue
+		}
+		for i := range u.Params {
+			if u.Params[i].Name == ts.Name && u.Params[i].Type == nil {
+				u.Params[i].Type = t
+			}
+		}
+	}
+	return nil
 }

@@ -73,6 +73,7 @@ func (sc *scan) fillWrapped(f *found, w wrapper, fn, returnType, functionType *s
 		f.u.Kind = udf.KindPythonUDF
 	}
 	f.u.Return = sc.returnTypeOrString(returnType)
+	f.u.ReturnDefault = returnType == nil
 }
 
 // holder climbs from the call that makes a UDF to the node that holds it:

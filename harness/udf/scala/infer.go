@@ -93,10 +93,31 @@ func (f *file) infer(n int, scope env) *udf.Type {
 		if alt == none {
 			return nil
 		}
-		a, b := f.infer(t.child(n, "consequence"), scope), f.infer(alt, scope)
-		if a != nil && a.Equal(b) {
-			return a
+		return f.lub([]int{t.child(n, "consequence"), alt}, scope)
+	case "match_expression":
+		// The type of a match is the least upper bound of its cases'
+		// bodies; followed here only where all agree (or are null beside
+		// a String, as scalac types if (s == null) null else s.trim).
+		var bodies []int
+		for _, c := range t.kids(t.child(n, "body")) {
+			if t.kind(c) != "case_clause" {
+				continue
+			}
+			last := none
+			for _, k := range t.kids(c) {
+				if t.nodes[k].field == "body" {
+					last = k
+				}
+			}
+			if last == none {
+				return nil
+			}
+			bodies = append(bodies, last)
 		}
+		if len(bodies) == 0 {
+			return nil
+		}
+		return f.lub(bodies, scope)
 	case "prefix_expression":
 		ks := t.kids(n)
 		if len(ks) != 1 {
@@ -117,6 +138,30 @@ func (f *file) infer(n int, scope env) *udf.Type {
 		return f.inferCall(n, scope)
 	}
 	return nil
+}
+
+// lub is the type of an expression whose value is one of the branches:
+// their common type when they all have the same one, where a null branch
+// fits a String (scalac's least upper bound of String and Null is
+// String; of a primitive and Null it is Any, which Spark cannot type).
+func (f *file) lub(branches []int, scope env) *udf.Type {
+	var typ *udf.Type
+	nulls := 0
+	for _, b := range branches {
+		if f.t.kind(b) == "null_literal" {
+			nulls++
+			continue
+		}
+		bt := f.infer(b, scope)
+		if bt == nil || (typ != nil && !typ.Equal(bt)) {
+			return nil
+		}
+		typ = bt
+	}
+	if typ == nil || (nulls > 0 && !isString(typ)) {
+		return nil
+	}
+	return typ
 }
 
 func (f *file) inferBlock(n int, scope env) *udf.Type {
@@ -162,6 +207,9 @@ func (f *file) inferInfix(n int, scope env) *udf.Type {
 		return udf.Prim(udf.Boolean)
 	}
 	a, b := f.infer(left, scope), f.infer(right, scope)
+	if d := decimalArith(op, a, b); d != nil {
+		return d
+	}
 	switch op {
 	case "+":
 		if isString(a) || isString(b) {
@@ -174,9 +222,46 @@ func (f *file) inferInfix(n int, scope env) *udf.Type {
 	return nil
 }
 
+// systemDecimal is the type Spark gives a Scala or Java BigDecimal:
+// DECIMAL(38,18) for scala.math.BigDecimal and java.math.BigDecimal
+// alike.
+var systemDecimal = udf.DecimalOf(udf.MaxDecimalPrecision, 18)
+
+// decimalArith types scala.math.BigDecimal arithmetic: a BigDecimal
+// combined with a BigDecimal, or with an integral value its companion
+// converts implicitly, is a BigDecimal.
+func decimalArith(op string, a, b *udf.Type) *udf.Type {
+	switch op {
+	case "+", "-", "*", "/", "%", "max", "min":
+	default:
+		return nil
+	}
+	if a == nil || b == nil || !a.Equal(systemDecimal) {
+		return nil
+	}
+	switch b.Kind {
+	case udf.Decimal:
+		if b.Equal(systemDecimal) {
+			return systemDecimal
+		}
+	case udf.Int, udf.Long, udf.Short, udf.Byte:
+		return systemDecimal
+	}
+	return nil
+}
+
+// javaDecimalMethods are java.math.BigDecimal's methods that return a
+// BigDecimal.
+var javaDecimalMethods = map[string]bool{
+	"add": true, "subtract": true, "multiply": true, "divide": true, "remainder": true,
+	"negate": true, "abs": true, "setScale": true, "max": true, "min": true, "stripTrailingZeros": true,
+}
+
 // inferMember types recv.name written without an argument list.
 func (f *file) inferMember(recv int, name string, scope env) *udf.Type {
-	if name == "toString" {
+	// mkString is defined on Scala's collections, arrays (ArrayOps) and
+	// strings (StringOps), always returning a String.
+	if name == "toString" || name == "mkString" {
 		return udf.Prim(udf.String)
 	}
 	r := f.infer(recv, scope)
@@ -223,8 +308,11 @@ func (f *file) inferCall(n int, scope env) *udf.Type {
 	if mathObjects[strings.Join(strings.Fields(t.text(recv)), "")] {
 		return f.inferMath(name, args, scope)
 	}
-	if len(args) == 0 {
+	if len(args) == 0 || name == "mkString" {
 		return f.inferMember(recv, name, scope)
+	}
+	if r := f.infer(recv, scope); r != nil && r.Equal(systemDecimal) && javaDecimalMethods[name] {
+		return systemDecimal
 	}
 	if r := f.infer(recv, scope); isString(r) {
 		switch {

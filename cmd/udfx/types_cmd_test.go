@@ -1,0 +1,161 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/udfx/udfx/harness/evidence"
+)
+
+// End-to-end tests of types taken from use: UDFs with no type hints,
+// whose parameter types come from the schema in their file, a --types
+// flag, a FILE:NAME(types) argument or what scalac would infer.
+
+// typesRepo copies cmd/udfx/testdata/types into a new git repository.
+func typesRepo(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	src := repoRoot(t)
+	from := filepath.Join(src, "cmd", "udfx", "testdata", "types")
+	entries, err := os.ReadDir(from)
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "jobs"), 0o755))
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(from, e.Name()))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "jobs", e.Name()), b, 0o644))
+	}
+	require.NoError(t, os.Symlink(filepath.Join(src, ".venv"), filepath.Join(dir, ".venv")))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".gitignore"), []byte(".venv\n"), 0o644))
+	git(t, dir, "init", "-q")
+	git(t, dir, "add", ".")
+	git(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "jobs")
+	return dir
+}
+
+func readRecord(t *testing.T, dir, udfName string) *evidence.Record {
+	t.Helper()
+	rec, err := evidence.Read(filepath.Join(dir, ".udfx", udfName, "evidence.json"))
+	require.NoError(t, err)
+	return rec
+}
+
+func TestRewriteTypesFromTheSchemaInTheFile(t *testing.T) {
+	dir := typesRepo(t)
+	// The Celsius example without hints: the type of celsius is the one
+	// spark.read.schema(...) gives the column the UDF is applied to.
+	stdout, stderr, code := runCLI(t, dir, "rewrite", "jobs/celsius_nohints.py", "--apply")
+	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Contains(t, stdout, "candidate 1    sql: verified")
+	report, err := os.ReadFile(filepath.Join(dir, ".udfx", "to_fahrenheit", "report.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(report), "- types: celsius double (schema: spark.read.schema at line 17: celsius double); return double (registration)\n")
+	rec := readRecord(t, dir, "to_fahrenheit")
+	assert.Equal(t, []evidence.TypeSource{
+		{Name: "celsius", Type: "double", Source: "schema", Detail: "spark.read.schema at line 17: celsius double"},
+		{Name: "return", Type: "double", Source: "registration"},
+	}, rec.TypeSources)
+
+	// --apply replaced the call site the type was read from: verify
+	// re-runs the test with the record's types.
+	git(t, dir, "add", ".")
+	git(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "rewrite")
+	stdout, stderr, code = runCLI(t, dir, "verify")
+	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Contains(t, stdout, "pass")
+}
+
+func TestRewriteTypesOfALambdaFromAStructType(t *testing.T) {
+	dir := typesRepo(t)
+	stdout, stderr, code := runCLI(t, dir, "rewrite", "jobs/lambda_struct.py")
+	// The type is found, so the run reaches the translator (whose
+	// verdict on arithmetic over a possible None is its own) instead of
+	// stopping with exit 3.
+	require.NotEqual(t, exitInternal, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Contains(t, stdout, "targets tried  sql")
+	report, err := os.ReadFile(filepath.Join(dir, ".udfx", "to_f", "report.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(report), "- types: c double (schema: StructField at line 8: temp_c double); return double (registration)\n")
+}
+
+func TestRewriteScalaReturnTypeOfAMatch(t *testing.T) {
+	dir := typesRepo(t)
+	stdout, stderr, code := runCLI(t, dir, "rewrite", "jobs/MatchLambda.scala", "--target", "sql")
+	require.NotEqual(t, exitInternal, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Contains(t, stdout, "targets tried  sql")
+	report, err := os.ReadFile(filepath.Join(dir, ".udfx", "code", "report.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(report), "- types: s string (source); return string (source)\n")
+}
+
+func TestRewriteUnknownTypeNamesTheFlag(t *testing.T) {
+	dir := typesRepo(t)
+	_, stderr, code := runCLI(t, dir, "rewrite", "jobs/untyped.py")
+	assert.Equal(t, exitInternal, code)
+	assert.Contains(t, stderr, "jobs/untyped.py:8: the Spark type of parameter celsius of to_fahrenheit is not known from the source (no schema in the file declares a column celsius; the body fits any of tinyint, smallint, int, bigint, float, double, and udfx does not choose one); give it with --types 'celsius TYPE'")
+}
+
+func TestTypesFlagAndSignatureArgument(t *testing.T) {
+	dir := typesRepo(t)
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		code   int
+		detail string
+		stderr string
+	}{
+		{name: "flag", args: []string{"jobs/untyped.py", "--types", "celsius double"}, code: exitOK, detail: "--types celsius double"},
+		{name: "signature", args: []string{"jobs/untyped.py:to_fahrenheit(double)"}, code: exitOK, detail: "jobs/untyped.py:to_fahrenheit(double)"},
+		{name: "both", args: []string{"jobs/untyped.py:to_fahrenheit(double)", "--types", "celsius double"}, code: exitUsage, stderr: "give the types once"},
+		{name: "arity", args: []string{"jobs/untyped.py:to_fahrenheit(double, int)"}, code: exitUsage, stderr: "--types: 2 types for the 1 parameters of to_fahrenheit"},
+		{name: "unknown parameter", args: []string{"jobs/untyped.py", "--types", "x double"}, code: exitUsage, stderr: "to_fahrenheit has no parameter x (it has celsius)"},
+		{name: "registration wins", args: []string{"jobs/untyped.py", "--types", "(double) -> string"}, code: exitUsage, stderr: "the return type of to_fahrenheit is double in the source (registration), not string"},
+		{name: "bad type", args: []string{"jobs/untyped.py", "--types", "celsius dubble"}, code: exitUsage, stderr: `unknown type "dubble"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			stdout, stderr, code := runCLI(t, dir, append([]string{"scaffold", "--rows", "100", "--format", "json"}, tc.args...)...)
+			require.Equal(t, tc.code, code, "stderr: %s\nstdout: %s", stderr, stdout)
+			assert.Contains(t, stderr, tc.stderr)
+			if tc.detail != "" {
+				spec, err := os.ReadFile(filepath.Join(dir, ".udfx", "to_fahrenheit", "spec.json"))
+				require.NoError(t, err)
+				assert.Contains(t, string(spec), `"source": "flag"`)
+				assert.Contains(t, string(spec), `"detail": "`+tc.detail+`"`)
+			}
+		})
+	}
+}
+
+func TestLambdaNameFromScanIsAcceptedBack(t *testing.T) {
+	// scan prints <lambda@11:23> for the word count's flatMap lambda; the
+	// ':' inside it must not split FILE:NAME.
+	stdout, stderr, code := runCLI(t, repoRoot(t), "scaffold", "examples/python-wordcount/wordcount.py:<lambda@11:23>", "--workspace", t.TempDir())
+	assert.NotContains(t, stderr, "has no UDF named", stdout)
+	assert.NotContains(t, stderr, "not a Scala, Java or Python file")
+	// It is found; RDD lambdas have no Spark types, so it stops there.
+	assert.Equal(t, exitInternal, code)
+	assert.Contains(t, stderr, "parameter line of <lambda@11:23> is not known from the source")
+}
+
+func TestParseUDFRef(t *testing.T) {
+	exists := func(p string) bool { return p == "odd:name.py" }
+	for _, tc := range []struct {
+		in   string
+		want udfRef
+	}{
+		{"a/b.py", udfRef{path: "a/b.py"}},
+		{"a/b.py:f", udfRef{path: "a/b.py", name: "f"}},
+		{"wordcount.py:<lambda@11:23>", udfRef{path: "wordcount.py", name: "<lambda@11:23>"}},
+		{"python/pairs.py:<lambda@7:21>", udfRef{path: "python/pairs.py", name: "<lambda@7:21>"}},
+		{"A.scala:ToF(double, decimal(10,2))", udfRef{path: "A.scala", name: "ToF", types: "(double, decimal(10,2))"}},
+		{"C:/repo/A.java:f", udfRef{path: "C:/repo/A.java", name: "f"}},
+		{"odd:name.py", udfRef{path: "odd:name.py"}},
+		{"notes.txt:f", udfRef{path: "notes.txt:f"}},
+	} {
+		assert.Equal(t, tc.want, parseUDFRef(tc.in, exists), tc.in)
+	}
+}
