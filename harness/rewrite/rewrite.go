@@ -19,6 +19,7 @@ import (
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/udf/frontends"
 	"github.com/udfx/udfx/harness/value"
+	"github.com/udfx/udfx/internal/typeinfer"
 )
 
 // Options configure one rewrite.
@@ -472,7 +473,14 @@ func buildRewrite(ctx context.Context, opts Options, sc *scaffolded, out *Outcom
 	if err != nil {
 		return &EvidenceError{Stage: "rewrite", Msg: err.Error()}
 	}
-	// What was tested must be what the applied file declares.
+	// What was tested must be what the applied file declares, with the
+	// types resolved as verify will resolve them: from the patched file,
+	// and what it leaves unknown (a call site the patch replaced was the
+	// source) from what was tested, which the record carries.
+	if err := typeinfer.Resolve(after, newSrc, typeinfer.Options{}); err != nil {
+		return &EvidenceError{Stage: "rewrite", Msg: "the patched file's types do not resolve: " + err.Error()}
+	}
+	fillUnknownTypes(after, u)
 	if evidence.SignatureHash(after) != evidence.SignatureHash(u) {
 		return &EvidenceError{Stage: "rewrite", Msg: "the use-site edits change the UDF's signature as the front-end reads it"}
 	}
@@ -537,6 +545,24 @@ func buildRewrite(ctx context.Context, opts Options, sc *scaffolded, out *Outcom
 // definitionAfter returns u as the front-end finds it in src, the source
 // with the use sites rewritten, and the text of its definition: the front-end finds the UDF there again by
 // name, since the edits may have moved or resized its span.
+// fillUnknownTypes gives dst the types of tested where dst's are unknown;
+// a type dst knows is kept, so a difference still shows in the signature.
+func fillUnknownTypes(dst, tested *udf.UDF) {
+	if dst.Return == nil || dst.ReturnDefault {
+		dst.Return, dst.ReturnDefault = tested.Return, tested.ReturnDefault
+	}
+	for i := range dst.Params {
+		if dst.Params[i].Type != nil {
+			continue
+		}
+		for _, p := range tested.Params {
+			if p.Name == dst.Params[i].Name {
+				dst.Params[i].Type = p.Type
+			}
+		}
+	}
+}
+
 func definitionAfter(u *udf.UDF, src []byte) (*udf.UDF, []byte, error) {
 	fe := frontends.New(u.Language)
 	defer fe.Close()

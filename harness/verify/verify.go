@@ -37,6 +37,7 @@ import (
 	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/udf/frontends"
+	"github.com/udfx/udfx/internal/typeinfer"
 )
 
 // Status is the verdict on one rewrite file. The failure statuses double
@@ -582,10 +583,14 @@ func (v *verifier) original(rec *evidence.Record, abs string) (u *udf.UDF, line 
 			return nil, line, fmt.Sprintf("the UDF changed: %s at %s:%d hashes to %s, the record has %s",
 				u.Name, rec.Original.File, line, short(got), short(rec.Original.SpanSHA256)), nil
 		}
-		// Types the source does not give come from the record (the call
-		// site they were read from may be gone after --apply); the
-		// signature hash below then still catches a type the source now
-		// gives differently.
+		// Types are resolved from the file as it is now (hints, udfx
+		// comments, casts and schemas that remain); only what it leaves
+		// unknown comes from the record (the call site a type was read
+		// from may be gone after --apply). The signature hash below then
+		// catches a type the file now gives differently.
+		if err := typeinfer.Resolve(u, src, typeinfer.Options{}); err != nil {
+			return nil, line, fmt.Sprintf("the UDF changed: its types no longer resolve: %v", err), nil
+		}
 		if err := recordTypes(u, rec); err != nil {
 			return nil, line, "", fmt.Errorf("record %s: %w", rec.Original.Name, err)
 		}
