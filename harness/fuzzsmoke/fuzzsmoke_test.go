@@ -19,40 +19,49 @@ import (
 // targets lists each fuzz target with its execution budget: a few
 // seconds each on a 2-core machine. FUZZ_EXECS multiplies them for a
 // long run (FUZZ_EXECS=40 go test ./harness/fuzzsmoke).
+//
+// longOnly targets run only in a long run (FUZZ_EXECS set, task fuzz):
+// their instrumented build alone takes minutes on 2 cores (FuzzToolCall
+// instruments all of openai-go), while their seeds run in every go test.
 var targets = []struct {
 	pkg, name string
 	execs     int
+	longOnly  bool
 }{
-	{"harness/udf", "FuzzParseType", 100000},
-	{"harness/udf/scala", "FuzzParse", 30000},
-	{"harness/udf/java", "FuzzParse", 30000},
-	{"harness/udf/python", "FuzzParse", 30000},
-	{"harness/value", "FuzzParseLine", 30000},
-	{"harness/inputs", "FuzzCSVSamples", 10000},
-	{"harness/inputs", "FuzzJSONLSamples", 10000},
-	{"harness/engine", "FuzzCompile", 30000},
-	{"harness/engine", "FuzzTextParsers", 30000},
-	{"harness/translate", "FuzzTranslate", 3000},
-	{"harness/plan", "FuzzParse", 30000},
-	{"harness/skills", "FuzzParse", 20000},
-	{"harness/agent", "FuzzToolCall", 5000},
-	{"harness/runner/jvm", "FuzzCompileError", 20000},
-	{"harness/runner/jvm", "FuzzReadResult", 20000},
-	{"harness/evidence", "FuzzSpanText", 20000},
-	{"internal/typeinfer", "FuzzParseSignature", 20000},
-	{"internal/typeinfer", "FuzzSchemaText", 20000},
+	{pkg: "harness/udf", name: "FuzzParseType", execs: 100000},
+	{pkg: "harness/udf/scala", name: "FuzzParse", execs: 10000},
+	{pkg: "harness/udf/java", name: "FuzzParse", execs: 30000},
+	{pkg: "harness/udf/python", name: "FuzzParse", execs: 30000},
+	{pkg: "harness/value", name: "FuzzParseLine", execs: 30000},
+	{pkg: "harness/inputs", name: "FuzzCSVSamples", execs: 10000},
+	{pkg: "harness/inputs", name: "FuzzJSONLSamples", execs: 10000},
+	{pkg: "harness/engine", name: "FuzzCompile", execs: 30000},
+	{pkg: "harness/engine", name: "FuzzTextParsers", execs: 30000},
+	{pkg: "harness/translate", name: "FuzzTranslate", execs: 3000},
+	{pkg: "harness/plan", name: "FuzzParse", execs: 30000},
+	{pkg: "harness/skills", name: "FuzzParse", execs: 20000},
+	{pkg: "harness/agent", name: "FuzzToolCall", execs: 5000, longOnly: true},
+	{pkg: "harness/runner/jvm", name: "FuzzCompileError", execs: 20000},
+	{pkg: "harness/runner/jvm", name: "FuzzReadResult", execs: 20000},
+	{pkg: "harness/evidence", name: "FuzzSpanText", execs: 20000},
+	{pkg: "internal/typeinfer", name: "FuzzParseSignature", execs: 20000},
+	{pkg: "internal/typeinfer", name: "FuzzSchemaText", execs: 20000},
 }
 
 func TestFuzzTargetsBriefly(t *testing.T) {
 	root, err := testsetup.RepoRoot()
 	require.NoError(t, err)
-	factor := 1
+	factor, long := 1, false
 	if f := os.Getenv("FUZZ_EXECS"); f != "" {
+		long = true
 		_, err := fmt.Sscan(f, &factor)
 		require.NoError(t, err, "FUZZ_EXECS=%q", f)
 	}
 	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
 	for _, tg := range targets {
+		if tg.longOnly && !long {
+			continue
+		}
 		t.Run(strings.ReplaceAll(tg.pkg, "/", "_")+"_"+tg.name, func(t *testing.T) {
 			cmd := exec.Command(goBin, "test", "-run", "^$", "-fuzz", "^"+tg.name+"$",
 				"-fuzztime", fmt.Sprintf("%dx", tg.execs*factor), "./"+tg.pkg)
