@@ -85,7 +85,7 @@ func Translate(u *udf.UDF, src []byte) (*Result, error) {
 		return nil, fmt.Errorf("translate %s: the parser gave no tree", u.Name)
 	}
 	defer tree.Close()
-	t := &tr{u: u, src: src, lines: lineStarts(src)}
+	t := &tr{u: u, src: src, lines: lineStarts(src), root: tree.RootNode()}
 	body := t.findSpan(tree.RootNode(), u.BodySpan)
 	if body == nil {
 		return nil, &BodyNotFoundError{UDF: u.Name, Span: u.BodySpan}
@@ -144,6 +144,9 @@ type tr struct {
 	src      []byte
 	lines    []int
 	declines []Decline
+	// root is the file's tree, where constants are looked up.
+	root       *sitter.Node
+	constDepth int
 }
 
 // binding is what a name stands for in the body.
@@ -267,6 +270,15 @@ func (t *tr) fitReturn(body *sitter.Node, e ir.Expr) ir.Expr {
 		return &ir.Lit{T: t.u.Return}
 	}
 	fixNulls(e, t.u.Return)
+	if et := e.Type(); et != nil && !et.Equal(t.u.Return) && ir.IsIntegral(et) {
+		// Widening to the declared result: the JVM's (and Scala's)
+		// numeric widening; for Python only int to bigint, since a
+		// Python int stays an int.
+		if t.u.Return.Kind == udf.Long && et.Kind == udf.Int ||
+			t.u.Language != udf.Python && ir.IsDouble(t.u.Return) {
+			e = widenAll(e, t.u.Return)
+		}
+	}
 	if e.Type() == nil || !e.Type().Equal(t.u.Return) {
 		got := "unknown"
 		if e.Type() != nil {
@@ -282,12 +294,24 @@ func (t *tr) fitReturn(body *sitter.Node, e ir.Expr) ir.Expr {
 	return e
 }
 
+// widenAll widens e to ty, pushing the conversion into the branches of
+// conditionals so that every branch has the result's type.
+func widenAll(e ir.Expr, ty *udf.Type) ir.Expr {
+	if c, ok := e.(*ir.If); ok {
+		return &ir.If{Cond: c.Cond, Then: widenAll(c.Then, ty), Else: widenAll(c.Else, ty)}
+	}
+	if l, ok := e.(*ir.Lit); ok && l.Value == nil {
+		return &ir.Lit{T: ty}
+	}
+	return widen(e, ty)
+}
+
 // fixNulls gives untyped NULL literals in the branches of conditionals
 // the type of the whole.
 func fixNulls(e ir.Expr, ty *udf.Type) {
 	if c, ok := e.(*ir.If); ok {
 		for _, x := range []*ir.Expr{&c.Then, &c.Else} {
-			if l, ok := (*x).(*ir.Lit); ok && l.Value == nil {
+			if l, ok := (*x).(*ir.Lit); ok && l.Value == nil && l.T == nil {
 				*x = &ir.Lit{T: ty}
 			} else {
 				fixNulls(*x, ty)

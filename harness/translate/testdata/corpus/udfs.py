@@ -1,0 +1,174 @@
+"""Everyday PySpark UDFs for udfx's corpus; manifest.tsv says what each
+should become."""
+import math
+
+from pyspark.sql.functions import udf
+
+TAX = 0.2
+DEFAULT_NAME = "unknown"
+SCALE = 100
+
+
+@udf("string")
+def clean_name(s: str) -> str:
+    if s is None or s == "":
+        return DEFAULT_NAME
+    return s
+
+
+@udf("boolean")
+def has_prefix(s: str) -> bool:
+    return s is not None and s.startswith("x")
+
+
+@udf("double")
+def with_tax(price: float) -> float:
+    if price is None:
+        return None
+    return price * (1 + TAX)
+
+
+@udf("double")
+def c_to_f(c: float) -> float:
+    if c is None:
+        return None
+    return c * 9 / 5 + 32
+
+
+@udf("double")
+def wrap_angle(deg: float) -> float:
+    if deg is None:
+        return None
+    return deg % 360.0
+
+
+@udf("bigint")
+def bucket(n: int) -> int:
+    if n is None:
+        return None
+    return n // 10
+
+
+@udf("bigint")
+def day_of_cycle(n: int) -> int:
+    if n is None:
+        return -1
+    return n % 7
+
+
+@udf("bigint")
+def neg_mod(n: int) -> int:
+    if n is None:
+        return None
+    return n % -3
+
+
+@udf("string")
+def greet(name: str) -> str:
+    if name is None:
+        return None
+    return "Hello, " + name
+
+
+@udf("int")
+def name_len(s: str) -> int:
+    if s is None:
+        return 0
+    return len(s)
+
+
+@udf("boolean")
+def is_yes(s: str) -> bool:
+    return s == "Y" or s == "yes"
+
+
+@udf("boolean")
+def has_at(s: str) -> bool:
+    if s is None:
+        return False
+    return "@" in s
+
+
+@udf("string")
+def size_label(n: int) -> str:
+    if n is None:
+        return "none"
+    if n > SCALE:
+        return "large"
+    return "small"
+
+
+@udf("double")
+def safe_ratio(a: float, b: float) -> float:
+    if a is None or b is None or b == 0.0:
+        return None
+    return a / b
+
+
+@udf("double")
+def clamp(x: float) -> float:
+    if x is None:
+        return None
+    if x < 0.0:
+        return 0.0
+    if x > 1.0:
+        return 1.0
+    return x
+
+
+@udf("string")
+def grade(score: float) -> str:
+    if score is None:
+        return None
+    if score >= 90.0:
+        return "A"
+    elif score >= 80.0:
+        return "B"
+    return "C"
+
+
+@udf("double")
+def no_check(x: float) -> float:
+    return x * 2.0
+
+
+@udf("bigint")
+def to_int(x: float) -> int:
+    if x is None:
+        return None
+    return int(x)
+
+
+@udf("bigint")
+def rounded(x: float) -> int:
+    if x is None:
+        return None
+    return round(x)
+
+
+@udf("string")
+def upper(s: str) -> str:
+    if s is None:
+        return None
+    return s.upper()
+
+
+@udf("double")
+def root(x: float) -> float:
+    if x is None:
+        return None
+    return math.sqrt(x)
+
+
+@udf("bigint")
+def add_one(n: int) -> int:
+    if n is None:
+        return None
+    return n + 1
+
+
+@udf("int")
+def word_count(s: str) -> int:
+    if s is None:
+        return 0
+    return len(s.split())
