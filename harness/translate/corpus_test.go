@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -72,6 +74,11 @@ func TestCorpus(t *testing.T) {
 	lines := make([]string, len(cases))
 	type key struct{ lang, cat string }
 	counts := map[key]map[string]int{}
+	type result struct {
+		u               *udf.UDF
+		outcome, detail string
+	}
+	results := make([]result, len(cases))
 	for i, c := range cases {
 		path := filepath.Join(corpusDir, c.File)
 		if _, ok := parsed[path]; !ok {
@@ -84,14 +91,40 @@ func TestCorpus(t *testing.T) {
 			require.NoError(t, err)
 			parsed[path], srcs[path] = us, src
 		}
-		var u *udf.UDF
 		for j := range parsed[path] {
 			if parsed[path][j].Name == c.Name {
-				u = &parsed[path][j]
+				results[i].u = &parsed[path][j]
 			}
 		}
-		require.NotNil(t, u, "%s: no UDF %s", c.File, c.Name)
-		outcome, detail := corpusOutcome(t, u, srcs[path])
+		require.NotNil(t, results[i].u, "%s: no UDF %s", c.File, c.Name)
+	}
+	// The originals run in parallel, one per CPU: each verified case
+	// costs a JVM or CPython start. The first case of each file runs
+	// alone so that its file is compiled once, then cached.
+	first := map[string]bool{}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(2, runtime.NumCPU()))
+	for i, c := range cases {
+		run := func() {
+			results[i].outcome, results[i].detail = corpusOutcome(results[i].u, srcs[filepath.Join(corpusDir, c.File)])
+		}
+		if !first[c.File] {
+			first[c.File] = true
+			wg.Wait()
+			run()
+			continue
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			run()
+		}()
+	}
+	wg.Wait()
+	for i, c := range cases {
+		u, outcome, detail := results[i].u, results[i].outcome, results[i].detail
 		k := key{string(u.Language), c.Category}
 		if counts[k] == nil {
 			counts[k] = map[string]int{}
@@ -146,7 +179,7 @@ func TestCorpus(t *testing.T) {
 // corpusOutcome translates u and, when a rewrite comes out, runs the
 // differential test: "verified", "refuted", "declined" (detail: the first
 // decline's construct and reason) or "error".
-func corpusOutcome(t *testing.T, u *udf.UDF, src []byte) (string, string) {
+func corpusOutcome(u *udf.UDF, src []byte) (string, string) {
 	res, err := Translate(u, src)
 	if err != nil {
 		return "error", err.Error()

@@ -55,6 +55,8 @@ func (t *tr) javaStmts(stmts []*sitter.Node, e env) *binding {
 			return nil
 		}
 		return t.javaStmts(rest, e.with(t.text(name), *nb))
+	case "switch_expression", "switch_statement":
+		return t.javaSwitch(s, rest, e)
 	case "if_statement":
 		cond, te, ee := t.javaCond(s.ChildByFieldName("condition"), e)
 		if cond == nil {
@@ -285,7 +287,7 @@ func (t *tr) javaExpr(n *sitter.Node, e env) *binding {
 			}
 			args = append(args, v)
 		}
-		if obj != nil && t.text(obj) == "Objects" && name == "equals" && len(args) == 2 && isString(args[0]) && isString(args[1]) {
+		if obj != nil && (t.text(obj) == "Objects" || t.text(obj) == "java.util.Objects") && name == "equals" && len(args) == 2 && isString(args[0]) && isString(args[1]) {
 			return lit(&ir.Binary{Op: ir.StrEqNullSafe, L: args[0], R: args[1], T: tBool})
 		}
 		if nullArg && name != "equals" {
@@ -323,4 +325,137 @@ func javaString(s string) (string, bool) {
 		return "", false
 	}
 	return v, true
+}
+
+// javaSwitch translates a switch statement on a String or an int whose
+// every case group ends in return (no fall-through into another group's
+// statements): each group becomes a branch, default (or, without one,
+// the statements after the switch) the last.
+func (t *tr) javaSwitch(s *sitter.Node, rest []*sitter.Node, e env) *binding {
+	cond := s.ChildByFieldName("condition")
+	body := s.ChildByFieldName("body")
+	if cond == nil || body == nil {
+		t.decline(s, "switch", "not translated")
+		return nil
+	}
+	for cond.Kind() == "parenthesized_expression" && cond.NamedChildCount() == 1 {
+		cond = cond.NamedChild(0)
+	}
+	sb := t.javaExpr(cond, e)
+	if sb == nil {
+		return nil
+	}
+	scrut := sb.e
+	if isString(scrut) {
+		if sb.nullable {
+			t.decline(s, "switch on a possibly-null String", "Java throws NullPointerException; check for null first")
+			return nil
+		}
+	} else if scrut = t.unbox(cond, *sb); scrut == nil {
+		return nil
+	} else if scrut.Type().Kind != udf.Int {
+		t.decline(s, "switch on "+typeName(scrut), "only String and int switches are translated")
+		return nil
+	}
+	type arm struct {
+		cond  ir.Expr
+		stmts []*sitter.Node
+	}
+	var arms []arm
+	var dflt []*sitter.Node
+	hasDefault := false
+	var pending []*sitter.Node // labels of empty groups fall through
+	for _, g := range namedNonComment(body) {
+		labels, stmts := pending, []*sitter.Node(nil)
+		pending = nil
+		switch g.Kind() {
+		case "switch_block_statement_group", "switch_rule":
+			for _, c := range namedNonComment(g) {
+				if c.Kind() == "switch_label" {
+					labels = append(labels, c)
+				} else {
+					stmts = append(stmts, c)
+				}
+			}
+		default:
+			t.decline(g, "switch "+g.Kind(), "not translated")
+			return nil
+		}
+		if g.Kind() == "switch_rule" && len(stmts) == 1 && stmts[0].Kind() == "expression_statement" {
+			t.decline(g, "switch rule with an expression", "only blocks and returns are translated")
+			return nil
+		}
+		if len(stmts) == 0 && g.Kind() == "switch_block_statement_group" {
+			pending = labels
+			continue
+		}
+		if len(stmts) == 0 || !endsInReturn(stmts[len(stmts)-1]) {
+			t.decline(g, "switch case without a return", "fall-through and break are not translated")
+			return nil
+		}
+		var c ir.Expr
+		for _, l := range labels {
+			vals := namedNonComment(l)
+			if len(vals) == 0 {
+				hasDefault = true
+				continue
+			}
+			for _, v := range vals {
+				lb := t.javaExpr(v, e)
+				if lb == nil {
+					return nil
+				}
+				if _, ok := lb.e.(*ir.Lit); !ok || !lb.e.Type().Equal(scrut.Type()) {
+					t.decline(v, "case label "+t.text(v), "only constants of the switch's type are translated")
+					return nil
+				}
+				var eq ir.Expr = &ir.Binary{Op: ir.Eq, L: scrut, R: lb.e, T: tBool}
+				if c == nil {
+					c = eq
+				} else {
+					c = &ir.Binary{Op: ir.Or, L: c, R: eq, T: tBool}
+				}
+			}
+		}
+		if hasDefault && dflt == nil {
+			dflt = stmts
+			if c == nil {
+				continue
+			}
+		}
+		if c != nil {
+			arms = append(arms, arm{c, stmts})
+		}
+	}
+	if len(pending) > 0 {
+		t.decline(s, "switch case without a return", "fall-through and break are not translated")
+		return nil
+	}
+	var out *binding
+	if hasDefault {
+		out = t.javaStmts(dflt, e)
+	} else {
+		out = t.javaStmts(rest, e)
+	}
+	for i := len(arms) - 1; i >= 0; i-- {
+		if out = t.ifOf(s, arms[i].cond, t.javaStmts(arms[i].stmts, e), out); out == nil {
+			return nil
+		}
+	}
+	return out
+}
+
+// endsInReturn reports whether a statement always ends in return.
+func endsInReturn(n *sitter.Node) bool {
+	switch n.Kind() {
+	case "return_statement":
+		return true
+	case "block":
+		st := namedNonComment(n)
+		return len(st) > 0 && endsInReturn(st[len(st)-1])
+	case "if_statement":
+		alt := n.ChildByFieldName("alternative")
+		return alt != nil && endsInReturn(n.ChildByFieldName("consequence")) && endsInReturn(alt)
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package translate
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
@@ -299,6 +300,10 @@ func (t *tr) scalaExpr(n *sitter.Node, e env, tail bool) *binding {
 		if s, ok := scalaString(t.text(n)); ok {
 			return lit(&ir.Lit{T: tString, Value: s})
 		}
+	case "character_literal":
+		if s, err := strconv.Unquote(`"` + strings.Trim(t.text(n), "'") + `"`); err == nil && len([]rune(s)) == 1 && []rune(s)[0] < 0x10000 {
+			return &binding{e: &ir.Lit{T: tString, Value: s}, char: true}
+		}
 	case "if_expression":
 		if n.ChildByFieldName("alternative") == nil {
 			t.decline(n, "if without else", "a Unit result is not translated")
@@ -500,6 +505,12 @@ func (t *tr) scalaApply(n *sitter.Node, op string, l, r *binding) *binding {
 		}
 		return lit(c)
 	}
+	if l.char || r.char {
+		if op != "+" || !(isString(l.e) && !l.char || isString(r.e) && !r.char) {
+			t.decline(n, "operator "+op+" on a Char", "Char arithmetic and comparison are on its UTF-16 code; not translated")
+			return nil
+		}
+	}
 	if op == "+" && (isString(l.e) || isString(r.e)) {
 		return t.jvmConcat(n, l, r)
 	}
@@ -659,28 +670,34 @@ func (t *tr) scalaMatch(n *sitter.Node, e env, tail bool) *binding {
 		}
 		ce := e
 		var cond ir.Expr
+		alts := []*sitter.Node{pat}
+		if pat.Kind() == "alternative_pattern" {
+			alts = t.flatAlternatives(pat)
+		}
 		switch pat.Kind() {
+		case "null_literal":
+			cond = &ir.Lit{T: tBool, Value: false}
+			if scrut.nullable {
+				cond = &ir.IsNull{X: scrut.e}
+			}
+		case "alternative_pattern":
+			for _, a := range alts {
+				p := t.scalaPatternCond(a, scrut, e)
+				if p == nil {
+					return nil
+				}
+				if cond == nil {
+					cond = p
+				} else {
+					cond = &ir.Binary{Op: ir.Or, L: cond, R: p, T: tBool}
+				}
+			}
 		case "wildcard":
 		case "identifier":
 			// A variable pattern binds the scrutinee.
 			ce = e.with(t.text(pat), *scrut)
 		default:
-			var p *binding
-			switch pat.Kind() {
-			case "integer_literal", "floating_point_literal", "boolean_literal", "string", "prefix_expression":
-				p = t.scalaExpr(pat, e, false)
-			}
-			if p == nil {
-				t.decline(pat, "pattern "+t.text(pat), "only literal, variable and wildcard patterns are translated")
-				return nil
-			}
-			if isString(p.e) || isString(scrut.e) {
-				if !isString(p.e) || !isString(scrut.e) {
-					t.decline(pat, "pattern "+t.text(pat), "its type does not match the scrutinee's")
-					return nil
-				}
-				cond = &ir.Binary{Op: ir.StrEqNullSafe, L: scrut.e, R: p.e, T: tBool}
-			} else if cond = t.jvmBinary(pat, "==", scrut.e, p.e); cond == nil {
+			if cond = t.scalaPatternCond(pat, scrut, e); cond == nil {
 				return nil
 			}
 		}
@@ -729,4 +746,38 @@ func (t *tr) scalaMatch(n *sitter.Node, e env, tail bool) *binding {
 		}
 	}
 	return out
+}
+
+func (t *tr) flatAlternatives(n *sitter.Node) []*sitter.Node {
+	if n.Kind() != "alternative_pattern" {
+		return []*sitter.Node{n}
+	}
+	var out []*sitter.Node
+	for _, c := range namedNonComment(n) {
+		out = append(out, t.flatAlternatives(c)...)
+	}
+	return out
+}
+
+// scalaPatternCond is the condition under which a literal pattern
+// matches the scrutinee (== on it; for strings equals, where null
+// matches nothing).
+func (t *tr) scalaPatternCond(pat *sitter.Node, scrut *binding, e env) ir.Expr {
+	var p *binding
+	switch pat.Kind() {
+	case "integer_literal", "floating_point_literal", "boolean_literal", "string", "prefix_expression":
+		p = t.scalaExpr(pat, e, false)
+	}
+	if p == nil {
+		t.decline(pat, "pattern "+t.text(pat), "only literal, alternative, variable and wildcard patterns are translated")
+		return nil
+	}
+	if isString(p.e) || isString(scrut.e) {
+		if !isString(p.e) || !isString(scrut.e) {
+			t.decline(pat, "pattern "+t.text(pat), "its type does not match the scrutinee's")
+			return nil
+		}
+		return &ir.Binary{Op: ir.StrEqNullSafe, L: scrut.e, R: p.e, T: tBool}
+	}
+	return t.jvmBinary(pat, "==", scrut.e, p.e)
 }

@@ -159,6 +159,10 @@ type binding struct {
 	// to be null: Java's == on two of them compares identities, not
 	// values.
 	boxed bool
+	// char: a Scala or Java char literal, held as a one-character
+	// string; only string concatenation uses it (char arithmetic is on
+	// its code, which is not modelled).
+	char bool
 }
 
 // env maps names to bindings; it is copied on write so branches refine

@@ -188,3 +188,100 @@ class MatchNoDefault extends Function1[Int, String] with Serializable {
     case 2 => "two"
   }
 }
+
+object Geo {
+  val EarthRadiusKm = 6371.0
+  val Scale: Long = 1000
+}
+
+class CircleArea extends Function1[Double, Double] with Serializable {
+  override def apply(r: Double): Double = math.Pi * r * r
+}
+
+class ArcKm extends Function1[Double, Double] with Serializable {
+  override def apply(rad: Double): Double = rad * Geo.EarthRadiusKm
+}
+
+class ScaledMillis extends Function1[Long, Long] with Serializable {
+  override def apply(s: Long): Long = s * Geo.Scale
+}
+
+class EqualsY extends Function1[String, Boolean] with Serializable {
+  override def apply(s: String): Boolean = s != null && s.equals("Y")
+}
+
+class EmptyIfNull extends Function1[String, String] with Serializable {
+  override def apply(s: String): String = if (s == null) "" else s
+}
+
+class CountryName extends Function1[String, String] with Serializable {
+  override def apply(code: String): String = code match {
+    case "US" | "USA" => "United States"
+    case "DE" => "Germany"
+    case null => "missing"
+    case _ => code
+  }
+}
+
+class FlagName extends Function1[Boolean, String] with Serializable {
+  override def apply(b: Boolean): String = if (b) "yes" else "no"
+}
+
+class Percent extends Function2[Int, Int, Int] with Serializable {
+  override def apply(part: Int, total: Int): Int = if (total == 0) 0 else part * 100 / total
+}
+
+class ClampInt extends Function1[Int, Int] with Serializable {
+  override def apply(n: Int): Int = math.min(math.max(n, 0), 100)
+}
+
+class ToLongId extends Function1[Int, Long] with Serializable {
+  override def apply(n: Int): Long = n.toLong * 1000L + 7L
+}
+
+class TruncToInt extends Function1[Double, Int] with Serializable {
+  override def apply(x: Double): Int = (x * 10.0).toInt
+}
+
+class FloorTen extends Function1[Double, Double] with Serializable {
+  override def apply(x: Double): Double = math.floor(x / 10.0) * 10.0
+}
+
+class NullSafeLen extends Function1[String, Boolean] with Serializable {
+  override def apply(s: String): Boolean = s == null || s.isEmpty || s.startsWith("#")
+}
+
+class TagIt extends Function2[String, Int, String] with Serializable {
+  override def apply(tag: String, n: Int): String = {
+    val base = if (tag == null) "none" else tag
+    base + "-" + n
+  }
+}
+
+class CharSuffix extends Function1[String, String] with Serializable {
+  override def apply(s: String): String = s + 'x'
+}
+
+class VarCounter extends Function1[Int, Int] with Serializable {
+  override def apply(n: Int): Int = {
+    var total = 0
+    for (i <- 1 to n) total += i
+    total
+  }
+}
+
+class UpperFirst extends Function1[String, String] with Serializable {
+  override def apply(s: String): String = if (s == null || s.isEmpty) s else s.substring(0, 1).toUpperCase + s.substring(1)
+}
+
+class BoxedSum extends Function2[java.lang.Long, java.lang.Long, java.lang.Long] with Serializable {
+  override def apply(a: java.lang.Long, b: java.lang.Long): java.lang.Long = if (a == null || b == null) null else a + b
+}
+
+class IsAdult extends Function1[java.lang.Integer, java.lang.Boolean] with Serializable {
+  override def apply(age: java.lang.Integer): java.lang.Boolean = if (age == null) false else age >= 18
+}
+
+class KelvinOrNull extends Function1[java.lang.Double, java.lang.Double] with Serializable {
+  override def apply(c: java.lang.Double): java.lang.Double = if (c == null || c < -273.15) null else c + 273.15
+}

@@ -172,3 +172,113 @@ def word_count(s: str) -> int:
     if s is None:
         return 0
     return len(s.split())
+
+
+@udf("double")
+def or_zero(x: float) -> float:
+    return x if x is not None else 0.0
+
+
+@udf("boolean")
+def is_even(n: int) -> bool:
+    if n is None:
+        return None
+    return n % 2 == 0
+
+
+@udf("boolean")
+def ends_com(s: str) -> bool:
+    if s is None:
+        return False
+    return s.endswith(".com")
+
+
+@udf("string")
+def full_name(first: str, last: str) -> str:
+    if first is None or last is None:
+        return None
+    return first + " " + last
+
+
+@udf("boolean")
+def no_dash(s: str) -> bool:
+    if s is None:
+        return None
+    return "-" not in s
+
+
+@udf("boolean")
+def long_word(s: str) -> bool:
+    if s is None:
+        return False
+    return len(s) > 3
+
+
+@udf("string")
+def temp_label(t: float) -> str:
+    if t is None:
+        return "n/a"
+    elif t < 0.0:
+        return "freezing"
+    elif t < 20.0:
+        return "cold"
+    else:
+        return "warm"
+
+
+@udf("double")
+def km_to_miles(km: float) -> float:
+    if km is None:
+        return None
+    return km / 1.609344
+
+
+@udf("double")
+def abs_diff(a: float, b: float) -> float:
+    if a is None or b is None:
+        return None
+    return abs(a - b)
+
+
+@udf("bigint")
+def minutes(seconds: int) -> int:
+    if seconds is None:
+        return None
+    return seconds // 60 % 60
+
+
+@udf("string")
+def status(code: str) -> str:
+    if code == "A":
+        return "active"
+    if code == "I":
+        return "inactive"
+    return "other"
+
+
+@udf("boolean")
+def truthy(s: str) -> bool:
+    if not s:
+        return False
+    return True
+
+
+@udf("double")
+def floor_div(x: float) -> float:
+    if x is None:
+        return None
+    return x // 10.0
+
+
+@udf("string")
+def strip_it(s: str) -> str:
+    if s is None:
+        return None
+    return s.strip()
+
+
+@udf("double")
+def power(x: float) -> float:
+    if x is None:
+        return None
+    return x ** 2

@@ -238,3 +238,146 @@ class ShowDouble implements UDF1<Double, String> {
     return "x=" + x;
   }
 }
+
+class DayName implements UDF1<Integer, String> {
+  @Override
+  public String call(Integer d) {
+    if (d == null) return null;
+    switch (d) {
+      case 1: return "Mon";
+      case 2: return "Tue";
+      case 3: return "Wed";
+      case 6:
+      case 7:
+        return "Weekend";
+      default: return "Other";
+    }
+  }
+}
+
+class SizeArrow implements UDF1<String, Integer> {
+  @Override
+  public Integer call(String s) {
+    if (s == null) return 0;
+    switch (s) {
+      case "S" -> { return 1; }
+      case "M" -> { return 2; }
+      case "L", "XL" -> { return 3; }
+      default -> { return 0; }
+    }
+  }
+}
+
+class SwitchNoNullCheck implements UDF1<String, Integer> {
+  @Override
+  public Integer call(String s) {
+    switch (s) {
+      case "a": return 1;
+      default: return 0;
+    }
+  }
+}
+
+class ObjectsEquals implements UDF2<String, String, Boolean> {
+  @Override
+  public Boolean call(String a, String b) {
+    return java.util.Objects.equals(a, b);
+  }
+}
+
+class EqualsOther implements UDF2<String, String, Boolean> {
+  @Override
+  public Boolean call(String a, String b) {
+    return a != null && a.equals(b);
+  }
+}
+
+class TernaryLabel implements UDF1<String, String> {
+  @Override
+  public String call(String s) {
+    return s == null ? "(none)" : "[" + s + "]";
+  }
+}
+
+class LongLocal implements UDF1<Long, Long> {
+  @Override
+  public Long call(Long bytes) {
+    if (bytes == null) return null;
+    long kb = bytes / 1024L;
+    long mb = kb / 1024;
+    return mb;
+  }
+}
+
+class DoubleLocal implements UDF2<Double, Double, Double> {
+  @Override
+  public Double call(Double lat, Double lon) {
+    if (lat == null || lon == null) return null;
+    double a = lat * 0.5;
+    double b = lon * 0.25;
+    return a + b;
+  }
+}
+
+class CeilPages implements UDF1<Double, Double> {
+  @Override
+  public Double call(Double n) {
+    if (n == null) return null;
+    return Math.ceil(n / 20.0);
+  }
+}
+
+class MinInt implements UDF2<Integer, Integer, Integer> {
+  @Override
+  public Integer call(Integer a, Integer b) {
+    if (a == null || b == null) return null;
+    return Math.min(a, b);
+  }
+}
+
+class BoolLabel implements UDF1<Boolean, String> {
+  @Override
+  public String call(Boolean b) {
+    if (b == null) return "unknown";
+    return b ? "on" : "off";
+  }
+}
+
+class IsEven implements UDF1<Long, Boolean> {
+  @Override
+  public Boolean call(Long n) {
+    if (n == null) return false;
+    return n % 2 == 0;
+  }
+}
+
+class CircleArea implements UDF1<Double, Double> {
+  @Override
+  public Double call(Double r) {
+    if (r == null) return null;
+    return Math.PI * r * r;
+  }
+}
+
+class Trimmed implements UDF1<String, String> {
+  @Override
+  public String call(String s) {
+    return s == null ? null : s.trim();
+  }
+}
+
+class Replace implements UDF1<String, String> {
+  @Override
+  public String call(String s) {
+    return s == null ? null : s.replace("-", "");
+  }
+}
+
+class LoopSum implements UDF1<Integer, Integer> {
+  @Override
+  public Integer call(Integer n) {
+    int total = 0;
+    for (int i = 0; i < n; i++) total += i;
+    return total;
+  }
+}
