@@ -150,3 +150,24 @@ func containsWord(s, w string) bool {
 	}
 	return false
 }
+
+// definesType reports whether the file defines a class or object called
+// name, whose constants Name.CONST may then refer to.
+func (t *tr) definesType(name string) bool {
+	var walk func(x *sitter.Node) bool
+	walk = func(x *sitter.Node) bool {
+		switch x.Kind() {
+		case "object_definition", "class_definition", "class_declaration", "interface_declaration", "enum_declaration":
+			if nm := x.ChildByFieldName("name"); nm != nil && t.text(nm) == name {
+				return true
+			}
+		}
+		for i := uint(0); i < x.NamedChildCount(); i++ {
+			if walk(x.NamedChild(i)) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(t.root)
+}

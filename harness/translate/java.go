@@ -70,7 +70,7 @@ func (t *tr) javaStmts(stmts []*sitter.Node, e env) *binding {
 		el := t.javaStmts(elseStmts, ee)
 		return t.ifOf(s, cond, th, el)
 	}
-	t.decline(s, "Java "+s.Kind(), "not translated")
+	t.decline(s, "Java "+s.Kind(), unhandledReason(s.Kind(), t.text(s)))
 	return nil
 }
 
@@ -188,7 +188,9 @@ func (t *tr) javaExpr(n *sitter.Node, e env) *binding {
 						return lit(&ir.Lit{T: tDouble, Value: math.E})
 					}
 				}
-				return t.constant(f)
+				if t.definesType(t.text(obj)) {
+					return t.constant(f)
+				}
 			}
 		}
 	case "string_literal":
@@ -311,7 +313,7 @@ func (t *tr) javaExpr(n *sitter.Node, e env) *binding {
 			}
 		}
 	}
-	t.decline(n, "Java "+n.Kind(), "not translated")
+	t.decline(n, "Java "+n.Kind(), unhandledReason(n.Kind(), t.text(n)))
 	return nil
 }
 

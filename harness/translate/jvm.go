@@ -244,6 +244,20 @@ func (t *tr) jvmStringMethod(n *sitter.Node, name string, recv ir.Expr, args []i
 		if len(args) == 1 && args[0].Type() != nil && args[0].Type().Kind == udf.String {
 			return &ir.Binary{Op: ir.StrEqNullSafe, L: recv, R: args[0], T: tBool}
 		}
+	case "replace":
+		// String.replace(CharSequence, CharSequence) replaces every
+		// occurrence, left to right, literally, as Spark's replace does
+		// for a non-empty search string (an empty one differs: Java
+		// inserts the replacement between every char).
+		if len(args) == 2 && isString(args[0]) && isString(args[1]) {
+			if l, ok := args[0].(*ir.Lit); ok && l.Value != "" {
+				if _, ok := args[1].(*ir.Lit); ok {
+					return &ir.Call{Fn: ir.Replace, Args: []ir.Expr{recv, args[0], args[1]}, T: tString}
+				}
+			}
+			t.decline(n, "String.replace", "only literal, non-empty search and literal replacement strings are translated (an empty search inserts between every char in Java, not in Spark)")
+			return nil
+		}
 	case "startsWith", "endsWith", "contains":
 		if len(args) == 1 && args[0].Type().Kind == udf.String {
 			fn := map[string]ir.Func{"startsWith": ir.StartsWith, "endsWith": ir.EndsWith, "contains": ir.Contains}[name]
@@ -262,7 +276,7 @@ func (t *tr) jvmStringMethod(n *sitter.Node, name string, recv ir.Expr, args []i
 		t.decline(n, "String."+name, "the JVM uses the default locale; not proved equal to Spark's upper/lower")
 		return nil
 	}
-	t.decline(n, "String."+name, "not translated")
+	t.decline(n, "String."+name, "no rule proves a Spark SQL form equal to this String method")
 	return nil
 }
 

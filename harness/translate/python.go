@@ -218,6 +218,29 @@ func (t *tr) pyExpr(n *sitter.Node, e env) *binding {
 		return lit(c)
 	case "call":
 		return t.pyCall(n, e)
+	case "subscript":
+		// s.split(sep)[k]
+		v, sub := n.ChildByFieldName("value"), n.ChildByFieldName("subscript")
+		if v != nil && sub != nil && v.Kind() == "call" {
+			arr := t.pySplit(v, e)
+			if arr == nil {
+				return nil
+			}
+			k := t.pyExpr(sub, e)
+			if k == nil {
+				return nil
+			}
+			kl, ok := k.e.(*ir.Lit)
+			if !ok || !ir.IsIntegral(kl.T) {
+				t.decline(sub, "a subscript that is not an int constant", "not translated")
+				return nil
+			}
+			idx := kl.Value.(int64)
+			if idx >= 0 {
+				idx++
+			}
+			return lit(&ir.Call{Fn: ir.ElementAt, Args: []ir.Expr{arr, &ir.Lit{T: tInt, Value: idx}}, T: tString})
+		}
 	}
 	t.decline(n, "Python "+n.Kind(), "not translated")
 	return nil
@@ -360,6 +383,13 @@ func (t *tr) pyCall(n *sitter.Node, e env) *binding {
 			}
 		}
 	case "len":
+		if len(argNodes) == 1 && argNodes[0].Kind() == "call" && strings.HasSuffix(t.text(argNodes[0].ChildByFieldName("function")), ".split") {
+			arr := t.pySplit(argNodes[0], e)
+			if arr == nil {
+				return nil
+			}
+			return lit(&ir.Call{Fn: ir.Size, Args: []ir.Expr{arr}, T: tInt})
+		}
 		if len(argNodes) == 1 {
 			b := t.pyExpr(argNodes[0], e)
 			if b == nil {
@@ -405,11 +435,17 @@ func (t *tr) pyCall(n *sitter.Node, e env) *binding {
 			case (name == "startswith" || name == "endswith") && len(args) == 1:
 				fn := map[string]ir.Func{"startswith": ir.StartsWith, "endswith": ir.EndsWith}[name]
 				return lit(&ir.Call{Fn: fn, Args: []ir.Expr{recv.e, args[0]}, T: tBool})
-			case name == "upper" || name == "lower" || name == "strip" || name == "title" || name == "capitalize":
-				t.decline(n, "str."+name, "CPython's Unicode case mappings and whitespace set are not proved equal to Spark's upper/lower/trim")
+			case name == "upper" || name == "lower" || name == "title" || name == "capitalize":
+				t.decline(n, "str."+name, "CPython's full Unicode case mappings are not proved equal to Spark's upper/lower/initcap")
+				return nil
+			case name == "strip" || name == "lstrip" || name == "rstrip":
+				t.decline(n, "str."+name, "CPython strips Unicode whitespace (str.isspace); Spark's trim removes only spaces")
+				return nil
+			case name == "split":
+				t.decline(n, "str.split", "a list result is not translated (Spark's split takes a regex and keeps empty strings that str.split() drops)")
 				return nil
 			}
-			t.decline(n, "str."+name, "not translated")
+			t.decline(n, "str."+name, "no rule proves a Spark SQL form equal to this str method")
 			return nil
 		}
 	}
@@ -502,4 +538,39 @@ func (t *tr) pyElif(alts []sitter.Node, rest []*sitter.Node, e env) *binding {
 	}
 	th := t.pyStmts(append(namedNonComment(a.ChildByFieldName("consequence")), rest...), te)
 	return t.ifOf(a, cond, th, t.pyElif(alts[1:], rest, ee))
+}
+
+// pySplit translates s.split(sep) on a str known not to be None with a
+// literal separator: str.split(sep) keeps every field, empty ones
+// included, as Spark's split does; the separator must have no regex
+// metacharacters, since Spark's is a regex.
+func (t *tr) pySplit(n *sitter.Node, e env) ir.Expr {
+	f := n.ChildByFieldName("function")
+	args := namedNonComment(n.ChildByFieldName("arguments"))
+	if f == nil || f.Kind() != "attribute" || t.text(f.ChildByFieldName("attribute")) != "split" {
+		t.decline(n, "call "+t.text(n), "only str.split results are indexed or counted")
+		return nil
+	}
+	recv := t.pyExpr(f.ChildByFieldName("object"), e)
+	if recv == nil {
+		return nil
+	}
+	if !isString(recv.e) || recv.nullable {
+		t.decline(n, "split of "+typeName(recv.e)+" that may be None", "CPython raises AttributeError for None; check `is None` first")
+		return nil
+	}
+	if len(args) != 1 {
+		t.decline(n, "str.split without a separator", "splitting on runs of whitespace drops empty fields; not translated")
+		return nil
+	}
+	sep := t.pyExpr(args[0], e)
+	if sep == nil {
+		return nil
+	}
+	l, ok := sep.e.(*ir.Lit)
+	if !ok || !isString(l) || l.Value == "" || strings.ContainsAny(l.Value.(string), `\.[]{}()*+?^$|`) {
+		t.decline(args[0], "str.split separator "+t.text(args[0]), "only non-empty literal separators without regex metacharacters are translated (Spark's split takes a regex)")
+		return nil
+	}
+	return &ir.Call{Fn: ir.PySplit, Args: []ir.Expr{recv.e, l}, T: udf.ArrayOf(tString)}
 }

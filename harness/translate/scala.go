@@ -85,7 +85,7 @@ func (t *tr) scalaStmts(stmts []*sitter.Node, e env) *binding {
 		}
 		return t.scalaStmts(rest, e.with(t.text(pat), *b))
 	case "var_definition":
-		t.decline(s, "var", "mutable locals are not translated")
+		t.decline(s, "var", "mutable locals (and the loops that update them) are not translated")
 		return nil
 	case "return_expression":
 		return t.scalaTail(s, e)
@@ -349,7 +349,9 @@ func (t *tr) scalaExpr(n *sitter.Node, e env, tail bool) *binding {
 						return lit(&ir.Lit{T: tDouble, Value: math.E})
 					}
 				}
-				return t.constant(n.ChildByFieldName("field"))
+				if t.definesType(t.text(v)) {
+					return t.constant(n.ChildByFieldName("field"))
+				}
 			}
 		}
 		recv := t.scalaExpr(n.ChildByFieldName("value"), e, false)
@@ -362,7 +364,7 @@ func (t *tr) scalaExpr(n *sitter.Node, e env, tail bool) *binding {
 	case "match_expression":
 		return t.scalaMatch(n, e, tail)
 	}
-	t.decline(n, "Scala "+n.Kind(), "not translated")
+	t.decline(n, "Scala "+n.Kind(), unhandledReason(n.Kind(), t.text(n)))
 	return nil
 }
 
@@ -542,7 +544,7 @@ func (t *tr) scalaCall(n *sitter.Node, e env) *binding {
 	fn := n.ChildByFieldName("function")
 	argsNode := n.ChildByFieldName("arguments")
 	if fn == nil || fn.Kind() != "field_expression" || argsNode == nil {
-		t.decline(n, "call "+t.text(n), "not translated")
+		t.decline(n, "call "+t.text(n), "only math functions and methods called on a value (x.f(…)) are translated")
 		return nil
 	}
 	var args []ir.Expr

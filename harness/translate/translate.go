@@ -14,6 +14,7 @@ package translate
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -402,4 +403,26 @@ func (t *tr) logicCond(n *sitter.Node, or bool, e env, cond func(*sitter.Node, e
 		return nil, nil, nil
 	}
 	return &ir.Binary{Op: ir.And, L: l, R: r, T: tBool}, rt, e
+}
+
+// unhandledReason says why a statement or expression kind the
+// translator has no rule for is declined, as specifically as the kind
+// allows.
+func unhandledReason(kind, text string) string {
+	switch kind {
+	case "try_statement", "try_expression", "try_with_resources_statement":
+		if strings.Contains(text, "parseInt") || strings.Contains(text, "toInt") || strings.Contains(text, "parseLong") || strings.Contains(text, "toLong") || strings.Contains(text, "parseDouble") || strings.Contains(text, "toDouble") {
+			return "a parse with a fallback: Java's number syntax (a leading +, non-ASCII Unicode digits, Double.parseDouble's hex and suffixes) is not proved equal to Spark's try_cast, so it is not translated"
+		}
+		return "exceptions caught by try/catch are not modelled"
+	case "for_statement", "enhanced_for_statement", "while_statement", "do_statement", "for_expression", "while_expression":
+		return "loops are not translated (Spark's higher-order functions are not used for them yet)"
+	case "throw_statement", "throw_expression":
+		return "an explicit throw is not translated"
+	case "expression_statement", "assignment_expression", "update_expression":
+		return "assignments to existing variables (mutation) are not translated"
+	case "lambda_expression", "lambda":
+		return "nested lambdas are not translated"
+	}
+	return "no rule translates this construct"
 }

@@ -192,6 +192,18 @@ const (
 	// JVMStringOf is String.valueOf as string concatenation uses it: a
 	// null is "null", an int, long or boolean prints as Java does.
 	JVMStringOf Func = "jvm-string-of"
+	// PySplit is Python's str.split(sep) with a non-empty literal
+	// separator that has no regex metacharacters: every field, empty
+	// ones included (Spark's split with its default limit -1).
+	PySplit Func = "py-split"
+	// ElementAt is element_at (1-based, negative from the end; an index
+	// out of range raises with ANSI on, as Python's IndexError).
+	ElementAt Func = "element_at"
+	// Size is the length of an array (never NULL here).
+	Size Func = "size"
+	// Replace is String.replace(CharSequence, CharSequence) with a
+	// non-empty literal search string.
+	Replace Func = "replace"
 	// StartsWith, EndsWith and Contains are String.startsWith/endsWith/
 	// contains and Python's str.startswith/endswith and `in`.
 	StartsWith Func = "startswith"
@@ -670,7 +682,10 @@ func callSQL(b *strings.Builder, e *Call) error {
 		args[i] = s
 	}
 	switch e.Fn {
-	case Sqrt, StartsWith, EndsWith, Contains:
+	case PySplit:
+		b.WriteString("split(" + args[0] + ", " + args[1] + ")")
+		return nil
+	case Sqrt, StartsWith, EndsWith, Contains, Replace, ElementAt, Size:
 		b.WriteString(string(e.Fn) + "(" + strings.Join(args, ", ") + ")")
 		return nil
 	case AbsDouble:

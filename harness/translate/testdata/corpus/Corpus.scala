@@ -285,3 +285,11 @@ class IsAdult extends Function1[java.lang.Integer, java.lang.Boolean] with Seria
 class KelvinOrNull extends Function1[java.lang.Double, java.lang.Double] with Serializable {
   override def apply(c: java.lang.Double): java.lang.Double = if (c == null || c < -273.15) null else c + 273.15
 }
+
+class StripDashes extends Function1[String, String] with Serializable {
+  override def apply(s: String): String = if (s == null) null else s.replace("-", "")
+}
+
+class CentsToUnits extends Function1[Long, Double] with Serializable {
+  override def apply(cents: Long): Double = cents.toDouble / 100
+}

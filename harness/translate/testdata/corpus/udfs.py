@@ -282,3 +282,52 @@ def power(x: float) -> float:
     if x is None:
         return None
     return x ** 2
+
+
+@udf("string")
+def first_field(s: str) -> str:
+    if s is None:
+        return None
+    return s.split(",")[0]
+
+
+@udf("string")
+def last_part(path: str) -> str:
+    if path is None:
+        return None
+    return path.split("/")[-1]
+
+
+@udf("int")
+def field_count(s: str) -> int:
+    if s is None:
+        return 0
+    return len(s.split(";"))
+
+
+@udf("string")
+def second_field(s: str) -> str:
+    if s is None:
+        return None
+    return s.split(",")[1]
+
+
+@udf("string")
+def split_dot(s: str) -> str:
+    if s is None:
+        return None
+    return s.split(".")[0]
+
+
+@udf("string")
+def domain(email: str) -> str:
+    if email is None or "@" not in email:
+        return None
+    return email.split("@")[1]
+
+
+@udf("double")
+def positive_part(x: float) -> float:
+    if x is None:
+        return None
+    return x if x > 0.0 else 0.0

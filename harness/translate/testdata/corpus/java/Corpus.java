@@ -381,3 +381,12 @@ class LoopSum implements UDF1<Integer, Integer> {
     return total;
   }
 }
+
+class LatestTs implements UDF2<Long, Long, Long> {
+  @Override
+  public Long call(Long a, Long b) {
+    if (a == null) return b;
+    if (b == null) return a;
+    return Math.max(a, b);
+  }
+}
