@@ -26,13 +26,26 @@ func (t *tr) constant(n *sitter.Node) *binding {
 	walk = func(x *sitter.Node) {
 		switch t.u.Language {
 		case "java":
-			if x.Kind() == "variable_declarator" {
+			switch x.Kind() {
+			case "variable_declarator":
 				if nm := x.ChildByFieldName("name"); nm != nil && t.text(nm) == name {
 					defs = append(defs, x)
+				}
+			case "formal_parameter", "catch_formal_parameter", "enhanced_for_statement":
+				// A parameter of the same name may be what the name means
+				// where the UDF is written.
+				if nm := x.ChildByFieldName("name"); nm != nil && t.text(nm) == name {
+					others = append(others, x)
 				}
 			}
 		case "scala":
 			switch x.Kind() {
+			case "parameter", "class_parameter", "binding":
+				// A parameter (of an enclosing def, a class or a lambda)
+				// of the same name may be what the name means there.
+				if nm := x.ChildByFieldName("name"); nm != nil && t.text(nm) == name {
+					others = append(others, x)
+				}
 			case "val_definition", "var_definition", "function_definition":
 				nm := x.ChildByFieldName("pattern")
 				if nm == nil {

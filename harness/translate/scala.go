@@ -633,7 +633,7 @@ func (t *tr) scalaMember(n *sitter.Node, name string, recv *binding, args []ir.E
 	if len(args) == 1 && (name == "max" || name == "min") {
 		return lit(t.jvmMath(n, name, []ir.Expr{v, args[0]}))
 	}
-	t.decline(n, "method "+name+" on "+typeName(v), "not translated")
+	t.decline(n, "method "+name+" on "+typeName(v), "no rule proves a Spark SQL form equal to this method on a "+typeName(v))
 	return nil
 }
 

@@ -98,7 +98,7 @@ func TestScalaDeclined(t *testing.T) {
 func TestScalaStringTrapsDeclined(t *testing.T) {
 	const f = "testdata/Declines.scala"
 	declined(t, f, "TrimIt", "String.trim", "Spark's trim removes only spaces")
-	declined(t, f, "SplitIt", `call s.split(",")(0)`, "not translated")
+	declined(t, f, "SplitIt", `call s.split(",")(0)`, "only math functions and methods called on a value")
 	declined(t, f, "UpperIt", "String.toUpperCase", "default locale")
 	// Concatenation prints a null as "null": translated (coalesce).
 	proved(t, f, "Greet", "concat('hello ', coalesce(`s`, 'null'))")
@@ -106,10 +106,10 @@ func TestScalaStringTrapsDeclined(t *testing.T) {
 	// differ between the JVM and Spark: calls the translator has no exact
 	// rule for are declined, whatever they are.
 	declined(t, f, "ParseIt", "name Integer", "not a parameter, local or constant defined in this file")
-	declined(t, f, "ShowIt", "method toString on double", "not translated")
+	declined(t, f, "ShowIt", "method toString on double", "no rule proves a Spark SQL form equal to this method on a double")
 	declined(t, f, "YesIt", "name java", "not a parameter, local or constant defined in this file")
-	declined(t, f, "DigitsOnly", "String.matches", "not translated")
-	declined(t, f, "HashIt", "String.hashCode", "not translated")
+	declined(t, f, "DigitsOnly", "String.matches", "no rule proves a Spark SQL form equal to this String method")
+	declined(t, f, "HashIt", "String.hashCode", "no rule proves a Spark SQL form equal to this String method")
 }
 
 func TestJava(t *testing.T) {
