@@ -1,6 +1,10 @@
 package translate
 
 import (
+	"math"
+	"strconv"
+	"strings"
+
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/udfx/udfx/harness/translate/ir"
@@ -46,28 +50,13 @@ func (t *tr) javaStmts(stmts []*sitter.Node, e env) *binding {
 		d := decls[0]
 		name, val := d.ChildByFieldName("name"), d.ChildByFieldName("value")
 		ty := t.text(s.ChildByFieldName("type"))
-		if val == nil || !(ty == "double" || ty == "int" || ty == "boolean" || ty == "var") {
-			t.decline(s, "local "+ty, "only initialized double, int and boolean locals are translated")
+		nb := t.javaLocal(s, ty, val, e)
+		if nb == nil {
 			return nil
 		}
-		b := t.javaExpr(val, e)
-		if b == nil {
-			return nil
-		}
-		v := t.unbox(val, *b)
-		if v == nil {
-			return nil
-		}
-		if ty != "var" && v.Type().Kind != map[string]udf.TypeKind{"double": udf.Double, "int": udf.Int, "boolean": udf.Boolean}[ty] {
-			if ty == "double" && v.Type().Kind == udf.Int {
-				v = widen(v, tDouble)
-			} else {
-				t.decline(s, "local "+ty+" from "+typeName(v), "not translated")
-				return nil
-			}
-		}
-		// var keeps a boxed value boxed; double/int/boolean unbox it.
-		return t.javaStmts(rest, e.with(t.text(name), binding{e: v, boxed: ty == "var" && b.boxed}))
+		return t.javaStmts(rest, e.with(t.text(name), *nb))
+	case "switch_expression", "switch_statement":
+		return t.javaSwitch(s, rest, e)
 	case "if_statement":
 		cond, te, ee := t.javaCond(s.ChildByFieldName("condition"), e)
 		if cond == nil {
@@ -81,8 +70,53 @@ func (t *tr) javaStmts(stmts []*sitter.Node, e env) *binding {
 		el := t.javaStmts(elseStmts, ee)
 		return t.ifOf(s, cond, th, el)
 	}
-	t.decline(s, "Java "+s.Kind(), "not translated")
+	t.decline(s, "Java "+s.Kind(), unhandledReason(s.Kind(), t.text(s)))
 	return nil
+}
+
+var javaLocalTypes = map[string]udf.TypeKind{"double": udf.Double, "int": udf.Int, "long": udf.Long, "boolean": udf.Boolean,
+	"String": udf.String, "java.lang.String": udf.String}
+
+// javaLocal is the value of a local (or constant) of declared type ty
+// initialized with val: primitives unbox (a null throws, declined), a
+// String keeps what it may be, int widens to long and double.
+func (t *tr) javaLocal(s *sitter.Node, ty string, val *sitter.Node, e env) *binding {
+	kind, ok := javaLocalTypes[ty]
+	if val == nil || !(ok || ty == "var") {
+		t.decline(s, "local "+ty, "only initialized double, int, long, boolean and String locals are translated")
+		return nil
+	}
+	b := t.javaExpr(val, e)
+	if b == nil {
+		return nil
+	}
+	if kind == udf.String {
+		if b.e.Type() == nil {
+			return &binding{e: &ir.Lit{T: tString}, nullable: true}
+		}
+		if !isString(b.e) {
+			t.decline(s, "local String from "+typeName(b.e), "not translated")
+			return nil
+		}
+		return &binding{e: b.e, nullable: b.nullable}
+	}
+	if ty == "var" && isString(b.e) {
+		return &binding{e: b.e, nullable: b.nullable}
+	}
+	v := t.unbox(val, *b)
+	if v == nil {
+		return nil
+	}
+	if ty != "var" && v.Type().Kind != kind {
+		if (kind == udf.Double || kind == udf.Long) && (v.Type().Kind == udf.Int || v.Type().Kind == udf.Long) {
+			v = widen(v, udf.Prim(kind))
+		} else {
+			t.decline(s, "local "+ty+" from "+typeName(v), "not translated")
+			return nil
+		}
+	}
+	// var keeps a boxed value boxed; primitives unbox it.
+	return &binding{e: v, boxed: ty == "var" && b.boxed}
 }
 
 // javaCond translates a condition, refining null knowledge as scalaCond.
@@ -137,12 +171,32 @@ func (t *tr) javaExpr(n *sitter.Node, e env) *binding {
 			return t.javaExpr(n.NamedChild(0), e)
 		}
 	case "identifier":
-		b, ok := e[t.text(n)]
-		if !ok {
-			t.decline(n, "name "+t.text(n), "not a parameter or local")
-			return nil
+		if b, ok := e[t.text(n)]; ok {
+			return &b
 		}
-		return &b
+		return t.constant(n)
+	case "field_access":
+		// Consts.NAME, Math.PI
+		obj, f := n.ChildByFieldName("object"), n.ChildByFieldName("field")
+		if obj != nil && f != nil && obj.Kind() == "identifier" {
+			if _, local := e[t.text(obj)]; !local {
+				if t.text(obj) == "Math" {
+					switch t.text(f) {
+					case "PI":
+						return lit(&ir.Lit{T: tDouble, Value: math.Pi})
+					case "E":
+						return lit(&ir.Lit{T: tDouble, Value: math.E})
+					}
+				}
+				if t.definesType(t.text(obj)) {
+					return t.constant(f)
+				}
+			}
+		}
+	case "string_literal":
+		if s, ok := javaString(t.text(n)); ok {
+			return lit(&ir.Lit{T: tString, Value: s})
+		}
 	case "decimal_floating_point_literal":
 		return lit(t.jvmNumber(n, t.text(n), true))
 	case "decimal_integer_literal", "hex_integer_literal":
@@ -176,12 +230,21 @@ func (t *tr) javaExpr(n *sitter.Node, e env) *binding {
 	case "binary_expression":
 		op := t.text(n.ChildByFieldName("operator"))
 		ln, rn := n.ChildByFieldName("left"), n.ChildByFieldName("right")
-		if (op == "==" || op == "!=") && (rn.Kind() == "null_literal") {
+		if (op == "==" || op == "!=") && (rn.Kind() == "null_literal") || op == "&&" || op == "||" {
+			// As a condition: the right operand of && / || sees what the
+			// left one proved (s != null && s.isEmpty()).
 			c, _, _ := t.javaCond(n, e)
 			return lit(c)
 		}
 		l, r := t.javaExpr(ln, e), t.javaExpr(rn, e)
 		if l == nil || r == nil {
+			return nil
+		}
+		if op == "+" && (isString(l.e) || isString(r.e)) {
+			return t.jvmConcat(n, l, r)
+		}
+		if (op == "==" || op == "!=") && (isString(l.e) || isString(r.e)) {
+			t.decline(n, "Java "+op+" on strings", "Java compares String references, not their characters; use equals")
 			return nil
 		}
 		if (op == "==" || op == "!=") && l.boxed && r.boxed {
@@ -210,18 +273,28 @@ func (t *tr) javaExpr(n *sitter.Node, e env) *binding {
 	case "method_invocation":
 		obj, name := n.ChildByFieldName("object"), t.text(n.ChildByFieldName("name"))
 		var args []ir.Expr
+		nullArg := false
 		for _, a := range namedNonComment(n.ChildByFieldName("arguments")) {
 			b := t.javaExpr(a, e)
 			if b == nil {
 				return nil
 			}
 			v := b.e
-			if b.nullable {
+			if b.nullable && isString(b.e) {
+				nullArg = true
+			} else if b.nullable {
 				if v = t.unbox(a, *b); v == nil {
 					return nil
 				}
 			}
 			args = append(args, v)
+		}
+		if obj != nil && (t.text(obj) == "Objects" || t.text(obj) == "java.util.Objects") && name == "equals" && len(args) == 2 && isString(args[0]) && isString(args[1]) {
+			return lit(&ir.Binary{Op: ir.StrEqNullSafe, L: args[0], R: args[1], T: tBool})
+		}
+		if nullArg && name != "equals" {
+			t.decline(n, "a possibly-null string argument of "+name, "Java throws NullPointerException; check for null first")
+			return nil
 		}
 		if obj != nil && (t.text(obj) == "Math" || t.text(obj) == "java.lang.Math" || t.text(obj) == "StrictMath") {
 			return lit(t.jvmMath(n, name, args))
@@ -240,6 +313,151 @@ func (t *tr) javaExpr(n *sitter.Node, e env) *binding {
 			}
 		}
 	}
-	t.decline(n, "Java "+n.Kind(), "not translated")
+	t.decline(n, "Java "+n.Kind(), unhandledReason(n.Kind(), t.text(n)))
 	return nil
+}
+
+// javaString reads a Java string literal (not a text block).
+func javaString(s string) (string, bool) {
+	if len(s) < 2 || s[0] != '"' || strings.HasPrefix(s, `"""`) {
+		return "", false
+	}
+	v, err := strconv.Unquote(s)
+	if err != nil {
+		return "", false
+	}
+	return v, true
+}
+
+// javaSwitch translates a switch statement on a String or an int whose
+// every case group ends in return (no fall-through into another group's
+// statements): each group becomes a branch, default (or, without one,
+// the statements after the switch) the last.
+func (t *tr) javaSwitch(s *sitter.Node, rest []*sitter.Node, e env) *binding {
+	cond := s.ChildByFieldName("condition")
+	body := s.ChildByFieldName("body")
+	if cond == nil || body == nil {
+		t.decline(s, "switch", "not translated")
+		return nil
+	}
+	for cond.Kind() == "parenthesized_expression" && cond.NamedChildCount() == 1 {
+		cond = cond.NamedChild(0)
+	}
+	sb := t.javaExpr(cond, e)
+	if sb == nil {
+		return nil
+	}
+	scrut := sb.e
+	if isString(scrut) {
+		if sb.nullable {
+			t.decline(s, "switch on a possibly-null String", "Java throws NullPointerException; check for null first")
+			return nil
+		}
+	} else if scrut = t.unbox(cond, *sb); scrut == nil {
+		return nil
+	} else if scrut.Type().Kind != udf.Int {
+		t.decline(s, "switch on "+typeName(scrut), "only String and int switches are translated")
+		return nil
+	}
+	type arm struct {
+		cond  ir.Expr
+		stmts []*sitter.Node
+	}
+	var arms []arm
+	var dflt []*sitter.Node
+	hasDefault := false
+	var pending []*sitter.Node // labels of empty groups fall through
+	for _, g := range namedNonComment(body) {
+		labels, stmts := pending, []*sitter.Node(nil)
+		pending = nil
+		switch g.Kind() {
+		case "switch_block_statement_group", "switch_rule":
+			for _, c := range namedNonComment(g) {
+				if c.Kind() == "switch_label" {
+					labels = append(labels, c)
+				} else {
+					stmts = append(stmts, c)
+				}
+			}
+		default:
+			t.decline(g, "switch "+g.Kind(), "not translated")
+			return nil
+		}
+		if g.Kind() == "switch_rule" && len(stmts) == 1 && stmts[0].Kind() == "expression_statement" {
+			t.decline(g, "switch rule with an expression", "only blocks and returns are translated")
+			return nil
+		}
+		if len(stmts) == 0 && g.Kind() == "switch_block_statement_group" {
+			pending = labels
+			continue
+		}
+		if len(stmts) == 0 || !endsInReturn(stmts[len(stmts)-1]) {
+			t.decline(g, "switch case without a return", "fall-through and break are not translated")
+			return nil
+		}
+		var c ir.Expr
+		for _, l := range labels {
+			vals := namedNonComment(l)
+			if len(vals) == 0 {
+				hasDefault = true
+				continue
+			}
+			for _, v := range vals {
+				lb := t.javaExpr(v, e)
+				if lb == nil {
+					return nil
+				}
+				if _, ok := lb.e.(*ir.Lit); !ok || !lb.e.Type().Equal(scrut.Type()) {
+					t.decline(v, "case label "+t.text(v), "only constants of the switch's type are translated")
+					return nil
+				}
+				var eq ir.Expr = &ir.Binary{Op: ir.Eq, L: scrut, R: lb.e, T: tBool}
+				if c == nil {
+					c = eq
+				} else {
+					c = &ir.Binary{Op: ir.Or, L: c, R: eq, T: tBool}
+				}
+			}
+		}
+		if hasDefault && dflt == nil {
+			dflt = stmts
+			if c == nil {
+				continue
+			}
+		}
+		if c != nil {
+			arms = append(arms, arm{c, stmts})
+		}
+	}
+	if len(pending) > 0 {
+		t.decline(s, "switch case without a return", "fall-through and break are not translated")
+		return nil
+	}
+	var out *binding
+	if hasDefault {
+		out = t.javaStmts(dflt, e)
+	} else {
+		out = t.javaStmts(rest, e)
+	}
+	for i := len(arms) - 1; i >= 0; i-- {
+		if out = t.ifOf(s, arms[i].cond, t.javaStmts(arms[i].stmts, e), out); out == nil {
+			return nil
+		}
+	}
+	return out
+}
+
+// endsInReturn reports whether a statement always ends in return.
+func endsInReturn(n *sitter.Node) bool {
+	switch n.Kind() {
+	case "return_statement":
+		return true
+	case "block":
+		st := namedNonComment(n)
+		return len(st) > 0 && endsInReturn(st[len(st)-1])
+	case "if_statement":
+		alt := n.ChildByFieldName("alternative")
+		return alt != nil && endsInReturn(n.ChildByFieldName("consequence")) && endsInReturn(alt)
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -74,9 +75,8 @@ func promote(l, r ir.Expr) (ir.Expr, ir.Expr, *udf.Type) {
 	return widen(l, top), widen(r, top), top
 }
 
-// widen converts e to ty exactly (int to long or double; long to double
-// is not exact and is not produced here: a long operand next to a double
-// is declined by the caller).
+// widen converts e to ty as the JVM's widening does: int to long is
+// exact; int and long to double round to nearest even, as Spark's CAST.
 func widen(e ir.Expr, ty *udf.Type) ir.Expr {
 	if e.Type().Equal(ty) {
 		return e
@@ -107,10 +107,6 @@ func (t *tr) jvmBinary(n *sitter.Node, op string, l, r ir.Expr) ir.Expr {
 	if cmp, ok := cmpOps[op]; ok && isBool(l.Type()) && isBool(r.Type()) && (op == "==" || op == "!=") {
 		return &ir.Binary{Op: cmp, L: l, R: r, T: tBool}
 	}
-	if (l.Type().Kind == udf.Long && ir.IsDouble(r.Type())) || (r.Type().Kind == udf.Long && ir.IsDouble(l.Type())) {
-		t.decline(n, "a long next to a double", "the JVM rounds the long to double in its own way; not translated")
-		return nil
-	}
 	pl, pr, ty := promote(l, r)
 	if ty == nil {
 		t.decline(n, "operator "+op+" on "+typeName(l)+" and "+typeName(r), "only numeric operands are translated")
@@ -120,8 +116,12 @@ func (t *tr) jvmBinary(n *sitter.Node, op string, l, r ir.Expr) ir.Expr {
 		return &ir.Binary{Op: cmp, L: pl, R: pr, T: tBool}
 	}
 	if ty.Kind == udf.Long {
-		t.decline(n, "long arithmetic "+op, "the JVM wraps 64-bit overflow and Spark with ANSI on raises; no exact BIGINT form is emitted")
-		return nil
+		o := map[string]ir.Op{"+": ir.JavaLongAdd, "-": ir.JavaLongSub, "*": ir.JavaLongMul, "/": ir.JavaLongDiv, "%": ir.JavaIntRem}[op]
+		if o == "" {
+			t.decline(n, "long operator "+op, "not translated")
+			return nil
+		}
+		return &ir.Binary{Op: o, L: pl, R: pr, T: ty}
 	}
 	dbl := ty.Kind == udf.Double
 	var o ir.Op
@@ -174,7 +174,7 @@ func (t *tr) jvmNeg(n *sitter.Node, x ir.Expr) ir.Expr {
 		case float64:
 			return &ir.Lit{T: l.T, Value: -v}
 		case int64:
-			if l.T.Kind == udf.Int && v != math.MinInt32 {
+			if l.T.Kind == udf.Int && v != math.MinInt32 || l.T.Kind == udf.Long && v != math.MinInt64 {
 				return &ir.Lit{T: l.T, Value: -v}
 			}
 		}
@@ -184,6 +184,8 @@ func (t *tr) jvmNeg(n *sitter.Node, x ir.Expr) ir.Expr {
 		return &ir.Unary{Op: ir.DoubleNeg, X: x, T: x.Type()}
 	case x.Type().Kind == udf.Int:
 		return &ir.Unary{Op: ir.IntNegWrap, X: x, T: x.Type()}
+	case x.Type().Kind == udf.Long:
+		return &ir.Unary{Op: ir.LongNegWrap, X: x, T: x.Type()}
 	}
 	t.decline(n, "unary minus on "+typeName(x), "not translated")
 	return nil
@@ -197,9 +199,8 @@ func (t *tr) jvmMath(n *sitter.Node, name string, args []ir.Expr) ir.Expr {
 		return &ir.Call{Fn: ir.Sqrt, Args: []ir.Expr{widen(args[0], tDouble)}, T: tDouble}
 	case name == "abs" && one && ir.IsDouble(args[0].Type()):
 		return &ir.Call{Fn: ir.AbsDouble, Args: args, T: tDouble}
-	case name == "abs" && one:
-		t.decline(n, "Math.abs on "+typeName(args[0]), "Math.abs(MIN_VALUE) is MIN_VALUE on the JVM; Spark's abs raises ARITHMETIC_OVERFLOW with ANSI on")
-		return nil
+	case name == "abs" && one && ir.IsIntegral(args[0].Type()):
+		return &ir.Call{Fn: ir.AbsIntegral, Args: args, T: args[0].Type()}
 	case (name == "floor" || name == "ceil") && one:
 		fn := ir.FloorDouble
 		if name == "ceil" {
@@ -208,17 +209,24 @@ func (t *tr) jvmMath(n *sitter.Node, name string, args []ir.Expr) ir.Expr {
 		return &ir.Call{Fn: fn, Args: []ir.Expr{widen(args[0], tDouble)}, T: tDouble}
 	case (name == "max" || name == "min") && len(args) == 2:
 		l, r, ty := promote(args[0], args[1])
-		if ty == nil || !ir.IsIntegral(ty) {
-			t.decline(n, "Math."+name+" on doubles", "Math.max/min return NaN for a NaN operand and order -0.0 below 0.0; Spark's greatest/least treat NaN as largest and -0.0 as 0.0")
+		if ty == nil {
+			t.decline(n, "Math."+name+" on "+typeName(args[0])+" and "+typeName(args[1]), "only numbers are translated")
 			return nil
 		}
 		fn := ir.MaxInt
-		if name == "min" {
+		switch {
+		case ir.IsDouble(ty) && name == "max":
+			fn = ir.MaxDouble
+		case ir.IsDouble(ty):
+			fn = ir.MinDouble
+		case name == "min":
 			fn = ir.MinInt
 		}
 		return &ir.Call{Fn: fn, Args: []ir.Expr{l, r}, T: ty}
-	case name == "round":
-		t.decline(n, "Math.round", "Math.round is floor(x + 0.5) to a long; Spark's round is HALF_UP on the decimal form")
+	case name == "round" && one && ir.IsDouble(args[0].Type()):
+		return &ir.Call{Fn: ir.RoundDoubleToLong, Args: args, T: tLong}
+	case name == "round" && one:
+		t.decline(n, "Math.round on "+typeName(args[0]), "only Math.round(double) is translated")
 		return nil
 	}
 	t.decline(n, "math function "+name, "no exact Spark SQL translation is known")
@@ -228,6 +236,28 @@ func (t *tr) jvmMath(n *sitter.Node, name string, args []ir.Expr) ir.Expr {
 // jvmStringMethod translates the String methods that are exact.
 func (t *tr) jvmStringMethod(n *sitter.Node, name string, recv ir.Expr, args []ir.Expr) ir.Expr {
 	switch name {
+	case "isEmpty":
+		if len(args) == 0 {
+			return &ir.Call{Fn: ir.IsEmpty, Args: []ir.Expr{recv}, T: tBool}
+		}
+	case "equals":
+		if len(args) == 1 && args[0].Type() != nil && args[0].Type().Kind == udf.String {
+			return &ir.Binary{Op: ir.StrEqNullSafe, L: recv, R: args[0], T: tBool}
+		}
+	case "replace":
+		// String.replace(CharSequence, CharSequence) replaces every
+		// occurrence, left to right, literally, as Spark's replace does
+		// for a non-empty search string (an empty one differs: Java
+		// inserts the replacement between every char).
+		if len(args) == 2 && isString(args[0]) && isString(args[1]) {
+			if l, ok := args[0].(*ir.Lit); ok && l.Value != "" {
+				if _, ok := args[1].(*ir.Lit); ok {
+					return &ir.Call{Fn: ir.Replace, Args: []ir.Expr{recv, args[0], args[1]}, T: tString}
+				}
+			}
+			t.decline(n, "String.replace", "only literal, non-empty search and literal replacement strings are translated (an empty search inserts between every char in Java, not in Spark)")
+			return nil
+		}
 	case "startsWith", "endsWith", "contains":
 		if len(args) == 1 && args[0].Type().Kind == udf.String {
 			fn := map[string]ir.Func{"startsWith": ir.StartsWith, "endsWith": ir.EndsWith, "contains": ir.Contains}[name]
@@ -246,7 +276,7 @@ func (t *tr) jvmStringMethod(n *sitter.Node, name string, recv ir.Expr, args []i
 		t.decline(n, "String."+name, "the JVM uses the default locale; not proved equal to Spark's upper/lower")
 		return nil
 	}
-	t.decline(n, "String."+name, "not translated")
+	t.decline(n, "String."+name, "no rule proves a Spark SQL form equal to this String method")
 	return nil
 }
 
@@ -255,11 +285,8 @@ func (t *tr) jvmConvert(n *sitter.Node, to string, x ir.Expr) ir.Expr {
 	from := x.Type()
 	switch to {
 	case "double":
-		if from.Kind == udf.Long {
-			t.decline(n, "long to double", "not translated")
-			return nil
-		}
-		if ir.IsDouble(from) || from.Kind == udf.Int {
+		// long to double rounds to nearest even, as Spark's CAST does.
+		if ir.IsDouble(from) || from.Kind == udf.Int || from.Kind == udf.Long {
 			return widen(x, tDouble)
 		}
 	case "int":
@@ -314,3 +341,34 @@ func (t *tr) jvmNumber(n *sitter.Node, s string, floating bool) ir.Expr {
 	}
 	return &ir.Lit{T: ty, Value: v}
 }
+
+// jvmConcat is string concatenation with +, Java's and Scala's: each
+// operand prints as String.valueOf does, a null as "null".
+func (t *tr) jvmConcat(n *sitter.Node, l, r *binding) *binding {
+	var args []ir.Expr
+	for _, x := range []*binding{l, r} {
+		if c, ok := x.e.(*ir.Call); ok && c.Fn == ir.Concat {
+			args = append(args, c.Args...)
+			continue
+		}
+		ty := x.e.Type()
+		switch {
+		case ty == nil:
+			args = append(args, &ir.Lit{T: tString, Value: "null"})
+		case ty.Kind == udf.String && !x.nullable:
+			args = append(args, x.e)
+		case ty.Kind == udf.String || ty.Kind == udf.Int || ty.Kind == udf.Long || ty.Kind == udf.Boolean:
+			if lt, ok := x.e.(*ir.Lit); ok && lt.Value != nil && ty.Kind != udf.String {
+				args = append(args, &ir.Lit{T: tString, Value: fmt.Sprint(lt.Value)})
+				continue
+			}
+			args = append(args, &ir.Call{Fn: ir.JVMStringOf, Args: []ir.Expr{x.e}, T: tString})
+		default:
+			t.decline(n, "string concatenation with a "+ty.String(), "the JVM prints a "+ty.String()+" with Double.toString, whose digits differ between JDKs and from Spark's CAST to STRING")
+			return nil
+		}
+	}
+	return lit(&ir.Call{Fn: ir.Concat, Args: args, T: tString})
+}
+
+func isString(e ir.Expr) bool { return e != nil && e.Type() != nil && e.Type().Kind == udf.String }

@@ -73,8 +73,8 @@ func (t *tr) pyStmts(stmts []*sitter.Node, e env) *binding {
 		case alts[0].Kind() == "else_clause":
 			el = t.pyStmts(append(namedNonComment(alts[0].ChildByFieldName("body")), rest...), ee)
 		default:
-			t.decline(&alts[0], "elif", "not translated; write nested if/else")
-			return nil
+			// elif c: ... is else: if c: ...
+			el = t.pyElif(alts, rest, ee)
 		}
 		return t.ifOf(s, cond, th, el)
 	}
@@ -144,12 +144,10 @@ func (t *tr) pyExpr(n *sitter.Node, e env) *binding {
 			return t.pyExpr(n.NamedChild(0), e)
 		}
 	case "identifier":
-		b, ok := e[t.text(n)]
-		if !ok {
-			t.decline(n, "name "+t.text(n), "not a parameter or local")
-			return nil
+		if b, ok := e[t.text(n)]; ok {
+			return &b
 		}
-		return &b
+		return t.constant(n)
 	case "float":
 		v, err := strconv.ParseFloat(strings.ReplaceAll(t.text(n), "_", ""), 64)
 		if err == nil {
@@ -158,9 +156,18 @@ func (t *tr) pyExpr(n *sitter.Node, e env) *binding {
 	case "integer":
 		v, err := strconv.ParseInt(strings.ReplaceAll(t.text(n), "_", ""), 0, 64)
 		if err == nil && v > -(1<<53) && v < 1<<53 {
-			// Python ints never overflow; the translator keeps them only
-			// as operands next to a float, where they convert exactly.
-			return lit(&ir.Lit{T: tLong, Value: v})
+			// Python ints never overflow; the translator uses them as
+			// operands next to a float (they convert exactly), in
+			// comparisons, as // and % divisors and as results.
+			ty := tLong
+			if v >= -(1<<31) && v < 1<<31 {
+				ty = tInt
+			}
+			return lit(&ir.Lit{T: ty, Value: v})
+		}
+	case "string":
+		if v, ok := pyString(t.text(n)); ok {
+			return lit(&ir.Lit{T: tString, Value: v})
 		}
 	case "true", "false":
 		return lit(&ir.Lit{T: tBool, Value: n.Kind() == "true"})
@@ -182,20 +189,17 @@ func (t *tr) pyExpr(n *sitter.Node, e env) *binding {
 		}
 		return lit(&ir.Unary{Op: ir.Not, X: c, T: tBool})
 	case "boolean_operator":
-		l, _, _ := t.pyCond(n.ChildByFieldName("left"), e)
-		if l == nil {
-			return nil
-		}
-		r, _, _ := t.pyCond(n.ChildByFieldName("right"), e)
-		if r == nil {
-			return nil
-		}
-		op := ir.And
-		if t.text(n.ChildByFieldName("operator")) == "or" {
-			op = ir.Or
-		}
-		return lit(&ir.Binary{Op: op, L: l, R: r, T: tBool})
+		// On bools, and/or are the short-circuit logic of pyCond: the
+		// right operand sees what the left proved (x is not None and ...).
+		c, _, _ := t.pyCond(n, e)
+		return lit(c)
 	case "unary_operator":
+		if a := n.ChildByFieldName("argument"); t.text(n.ChildByFieldName("operator")) == "-" && a.Kind() == "integer" {
+			if b := t.pyExpr(a, e); b != nil {
+				return lit(t.jvmNeg(n, b.e))
+			}
+			return nil
+		}
 		x := t.pyValue(n.ChildByFieldName("argument"), e)
 		if x == nil {
 			return nil
@@ -214,6 +218,29 @@ func (t *tr) pyExpr(n *sitter.Node, e env) *binding {
 		return lit(c)
 	case "call":
 		return t.pyCall(n, e)
+	case "subscript":
+		// s.split(sep)[k]
+		v, sub := n.ChildByFieldName("value"), n.ChildByFieldName("subscript")
+		if v != nil && sub != nil && v.Kind() == "call" {
+			arr := t.pySplit(v, e)
+			if arr == nil {
+				return nil
+			}
+			k := t.pyExpr(sub, e)
+			if k == nil {
+				return nil
+			}
+			kl, ok := k.e.(*ir.Lit)
+			if !ok || !ir.IsIntegral(kl.T) {
+				t.decline(sub, "a subscript that is not an int constant", "not translated")
+				return nil
+			}
+			idx := kl.Value.(int64)
+			if idx >= 0 {
+				idx++
+			}
+			return lit(&ir.Call{Fn: ir.ElementAt, Args: []ir.Expr{arr, &ir.Lit{T: tInt, Value: idx}}, T: tString})
+		}
 	}
 	t.decline(n, "Python "+n.Kind(), "not translated")
 	return nil
@@ -234,7 +261,7 @@ func (t *tr) pyFloats(n *sitter.Node, l, r ir.Expr) (ir.Expr, ir.Expr, bool) {
 		return nil
 	}
 	if !ir.IsDouble(l.Type()) && !ir.IsDouble(r.Type()) {
-		t.decline(n, "arithmetic on Python ints", "Python ints never overflow; only float arithmetic is translated")
+		t.decline(n, "arithmetic on Python ints", "Python ints never overflow where Spark's INT and BIGINT do; only // and % by a constant are translated for ints")
 		return nil, nil, false
 	}
 	cl, cr := conv(l), conv(r)
@@ -248,12 +275,8 @@ func (t *tr) pyFloats(n *sitter.Node, l, r ir.Expr) (ir.Expr, ir.Expr, bool) {
 func (t *tr) pyBinary(n *sitter.Node, e env) *binding {
 	op := t.text(n.ChildByFieldName("operator"))
 	switch op {
-	case "%":
-		t.decline(n, "Python %", "Python's float % takes the divisor's sign and gives +0.0 or the divisor where Spark's % and pmod give -0.0 or 0.0")
-		return nil
-	case "//":
-		t.decline(n, "Python //", "Python's floor division of floats has no exact Spark SQL form")
-		return nil
+	case "%", "//":
+		return t.pyFloored(n, op, e)
 	case "**":
 		t.decline(n, "Python **", "CPython raises OverflowError where Spark's pow gives Infinity, and pow is not bit-exact in the engine")
 		return nil
@@ -266,8 +289,11 @@ func (t *tr) pyBinary(n *sitter.Node, e env) *binding {
 	if r == nil {
 		return nil
 	}
-	if l.Type().Kind == udf.String || r.Type().Kind == udf.String {
-		t.decline(n, "operator "+op+" on str", "not translated")
+	if op == "+" && isString(l) && isString(r) {
+		return lit(&ir.Call{Fn: ir.Concat, Args: []ir.Expr{l, r}, T: tString})
+	}
+	if isString(l) || isString(r) {
+		t.decline(n, "operator "+op+" on "+typeName(l)+" and "+typeName(r), "not translated (CPython raises TypeError for most; str * int repeats)")
 		return nil
 	}
 	l, r, ok := t.pyFloats(n, l, r)
@@ -284,6 +310,35 @@ func (t *tr) pyBinary(n *sitter.Node, e env) *binding {
 
 // pyComparison is called through pyCond for a two-operand comparison.
 func (t *tr) pyComparison(n *sitter.Node, op string, e env) ir.Expr {
+	if op == "in" || op == "not in" {
+		sub, str := t.pyExpr(n.NamedChild(0), e), t.pyExpr(n.NamedChild(1), e)
+		if sub == nil || str == nil {
+			return nil
+		}
+		if !isString(sub.e) || !isString(str.e) || sub.nullable || str.nullable {
+			t.decline(n, "`"+op+"` on "+typeName(sub.e)+" and "+typeName(str.e), "only a substring test on two non-None str is translated (None raises TypeError)")
+			return nil
+		}
+		var c ir.Expr = &ir.Call{Fn: ir.Contains, Args: []ir.Expr{str.e, sub.e}, T: tBool}
+		if op == "not in" {
+			c = &ir.Unary{Op: ir.Not, X: c, T: tBool}
+		}
+		return c
+	}
+	if op == "==" || op == "!=" {
+		l, r := t.pyExpr(n.NamedChild(0), e), t.pyExpr(n.NamedChild(1), e)
+		if l == nil || r == nil {
+			return nil
+		}
+		if isString(l.e) && isString(r.e) {
+			// None == "a" is False; None == None is True.
+			var c ir.Expr = &ir.Binary{Op: ir.StrEqNullSafe, L: l.e, R: r.e, T: tBool}
+			if op == "!=" {
+				c = &ir.Unary{Op: ir.Not, X: c, T: tBool}
+			}
+			return c
+		}
+	}
 	l := t.pyValue(n.NamedChild(0), e)
 	if l == nil {
 		return nil
@@ -297,9 +352,14 @@ func (t *tr) pyComparison(n *sitter.Node, op string, e env) ir.Expr {
 		t.decline(n, "Python comparison "+op, "not translated")
 		return nil
 	}
-	if isBool(l.Type()) || isBool(r.Type()) || l.Type().Kind == udf.String || r.Type().Kind == udf.String {
-		t.decline(n, "comparison of "+typeName(l)+" and "+typeName(r), "only float comparisons are translated")
+	if isBool(l.Type()) || isBool(r.Type()) || isString(l) || isString(r) {
+		t.decline(n, "comparison of "+typeName(l)+" and "+typeName(r), "only number comparisons and str == / != are translated")
 		return nil
+	}
+	if ir.IsIntegral(l.Type()) && ir.IsIntegral(r.Type()) {
+		// Exact in both: Spark widens int to bigint.
+		pl, pr, _ := promote(l, r)
+		return &ir.Binary{Op: cmp, L: pl, R: pr, T: tBool}
 	}
 	l, r, ok = t.pyFloats(n, l, r)
 	if !ok {
@@ -322,13 +382,195 @@ func (t *tr) pyCall(n *sitter.Node, e env) *binding {
 				return lit(&ir.Call{Fn: ir.AbsDouble, Args: []ir.Expr{x}, T: tDouble})
 			}
 		}
+	case "len":
+		if len(argNodes) == 1 && argNodes[0].Kind() == "call" && strings.HasSuffix(t.text(argNodes[0].ChildByFieldName("function")), ".split") {
+			arr := t.pySplit(argNodes[0], e)
+			if arr == nil {
+				return nil
+			}
+			return lit(&ir.Call{Fn: ir.Size, Args: []ir.Expr{arr}, T: tInt})
+		}
+		if len(argNodes) == 1 {
+			b := t.pyExpr(argNodes[0], e)
+			if b == nil {
+				return nil
+			}
+			if isString(b.e) && !b.nullable {
+				return lit(&ir.Call{Fn: ir.CodePointLength, Args: []ir.Expr{b.e}, T: tInt})
+			}
+			t.decline(n, "len of "+typeName(b.e), "only len of a str that is not None is translated (len(None) raises TypeError)")
+			return nil
+		}
 	case "math.sqrt":
 		t.decline(n, "math.sqrt", "CPython raises ValueError for a negative argument where Spark's sqrt gives NaN")
 		return nil
 	case "math.floor", "math.ceil", "round", "int":
-		t.decline(n, fn, "returns a Python int, which a DOUBLE UDF turns into NULL and which never overflows")
+		t.decline(n, fn, "returns an unbounded Python int: NaN and infinities raise, and values beyond BIGINT do not fit the UDF's "+t.u.Return.String()+" result")
 		return nil
+	}
+	if f := n.ChildByFieldName("function"); f.Kind() == "attribute" {
+		name := t.text(f.ChildByFieldName("attribute"))
+		recv := t.pyExpr(f.ChildByFieldName("object"), e)
+		if recv == nil {
+			return nil
+		}
+		if isString(recv.e) {
+			if recv.nullable {
+				t.decline(n, "str."+name+" on a value that may be None", "CPython raises AttributeError for None; check `is None` first")
+				return nil
+			}
+			var args []ir.Expr
+			for _, a := range argNodes {
+				b := t.pyExpr(a, e)
+				if b == nil {
+					return nil
+				}
+				if !isString(b.e) || b.nullable {
+					t.decline(a, "argument of str."+name, "only str arguments that are not None are translated")
+					return nil
+				}
+				args = append(args, b.e)
+			}
+			switch {
+			case (name == "startswith" || name == "endswith") && len(args) == 1:
+				fn := map[string]ir.Func{"startswith": ir.StartsWith, "endswith": ir.EndsWith}[name]
+				return lit(&ir.Call{Fn: fn, Args: []ir.Expr{recv.e, args[0]}, T: tBool})
+			case name == "upper" || name == "lower" || name == "title" || name == "capitalize":
+				t.decline(n, "str."+name, "CPython's full Unicode case mappings are not proved equal to Spark's upper/lower/initcap")
+				return nil
+			case name == "strip" || name == "lstrip" || name == "rstrip":
+				t.decline(n, "str."+name, "CPython strips Unicode whitespace (str.isspace); Spark's trim removes only spaces")
+				return nil
+			case name == "split":
+				t.decline(n, "str.split", "a list result is not translated (Spark's split takes a regex and keeps empty strings that str.split() drops)")
+				return nil
+			}
+			t.decline(n, "str."+name, "no rule proves a Spark SQL form equal to this str method")
+			return nil
+		}
 	}
 	t.decline(n, "call of "+fn, "not translated")
 	return nil
+}
+
+// pyString reads a plain Python string literal (no prefix, no f-string).
+func pyString(s string) (string, bool) {
+	if len(s) < 2 || strings.HasPrefix(s, `"""`) || strings.HasPrefix(s, "'''") {
+		return "", false
+	}
+	switch s[0] {
+	case '"':
+		v, err := strconv.Unquote(s)
+		return v, err == nil
+	case '\'':
+		inner := s[1 : len(s)-1]
+		if s[len(s)-1] != '\'' || strings.ContainsAny(inner, "\\\"") {
+			return "", false
+		}
+		return inner, true
+	}
+	return "", false
+}
+
+// pyFloored translates CPython's % and // by a non-zero constant: on
+// floats (%% only) and on ints, both floored (the result of %% takes the
+// divisor's sign).
+func (t *tr) pyFloored(n *sitter.Node, op string, e env) *binding {
+	l := t.pyValue(n.ChildByFieldName("left"), e)
+	if l == nil {
+		return nil
+	}
+	r := t.pyValue(n.ChildByFieldName("right"), e)
+	if r == nil {
+		return nil
+	}
+	if !ir.NonZeroConst(r) {
+		t.decline(n, "Python "+op+" by a value that is not a non-zero constant", "CPython raises ZeroDivisionError, and its floored result has no single Spark operator")
+		return nil
+	}
+	switch {
+	case ir.IsDouble(l.Type()) || ir.IsDouble(r.Type()):
+		if op == "//" {
+			t.decline(n, "Python // on floats", "CPython's float floor division rounds (x - fmod(x, y)) / y in its own way; no exact Spark SQL form is known")
+			return nil
+		}
+		l, r, ok := t.pyFloats(n, l, r)
+		if !ok {
+			return nil
+		}
+		return lit(&ir.Binary{Op: ir.PyFloatModConst, L: l, R: r, T: tDouble})
+	case ir.IsIntegral(l.Type()) && ir.IsIntegral(r.Type()):
+		if _, isLit := l.(*ir.Lit); isLit {
+			t.decline(n, "Python "+op+" of two constants", "not translated")
+			return nil
+		}
+		if v := r.(*ir.Lit).Value.(int64); v == -1 && op == "//" {
+			t.decline(n, "Python // -1", "-x of the smallest BIGINT does not fit the UDF's result")
+			return nil
+		}
+		ty := l.Type()
+		if r.Type().Kind == udf.Long {
+			ty = tLong
+		}
+		o := ir.PyIntModConst
+		if op == "//" {
+			o = ir.PyIntFloorDivConst
+		}
+		return lit(&ir.Binary{Op: o, L: widen(l, ty), R: widen(r, ty), T: ty})
+	}
+	t.decline(n, "Python "+op+" on "+typeName(l)+" and "+typeName(r), "not translated")
+	return nil
+}
+
+// pyElif translates the elif and else clauses alts of an if statement,
+// followed by rest, as nested conditionals.
+func (t *tr) pyElif(alts []sitter.Node, rest []*sitter.Node, e env) *binding {
+	if len(alts) == 0 {
+		return t.pyStmts(rest, e)
+	}
+	a := &alts[0]
+	if a.Kind() == "else_clause" {
+		return t.pyStmts(append(namedNonComment(a.ChildByFieldName("body")), rest...), e)
+	}
+	cond, te, ee := t.pyCond(a.ChildByFieldName("condition"), e)
+	if cond == nil {
+		return nil
+	}
+	th := t.pyStmts(append(namedNonComment(a.ChildByFieldName("consequence")), rest...), te)
+	return t.ifOf(a, cond, th, t.pyElif(alts[1:], rest, ee))
+}
+
+// pySplit translates s.split(sep) on a str known not to be None with a
+// literal separator: str.split(sep) keeps every field, empty ones
+// included, as Spark's split does; the separator must have no regex
+// metacharacters, since Spark's is a regex.
+func (t *tr) pySplit(n *sitter.Node, e env) ir.Expr {
+	f := n.ChildByFieldName("function")
+	args := namedNonComment(n.ChildByFieldName("arguments"))
+	if f == nil || f.Kind() != "attribute" || t.text(f.ChildByFieldName("attribute")) != "split" {
+		t.decline(n, "call "+t.text(n), "only str.split results are indexed or counted")
+		return nil
+	}
+	recv := t.pyExpr(f.ChildByFieldName("object"), e)
+	if recv == nil {
+		return nil
+	}
+	if !isString(recv.e) || recv.nullable {
+		t.decline(n, "split of "+typeName(recv.e)+" that may be None", "CPython raises AttributeError for None; check `is None` first")
+		return nil
+	}
+	if len(args) != 1 {
+		t.decline(n, "str.split without a separator", "splitting on runs of whitespace drops empty fields; not translated")
+		return nil
+	}
+	sep := t.pyExpr(args[0], e)
+	if sep == nil {
+		return nil
+	}
+	l, ok := sep.e.(*ir.Lit)
+	if !ok || !isString(l) || l.Value == "" || strings.ContainsAny(l.Value.(string), `\.[]{}()*+?^$|`) {
+		t.decline(args[0], "str.split separator "+t.text(args[0]), "only non-empty literal separators without regex metacharacters are translated (Spark's split takes a regex)")
+		return nil
+	}
+	return &ir.Call{Fn: ir.PySplit, Args: []ir.Expr{recv.e, l}, T: udf.ArrayOf(tString)}
 }

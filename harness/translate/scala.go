@@ -1,7 +1,9 @@
 package translate
 
 import (
+	"math"
 	"strconv"
+	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
@@ -83,7 +85,7 @@ func (t *tr) scalaStmts(stmts []*sitter.Node, e env) *binding {
 		}
 		return t.scalaStmts(rest, e.with(t.text(pat), *b))
 	case "var_definition":
-		t.decline(s, "var", "mutable locals are not translated")
+		t.decline(s, "var", "mutable locals (and the loops that update them) are not translated")
 		return nil
 	case "return_expression":
 		return t.scalaTail(s, e)
@@ -143,25 +145,14 @@ func (t *tr) scalaCond(n *sitter.Node, e env) (ir.Expr, env, env) {
 		n = n.NamedChild(0)
 	}
 	if n.Kind() == "infix_expression" {
-		op := t.text(n.ChildByFieldName("operator"))
-		l, r := n.ChildByFieldName("left"), n.ChildByFieldName("right")
-		if (op == "==" || op == "!=") && r.Kind() == "null_literal" && l.Kind() == "identifier" {
-			name := t.text(l)
-			b, ok := e[name]
-			if !ok {
-				t.decline(l, "unknown name "+name, "not a parameter or local val")
-				return nil, nil, nil
+		operands, ops := t.flatInfix(n)
+		if logicChain(ops) {
+			return t.chainCond(n, operands, ops, e)
+		}
+		if len(ops) == 1 {
+			if c, te, fe, ok := t.nullCheck(operands[0], ops[0], operands[1], e); ok {
+				return c, te, fe
 			}
-			isNull := e.with(name, binding{e: &ir.Lit{T: b.e.Type()}, nullable: true})
-			notNull := e.with(name, binding{e: b.e, nullable: false})
-			var cond ir.Expr = &ir.IsNull{X: b.e}
-			if !b.nullable {
-				cond = &ir.Lit{T: tBool, Value: false}
-			}
-			if op == "==" {
-				return cond, isNull, notNull
-			}
-			return &ir.Unary{Op: ir.Not, X: cond, T: tBool}, notNull, isNull
 		}
 	}
 	c := t.scalaExpr(n, e, false)
@@ -172,7 +163,102 @@ func (t *tr) scalaCond(n *sitter.Node, e env) (ir.Expr, env, env) {
 		t.decline(n, "a condition of type "+typeName(c.e), "not a boolean")
 		return nil, nil, nil
 	}
-	return t.unbox(n, *c), e, e
+	v := t.unbox(n, *c)
+	if v == nil {
+		return nil, nil, nil
+	}
+	return v, e, e
+}
+
+// nullCheck recognises `x == null` and `x != null` on a name and refines
+// what each branch knows about it. ok is false for any other operands.
+func (t *tr) nullCheck(l *sitter.Node, op string, r *sitter.Node, e env) (ir.Expr, env, env, bool) {
+	if !(op == "==" || op == "!=") || r.Kind() != "null_literal" || l.Kind() != "identifier" {
+		return nil, nil, nil, false
+	}
+	name := t.text(l)
+	b, ok := e[name]
+	if !ok {
+		return nil, nil, nil, false
+	}
+	isNull := e.with(name, binding{e: &ir.Lit{T: b.e.Type()}, nullable: true})
+	notNull := e.with(name, binding{e: b.e, nullable: false})
+	var cond ir.Expr = &ir.IsNull{X: b.e}
+	if !b.nullable {
+		cond = &ir.Lit{T: tBool, Value: false}
+	}
+	if op == "==" {
+		return cond, isNull, notNull, true
+	}
+	return &ir.Unary{Op: ir.Not, X: cond, T: tBool}, notNull, isNull, true
+}
+
+// logicChain reports whether a flattened infix chain is joined by && or
+// || at its lowest precedence (no alphanumeric operator below them).
+func logicChain(ops []string) bool {
+	has := false
+	for _, op := range ops {
+		if op == "&&" || op == "||" {
+			has = true
+		} else if scalaPrec(op) <= 2 {
+			return false
+		}
+	}
+	return has
+}
+
+// chainCond translates a chain joined by && and || as a condition, with
+// Scala's precedence (&& binds tighter) and short-circuit knowledge: the
+// right operand of && sees what the left one proved true.
+func (t *tr) chainCond(n *sitter.Node, operands []*sitter.Node, ops []string, e env) (ir.Expr, env, env) {
+	if len(operands) == 1 {
+		return t.scalaCond(operands[0], e)
+	}
+	for _, want := range []string{"||", "&&"} {
+		k := -1
+		for i, op := range ops {
+			if op == want {
+				k = i
+			}
+		}
+		if k < 0 {
+			continue
+		}
+		l, lt, lf := t.chainCond(n, operands[:k+1], ops[:k], e)
+		if l == nil {
+			return nil, nil, nil
+		}
+		if want == "||" {
+			r, _, rf := t.chainCond(n, operands[k+1:], ops[k+1:], lf)
+			if r == nil {
+				return nil, nil, nil
+			}
+			return &ir.Binary{Op: ir.Or, L: l, R: r, T: tBool}, e, rf
+		}
+		r, rt, _ := t.chainCond(n, operands[k+1:], ops[k+1:], lt)
+		if r == nil {
+			return nil, nil, nil
+		}
+		return &ir.Binary{Op: ir.And, L: l, R: r, T: tBool}, rt, e
+	}
+	if len(ops) == 1 {
+		if c, te, fe, ok := t.nullCheck(operands[0], ops[0], operands[1], e); ok {
+			return c, te, fe
+		}
+	}
+	b := t.chainExpr(n, operands, ops, e)
+	if b == nil {
+		return nil, nil, nil
+	}
+	if !isBool(b.e.Type()) {
+		t.decline(n, "a condition of type "+typeName(b.e), "not a boolean")
+		return nil, nil, nil
+	}
+	v := t.unbox(n, *b)
+	if v == nil {
+		return nil, nil, nil
+	}
+	return v, e, e
 }
 
 // scalaExpr translates an expression; tail says whether `return` may
@@ -198,12 +284,10 @@ func (t *tr) scalaExpr(n *sitter.Node, e env, tail bool) *binding {
 		t.decline(n, "return inside an expression", "only returns in tail position are translated")
 		return nil
 	case "identifier":
-		b, ok := e[t.text(n)]
-		if !ok {
-			t.decline(n, "name "+t.text(n), "not a parameter or local val")
-			return nil
+		if b, ok := e[t.text(n)]; ok {
+			return &b
 		}
-		return &b
+		return t.constant(n)
 	case "floating_point_literal":
 		return lit(t.jvmNumber(n, t.text(n), true))
 	case "integer_literal":
@@ -215,6 +299,10 @@ func (t *tr) scalaExpr(n *sitter.Node, e env, tail bool) *binding {
 	case "string":
 		if s, ok := scalaString(t.text(n)); ok {
 			return lit(&ir.Lit{T: tString, Value: s})
+		}
+	case "character_literal":
+		if s, err := strconv.Unquote(`"` + strings.Trim(t.text(n), "'") + `"`); err == nil && len([]rune(s)) == 1 && []rune(s)[0] < 0x10000 {
+			return &binding{e: &ir.Lit{T: tString, Value: s}, char: true}
 		}
 	case "if_expression":
 		if n.ChildByFieldName("alternative") == nil {
@@ -249,7 +337,23 @@ func (t *tr) scalaExpr(n *sitter.Node, e env, tail bool) *binding {
 	case "infix_expression":
 		return t.scalaInfix(n, e)
 	case "field_expression":
-		// x.toInt, x.toDouble, s.isEmpty
+		// x.toInt, x.toDouble, s.isEmpty; Obj.Const
+		if v := n.ChildByFieldName("value"); v.Kind() == "identifier" {
+			if _, local := e[t.text(v)]; !local {
+				switch t.text(v) {
+				case "math", "Math", "scala.math":
+					switch t.text(n.ChildByFieldName("field")) {
+					case "Pi", "PI":
+						return lit(&ir.Lit{T: tDouble, Value: math.Pi})
+					case "E":
+						return lit(&ir.Lit{T: tDouble, Value: math.E})
+					}
+				}
+				if t.definesType(t.text(v)) {
+					return t.constant(n.ChildByFieldName("field"))
+				}
+			}
+		}
 		recv := t.scalaExpr(n.ChildByFieldName("value"), e, false)
 		if recv == nil {
 			return nil
@@ -260,7 +364,7 @@ func (t *tr) scalaExpr(n *sitter.Node, e env, tail bool) *binding {
 	case "match_expression":
 		return t.scalaMatch(n, e, tail)
 	}
-	t.decline(n, "Scala "+n.Kind(), "not translated")
+	t.decline(n, "Scala "+n.Kind(), unhandledReason(n.Kind(), t.text(n)))
 	return nil
 }
 
@@ -296,6 +400,16 @@ func scalaString(s string) (string, bool) {
 // operator decides, from lowest: letters, |, ^, &, = !, < >, :, + -,
 // * / %, other; all left-associative here.
 func (t *tr) scalaInfix(n *sitter.Node, e env) *binding {
+	operands, ops := t.flatInfix(n)
+	if logicChain(ops) {
+		c, _, _ := t.chainCond(n, operands, ops, e)
+		return lit(c)
+	}
+	return t.chainExpr(n, operands, ops, e)
+}
+
+// flatInfix flattens a chain of infix operators in source order.
+func (t *tr) flatInfix(n *sitter.Node) ([]*sitter.Node, []string) {
 	var operands []*sitter.Node
 	var ops []string
 	var flat func(x *sitter.Node)
@@ -309,6 +423,11 @@ func (t *tr) scalaInfix(n *sitter.Node, e env) *binding {
 		flat(x.ChildByFieldName("right"))
 	}
 	flat(n)
+	return operands, ops
+}
+
+// chainExpr evaluates a flattened chain with Scala's precedence.
+func (t *tr) chainExpr(n *sitter.Node, operands []*sitter.Node, ops []string, e env) *binding {
 	vals := make([]*binding, len(operands))
 	for i, o := range operands {
 		if vals[i] = t.scalaExpr(o, e, false); vals[i] == nil {
@@ -388,8 +507,25 @@ func (t *tr) scalaApply(n *sitter.Node, op string, l, r *binding) *binding {
 		}
 		return lit(c)
 	}
-	if l.e.Type() != nil && l.e.Type().Kind == udf.String || r.e.Type() != nil && r.e.Type().Kind == udf.String {
-		t.decline(n, "operator "+op+" on strings", "string concatenation and reference comparison are not translated")
+	if l.char || r.char {
+		if op != "+" || !(isString(l.e) && !l.char || isString(r.e) && !r.char) {
+			t.decline(n, "operator "+op+" on a Char", "Char arithmetic and comparison are on its UTF-16 code; not translated")
+			return nil
+		}
+	}
+	if op == "+" && (isString(l.e) || isString(r.e)) {
+		return t.jvmConcat(n, l, r)
+	}
+	if (op == "==" || op == "!=") && isString(l.e) && isString(r.e) {
+		// Scala's == on strings is equals, and null == null.
+		var c ir.Expr = &ir.Binary{Op: ir.StrEqNullSafe, L: l.e, R: r.e, T: tBool}
+		if op == "!=" {
+			c = &ir.Unary{Op: ir.Not, X: c, T: tBool}
+		}
+		return lit(c)
+	}
+	if isString(l.e) || isString(r.e) {
+		t.decline(n, "operator "+op+" on "+typeName(l.e)+" and "+typeName(r.e), "not translated")
 		return nil
 	}
 	if (op == "==" || op == "!=") && (l.nullable || r.nullable) {
@@ -408,7 +544,7 @@ func (t *tr) scalaCall(n *sitter.Node, e env) *binding {
 	fn := n.ChildByFieldName("function")
 	argsNode := n.ChildByFieldName("arguments")
 	if fn == nil || fn.Kind() != "field_expression" || argsNode == nil {
-		t.decline(n, "call "+t.text(n), "not translated")
+		t.decline(n, "call "+t.text(n), "only math functions and methods called on a value (x.f(…)) are translated")
 		return nil
 	}
 	var args []ir.Expr
@@ -430,6 +566,26 @@ func (t *tr) scalaCall(n *sitter.Node, e env) *binding {
 	}
 	obj := fn.ChildByFieldName("value")
 	name := t.text(fn.ChildByFieldName("field"))
+	if name == "getOrElse" && len(args) == 1 && obj.Kind() == "call_expression" && t.text(obj.ChildByFieldName("function")) == "Option" {
+		// Option(x).getOrElse(d): d where x is null.
+		in := namedNonComment(obj.ChildByFieldName("arguments"))
+		if len(in) != 1 {
+			t.decline(obj, "Option with "+strconv.Itoa(len(in))+" arguments", "not translated")
+			return nil
+		}
+		x := t.scalaExpr(in[0], e, false)
+		if x == nil {
+			return nil
+		}
+		if !isString(x.e) || !isString(args[0]) {
+			t.decline(n, "Option(…).getOrElse on "+typeName(x.e), "only strings are translated (for a boxed number the result is a boxed Any)")
+			return nil
+		}
+		if !x.nullable {
+			return x
+		}
+		return t.ifOf(n, &ir.IsNull{X: x.e}, lit(args[0]), &binding{e: x.e})
+	}
 	switch t.text(obj) {
 	case "math", "scala.math", "Math", "java.lang.Math":
 		return lit(t.jvmMath(n, name, args))
@@ -448,9 +604,12 @@ func (t *tr) scalaMember(n *sitter.Node, name string, recv *binding, args []ir.E
 			t.decline(n, "a method of a possibly-null string", "the JVM throws NullPointerException; check for null first")
 			return nil
 		}
-		if name == "isEmpty" && len(args) == 0 {
-			t.decline(n, "String.isEmpty", "not translated")
-			return nil
+		if (name == "isEmpty" || name == "nonEmpty") && len(args) == 0 {
+			var c ir.Expr = &ir.Call{Fn: ir.IsEmpty, Args: []ir.Expr{recv.e}, T: tBool}
+			if name == "nonEmpty" {
+				c = &ir.Unary{Op: ir.Not, X: c, T: tBool}
+			}
+			return lit(c)
 		}
 		return lit(t.jvmStringMethod(n, name, recv.e, args))
 	}
@@ -474,18 +633,19 @@ func (t *tr) scalaMember(n *sitter.Node, name string, recv *binding, args []ir.E
 	if len(args) == 1 && (name == "max" || name == "min") {
 		return lit(t.jvmMath(n, name, []ir.Expr{v, args[0]}))
 	}
-	t.decline(n, "method "+name+" on "+typeName(v), "not translated")
+	t.decline(n, "method "+name+" on "+typeName(v), "no rule proves a Spark SQL form equal to this method on a "+typeName(v))
 	return nil
 }
 
-// scalaMatch translates a match on literals with a final wildcard case.
+// scalaMatch translates a match on literals, variable and wildcard
+// patterns, with guards, ending in a case that always matches.
 func (t *tr) scalaMatch(n *sitter.Node, e env, tail bool) *binding {
 	scrut := t.scalaExpr(n.ChildByFieldName("value"), e, false)
 	if scrut == nil {
 		return nil
 	}
-	if scrut.nullable {
-		t.decline(n, "match on a possibly-null value", "not translated; check for null first")
+	if scrut.nullable && !isString(scrut.e) {
+		t.decline(n, "match on a possibly-null "+typeName(scrut.e), "not translated; check for null first")
 		return nil
 	}
 	body := n.ChildByFieldName("body")
@@ -501,48 +661,84 @@ func (t *tr) scalaMatch(n *sitter.Node, e env, tail bool) *binding {
 	var dflt *binding
 	for _, c := range namedNonComment(body) {
 		if c.Kind() != "case_clause" || dflt != nil {
-			t.decline(c, "case after the wildcard", "not translated")
+			t.decline(c, "case after one that always matches", "not translated")
 			return nil
 		}
 		pat := c.ChildByFieldName("pattern")
 		res := c.ChildByFieldName("body")
-		if pat == nil || res == nil || c.ChildByFieldName("guard") != nil {
-			t.decline(c, "case with a guard or no body", "not translated")
+		if pat == nil || res == nil {
+			t.decline(c, "case without a body", "not translated")
 			return nil
 		}
-		val := t.scalaBranch(res, e, tail)
+		ce := e
+		var cond ir.Expr
+		alts := []*sitter.Node{pat}
+		if pat.Kind() == "alternative_pattern" {
+			alts = t.flatAlternatives(pat)
+		}
+		switch pat.Kind() {
+		case "null_literal":
+			cond = &ir.Lit{T: tBool, Value: false}
+			if scrut.nullable {
+				cond = &ir.IsNull{X: scrut.e}
+			}
+		case "alternative_pattern":
+			for _, a := range alts {
+				p := t.scalaPatternCond(a, scrut, e)
+				if p == nil {
+					return nil
+				}
+				if cond == nil {
+					cond = p
+				} else {
+					cond = &ir.Binary{Op: ir.Or, L: cond, R: p, T: tBool}
+				}
+			}
+		case "wildcard":
+		case "identifier":
+			// A variable pattern binds the scrutinee.
+			ce = e.with(t.text(pat), *scrut)
+		default:
+			if cond = t.scalaPatternCond(pat, scrut, e); cond == nil {
+				return nil
+			}
+		}
+		var g *sitter.Node
+		for _, k := range namedNonComment(c) {
+			if k.Kind() == "guard" {
+				g = k
+			}
+		}
+		if g != nil {
+			gc := g.ChildByFieldName("condition")
+			if gc == nil {
+				t.decline(g, "guard "+t.text(g), "not translated")
+				return nil
+			}
+			// The guard runs only where the pattern matched.
+			gv, ge, _ := t.scalaCond(gc, ce)
+			if gv == nil {
+				return nil
+			}
+			ce = ge
+			if cond == nil {
+				cond = gv
+			} else {
+				cond = &ir.Binary{Op: ir.And, L: cond, R: gv, T: tBool}
+			}
+		}
+		val := t.scalaBranch(res, ce, tail)
 		if val == nil {
 			return nil
 		}
-		if pat.Kind() == "wildcard" {
+		if cond == nil {
 			dflt = val
 			continue
-		}
-		var p *binding
-		switch pat.Kind() {
-		case "integer_literal", "floating_point_literal", "boolean_literal", "string":
-			p = t.scalaExpr(pat, e, false)
-		case "prefix_expression":
-			p = t.scalaExpr(pat, e, false)
-		}
-		if p == nil {
-			t.decline(pat, "pattern "+t.text(pat), "only literal and wildcard patterns are translated")
-			return nil
-		}
-		var cond ir.Expr
-		if p.e.Type().Kind == udf.String || scrut.e.Type().Kind == udf.String {
-			if p.e.Type().Kind != scrut.e.Type().Kind {
-				t.decline(pat, "pattern "+t.text(pat), "type mismatch")
-				return nil
-			}
-			cond = &ir.Binary{Op: ir.Eq, L: scrut.e, R: p.e, T: tBool}
-		} else if cond = t.jvmBinary(pat, "==", scrut.e, p.e); cond == nil {
-			return nil
 		}
 		arms = append(arms, arm{cond, val})
 	}
 	if dflt == nil {
-		t.decline(n, "match without a wildcard case", "an unmatched value throws MatchError")
+		t.decline(n, "match without a case that always matches", "an unmatched value throws MatchError")
 		return nil
 	}
 	out := dflt
@@ -552,4 +748,38 @@ func (t *tr) scalaMatch(n *sitter.Node, e env, tail bool) *binding {
 		}
 	}
 	return out
+}
+
+func (t *tr) flatAlternatives(n *sitter.Node) []*sitter.Node {
+	if n.Kind() != "alternative_pattern" {
+		return []*sitter.Node{n}
+	}
+	var out []*sitter.Node
+	for _, c := range namedNonComment(n) {
+		out = append(out, t.flatAlternatives(c)...)
+	}
+	return out
+}
+
+// scalaPatternCond is the condition under which a literal pattern
+// matches the scrutinee (== on it; for strings equals, where null
+// matches nothing).
+func (t *tr) scalaPatternCond(pat *sitter.Node, scrut *binding, e env) ir.Expr {
+	var p *binding
+	switch pat.Kind() {
+	case "integer_literal", "floating_point_literal", "boolean_literal", "string", "prefix_expression":
+		p = t.scalaExpr(pat, e, false)
+	}
+	if p == nil {
+		t.decline(pat, "pattern "+t.text(pat), "only literal, alternative, variable and wildcard patterns are translated")
+		return nil
+	}
+	if isString(p.e) || isString(scrut.e) {
+		if !isString(p.e) || !isString(scrut.e) {
+			t.decline(pat, "pattern "+t.text(pat), "its type does not match the scrutinee's")
+			return nil
+		}
+		return &ir.Binary{Op: ir.StrEqNullSafe, L: scrut.e, R: p.e, T: tBool}
+	}
+	return t.jvmBinary(pat, "==", scrut.e, p.e)
 }

@@ -14,6 +14,7 @@ package translate
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -85,7 +86,7 @@ func Translate(u *udf.UDF, src []byte) (*Result, error) {
 		return nil, fmt.Errorf("translate %s: the parser gave no tree", u.Name)
 	}
 	defer tree.Close()
-	t := &tr{u: u, src: src, lines: lineStarts(src)}
+	t := &tr{u: u, src: src, lines: lineStarts(src), root: tree.RootNode()}
 	body := t.findSpan(tree.RootNode(), u.BodySpan)
 	if body == nil {
 		return nil, &BodyNotFoundError{UDF: u.Name, Span: u.BodySpan}
@@ -144,6 +145,9 @@ type tr struct {
 	src      []byte
 	lines    []int
 	declines []Decline
+	// root is the file's tree, where constants are looked up.
+	root       *sitter.Node
+	constDepth int
 }
 
 // binding is what a name stands for in the body.
@@ -156,6 +160,10 @@ type binding struct {
 	// to be null: Java's == on two of them compares identities, not
 	// values.
 	boxed bool
+	// char: a Scala or Java char literal, held as a one-character
+	// string; only string concatenation uses it (char arithmetic is on
+	// its code, which is not modelled).
+	char bool
 }
 
 // env maps names to bindings; it is copied on write so branches refine
@@ -267,6 +275,15 @@ func (t *tr) fitReturn(body *sitter.Node, e ir.Expr) ir.Expr {
 		return &ir.Lit{T: t.u.Return}
 	}
 	fixNulls(e, t.u.Return)
+	if et := e.Type(); et != nil && !et.Equal(t.u.Return) && ir.IsIntegral(et) {
+		// Widening to the declared result: the JVM's (and Scala's)
+		// numeric widening; for Python only int to bigint, since a
+		// Python int stays an int.
+		if t.u.Return.Kind == udf.Long && et.Kind == udf.Int ||
+			t.u.Language != udf.Python && ir.IsDouble(t.u.Return) {
+			e = widenAll(e, t.u.Return)
+		}
+	}
 	if e.Type() == nil || !e.Type().Equal(t.u.Return) {
 		got := "unknown"
 		if e.Type() != nil {
@@ -282,12 +299,24 @@ func (t *tr) fitReturn(body *sitter.Node, e ir.Expr) ir.Expr {
 	return e
 }
 
+// widenAll widens e to ty, pushing the conversion into the branches of
+// conditionals so that every branch has the result's type.
+func widenAll(e ir.Expr, ty *udf.Type) ir.Expr {
+	if c, ok := e.(*ir.If); ok {
+		return &ir.If{Cond: c.Cond, Then: widenAll(c.Then, ty), Else: widenAll(c.Else, ty)}
+	}
+	if l, ok := e.(*ir.Lit); ok && l.Value == nil {
+		return &ir.Lit{T: ty}
+	}
+	return widen(e, ty)
+}
+
 // fixNulls gives untyped NULL literals in the branches of conditionals
 // the type of the whole.
 func fixNulls(e ir.Expr, ty *udf.Type) {
 	if c, ok := e.(*ir.If); ok {
 		for _, x := range []*ir.Expr{&c.Then, &c.Else} {
-			if l, ok := (*x).(*ir.Lit); ok && l.Value == nil {
+			if l, ok := (*x).(*ir.Lit); ok && l.Value == nil && l.T == nil {
 				*x = &ir.Lit{T: ty}
 			} else {
 				fixNulls(*x, ty)
@@ -374,4 +403,26 @@ func (t *tr) logicCond(n *sitter.Node, or bool, e env, cond func(*sitter.Node, e
 		return nil, nil, nil
 	}
 	return &ir.Binary{Op: ir.And, L: l, R: r, T: tBool}, rt, e
+}
+
+// unhandledReason says why a statement or expression kind the
+// translator has no rule for is declined, as specifically as the kind
+// allows.
+func unhandledReason(kind, text string) string {
+	switch kind {
+	case "try_statement", "try_expression", "try_with_resources_statement":
+		if strings.Contains(text, "parseInt") || strings.Contains(text, "toInt") || strings.Contains(text, "parseLong") || strings.Contains(text, "toLong") || strings.Contains(text, "parseDouble") || strings.Contains(text, "toDouble") {
+			return "a parse with a fallback: Java's number syntax (a leading +, non-ASCII Unicode digits, Double.parseDouble's hex and suffixes) is not proved equal to Spark's try_cast, so it is not translated"
+		}
+		return "exceptions caught by try/catch are not modelled"
+	case "for_statement", "enhanced_for_statement", "while_statement", "do_statement", "for_expression", "while_expression":
+		return "loops are not translated (Spark's higher-order functions are not used for them yet)"
+	case "throw_statement", "throw_expression":
+		return "an explicit throw is not translated"
+	case "expression_statement", "assignment_expression", "update_expression":
+		return "assignments to existing variables (mutation) are not translated"
+	case "lambda_expression", "lambda":
+		return "nested lambdas are not translated"
+	}
+	return "no rule translates this construct"
 }

@@ -69,8 +69,32 @@ const (
 	// JavaIntDiv truncates toward zero, throws ArithmeticException on a
 	// zero divisor and wraps Int.MinValue / -1 to Int.MinValue.
 	JavaIntDiv Op = "int/trunc"
-	// JavaIntRem has the dividend's sign and throws on a zero divisor.
+	// JavaIntRem has the dividend's sign and throws on a zero divisor
+	// (int or long; MIN_VALUE % -1 is 0 on the JVM and in Spark).
 	JavaIntRem Op = "int%"
+	// JavaLongAdd, JavaLongSub and JavaLongMul are 64-bit two's
+	// complement arithmetic that wraps on overflow. Rendered in
+	// DECIMAL(38,0), where no product of two longs overflows, then folded
+	// back into the BIGINT range.
+	JavaLongAdd Op = "long+wrap"
+	JavaLongSub Op = "long-wrap"
+	JavaLongMul Op = "long*wrap"
+	// JavaLongDiv truncates toward zero, throws on a zero divisor and
+	// wraps Long.MinValue / -1 to Long.MinValue.
+	JavaLongDiv Op = "long/trunc"
+	// LongNegWrap is unary minus on a long (MIN_VALUE stays MIN_VALUE).
+	LongNegWrap Op = "long-neg-wrap"
+	// StrEqNullSafe is Scala's == on strings, Java's equals and
+	// Objects.equals: value equality where null equals only null.
+	StrEqNullSafe Op = "str=="
+	// PyFloatModConst is CPython's float % by a non-zero constant: the
+	// result takes the divisor's sign, and a zero result is +0.0 or
+	// -0.0 as the divisor.
+	PyFloatModConst Op = "pyfloat%const"
+	// PyIntModConst and PyIntFloorDivConst are CPython's int % and // by
+	// a non-zero constant (floored); the operands are Spark integers.
+	PyIntModConst      Op = "pyint%const"
+	PyIntFloorDivConst Op = "pyint//const"
 	// DoubleNeg and IntNegWrap are unary minus (IEEE; wrapping).
 	DoubleNeg  Op = "double-neg"
 	IntNegWrap Op = "int-neg-wrap"
@@ -148,6 +172,38 @@ const (
 	// MaxInt and MinInt are Math.max/min on ints or longs.
 	MaxInt Func = "max-int"
 	MinInt Func = "min-int"
+	// AbsIntegral is Math.abs on an int or long: MIN_VALUE stays
+	// MIN_VALUE (Spark's abs raises with ANSI on).
+	AbsIntegral Func = "abs-integral"
+	// MaxDouble and MinDouble are Math.max/min on doubles: NaN if either
+	// is NaN, and -0.0 is below 0.0.
+	MaxDouble Func = "max-double"
+	MinDouble Func = "min-double"
+	// RoundDoubleToLong is Math.round(double): the closest long, ties
+	// toward positive infinity, on the exact binary value; NaN is 0 and
+	// out-of-range values clamp.
+	RoundDoubleToLong Func = "round-d2l"
+	// IsEmpty is String.isEmpty on a non-null string.
+	IsEmpty Func = "isempty"
+	// CodePointLength is Python's len of a str (code points).
+	CodePointLength Func = "len-codepoints"
+	// Concat joins strings that are never NULL.
+	Concat Func = "concat"
+	// JVMStringOf is String.valueOf as string concatenation uses it: a
+	// null is "null", an int, long or boolean prints as Java does.
+	JVMStringOf Func = "jvm-string-of"
+	// PySplit is Python's str.split(sep) with a non-empty literal
+	// separator that has no regex metacharacters: every field, empty
+	// ones included (Spark's split with its default limit -1).
+	PySplit Func = "py-split"
+	// ElementAt is element_at (1-based, negative from the end; an index
+	// out of range raises with ANSI on, as Python's IndexError).
+	ElementAt Func = "element_at"
+	// Size is the length of an array (never NULL here).
+	Size Func = "size"
+	// Replace is String.replace(CharSequence, CharSequence) with a
+	// non-empty literal search string.
+	Replace Func = "replace"
 	// StartsWith, EndsWith and Contains are String.startsWith/endsWith/
 	// contains and Python's str.startswith/endswith and `in`.
 	StartsWith Func = "startswith"
@@ -323,7 +379,7 @@ func litSQL(e *Lit) (string, error) {
 		// The shortest decimal that reads back as v, with the D suffix
 		// that makes Spark read it as DOUBLE rather than DECIMAL.
 		s := strconv.FormatFloat(v, 'e', -1, 64)
-		if a := math.Abs(v); a >= 1e-4 && a < 1e15 {
+		if a := math.Abs(v); a == 0 || a >= 1e-4 && a < 1e15 {
 			s = strconv.FormatFloat(v, 'f', -1, 64)
 			if !strings.Contains(s, ".") {
 				s += ".0"
@@ -382,6 +438,13 @@ func unarySQL(b *strings.Builder, e *Unary) error {
 		return nil
 	case IntNegWrap:
 		return sqlOf(b, &Binary{Op: JavaIntSub, L: &Lit{T: e.T, Value: int64(0)}, R: e.X, T: e.T})
+	case LongNegWrap:
+		x, err := SQL(e.X)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(b, "CASE WHEN %[1]s = %[2]s THEN %[2]s ELSE (- %[1]s) END", x, minLong)
+		return nil
 	}
 	return sqlErr("the unary operator " + string(e.Op))
 }
@@ -407,6 +470,14 @@ func binarySQL(b *strings.Builder, e *Binary) error {
 	switch e.Op {
 	case DoubleAdd, DoubleSub, DoubleMul, PyFloatDiv, JavaIntRem, And, Or:
 		return pair(sqlOps[e.Op])
+	case StrEqNullSafe:
+		return pair("<=>")
+	case JavaLongAdd, JavaLongSub, JavaLongMul:
+		return longWrapSQL(b, e)
+	case JavaLongDiv:
+		return longDivSQL(b, e)
+	case PyFloatModConst, PyIntModConst, PyIntFloorDivConst:
+		return pyModSQL(b, e)
 	case DoubleDivNonZero, DoubleRemNonZero:
 		if !NonZeroConst(e.R) {
 			return sqlErr("a double division by a divisor that may be zero")
@@ -439,6 +510,101 @@ func wrapSQL(b *strings.Builder, e *Binary) error {
 		return err
 	}
 	b.WriteString(" AS BIGINT)) + 2147483648L, 4294967296L) - 2147483648L AS INT)")
+	return nil
+}
+
+const minLong = "CAST(-9223372036854775808 AS BIGINT)"
+
+// longWrapSQL computes a long + - * in DECIMAL(38,0), which holds any
+// sum or product of two longs (|a*b| <= 2^126 < 10^38), and folds it
+// into the BIGINT range as two's complement wraps.
+func longWrapSQL(b *strings.Builder, e *Binary) error {
+	if e.T.Kind != udf.Long {
+		return sqlErr("wrapping " + string(e.Op) + " on " + e.T.String())
+	}
+	l, err := SQL(e.L)
+	if err != nil {
+		return err
+	}
+	r, err := SQL(e.R)
+	if err != nil {
+		return err
+	}
+	op := map[Op]string{JavaLongAdd: "+", JavaLongSub: "-", JavaLongMul: "*"}[e.Op]
+	fmt.Fprintf(b, "CAST(pmod((CAST(%s AS DECIMAL(20,0)) %s CAST(%s AS DECIMAL(20,0))) + 9223372036854775808BD, 18446744073709551616BD) - 9223372036854775808BD AS BIGINT)", l, op, r)
+	return nil
+}
+
+// longDivSQL is Java's long division: Spark's div truncates as Java does
+// and raises DIVIDE_BY_ZERO for zero; only MIN_VALUE / -1, which Spark
+// rejects as an overflow, needs the wrap.
+func longDivSQL(b *strings.Builder, e *Binary) error {
+	l, err := SQL(e.L)
+	if err != nil {
+		return err
+	}
+	r, err := SQL(e.R)
+	if err != nil {
+		return err
+	}
+	if lt, ok := e.R.(*Lit); ok {
+		if v, ok := lt.Value.(int64); ok && v != -1 && v != 0 {
+			fmt.Fprintf(b, "(%s div %s)", l, r)
+			return nil
+		}
+	}
+	fmt.Fprintf(b, "CASE WHEN %[2]s = -1L THEN (CASE WHEN %[1]s = %[3]s THEN %[3]s ELSE (- %[1]s) END) ELSE (%[1]s div %[2]s) END", l, r, minLong)
+	return nil
+}
+
+// pyModSQL renders CPython's floored % and // by a non-zero constant c.
+func pyModSQL(b *strings.Builder, e *Binary) error {
+	l, err := SQL(e.L)
+	if err != nil {
+		return err
+	}
+	lt, ok := e.R.(*Lit)
+	if !ok || !NonZeroConst(lt) {
+		return sqlErr("Python " + string(e.Op) + " by a divisor that is not a non-zero constant")
+	}
+	c, err := SQL(lt)
+	if err != nil {
+		return err
+	}
+	neg := false
+	switch v := lt.Value.(type) {
+	case float64:
+		neg = v < 0
+	case int64:
+		neg = v < 0
+	}
+	switch e.Op {
+	case PyFloatModConst:
+		// fmod(x, c), then moved into the divisor's sign; a zero result
+		// takes the divisor's sign.
+		zero, away := "0.0D", "<"
+		if neg {
+			zero, away = "(-0.0D)", ">"
+		}
+		fmt.Fprintf(b, "CASE WHEN (%[1]s %% %[2]s) = 0.0D THEN %[3]s WHEN (%[1]s %% %[2]s) %[4]s 0.0D THEN ((%[1]s %% %[2]s) + %[2]s) ELSE (%[1]s %% %[2]s) END", l, c, zero, away)
+	case PyIntModConst:
+		if neg {
+			// x % c for c < 0 is -((-x) % -c) floored: (x % c) moved to
+			// (c, 0].
+			fmt.Fprintf(b, "CASE WHEN (%[1]s %% %[2]s) > 0 THEN ((%[1]s %% %[2]s) + %[2]s) ELSE (%[1]s %% %[2]s) END", l, c)
+		} else {
+			fmt.Fprintf(b, "pmod(%s, %s)", l, c)
+		}
+	case PyIntFloorDivConst:
+		// Truncating div, one less where the signs differ and the
+		// division is not exact. No overflow: |x div c| <= |x|, and
+		// c = -1 is declined by the translator.
+		ty := "BIGINT"
+		if e.T.Kind == udf.Int {
+			ty = "INT"
+		}
+		fmt.Fprintf(b, "CAST((%[1]s div %[2]s) - CASE WHEN (%[1]s %% %[2]s) <> 0 AND ((%[1]s < 0) <> (%[2]s < 0)) THEN 1 ELSE 0 END AS %[3]s)", l, c, ty)
+	}
 	return nil
 }
 
@@ -516,11 +682,60 @@ func callSQL(b *strings.Builder, e *Call) error {
 		args[i] = s
 	}
 	switch e.Fn {
-	case Sqrt, StartsWith, EndsWith, Contains:
+	case PySplit:
+		b.WriteString("split(" + args[0] + ", " + args[1] + ")")
+		return nil
+	case Sqrt, StartsWith, EndsWith, Contains, Replace, ElementAt, Size:
 		b.WriteString(string(e.Fn) + "(" + strings.Join(args, ", ") + ")")
 		return nil
 	case AbsDouble:
 		b.WriteString("abs(" + args[0] + ")")
+		return nil
+	case AbsIntegral:
+		min := "CAST(-2147483648 AS INT)"
+		if e.T.Kind == udf.Long {
+			min = minLong
+		}
+		fmt.Fprintf(b, "CASE WHEN %[1]s = %[2]s THEN %[2]s ELSE abs(%[1]s) END", args[0], min)
+		return nil
+	case MaxDouble, MinDouble:
+		// Math.max: NaN wins; of two zeros, max is 0.0 unless both are
+		// -0.0 (min is -0.0 unless both are 0.0). Spark's greatest
+		// orders NaN largest and -0.0 equal to 0.0.
+		fn, zero := "greatest", "CASE WHEN %[1]s = 0.0D AND %[2]s = 0.0D THEN (CASE WHEN CAST(%[1]s AS STRING) = '-0.0' AND CAST(%[2]s AS STRING) = '-0.0' THEN (-0.0D) ELSE 0.0D END)"
+		if e.Fn == MinDouble {
+			fn, zero = "least", "CASE WHEN %[1]s = 0.0D AND %[2]s = 0.0D THEN (CASE WHEN CAST(%[1]s AS STRING) = '0.0' AND CAST(%[2]s AS STRING) = '0.0' THEN 0.0D ELSE (-0.0D) END)"
+		}
+		fmt.Fprintf(b, zero+" WHEN isnan(%[1]s) OR isnan(%[2]s) THEN CAST('NaN' AS DOUBLE) ELSE %[3]s(%[1]s, %[2]s) END", args[0], args[1], fn)
+		return nil
+	case RoundDoubleToLong:
+		// floor(x) is exact and x - floor(x) is the exact fraction, so
+		// the tie rule is decided on the binary value (x + 0.5 would
+		// round first). NaN is 0; beyond the long range it clamps.
+		fmt.Fprintf(b, "CASE WHEN isnan(%[1]s) THEN 0L WHEN %[1]s >= 9.223372036854775807E18D THEN 9223372036854775807L WHEN %[1]s <= -9.223372036854775808E18D THEN %[2]s "+
+			"ELSE CAST(floor(%[1]s) AS BIGINT) + CASE WHEN %[1]s - CAST(CAST(floor(%[1]s) AS BIGINT) AS DOUBLE) >= 0.5D THEN 1L ELSE 0L END END", args[0], minLong)
+		return nil
+	case IsEmpty:
+		b.WriteString("(" + args[0] + " = '')")
+		return nil
+	case CodePointLength:
+		b.WriteString("char_length(" + args[0] + ")")
+		return nil
+	case Concat:
+		b.WriteString("concat(" + strings.Join(args, ", ") + ")")
+		return nil
+	case JVMStringOf:
+		x := args[0]
+		if t := e.Args[0].Type(); t == nil {
+			b.WriteString("'null'")
+			return nil
+		} else if t.Kind != udf.String {
+			if t.Kind != udf.Int && t.Kind != udf.Long && t.Kind != udf.Boolean {
+				return sqlErr("String.valueOf of " + t.String())
+			}
+			x = "CAST(" + x + " AS STRING)"
+		}
+		b.WriteString("coalesce(" + x + ", 'null')")
 		return nil
 	case MaxInt:
 		b.WriteString("greatest(" + strings.Join(args, ", ") + ")")

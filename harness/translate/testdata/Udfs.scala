@@ -75,3 +75,8 @@ class Prefix extends Function1[String, Boolean] with Serializable {
 class StrLen extends Function1[String, Int] with Serializable {
   override def apply(s: String): Int = if (s == null) 0 else s.length
 }
+
+class LongDiv extends Function2[Long, Long, Long] with Serializable {
+  // A divisor that may be -1: Long.MinValue / -1 wraps to Long.MinValue.
+  override def apply(a: Long, b: Long): Long = a / b + a % b
+}

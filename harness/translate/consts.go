@@ -1,0 +1,186 @@
+package translate
+
+import (
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/udfx/udfx/harness/translate/ir"
+)
+
+// constant resolves a name that is not a parameter or local: a constant
+// the file defines once, with a value the translator can compute — a
+// Java `static final` (or `final`) field with an initializer, a Scala
+// `val` in an object or class (or an enclosing block the lambda
+// captures), a Python module-level name assigned exactly once. Anything
+// else is declined: a mutable or twice-defined name could hold another
+// value when the UDF runs.
+func (t *tr) constant(n *sitter.Node) *binding {
+	name := t.text(n)
+	if t.constDepth > 8 {
+		t.decline(n, "constant "+name, "defined in terms of itself")
+		return nil
+	}
+	var defs, others []*sitter.Node
+	var walk func(x *sitter.Node)
+	walk = func(x *sitter.Node) {
+		switch t.u.Language {
+		case "java":
+			switch x.Kind() {
+			case "variable_declarator":
+				if nm := x.ChildByFieldName("name"); nm != nil && t.text(nm) == name {
+					defs = append(defs, x)
+				}
+			case "formal_parameter", "catch_formal_parameter", "enhanced_for_statement":
+				// A parameter of the same name may be what the name means
+				// where the UDF is written.
+				if nm := x.ChildByFieldName("name"); nm != nil && t.text(nm) == name {
+					others = append(others, x)
+				}
+			}
+		case "scala":
+			switch x.Kind() {
+			case "parameter", "class_parameter", "binding":
+				// A parameter (of an enclosing def, a class or a lambda)
+				// of the same name may be what the name means there.
+				if nm := x.ChildByFieldName("name"); nm != nil && t.text(nm) == name {
+					others = append(others, x)
+				}
+			case "val_definition", "var_definition", "function_definition":
+				nm := x.ChildByFieldName("pattern")
+				if nm == nil {
+					nm = x.ChildByFieldName("name")
+				}
+				if nm != nil && t.text(nm) == name {
+					if x.Kind() == "val_definition" && nm.Kind() == "identifier" {
+						defs = append(defs, x)
+					} else {
+						others = append(others, x)
+					}
+				}
+			}
+		case "python":
+			switch x.Kind() {
+			case "assignment", "augmented_assignment":
+				if l := x.ChildByFieldName("left"); l != nil && t.text(l) == name {
+					defs = append(defs, x)
+				}
+			case "global_statement", "nonlocal_statement", "for_statement", "import_from_statement", "import_statement", "function_definition", "class_definition":
+				if x.Kind() == "function_definition" || x.Kind() == "class_definition" {
+					if nm := x.ChildByFieldName("name"); nm != nil && t.text(nm) == name {
+						others = append(others, x)
+					}
+				} else if containsIdent(t, x, name) && x.Kind() != "for_statement" {
+					others = append(others, x)
+				} else if x.Kind() == "for_statement" {
+					if l := x.ChildByFieldName("left"); l != nil && containsIdent(t, l, name) {
+						others = append(others, x)
+					}
+				}
+			}
+		}
+		for i := uint(0); i < x.NamedChildCount(); i++ {
+			walk(x.NamedChild(i))
+		}
+	}
+	walk(t.root)
+	if len(defs) == 0 {
+		t.decline(n, "name "+name, "not a parameter, local or constant defined in this file")
+		return nil
+	}
+	if len(defs) > 1 || len(others) > 0 {
+		t.decline(n, "name "+name, "defined more than once in the file; which value the UDF sees is not known")
+		return nil
+	}
+	d := defs[0]
+	t.constDepth++
+	defer func() { t.constDepth-- }()
+	switch t.u.Language {
+	case "java":
+		decl := d.Parent()
+		mods := ""
+		for i := uint(0); i < decl.NamedChildCount(); i++ {
+			if c := decl.NamedChild(i); c.Kind() == "modifiers" {
+				mods = t.text(c)
+			}
+		}
+		if decl.Kind() != "field_declaration" || !containsWord(mods, "final") {
+			t.decline(n, "name "+name, "not a final field; its value may change")
+			return nil
+		}
+		return t.javaLocal(decl, t.text(decl.ChildByFieldName("type")), d.ChildByFieldName("value"), env{})
+	case "scala":
+		val := d.ChildByFieldName("value")
+		if val == nil {
+			t.decline(n, "name "+name, "an abstract val")
+			return nil
+		}
+		b := t.scalaExpr(val, env{}, false)
+		if b == nil {
+			return nil
+		}
+		if ty := d.ChildByFieldName("type"); ty != nil {
+			switch t.text(ty) {
+			case "Double":
+				if ir.IsIntegral(b.e.Type()) {
+					return lit(widen(b.e, tDouble))
+				}
+			case "Long":
+				if b.e.Type() != nil && b.e.Type().Kind == tInt.Kind {
+					return lit(widen(b.e, tLong))
+				}
+			}
+		}
+		return b
+	default:
+		if d.Kind() != "assignment" || d.Parent() == nil || d.Parent().Parent() == nil || d.Parent().Parent().Kind() != "module" {
+			t.decline(n, "name "+name, "not a module-level constant assigned once")
+			return nil
+		}
+		return t.pyExpr(d.ChildByFieldName("right"), env{})
+	}
+}
+
+func containsIdent(t *tr, x *sitter.Node, name string) bool {
+	if x.Kind() == "identifier" || x.Kind() == "dotted_name" {
+		if t.text(x) == name {
+			return true
+		}
+	}
+	for i := uint(0); i < x.NamedChildCount(); i++ {
+		if containsIdent(t, x.NamedChild(i), name) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsWord(s, w string) bool {
+	for _, f := range strings.Fields(s) {
+		if f == w {
+			return true
+		}
+	}
+	return false
+}
+
+// definesType reports whether the file defines a class or object called
+// name, whose constants Name.CONST may then refer to.
+func (t *tr) definesType(name string) bool {
+	var walk func(x *sitter.Node) bool
+	walk = func(x *sitter.Node) bool {
+		switch x.Kind() {
+		case "object_definition", "class_definition", "class_declaration", "interface_declaration", "enum_declaration":
+			if nm := x.ChildByFieldName("name"); nm != nil && t.text(nm) == name {
+				return true
+			}
+		}
+		for i := uint(0); i < x.NamedChildCount(); i++ {
+			if walk(x.NamedChild(i)) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(t.root)
+}

@@ -1,0 +1,200 @@
+package translate
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/udfx/udfx/harness/difftest"
+	"github.com/udfx/udfx/harness/runner/runners"
+	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/harness/udf/frontends"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/corpus/report.golden from the current outcomes")
+
+const corpusDir = "testdata/corpus"
+
+// corpusCase is one row of testdata/corpus/manifest.tsv: a UDF, its
+// category and the outcome it must have: "verified", or "declined" with
+// the construct the first decline names.
+type corpusCase struct {
+	File, Name, Category, Expect, Construct string
+}
+
+func readManifest(t *testing.T) []corpusCase {
+	t.Helper()
+	f, err := os.Open(filepath.Join(corpusDir, "manifest.tsv"))
+	require.NoError(t, err)
+	defer f.Close()
+	var out []corpusCase
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		s := sc.Text()
+		if s == "" || strings.HasPrefix(s, "#") {
+			continue
+		}
+		cols := strings.Split(s, "\t")
+		require.True(t, len(cols) == 4 || len(cols) == 5, "manifest.tsv:%d: want file, name, category, expect[, construct]", line)
+		c := corpusCase{File: cols[0], Name: cols[1], Category: cols[2], Expect: cols[3]}
+		if len(cols) == 5 {
+			c.Construct = cols[4]
+		}
+		require.Contains(t, []string{"verified", "declined"}, c.Expect, "manifest.tsv:%d", line)
+		out = append(out, c)
+	}
+	require.NoError(t, sc.Err())
+	return out
+}
+
+// TestCorpus runs the built-in translator over the corpus and proves
+// every rewrite it emits against the real original (scalac/javac + JVM,
+// CPython) on the embedded engine, ANSI on, bit-exact. Each case must
+// have its manifest outcome, and the report (outcomes by language and
+// category, and per case) must match report.golden, so a case that flips
+// either way fails until the golden file is regenerated with -update and
+// reviewed. Each source file is compiled once (the JVM runner caches
+// classes by source), so the cost is one JVM or CPython start per
+// verified case.
+func TestCorpus(t *testing.T) {
+	cases := readManifest(t)
+	parsed := map[string][]udf.UDF{}
+	srcs := map[string][]byte{}
+	lines := make([]string, len(cases))
+	type key struct{ lang, cat string }
+	counts := map[key]map[string]int{}
+	type result struct {
+		u               *udf.UDF
+		outcome, detail string
+	}
+	results := make([]result, len(cases))
+	for i, c := range cases {
+		path := filepath.Join(corpusDir, c.File)
+		if _, ok := parsed[path]; !ok {
+			src, err := os.ReadFile(path)
+			require.NoError(t, err)
+			lang := map[string]udf.Language{".scala": udf.Scala, ".java": udf.Java, ".py": udf.Python}[filepath.Ext(path)]
+			fe := frontends.New(lang)
+			us, err := fe.Parse(path, src)
+			fe.Close()
+			require.NoError(t, err)
+			parsed[path], srcs[path] = us, src
+		}
+		for j := range parsed[path] {
+			if parsed[path][j].Name == c.Name {
+				results[i].u = &parsed[path][j]
+			}
+		}
+		require.NotNil(t, results[i].u, "%s: no UDF %s", c.File, c.Name)
+	}
+	// The originals run in parallel, one per CPU: each verified case
+	// costs a JVM or CPython start. The first case of each file runs
+	// alone so that its file is compiled once, then cached.
+	first := map[string]bool{}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(2, runtime.NumCPU()))
+	for i, c := range cases {
+		run := func() {
+			results[i].outcome, results[i].detail = corpusOutcome(results[i].u, srcs[filepath.Join(corpusDir, c.File)])
+		}
+		if !first[c.File] {
+			first[c.File] = true
+			wg.Wait()
+			run()
+			continue
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			run()
+		}()
+	}
+	wg.Wait()
+	for i, c := range cases {
+		u, outcome, detail := results[i].u, results[i].outcome, results[i].detail
+		k := key{string(u.Language), c.Category}
+		if counts[k] == nil {
+			counts[k] = map[string]int{}
+		}
+		counts[k][outcome]++
+		lines[i] = fmt.Sprintf("%-10s %-20s %-18s %-9s %s", u.Language, c.Name, c.Category, outcome, detail)
+		switch c.Expect {
+		case "verified":
+			assert.Equal(t, "verified", outcome, "%s %s: %s", c.File, c.Name, detail)
+		case "declined":
+			if assert.Equal(t, "declined", outcome, "%s %s: %s", c.File, c.Name, detail) {
+				assert.True(t, strings.HasPrefix(detail, c.Construct+":"), "%s %s: want the decline of %q, got %s", c.File, c.Name, c.Construct, detail)
+			}
+		}
+	}
+	var b strings.Builder
+	keys := make([]key, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].lang != keys[j].lang {
+			return keys[i].lang < keys[j].lang
+		}
+		return keys[i].cat < keys[j].cat
+	})
+	fmt.Fprintf(&b, "%-10s %-18s %8s %8s %8s %8s\n", "language", "category", "verified", "declined", "refuted", "error")
+	total := map[string]int{}
+	for _, k := range keys {
+		m := counts[k]
+		fmt.Fprintf(&b, "%-10s %-18s %8d %8d %8d %8d\n", k.lang, k.cat, m["verified"], m["declined"], m["refuted"], m["error"])
+		for o, n := range m {
+			total[o] += n
+		}
+	}
+	fmt.Fprintf(&b, "%-10s %-18s %8d %8d %8d %8d\n", "all", "", total["verified"], total["declined"], total["refuted"], total["error"])
+	fmt.Fprintf(&b, "\n%d cases, %.0f%% verified\n\n", len(cases), 100*float64(total["verified"])/float64(len(cases)))
+	b.WriteString(strings.Join(lines, "\n") + "\n")
+	report := b.String()
+	t.Log("\n" + report)
+	golden := filepath.Join(corpusDir, "report.golden")
+	if *update {
+		require.NoError(t, os.WriteFile(golden, []byte(report), 0o644))
+		return
+	}
+	want, err := os.ReadFile(golden)
+	require.NoError(t, err, "run go test -run TestCorpus -update ./harness/translate to create it")
+	assert.Equal(t, string(want), report, "the corpus outcomes changed: review, then regenerate with -update")
+	assert.Zero(t, total["refuted"], "a rewrite the translator emitted was refuted by the real original")
+}
+
+// corpusOutcome translates u and, when a rewrite comes out, runs the
+// differential test: "verified", "refuted", "declined" (detail: the first
+// decline's construct and reason) or "error".
+func corpusOutcome(u *udf.UDF, src []byte) (string, string) {
+	res, err := Translate(u, src)
+	if err != nil {
+		return "error", err.Error()
+	}
+	if len(res.Declines) > 0 {
+		d := res.Declines[0]
+		return "declined", d.Construct + ": " + d.Reason
+	}
+	rep, err := difftest.Run(context.Background(), u, difftest.Rewrite{SQL: res.SQL},
+		difftest.Options{Seed: 7, Rows: 300, ANSI: true, NewRunner: runners.New})
+	if err != nil {
+		return "error", fmt.Sprintf("%v (rewrite %s)", err, res.SQL)
+	}
+	if !rep.Equal {
+		return "refuted", fmt.Sprintf("%d mismatches, counterexample %+v (rewrite %s)", rep.Mismatches, rep.Counterexample, res.SQL)
+	}
+	return "verified", res.SQL
+}

@@ -1,0 +1,153 @@
+package translate
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/harness/udf/frontends"
+)
+
+// TestRules is the table of the translator's rules: a small source, and
+// the SQL it becomes or the construct it is declined for. It runs no
+// original (milliseconds); TestCorpus proves the same rules against the
+// real JVM and CPython.
+func TestRules(t *testing.T) {
+
+	rows := []struct {
+		name, ext, src, sql, declined string
+	}{
+		{"scala null check guards &&", ".scala",
+			`class U extends Function1[String, Boolean] { def apply(s: String): Boolean = s != null && s.startsWith("x") }`,
+			"((NOT (`s` IS NULL)) AND startswith(`s`, 'x'))", ""},
+		{"scala string == is equals", ".scala",
+			`class U extends Function1[String, Boolean] { def apply(s: String): Boolean = s == "Y" }`,
+			"(`s` <=> 'Y')", ""},
+		{"scala isEmpty after a null check", ".scala",
+			`class U extends Function1[String, Boolean] { def apply(s: String): Boolean = s == null || s.isEmpty }`,
+			"((`s` IS NULL) OR (`s` = ''))", ""},
+		{"scala long div by a constant", ".scala",
+			`class U extends Function1[Long, Long] { def apply(m: Long): Long = m / 1000L }`,
+			"CASE WHEN (`m` IS NULL) THEN CAST(NULL AS BIGINT) ELSE (`m` div 1000L) END", ""},
+		{"scala long + wraps", ".scala",
+			`class U extends Function2[Long, Long, Long] { def apply(a: Long, b: Long): Long = a + b }`,
+			"CASE WHEN ((`a` IS NULL) OR (`b` IS NULL)) THEN CAST(NULL AS BIGINT) ELSE CAST(pmod((CAST(`a` AS DECIMAL(20,0)) + CAST(`b` AS DECIMAL(20,0))) + 9223372036854775808BD, 18446744073709551616BD) - 9223372036854775808BD AS BIGINT) END", ""},
+		{"scala object val", ".scala",
+			"object K { val Rate = 1.5 }\n" + `class U extends Function1[Double, Double] { def apply(x: Double): Double = x * K.Rate }`,
+			"(`x` * 1.5D)", ""},
+		{"scala twice-defined name", ".scala",
+			"object K { val Rate = 1.5 }\nobject L { val Rate = 2.5 }\n" + `class U extends Function1[Double, Double] { def apply(x: Double): Double = x * Rate }`,
+			"", "name Rate"},
+		{"scala val shadowed by a parameter", ".scala",
+			"object K { val t = 1.5 }\nobject M {\n  def mk(t: Double) = (x: Double) => x * t\n  val f = org.apache.spark.sql.functions.udf((x: Double) => x * t)\n}\n" + `class U extends Function1[Double, Double] { def apply(x: Double): Double = x * t }`,
+			"", "name t"},
+		{"scala var constant", ".scala",
+			"object K { var Rate = 1.5 }\n" + `class U extends Function1[Double, Double] { def apply(x: Double): Double = x * Rate }`,
+			"", "name Rate"},
+		{"scala match guard", ".scala",
+			`class U extends Function1[Int, String] { def apply(n: Int): String = n match { case a if a < 0 => "neg"; case _ => "pos" } }`,
+			"CASE WHEN (`n` IS NULL) THEN CAST(NULL AS STRING) ELSE CASE WHEN (`n` < 0) THEN 'neg' ELSE 'pos' END END", ""},
+		{"scala match without default", ".scala",
+			`class U extends Function1[Int, String] { def apply(n: Int): String = n match { case 1 => "one" } }`,
+			"", "match without a case that always matches"},
+		{"scala Option getOrElse", ".scala",
+			`class U extends Function1[String, String] { def apply(s: String): String = Option(s).getOrElse("-") }`,
+			"CASE WHEN (`s` IS NULL) THEN '-' ELSE `s` END", ""},
+		{"scala concat prints null", ".scala",
+			`class U extends Function1[String, String] { def apply(s: String): String = "a" + s + 'c' }`,
+			"concat('a', coalesce(`s`, 'null'), 'c')", ""},
+		{"scala char arithmetic", ".scala",
+			`class U extends Function1[Int, Int] { def apply(n: Int): Int = 'a' + n }`,
+			"", "operator + on a Char"},
+		{"scala concat of a double", ".scala",
+			`class U extends Function1[Double, String] { def apply(x: Double): String = "v" + x }`,
+			"", "string concatenation with a double"},
+		{"scala Math.round", ".scala",
+			`class U extends Function1[Double, Long] { def apply(x: Double): Long = math.round(x) }`,
+			"CASE WHEN (`x` IS NULL) THEN CAST(NULL AS BIGINT) ELSE CASE WHEN isnan(`x`) THEN 0L WHEN `x` >= 9.223372036854775807E18D THEN 9223372036854775807L WHEN `x` <= -9.223372036854775808E18D THEN CAST(-9223372036854775808 AS BIGINT) ELSE CAST(floor(`x`) AS BIGINT) + CASE WHEN `x` - CAST(CAST(floor(`x`) AS BIGINT) AS DOUBLE) >= 0.5D THEN 1L ELSE 0L END END END", ""},
+		{"java static final", ".java",
+			"import org.apache.spark.sql.api.java.UDF1;\npublic class U implements UDF1<Double, Double> {\n  static final double R = 2;\n  public Double call(Double x) { if (x == null) return null; return x * R; }\n}",
+			"CASE WHEN (`x` IS NULL) THEN CAST(NULL AS DOUBLE) ELSE (`x` * 2.0D) END", ""},
+		{"java non-final static", ".java",
+			"import org.apache.spark.sql.api.java.UDF1;\npublic class U implements UDF1<Double, Double> {\n  static double R = 2;\n  public Double call(Double x) { if (x == null) return null; return x * R; }\n}",
+			"", "name R"},
+		{"java == on strings", ".java",
+			"import org.apache.spark.sql.api.java.UDF1;\npublic class U implements UDF1<String, Boolean> {\n  public Boolean call(String s) { return s == \"a\"; }\n}",
+			"", "Java == on strings"},
+		{"java switch on a String", ".java",
+			"import org.apache.spark.sql.api.java.UDF1;\npublic class U implements UDF1<String, Integer> {\n  public Integer call(String s) { if (s == null) return 0; switch (s) { case \"a\": return 1; default: return 2; } }\n}",
+			"CASE WHEN (`s` IS NULL) THEN 0 ELSE CASE WHEN (`s` = 'a') THEN 1 ELSE 2 END END", ""},
+		{"java switch with fall-through", ".java",
+			"import org.apache.spark.sql.api.java.UDF1;\npublic class U implements UDF1<Integer, Integer> {\n  public Integer call(Integer n) { int k = 0; if (n == null) return 0; switch (n) { case 1: k = 1; default: return k; } }\n}",
+			"", "switch case without a return"},
+		{"java String and long locals", ".java",
+			"import org.apache.spark.sql.api.java.UDF1;\npublic class U implements UDF1<Long, String> {\n  public String call(Long n) { if (n == null) return null; long k = n / 10; String p = \"k\"; return p + k; }\n}",
+			"CASE WHEN (`n` IS NULL) THEN CAST(NULL AS STRING) ELSE concat('k', coalesce(CAST((`n` div 10L) AS STRING), 'null')) END", ""},
+		{"java Math.abs on int", ".java",
+			"import org.apache.spark.sql.api.java.UDF1;\npublic class U implements UDF1<Integer, Integer> {\n  public Integer call(Integer n) { if (n == null) return null; return Math.abs(n); }\n}",
+			"CASE WHEN (`n` IS NULL) THEN CAST(NULL AS INT) ELSE CASE WHEN `n` = CAST(-2147483648 AS INT) THEN CAST(-2147483648 AS INT) ELSE abs(`n`) END END", ""},
+		{"java try/catch", ".java",
+			"import org.apache.spark.sql.api.java.UDF1;\npublic class U implements UDF1<String, Integer> {\n  public Integer call(String s) { try { return Integer.parseInt(s); } catch (NumberFormatException e) { return 0; } }\n}",
+			"", "Java try_statement"},
+		{"python module constant", ".py",
+			"from pyspark.sql.functions import udf\nK = 2.5\n\n@udf(\"double\")\ndef f(x: float) -> float:\n    if x is None:\n        return None\n    return x * K\n",
+			"CASE WHEN (`x` IS NULL) THEN CAST(NULL AS DOUBLE) ELSE (`x` * 2.5D) END", ""},
+		{"python reassigned constant", ".py",
+			"from pyspark.sql.functions import udf\nK = 2.5\nK = 3.5\n\n@udf(\"double\")\ndef f(x: float) -> float:\n    if x is None:\n        return None\n    return x * K\n",
+			"", "name K"},
+		{"python float % by a constant", ".py",
+			"from pyspark.sql.functions import udf\n\n@udf(\"double\")\ndef f(x: float) -> float:\n    if x is None:\n        return None\n    return x % 2.0\n",
+			"CASE WHEN (`x` IS NULL) THEN CAST(NULL AS DOUBLE) ELSE CASE WHEN (`x` % 2.0D) = 0.0D THEN 0.0D WHEN (`x` % 2.0D) < 0.0D THEN ((`x` % 2.0D) + 2.0D) ELSE (`x` % 2.0D) END END", ""},
+		{"python int // by a constant", ".py",
+			"from pyspark.sql.functions import udf\n\n@udf(\"bigint\")\ndef f(n: int) -> int:\n    if n is None:\n        return None\n    return n // 7\n",
+			"CASE WHEN (`n` IS NULL) THEN CAST(NULL AS BIGINT) ELSE CAST((`n` div 7L) - CASE WHEN (`n` % 7L) <> 0 AND ((`n` < 0) <> (7L < 0)) THEN 1 ELSE 0 END AS BIGINT) END", ""},
+		{"python % by a parameter", ".py",
+			"from pyspark.sql.functions import udf\n\n@udf(\"bigint\")\ndef f(n: int, m: int) -> int:\n    if n is None or m is None:\n        return None\n    return n % m\n",
+			"", "Python % by a value that is not a non-zero constant"},
+		{"python int + declined", ".py",
+			"from pyspark.sql.functions import udf\n\n@udf(\"bigint\")\ndef f(n: int) -> int:\n    if n is None:\n        return None\n    return n + 1\n",
+			"", "arithmetic on Python ints"},
+		{"python None guard before and", ".py",
+			"from pyspark.sql.functions import udf\n\n@udf(\"boolean\")\ndef f(s: str) -> bool:\n    return s is not None and s.startswith(\"a\")\n",
+			"((NOT (`s` IS NULL)) AND startswith(`s`, 'a'))", ""},
+		{"python len and elif", ".py",
+			"from pyspark.sql.functions import udf\n\n@udf(\"string\")\ndef f(s: str) -> str:\n    if s is None:\n        return None\n    elif len(s) > 3:\n        return \"long\"\n    return \"short\"\n",
+			"CASE WHEN (`s` IS NULL) THEN CAST(NULL AS STRING) ELSE CASE WHEN (char_length(`s`) > 3) THEN 'long' ELSE 'short' END END", ""},
+		{"python int() names the return type", ".py",
+			"from pyspark.sql.functions import udf\n\n@udf(\"bigint\")\ndef f(x: float) -> int:\n    if x is None:\n        return None\n    return int(x)\n",
+			"", "int"},
+	}
+
+	dir := t.TempDir()
+	for i, r := range rows {
+		t.Run(r.name, func(t *testing.T) {
+			path := filepath.Join(dir, "u"+string(rune('a'+i%26))+string(rune('a'+i/26))+r.ext)
+			if r.ext == ".java" {
+				path = filepath.Join(dir, string(rune('a'+i%26))+string(rune('a'+i/26)), "U.java")
+				require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+			}
+			require.NoError(t, os.WriteFile(path, []byte(r.src), 0o644))
+			lang := map[string]udf.Language{".scala": udf.Scala, ".java": udf.Java, ".py": udf.Python}[r.ext]
+			fe := frontends.New(lang)
+			us, err := fe.Parse(path, []byte(r.src))
+			fe.Close()
+			require.NoError(t, err)
+			require.NotEmpty(t, us)
+			u := &us[len(us)-1]
+			res, err := Translate(u, []byte(r.src))
+			require.NoError(t, err)
+			if r.declined != "" {
+				require.NotEmpty(t, res.Declines, "SQL %s", res.SQL)
+				assert.Equal(t, r.declined, res.Declines[0].Construct, "%s", res.Declines[0])
+				assert.Empty(t, res.SQL)
+				return
+			}
+			require.Empty(t, res.Declines)
+			assert.Equal(t, r.sql, res.SQL)
+		})
+	}
+}

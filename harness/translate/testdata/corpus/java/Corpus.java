@@ -1,0 +1,392 @@
+package udfx.corpus;
+
+import org.apache.spark.sql.api.java.UDF1;
+import org.apache.spark.sql.api.java.UDF2;
+
+// Everyday Java UDFs, one per class; manifest.tsv says what each should
+// become.
+final class Consts {
+  static final double TAX_RATE = 0.2;
+  static final String UNKNOWN = "unknown";
+  static final long MILLIS_PER_SECOND = 1000L;
+}
+
+class NullSafePrefix implements UDF1<String, Boolean> {
+  @Override
+  public Boolean call(String s) {
+    return s != null && s.startsWith("x");
+  }
+}
+
+class BlankToUnknown implements UDF1<String, String> {
+  @Override
+  public String call(String s) {
+    if (s == null || s.isEmpty()) {
+      return Consts.UNKNOWN;
+    }
+    return s;
+  }
+}
+
+class WithTax implements UDF1<Double, Double> {
+  private static final double RATE = 0.2;
+
+  @Override
+  public Double call(Double price) {
+    if (price == null) return null;
+    return price * (1.0 + RATE);
+  }
+}
+
+class ToSeconds implements UDF1<Long, Long> {
+  @Override
+  public Long call(Long millis) {
+    if (millis == null) return null;
+    return millis / 1000L;
+  }
+}
+
+class ToSecondsConst implements UDF1<Long, Long> {
+  private static final long MILLIS = 1000L;
+
+  @Override
+  public Long call(Long millis) {
+    if (millis == null) return null;
+    long secs = millis / MILLIS;
+    return secs;
+  }
+}
+
+class StatusSwitch implements UDF1<String, String> {
+  @Override
+  public String call(String s) {
+    if (s == null) return "none";
+    switch (s) {
+      case "A": return "active";
+      case "I": return "inactive";
+      default: return "other";
+    }
+  }
+}
+
+class EqualsLiteral implements UDF1<String, Boolean> {
+  @Override
+  public Boolean call(String s) {
+    return "yes".equals(s);
+  }
+}
+
+class EqualsParam implements UDF1<String, Boolean> {
+  @Override
+  public Boolean call(String s) {
+    if (s == null) return false;
+    return s.equals("Y");
+  }
+}
+
+class RefEquals implements UDF1<String, Boolean> {
+  @Override
+  public Boolean call(String s) {
+    return s == "Y";
+  }
+}
+
+class Concat implements UDF2<String, String, String> {
+  @Override
+  public String call(String first, String last) {
+    return first + " " + last;
+  }
+}
+
+class ConcatNumber implements UDF2<String, Integer, String> {
+  @Override
+  public String call(String name, Integer n) {
+    return name + "#" + n;
+  }
+}
+
+class LocalString implements UDF1<String, String> {
+  @Override
+  public String call(String s) {
+    String label = "item:";
+    if (s == null) {
+      return label + "none";
+    }
+    String out = label + s;
+    return out;
+  }
+}
+
+class RoundHalf implements UDF1<Double, Long> {
+  @Override
+  public Long call(Double x) {
+    if (x == null) return null;
+    return Math.round(x);
+  }
+}
+
+class RoundTo2 implements UDF1<Double, Double> {
+  @Override
+  public Double call(Double x) {
+    if (x == null) return null;
+    return Math.round(x * 100.0) / 100.0;
+  }
+}
+
+class FloorDiv implements UDF1<Double, Double> {
+  @Override
+  public Double call(Double x) {
+    if (x == null) return null;
+    return Math.floor(x / 10.0) * 10.0;
+  }
+}
+
+class MaxZero implements UDF1<Double, Double> {
+  @Override
+  public Double call(Double x) {
+    if (x == null) return null;
+    return Math.max(x, 0.0);
+  }
+}
+
+class AbsDiff implements UDF2<Integer, Integer, Integer> {
+  @Override
+  public Integer call(Integer a, Integer b) {
+    if (a == null || b == null) return null;
+    return Math.abs(a - b);
+  }
+}
+
+class LongSum implements UDF2<Long, Long, Long> {
+  @Override
+  public Long call(Long a, Long b) {
+    if (a == null || b == null) return null;
+    long s = a + b;
+    return s;
+  }
+}
+
+class Hours implements UDF1<Long, Long> {
+  @Override
+  public Long call(Long seconds) {
+    if (seconds == null) return 0L;
+    return seconds / 3600 % 24;
+  }
+}
+
+class PctOfLong implements UDF2<Long, Long, Double> {
+  @Override
+  public Double call(Long part, Long total) {
+    if (part == null || total == null || total == 0L) return null;
+    return part * 100.0 / total;
+  }
+}
+
+class Bucket10 implements UDF1<Integer, Integer> {
+  @Override
+  public Integer call(Integer n) {
+    if (n == null) return -1;
+    return n / 10 * 10;
+  }
+}
+
+class AgeGroup implements UDF1<Integer, String> {
+  @Override
+  public String call(Integer age) {
+    if (age == null) return "unknown";
+    if (age < 18) return "minor";
+    else if (age < 65) return "adult";
+    return "senior";
+  }
+}
+
+class ParseOrZero implements UDF1<String, Integer> {
+  @Override
+  public Integer call(String s) {
+    try {
+      return Integer.parseInt(s);
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+}
+
+class UpperIt implements UDF1<String, String> {
+  @Override
+  public String call(String s) {
+    return s == null ? null : s.toUpperCase();
+  }
+}
+
+class Len implements UDF1<String, Integer> {
+  @Override
+  public Integer call(String s) {
+    return s == null ? 0 : s.length();
+  }
+}
+
+class UnboxNoCheck implements UDF1<Double, Double> {
+  @Override
+  public Double call(Double x) {
+    return x * 2.0;
+  }
+}
+
+class ShowDouble implements UDF1<Double, String> {
+  @Override
+  public String call(Double x) {
+    return "x=" + x;
+  }
+}
+
+class DayName implements UDF1<Integer, String> {
+  @Override
+  public String call(Integer d) {
+    if (d == null) return null;
+    switch (d) {
+      case 1: return "Mon";
+      case 2: return "Tue";
+      case 3: return "Wed";
+      case 6:
+      case 7:
+        return "Weekend";
+      default: return "Other";
+    }
+  }
+}
+
+class SizeArrow implements UDF1<String, Integer> {
+  @Override
+  public Integer call(String s) {
+    if (s == null) return 0;
+    switch (s) {
+      case "S" -> { return 1; }
+      case "M" -> { return 2; }
+      case "L", "XL" -> { return 3; }
+      default -> { return 0; }
+    }
+  }
+}
+
+class SwitchNoNullCheck implements UDF1<String, Integer> {
+  @Override
+  public Integer call(String s) {
+    switch (s) {
+      case "a": return 1;
+      default: return 0;
+    }
+  }
+}
+
+class ObjectsEquals implements UDF2<String, String, Boolean> {
+  @Override
+  public Boolean call(String a, String b) {
+    return java.util.Objects.equals(a, b);
+  }
+}
+
+class EqualsOther implements UDF2<String, String, Boolean> {
+  @Override
+  public Boolean call(String a, String b) {
+    return a != null && a.equals(b);
+  }
+}
+
+class TernaryLabel implements UDF1<String, String> {
+  @Override
+  public String call(String s) {
+    return s == null ? "(none)" : "[" + s + "]";
+  }
+}
+
+class LongLocal implements UDF1<Long, Long> {
+  @Override
+  public Long call(Long bytes) {
+    if (bytes == null) return null;
+    long kb = bytes / 1024L;
+    long mb = kb / 1024;
+    return mb;
+  }
+}
+
+class DoubleLocal implements UDF2<Double, Double, Double> {
+  @Override
+  public Double call(Double lat, Double lon) {
+    if (lat == null || lon == null) return null;
+    double a = lat * 0.5;
+    double b = lon * 0.25;
+    return a + b;
+  }
+}
+
+class CeilPages implements UDF1<Double, Double> {
+  @Override
+  public Double call(Double n) {
+    if (n == null) return null;
+    return Math.ceil(n / 20.0);
+  }
+}
+
+class MinInt implements UDF2<Integer, Integer, Integer> {
+  @Override
+  public Integer call(Integer a, Integer b) {
+    if (a == null || b == null) return null;
+    return Math.min(a, b);
+  }
+}
+
+class BoolLabel implements UDF1<Boolean, String> {
+  @Override
+  public String call(Boolean b) {
+    if (b == null) return "unknown";
+    return b ? "on" : "off";
+  }
+}
+
+class IsEven implements UDF1<Long, Boolean> {
+  @Override
+  public Boolean call(Long n) {
+    if (n == null) return false;
+    return n % 2 == 0;
+  }
+}
+
+class CircleArea implements UDF1<Double, Double> {
+  @Override
+  public Double call(Double r) {
+    if (r == null) return null;
+    return Math.PI * r * r;
+  }
+}
+
+class Trimmed implements UDF1<String, String> {
+  @Override
+  public String call(String s) {
+    return s == null ? null : s.trim();
+  }
+}
+
+class Replace implements UDF1<String, String> {
+  @Override
+  public String call(String s) {
+    return s == null ? null : s.replace("-", "");
+  }
+}
+
+class LoopSum implements UDF1<Integer, Integer> {
+  @Override
+  public Integer call(Integer n) {
+    int total = 0;
+    for (int i = 0; i < n; i++) total += i;
+    return total;
+  }
+}
+
+class LatestTs implements UDF2<Long, Long, Long> {
+  @Override
+  public Long call(Long a, Long b) {
+    if (a == null) return b;
+    if (b == null) return a;
+    return Math.max(a, b);
+  }
+}

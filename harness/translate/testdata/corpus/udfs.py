@@ -1,0 +1,333 @@
+"""Everyday PySpark UDFs for udfx's corpus; manifest.tsv says what each
+should become."""
+import math
+
+from pyspark.sql.functions import udf
+
+TAX = 0.2
+DEFAULT_NAME = "unknown"
+SCALE = 100
+
+
+@udf("string")
+def clean_name(s: str) -> str:
+    if s is None or s == "":
+        return DEFAULT_NAME
+    return s
+
+
+@udf("boolean")
+def has_prefix(s: str) -> bool:
+    return s is not None and s.startswith("x")
+
+
+@udf("double")
+def with_tax(price: float) -> float:
+    if price is None:
+        return None
+    return price * (1 + TAX)
+
+
+@udf("double")
+def c_to_f(c: float) -> float:
+    if c is None:
+        return None
+    return c * 9 / 5 + 32
+
+
+@udf("double")
+def wrap_angle(deg: float) -> float:
+    if deg is None:
+        return None
+    return deg % 360.0
+
+
+@udf("bigint")
+def bucket(n: int) -> int:
+    if n is None:
+        return None
+    return n // 10
+
+
+@udf("bigint")
+def day_of_cycle(n: int) -> int:
+    if n is None:
+        return -1
+    return n % 7
+
+
+@udf("bigint")
+def neg_mod(n: int) -> int:
+    if n is None:
+        return None
+    return n % -3
+
+
+@udf("string")
+def greet(name: str) -> str:
+    if name is None:
+        return None
+    return "Hello, " + name
+
+
+@udf("int")
+def name_len(s: str) -> int:
+    if s is None:
+        return 0
+    return len(s)
+
+
+@udf("boolean")
+def is_yes(s: str) -> bool:
+    return s == "Y" or s == "yes"
+
+
+@udf("boolean")
+def has_at(s: str) -> bool:
+    if s is None:
+        return False
+    return "@" in s
+
+
+@udf("string")
+def size_label(n: int) -> str:
+    if n is None:
+        return "none"
+    if n > SCALE:
+        return "large"
+    return "small"
+
+
+@udf("double")
+def safe_ratio(a: float, b: float) -> float:
+    if a is None or b is None or b == 0.0:
+        return None
+    return a / b
+
+
+@udf("double")
+def clamp(x: float) -> float:
+    if x is None:
+        return None
+    if x < 0.0:
+        return 0.0
+    if x > 1.0:
+        return 1.0
+    return x
+
+
+@udf("string")
+def grade(score: float) -> str:
+    if score is None:
+        return None
+    if score >= 90.0:
+        return "A"
+    elif score >= 80.0:
+        return "B"
+    return "C"
+
+
+@udf("double")
+def no_check(x: float) -> float:
+    return x * 2.0
+
+
+@udf("bigint")
+def to_int(x: float) -> int:
+    if x is None:
+        return None
+    return int(x)
+
+
+@udf("bigint")
+def rounded(x: float) -> int:
+    if x is None:
+        return None
+    return round(x)
+
+
+@udf("string")
+def upper(s: str) -> str:
+    if s is None:
+        return None
+    return s.upper()
+
+
+@udf("double")
+def root(x: float) -> float:
+    if x is None:
+        return None
+    return math.sqrt(x)
+
+
+@udf("bigint")
+def add_one(n: int) -> int:
+    if n is None:
+        return None
+    return n + 1
+
+
+@udf("int")
+def word_count(s: str) -> int:
+    if s is None:
+        return 0
+    return len(s.split())
+
+
+@udf("double")
+def or_zero(x: float) -> float:
+    return x if x is not None else 0.0
+
+
+@udf("boolean")
+def is_even(n: int) -> bool:
+    if n is None:
+        return None
+    return n % 2 == 0
+
+
+@udf("boolean")
+def ends_com(s: str) -> bool:
+    if s is None:
+        return False
+    return s.endswith(".com")
+
+
+@udf("string")
+def full_name(first: str, last: str) -> str:
+    if first is None or last is None:
+        return None
+    return first + " " + last
+
+
+@udf("boolean")
+def no_dash(s: str) -> bool:
+    if s is None:
+        return None
+    return "-" not in s
+
+
+@udf("boolean")
+def long_word(s: str) -> bool:
+    if s is None:
+        return False
+    return len(s) > 3
+
+
+@udf("string")
+def temp_label(t: float) -> str:
+    if t is None:
+        return "n/a"
+    elif t < 0.0:
+        return "freezing"
+    elif t < 20.0:
+        return "cold"
+    else:
+        return "warm"
+
+
+@udf("double")
+def km_to_miles(km: float) -> float:
+    if km is None:
+        return None
+    return km / 1.609344
+
+
+@udf("double")
+def abs_diff(a: float, b: float) -> float:
+    if a is None or b is None:
+        return None
+    return abs(a - b)
+
+
+@udf("bigint")
+def minutes(seconds: int) -> int:
+    if seconds is None:
+        return None
+    return seconds // 60 % 60
+
+
+@udf("string")
+def status(code: str) -> str:
+    if code == "A":
+        return "active"
+    if code == "I":
+        return "inactive"
+    return "other"
+
+
+@udf("boolean")
+def truthy(s: str) -> bool:
+    if not s:
+        return False
+    return True
+
+
+@udf("double")
+def floor_div(x: float) -> float:
+    if x is None:
+        return None
+    return x // 10.0
+
+
+@udf("string")
+def strip_it(s: str) -> str:
+    if s is None:
+        return None
+    return s.strip()
+
+
+@udf("double")
+def power(x: float) -> float:
+    if x is None:
+        return None
+    return x ** 2
+
+
+@udf("string")
+def first_field(s: str) -> str:
+    if s is None:
+        return None
+    return s.split(",")[0]
+
+
+@udf("string")
+def last_part(path: str) -> str:
+    if path is None:
+        return None
+    return path.split("/")[-1]
+
+
+@udf("int")
+def field_count(s: str) -> int:
+    if s is None:
+        return 0
+    return len(s.split(";"))
+
+
+@udf("string")
+def second_field(s: str) -> str:
+    if s is None:
+        return None
+    return s.split(",")[1]
+
+
+@udf("string")
+def split_dot(s: str) -> str:
+    if s is None:
+        return None
+    return s.split(".")[0]
+
+
+@udf("string")
+def domain(email: str) -> str:
+    if email is None or "@" not in email:
+        return None
+    return email.split("@")[1]
+
+
+@udf("double")
+def positive_part(x: float) -> float:
+    if x is None:
+        return None
+    return x if x > 0.0 else 0.0
