@@ -24,16 +24,16 @@ var jvmExamples = []struct{ name, file, udf string }{
 	{"scala-lambda", "../../examples/scala-lambda-fahrenheit/FahrenheitLambda.scala", "toFahrenheit"},
 }
 
-var commentLine = regexp.MustCompile(`(?m)^\s*//.*\n`)
+var comments = regexp.MustCompile(`(?m)^\s*//.*\n|/\*.*?\*/`)
 
-// buildKey is the native sources of a rewrite without their comment lines
-// (the marker, the UDF's name in prose): rewrites with the same key
+// buildKey is the native sources of a rewrite without their comments
+// (the marker, the UDF's and parameters' names in prose): rewrites with the same key
 // compile to the same library, so each is built once.
 func buildKey(files []File) string {
 	var b strings.Builder
 	for _, f := range files {
 		if !strings.Contains(f.Path, "/") && f.Path != CMake {
-			b.WriteString(f.Path + "\n" + commentLine.ReplaceAllString(string(f.Content), "") + "\n")
+			b.WriteString(f.Path + "\n" + comments.ReplaceAllString(string(f.Content), "") + "\n")
 		}
 	}
 	return b.String()
