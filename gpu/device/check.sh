@@ -96,7 +96,7 @@ echo "  2. exact: each case's kernel on its rows.txt against want.txt (the origi
 echo "  3. bandwidth: gpu/device/bandwidth.cu over ToFahrenheit's udf_row.h, $bw_rows rows, $runs runs after a warm-up; median kernel time, bytes moved / time against the peak (2 x memory clock x bus width); OUT/bandwidth.json"
 if [ "$spark" = yes ]; then
   echo "  4. spark: local[*] with com.nvidia.spark.SQLPlugin (spark.rapids.sql.enabled=true), jars: cuDF, RAPIDS, udfx's RapidsUDF jar"
-  echo "  5. jobs: on $rows_list rows of celsius doubles: original (ToFahrenheit), sql ($(printf '%s' "${UDFX_REWRITE_SQL:-UDFX_REWRITE_SQL}")), rapidsudf (ToFahrenheitRapidsUDF), cuda (udfx.cuda.ToFahrenheitCuda); 1 warm-up and $runs runs each; medians, speedups over the original, plans; a rewrite without GpuProject in its plan fails"
+  echo "  5. jobs: on $rows_list rows of celsius doubles: original (examples.temperature.ToFahrenheit), sql ($(printf '%s' "${UDFX_REWRITE_SQL:-UDFX_REWRITE_SQL}")), rapidsudf (examples.temperature.ToFahrenheitRapidsUDF), cuda (udfx.cuda.ToFahrenheitCuda); 1 warm-up and $runs runs each; medians, speedups over the original, plans; a rewrite without GpuProject in its plan fails"
 else
   echo "  4. spark: skipped (--skip-spark)"
   echo "  5. jobs: skipped (--skip-spark)"
@@ -133,7 +133,7 @@ if [ "$spark" = yes ]; then
   echo "steps 4-6: spark" >&2
   "$PYTHON" "$here/device/spark_bench.py" "$OUT" --rows "$rows_list" --runs "$runs" \
     --jars "$UDFX_CUDF_JAR:$UDFX_RAPIDS_JAR:$UDFX_ARTIFACT_JAR" \
-    --udf-class ToFahrenheit --rapids-class ToFahrenheitRapidsUDF --cuda-class udfx.cuda.ToFahrenheitCuda \
+    --udf-class examples.temperature.ToFahrenheit --rapids-class examples.temperature.ToFahrenheitRapidsUDF --cuda-class udfx.cuda.ToFahrenheitCuda \
     --sql "$UDFX_REWRITE_SQL" || failed=1
 else
   printf '{"exact": "see exact.txt", "bandwidth": %s, "spark": "skipped (--skip-spark)"}\n' "$(cat "$OUT/bandwidth.json")" > "$OUT/report.json"
