@@ -73,3 +73,50 @@ func TestCheckArtifact(t *testing.T) {
 	problem, _ = checkArtifact(p, a3)
 	assert.Contains(t, problem, "holds 2 entries, the record lists 3")
 }
+
+// TestRecordWithArtifact runs the gate over a record that lists a
+// columnar file and the jar built from it: the jar as recorded passes, a
+// changed jar makes the columnar item stale (the sql item stays), and a
+// checkout without the jar passes with a detail saying it was not checked.
+func TestRecordWithArtifact(t *testing.T) {
+	r := newRepo(t)
+	colPath := evidence.Dir + "/to_fahrenheit/columnar/ToFahrenheitRapidsUDF.java"
+	col := "// a RapidsUDF\nclass ToFahrenheitRapidsUDF {}\n"
+	r.write(t, filepath.Join(r.dir, filepath.FromSlash(colPath)), col)
+	content := map[string]string{"META-INF/MANIFEST.MF": "Manifest-Version: 1.0\r\n", "a/B.class": "\xca\xfe\xba\xbe"}
+	jar := jarOf(t, content)
+	jarRel := ".udfx/to_fahrenheit/udfx-to_fahrenheit-rapids.jar"
+	jarAbs := filepath.Join(r.dir, filepath.FromSlash(jarRel))
+	r.write(t, jarAbs, string(jar))
+	r.record(t, func(rec *evidence.Record) {
+		rec.Rewrites = append(rec.Rewrites, evidence.RewriteFile{Target: "columnar", Path: colPath, SHA256: evidence.SHA256([]byte(col))})
+		rec.Artifacts = []evidence.Artifact{{Targets: []string{"columnar"}, Path: jarRel, SHA256: evidence.SHA256(jar), Entries: []evidence.ArtifactEntry{
+			{Path: "META-INF/MANIFEST.MF", SHA256: evidence.SHA256([]byte(content["META-INF/MANIFEST.MF"]))},
+			{Path: "a/B.class", SHA256: evidence.SHA256([]byte(content["a/B.class"]))},
+		}}}
+	})
+	byTarget := func(res *Result) map[string]Item {
+		m := map[string]Item{}
+		for _, it := range res.Items {
+			m[it.Target] = it
+		}
+		require.Len(t, m, 2, "%+v", res.Items)
+		return m
+	}
+
+	items := byTarget(r.verify(t, true))
+	assert.Equal(t, Pass, items["columnar"].Status, items["columnar"].Detail)
+	assert.Contains(t, items["columnar"].Detail, "its jar "+jarRel+" matches the record (2 entries)")
+	assert.NotContains(t, items["sql"].Detail, "jar")
+
+	r.write(t, jarAbs, string(jar)+"x")
+	items = byTarget(r.verify(t, true))
+	assert.Equal(t, StaleRewrite, items["columnar"].Status)
+	assert.Contains(t, items["columnar"].Detail, "the RapidsUDF jar "+jarRel+" changed")
+	assert.Equal(t, Pass, items["sql"].Status)
+
+	require.NoError(t, os.Remove(jarAbs))
+	items = byTarget(r.verify(t, true))
+	assert.Equal(t, Pass, items["columnar"].Status)
+	assert.Contains(t, items["columnar"].Detail, "is not here (udfx rewrite builds it), so its hashes were not checked")
+}
