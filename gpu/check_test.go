@@ -104,6 +104,30 @@ func TestDeviceCheckDryRun(t *testing.T) {
 	})
 }
 
+// TestDeviceCheckBuildOnly builds, on this machine without a GPU, what a
+// device machine without nvcc runs: the driver of the ToFahrenheit case
+// and the bandwidth kernel, with the device check's own nvcc flags
+// (warnings are errors here too); then the dry run with UDFX_PREBUILT
+// plans no build.
+func TestDeviceCheckBuildOnly(t *testing.T) {
+	nvcc, err := toolkit.Ensure(context.Background(), toolkit.Options{})
+	require.NoError(t, err)
+	dir := t.TempDir()
+	cmd := exec.Command("sh", "device/check.sh", "--build-only", dir)
+	cmd.Env = append(os.Environ(), "NVCC="+nvcc.Path+" -Werror all-warnings", "UDFX_CASES=ToFahrenheit")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	for _, bin := range []string{"ToFahrenheit", "bandwidth"} {
+		st, err := os.Stat(filepath.Join(dir, bin))
+		require.NoError(t, err, "%s", out)
+		assert.NotZero(t, st.Mode()&0o111, "%s is executable", bin)
+	}
+	plan, code := dryRun(t, []string{"OUT=/tmp/udfx-device-check", "UDFX_PREBUILT=" + dir}, "--skip-spark")
+	require.Equal(t, 0, code, plan)
+	assert.Contains(t, plan, "  ok       prebuilt binaries in UDFX_PREBUILT ("+dir+")\n")
+	assert.Contains(t, plan, "  1. build: none, the binaries of check.sh --build-only in UDFX_PREBUILT\n")
+}
+
 func golden(t *testing.T, name, got string) {
 	t.Helper()
 	p := filepath.Join("testdata", name)

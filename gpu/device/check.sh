@@ -14,6 +14,11 @@
 #                               nothing on a device (passes on a CPU machine)
 #   check.sh --run [--skip-spark]
 #                               does the plan on a machine with an NVIDIA GPU
+#   check.sh --build-only DIR   step 1 and the bandwidth binary only, into
+#                               DIR, on any machine with nvcc (no GPU): a
+#                               device machine without nvcc then runs
+#                               --run with UDFX_PREBUILT=DIR (UDFX_CASES
+#                               limits the cases built, for tests)
 #
 # Inputs of --run/--dry-run (environment): OUT (report folder, default
 # gpu/results/<date>), NVCC (default nvcc), PYTHON (with pyspark, default
@@ -47,7 +52,23 @@ one_case() {
   "$out/row" --expect "$case_dir/want.txt" < "$case_dir/rows.txt"
 }
 
+build_all() { # build_all DIR: every case's driver and the bandwidth binary
+  for n in $names; do
+    echo "step 1: building $n" >&2
+    $NVCC $nvcc_flags -x cu -DUDFX_HOST_DRIVER -I"$cases/$n" -I"$here/include" "$here/host/driver.cpp" -o "$1/$n"
+  done
+  $NVCC $nvcc_flags -I"$cases/ToFahrenheit" -I"$here/include" "$here/device/bandwidth.cu" -o "$1/bandwidth"
+}
+
 case "${1:-}" in
+  --build-only)
+    [ $# -eq 2 ] || { echo "usage: check.sh --build-only DIR" >&2; exit 2; }
+    NVCC=${NVCC:-nvcc}
+    names=${UDFX_CASES:-$(cd "$cases" && ls -d */ | tr -d / | tr '\n' ' ' | sed 's/ $//')}
+    mkdir -p "$2"
+    build_all "$2"
+    echo "built: $names bandwidth in $2" >&2
+    exit 0 ;;
   --dry-run | --run) mode=${1#--}; shift ;;
   -*) echo "check.sh: unknown option $1 (want CASE_DIR, --dry-run or --run)" >&2; exit 2 ;;
   "") echo "usage: check.sh CASE_DIR | --dry-run [--skip-spark] | --run [--skip-spark]" >&2; exit 2 ;;
@@ -74,7 +95,11 @@ need() { # need WHAT OK-COMMAND...
 }
 echo "environment:"
 need "device cases in templates/cuda/testdata/device ($names)" test -n "$names"
-need "nvcc ($NVCC)" "$NVCC" --version
+if [ -n "${UDFX_PREBUILT:-}" ]; then
+  need "prebuilt binaries in UDFX_PREBUILT ($UDFX_PREBUILT)" test -x "$UDFX_PREBUILT/bandwidth"
+else
+  need "nvcc ($NVCC)" "$NVCC" --version
+fi
 need "bandwidth kernel gpu/device/bandwidth.cu" test -f "$here/device/bandwidth.cu"
 if [ "$spark" = yes ]; then
   need "Python with pyspark ($PYTHON)" "$PYTHON" -c 'import pyspark'
@@ -91,7 +116,7 @@ else
 fi
 
 echo "plan:"
-echo "  1. build: nvcc $nvcc_flags -x cu, the driver gpu/host/driver.cpp over each case's udf_row.h: $names"
+if [ -n "${UDFX_PREBUILT:-}" ]; then echo "  1. build: none, the binaries of check.sh --build-only in UDFX_PREBUILT"; else echo "  1. build: nvcc $nvcc_flags -x cu, the driver gpu/host/driver.cpp over each case's udf_row.h: $names"; fi
 echo "  2. exact: each case's kernel on its rows.txt against want.txt (the original's results), bit for bit; one line each in OUT/exact.txt"
 echo "  3. bandwidth: gpu/device/bandwidth.cu over ToFahrenheit's udf_row.h, $bw_rows rows, $runs runs after a warm-up; median kernel time, bytes moved / time against the peak (2 x memory clock x bus width); OUT/bandwidth.json"
 if [ "$spark" = yes ]; then
@@ -117,18 +142,15 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 : > "$OUT/exact.txt"
 failed=0
-for n in $names; do
-  echo "step 1: building $n" >&2
-  $NVCC $nvcc_flags -x cu -DUDFX_HOST_DRIVER -I"$cases/$n" -I"$here/include" "$here/host/driver.cpp" -o "$work/$n"
-done
+bin=${UDFX_PREBUILT:-$work}
+[ -n "${UDFX_PREBUILT:-}" ] || build_all "$work"
 for n in $names; do
   echo "step 2: exact $n" >&2
   printf '%s: ' "$n" >> "$OUT/exact.txt"
-  if "$work/$n" --expect "$cases/$n/want.txt" < "$cases/$n/rows.txt" >> "$OUT/exact.txt" 2>&1; then :; else failed=1; fi
+  if "$bin/$n" --expect "$cases/$n/want.txt" < "$cases/$n/rows.txt" >> "$OUT/exact.txt" 2>&1; then :; else failed=1; fi
 done
 echo "step 3: bandwidth" >&2
-$NVCC $nvcc_flags -I"$cases/ToFahrenheit" -I"$here/include" "$here/device/bandwidth.cu" -o "$work/bandwidth"
-"$work/bandwidth" "$bw_rows" "$runs" > "$OUT/bandwidth.json"
+"$bin/bandwidth" "$bw_rows" "$runs" > "$OUT/bandwidth.json"
 if [ "$spark" = yes ]; then
   echo "steps 4-6: spark" >&2
   "$PYTHON" "$here/device/spark_bench.py" "$OUT" --rows "$rows_list" --runs "$runs" \
