@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/udfx/udfx/harness/evidence"
+	"github.com/udfx/udfx/harness/rewrite"
 )
 
 // End-to-end tests of `udfx rewrite` on copies of the examples in a
@@ -85,8 +86,8 @@ func TestRewriteCommandWritesAVerifiedSQLRewrite(t *testing.T) {
 			jvm := ex.name != "python"
 			if jvm {
 				assert.Contains(t, stdout, "targets tried  sql, columnar, cuda")
-				assert.Contains(t, stdout, "columnar       compiled/rendered only, not differentially tested")
-				assert.Contains(t, stdout, "cuda           host-verified with g++; not built with nvcc here")
+				assert.Contains(t, stdout, "columnar       "+rewrite.ColumnarNote)
+				assert.Contains(t, stdout, "cuda           "+rewrite.CUDANote)
 			} else {
 				assert.Contains(t, stdout, "targets tried  sql (")
 				assert.NotContains(t, stdout, "columnar")
@@ -126,8 +127,8 @@ func TestRewriteCommandWritesAVerifiedSQLRewrite(t *testing.T) {
 				assert.Contains(t, string(report), want)
 			}
 			if jvm {
-				assert.Contains(t, string(report), "| columnar | accepted: compiled/rendered only, not differentially tested; it needs a GPU to run |")
-				assert.Contains(t, string(report), "| cuda | accepted: host-verified with g++; not built with nvcc here; equal to the original on all 10000 scaffold rows, bit-exact")
+				assert.Contains(t, string(report), "| columnar | accepted: "+rewrite.ColumnarNote+"; it needs a GPU to run |")
+				assert.Contains(t, string(report), "| cuda | accepted: "+rewrite.CUDANote+"; equal to the original on all 10000 scaffold rows, bit-exact")
 			} else {
 				assert.NotContains(t, string(report), "| cuda |")
 			}

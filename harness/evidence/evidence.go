@@ -73,6 +73,31 @@ type Record struct {
 	// the column the UDF is applied to, ...): the test holds for these
 	// types only. Records written before this field have none.
 	TypeSources []TypeSource `json:"type_sources,omitempty"`
+	// Artifacts are what udfx compiled and packaged from the columnar and
+	// cuda rewrite files: the RapidsUDF jar a job adds to spark.jars.
+	// verify checks their hashes where the jar is present.
+	Artifacts []Artifact `json:"artifacts,omitempty"`
+}
+
+// Artifact is one built file (a jar) and what went into it.
+type Artifact struct {
+	// Targets are the rewrites compiled into it (columnar, cuda).
+	Targets []string `json:"targets"`
+	// Path is the jar, relative to the repository root (slash-separated;
+	// it lies in the .udfx workspace, not in the patch); SHA256 its hash.
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+	// Entries are the files packaged in it, each with its hash.
+	Entries []ArtifactEntry `json:"entries"`
+	// Built says how: the compilers and their flags, the jars compiled
+	// against (with their sha256s' prefixes).
+	Built []string `json:"built"`
+}
+
+// ArtifactEntry is one file in an artifact.
+type ArtifactEntry struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
 }
 
 // UseSite is one inlined call of the rewrite in the job's code.

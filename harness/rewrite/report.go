@@ -199,6 +199,9 @@ func Markdown(o *Outcome) string {
 		for _, r := range o.Rendered {
 			if r.Accepted {
 				b.WriteString("\nThe record's result is that of the sql rewrite's differential test; it lists the columnar and cuda files so that `udfx verify` hash-checks them.\n")
+				for _, a := range artifactsOf(o.Rendered) {
+					fmt.Fprintf(&b, "Add `%s` (sha256 %s, the %s RapidsUDF classes compiled from them) to `spark.jars`; the record lists its %d entries.\n", a.Path, a.SHA256, strings.Join(a.Targets, " and "), len(a.Entries))
+				}
 				break
 			}
 		}

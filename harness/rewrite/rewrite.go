@@ -47,6 +47,10 @@ type Options struct {
 	Spark *spark.Session
 	// BenchRuns is the number of timed runs of each side (at least 5).
 	BenchRuns int
+	// BuildNative builds the CUDA rewrite's kernel and JNI bridge with
+	// nvcc into the RapidsUDF jar, when nvcc and the cuDF headers are
+	// found (gpu/toolkit); it takes minutes, so callers opt in.
+	BuildNative bool
 	// OptimizeBudget is how many optimize attempts the agent gets.
 	OptimizeBudget int
 	// Tool is "udfx <version>" for the record.
@@ -517,6 +521,7 @@ func buildRewrite(ctx context.Context, opts Options, sc *scaffolded, out *Outcom
 			files = append(files, f)
 		}
 	}
+	rec.Artifacts = artifactsOf(out.Rendered)
 	for _, t := range out.Tried {
 		if t.Accepted && t.Bench != nil && t == best {
 			rec.Benchmarks = append(rec.Benchmarks, t.Bench.record(t.Candidate.Target))

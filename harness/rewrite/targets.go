@@ -15,12 +15,6 @@ import (
 	"github.com/udfx/udfx/templates/cuda"
 )
 
-// Notes on the rendered targets, as report.md states them.
-const (
-	ColumnarNote = "compiled/rendered only, not differentially tested"
-	CUDANote     = "host-verified with g++; not built with nvcc here"
-)
-
 // Rendered is a columnar or CUDA rewrite rendered from the IR of the
 // verified sql candidate, or the reason it was not offered.
 type Rendered struct {
@@ -29,7 +23,7 @@ type Rendered struct {
 	Accepted bool `json:"accepted"`
 	// Reason says why it was declined or rejected.
 	Reason string `json:"reason,omitempty"`
-	// Note says how far it was checked (ColumnarNote, CUDANote).
+	// Note says how far it was checked (ColumnarNote, CUDABuiltNote, …).
 	Note string `json:"note,omitempty"`
 	// Rows is how many rows the host build ran, equal to the original
 	// on each (cuda only).
@@ -39,6 +33,8 @@ type Rendered struct {
 	// Files are the rendered files, paths relative to the repository
 	// root.
 	Files []renderedFile `json:"-"`
+	// Artifact is the RapidsUDF jar it was compiled into, if any.
+	Artifact *evidence.Artifact `json:"-"`
 }
 
 type renderedFile struct {
@@ -125,11 +121,12 @@ func renderTargets(ctx context.Context, opts Options, sc *scaffolded, out *Outco
 			return err
 		}
 	}
-	return nil
+	return buildArtifact(ctx, opts, out)
 }
 
 // renderColumnar renders the RapidsUDF. It needs a GPU to run, so it is
-// not differentially tested: it is accepted as rendered, with a note.
+// not differentially tested: it is accepted, and buildArtifact compiles
+// it and says so in its note.
 func renderColumnar(opts Options, e ir.Expr, dir, recPath string, r *Rendered) error {
 	pkg, err := columnar.PackageOf(opts.Source)
 	if err != nil {
@@ -148,7 +145,7 @@ func renderColumnar(opts Options, e ir.Expr, dir, recPath string, r *Rendered) e
 		// folder may carry a language suffix (rewriteDir).
 		r.Files = append(r.Files, renderedFile{path: dir + "/columnar/" + path.Base(f.Path), data: f.Content})
 	}
-	r.Accepted, r.Note = true, ColumnarNote
+	r.Accepted, r.Note = true, fmt.Sprintf(ColumnarRenderedNote, "not compiled yet")
 	return nil
 }
 

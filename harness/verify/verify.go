@@ -144,6 +144,9 @@ type Item struct {
 	Relaxations []string `json:"relaxations"`
 	// relaxedAt is the udfx.yaml entry granting them, for SARIF.
 	relaxedAt Location
+	// artifactNote says how the RapidsUDF jar built from this file was
+	// checked (checkArtifacts).
+	artifactNote string
 }
 
 // Location is a file (relative to the verified folder) and a 1-based
@@ -488,6 +491,9 @@ func (v *verifier) checkRecord(ctx context.Context, recAbs string) []Item {
 		}
 	}
 
+	// The RapidsUDF jar, where it is here: it must hash as recorded.
+	v.checkArtifacts(repo, rec, items)
+
 	// The use sites: what the job runs must be what rewrite.sql gives.
 	if len(rec.UseSites) > 0 {
 		if sqlIdx < 0 {
@@ -525,6 +531,9 @@ func (v *verifier) checkRecord(ctx context.Context, recAbs string) []Item {
 	for i := range items {
 		if items[i].Status == Pass {
 			items[i].Detail = "hashes match the record"
+			if n := items[i].artifactNote; n != "" {
+				items[i].Detail += "; " + n
+			}
 		}
 	}
 	if v.opts.SkipRerun || sqlIdx < 0 || items[sqlIdx].Status != Pass {

@@ -1,0 +1,289 @@
+package rewrite
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/udfx/udfx/gpu/toolkit"
+	"github.com/udfx/udfx/harness/evidence"
+	"github.com/udfx/udfx/harness/mavenjar"
+	"github.com/udfx/udfx/harness/runner/jvm"
+	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/templates/cuda"
+)
+
+// Notes on the columnar and CUDA targets, as report.md and the record
+// state them: how far each was checked. Neither ran on a GPU here.
+const (
+	ColumnarNote         = "compiled with javac against the cuDF and RAPIDS jars"
+	ColumnarRenderedNote = "rendered only, not compiled (%s)"
+	CUDANote             = "host-verified with g++; RapidsUDF compiled with javac; kernel and JNI bridge not built with nvcc here"
+	CUDABuiltNote        = "host-verified with g++; RapidsUDF compiled with javac; kernel and JNI bridge compiled with nvcc (sm_90, compute_90)"
+	CUDARenderedNote     = "host-verified with g++; RapidsUDF not compiled (%s); not built with nvcc here"
+)
+
+// NativePath is where the CUDA library lies in the RapidsUDF jar; the
+// generated Java class loads it from there when it is not on
+// java.library.path.
+func NativePath(lib string) string { return "udfx/native/lib" + lib + ".so" }
+
+// jarEpoch is every jar entry's time, so that the same classes make the
+// same jar.
+var jarEpoch = time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// buildArtifact compiles the accepted columnar and CUDA rewrites'
+// RapidsUDF classes against the cuDF and RAPIDS jars (one javac step for
+// both) and packages them, with the CUDA library when opts.BuildNative
+// and nvcc and the cuDF headers are found, into one jar in the workspace.
+// Each target's note then says what was compiled; without the jars they
+// stay rendered. Generated code that fails to compile is declined.
+func buildArtifact(ctx context.Context, opts Options, out *Outcome) error {
+	var rs []*Rendered
+	for _, r := range out.Rendered {
+		if r.Accepted && (r.Target == TargetColumnar || r.Target == TargetCUDA) {
+			rs = append(rs, r)
+		}
+	}
+	if len(rs) == 0 {
+		return nil
+	}
+	rendered := func(why string) {
+		for _, r := range rs {
+			if r.Target == TargetColumnar {
+				r.Note = fmt.Sprintf(ColumnarRenderedNote, why)
+			} else {
+				r.Note = fmt.Sprintf(CUDARenderedNote, why)
+			}
+		}
+	}
+	cudfJar, ok1 := mavenjar.Find(mavenjar.CuDF)
+	rapidsJar, ok2 := mavenjar.Find(mavenjar.Rapids)
+	if !ok1 || !ok2 {
+		rendered("the cuDF and RAPIDS jars are not in the local Maven repository; udfx setup fetches them")
+		return nil
+	}
+	tools, err := jvm.Toolchain(os.Getenv)
+	if err != nil || tools.SparkJars == "" || tools.Javac == "" {
+		rendered("no JDK with Spark's jars to compile against")
+		return nil
+	}
+	work, err := os.MkdirTemp("", "udfx-rapidsudf-")
+	if err != nil {
+		return fmt.Errorf("RapidsUDF build: %w", err)
+	}
+	defer os.RemoveAll(work)
+	origDir, genDir, srcDir := filepath.Join(work, "orig"), filepath.Join(work, "classes"), filepath.Join(work, "src")
+	for _, d := range []string{origDir, genDir, srcDir} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+	}
+	sparkCP := filepath.Join(tools.SparkJars, "*")
+	var built []string
+
+	// The columnar class extends the original: compile it first.
+	origSrc := filepath.Join(opts.RepoRoot, filepath.FromSlash(opts.UDF.File))
+	var origCmd []string
+	switch opts.UDF.Language {
+	case udf.Java:
+		origCmd = []string{tools.Javac, "-nowarn", "-d", origDir, "-cp", sparkCP, origSrc}
+	case udf.Scala:
+		if len(tools.ScalaJars) == 0 {
+			rendered("no Scala 2.13 compiler for the original")
+			return nil
+		}
+		origCmd = []string{tools.Java, "-cp", strings.Join(tools.ScalaJars, string(os.PathListSeparator)), "scala.tools.nsc.Main",
+			"-usejavacp", "-d", origDir, "-classpath", sparkCP, origSrc}
+	default:
+		return nil
+	}
+	if msg, err := runTool(ctx, origCmd); err != nil {
+		rendered("the original did not compile here: " + firstLine(msg))
+		return nil
+	}
+
+	// One javac step for every generated class, warnings as errors.
+	var srcs []string
+	cudaFiles := map[*Rendered][]cuda.File{}
+	for _, r := range rs {
+		prefix := out.RewriteDir + "/" + r.Target + "/"
+		for _, f := range r.Files {
+			rel := strings.TrimPrefix(f.path, prefix)
+			if r.Target == TargetCUDA {
+				cudaFiles[r] = append(cudaFiles[r], cuda.File{Path: rel, Content: f.data})
+			}
+			if !strings.HasSuffix(f.path, ".java") {
+				continue
+			}
+			p := filepath.Join(srcDir, r.Target, filepath.FromSlash(rel))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				return err
+			}
+			if err := os.WriteFile(p, f.data, 0o644); err != nil {
+				return err
+			}
+			srcs = append(srcs, p)
+		}
+	}
+	cp := strings.Join([]string{cudfJar, rapidsJar, origDir, sparkCP}, string(os.PathListSeparator))
+	javacArgs := []string{tools.Javac, "-Xlint:all", "-Xlint:-serial", "-Xlint:-processing", "-Xlint:-classfile", "-Xlint:-path", "-Werror", "-d", genDir, "-cp", cp}
+	if msg, err := runTool(ctx, append(javacArgs, srcs...)); err != nil {
+		for _, r := range rs {
+			r.Accepted, r.Files = false, nil
+			r.Reason = "the generated RapidsUDF does not compile against the cuDF and RAPIDS jars (javac -Werror): " + tail(msg, 2000)
+		}
+		return nil
+	}
+	built = append(built, fmt.Sprintf("javac %s -Xlint:all -Werror against %s (%s) and %s (%s)",
+		tools.JDKVersion, path.Base(filepath.ToSlash(cudfJar)), shortHash(cudfJar), path.Base(filepath.ToSlash(rapidsJar)), shortHash(rapidsJar)))
+
+	// The CUDA library, when asked for and a toolkit is at hand.
+	var native []struct{ path, file string }
+	for _, r := range rs {
+		r.Note = ColumnarNote
+		if r.Target != TargetCUDA {
+			continue
+		}
+		r.Note = CUDANote
+		nvcc, okN := toolkit.Find(nil)
+		hdr, okH := toolkit.CudfHeaders()
+		if !opts.BuildNative || !okN || !okH {
+			continue
+		}
+		lib, err := cuda.BuildLibrary(ctx, nvcc, hdr, tools.JavaHome, cudaFiles[r], work)
+		if err != nil {
+			r.Accepted, r.Files = false, nil
+			r.Reason = "the kernel or JNI bridge does not build with nvcc: " + tail(err.Error(), 2000)
+			continue
+		}
+		native = append(native, struct{ path, file string }{NativePath(lib.Name), lib.Path})
+		built = append(built, "nvcc "+strings.Join(cuda.DeviceFlags, " ")+" (from "+nvcc.From+")")
+		r.Note = CUDABuiltNote
+	}
+
+	// The jar: the generated classes and the library, in a fixed order.
+	var entries []evidence.ArtifactEntry
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	add := func(name string, data []byte) error {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate, Modified: jarEpoch})
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(data); err != nil {
+			return err
+		}
+		entries = append(entries, evidence.ArtifactEntry{Path: name, SHA256: evidence.SHA256(data)})
+		return nil
+	}
+	if err := add("META-INF/MANIFEST.MF", []byte("Manifest-Version: 1.0\r\nCreated-By: "+opts.Tool+"\r\n\r\n")); err != nil {
+		return err
+	}
+	var classes []string
+	err = filepath.WalkDir(genDir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			classes = append(classes, p)
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	sort.Strings(classes)
+	for _, p := range classes {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(genDir, p)
+		if err := add(filepath.ToSlash(rel), b); err != nil {
+			return err
+		}
+	}
+	for _, n := range native {
+		b, err := os.ReadFile(n.file)
+		if err != nil {
+			return err
+		}
+		if err := add(n.path, b); err != nil {
+			return err
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	jarAbs := filepath.Join(opts.Workspace, "udfx-"+opts.UDF.Name+"-rapids.jar")
+	if err := os.MkdirAll(filepath.Dir(jarAbs), 0o755); err != nil {
+		return err
+	}
+	if err := evidence.WriteFileAtomic(jarAbs, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", jarAbs, err)
+	}
+	rel, err := filepath.Rel(opts.RepoRoot, jarAbs)
+	if err != nil {
+		return err
+	}
+	a := &evidence.Artifact{Path: filepath.ToSlash(rel), SHA256: evidence.SHA256(buf.Bytes()), Entries: entries, Built: built}
+	for _, r := range rs {
+		if r.Accepted {
+			a.Targets = append(a.Targets, r.Target)
+			r.Artifact = a
+		}
+	}
+	return nil
+}
+
+// artifactsOf lists the artifacts of the rendered targets, once each.
+func artifactsOf(rs []*Rendered) []evidence.Artifact {
+	var out []evidence.Artifact
+	seen := map[*evidence.Artifact]bool{}
+	for _, r := range rs {
+		if r.Accepted && r.Artifact != nil && !seen[r.Artifact] {
+			seen[r.Artifact] = true
+			out = append(out, *r.Artifact)
+		}
+	}
+	return out
+}
+
+func runTool(ctx context.Context, args []string) (string, error) {
+	out, err := exec.CommandContext(ctx, args[0], args[1:]...).CombinedOutput()
+	if err == nil && len(bytes.TrimSpace(out)) > 0 && strings.HasSuffix(args[0], "javac") {
+		err = fmt.Errorf("javac printed diagnostics")
+	}
+	return string(out), err
+}
+
+func shortHash(file string) string {
+	b, err := os.ReadFile(file + ".sha1")
+	if err == nil && len(bytes.TrimSpace(b)) >= 12 {
+		return "sha1:" + string(bytes.TrimSpace(b))[:12]
+	}
+	return "?"
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func tail(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if len(s) > n {
+		return "…" + s[len(s)-n:]
+	}
+	return s
+}

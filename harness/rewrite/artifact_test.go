@@ -1,0 +1,132 @@
+package rewrite
+
+import (
+	"archive/zip"
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/udfx/udfx/harness/evidence"
+	"github.com/udfx/udfx/harness/mavenjar"
+	"github.com/udfx/udfx/harness/translate"
+	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/harness/udf/frontends"
+	"github.com/udfx/udfx/templates/cuda"
+)
+
+// artifactCase renders the columnar and CUDA rewrites of the Java
+// ToFahrenheit example as renderTargets does (the CUDA one without its
+// host run, which templates/cuda tests) and returns the Options and
+// Outcome buildArtifact takes.
+func artifactCase(t *testing.T) (Options, *Outcome) {
+	t.Helper()
+	for _, a := range []string{mavenjar.CuDF, mavenjar.Rapids} {
+		_, err := mavenjar.Resolve(context.Background(), a, func(s string) { t.Log(s) })
+		require.NoError(t, err, "the RapidsUDF compiles against %s", a)
+	}
+	root, err := filepath.Abs("../..")
+	require.NoError(t, err)
+	file := "examples/java-to-fahrenheit/ToFahrenheit.java"
+	src, err := os.ReadFile(filepath.Join(root, file))
+	require.NoError(t, err)
+	fe := frontends.New(udf.Java)
+	defer fe.Close()
+	us, err := fe.Parse(file, src)
+	require.NoError(t, err)
+	var u *udf.UDF
+	for i := range us {
+		if us[i].Name == "ToFahrenheit" {
+			u = &us[i]
+		}
+	}
+	require.NotNil(t, u)
+	res, err := translate.Translate(u, src)
+	require.NoError(t, err)
+	require.NotNil(t, res.IR)
+	dir := "udfx-rewrites/ToFahrenheit"
+	opts := Options{UDF: u, Source: src, RepoRoot: root, Workspace: t.TempDir(), Tool: "udfx test"}
+	out := &Outcome{RewriteDir: dir}
+	col := &Rendered{Target: TargetColumnar}
+	require.NoError(t, renderColumnar(opts, res.IR, dir, dir+"/evidence.json", col))
+	require.True(t, col.Accepted, col.Reason)
+	files, err := cuda.Render(u, res.IR, dir+"/evidence.json")
+	require.NoError(t, err)
+	cu := &Rendered{Target: TargetCUDA, Accepted: true}
+	for _, f := range files {
+		cu.Files = append(cu.Files, renderedFile{path: dir + "/cuda/" + f.Path, data: f.Content})
+	}
+	out.Rendered = []*Rendered{col, cu}
+	return opts, out
+}
+
+// TestBuildArtifactCompilesAndPackages compiles the example's RapidsUDF
+// classes with javac -Werror against the real cuDF and RAPIDS jars,
+// packages them into the workspace's jar, labels both targets compiled
+// and records every entry's hash; the jar's bytes are what the record
+// says.
+func TestBuildArtifactCompilesAndPackages(t *testing.T) {
+	opts, out := artifactCase(t)
+	require.NoError(t, buildArtifact(context.Background(), opts, out))
+	col, cu := out.Rendered[0], out.Rendered[1]
+	require.True(t, col.Accepted, col.Reason)
+	require.True(t, cu.Accepted, cu.Reason)
+	assert.Equal(t, ColumnarNote, col.Note)
+	assert.Equal(t, CUDANote, cu.Note, "BuildNative is off: the library is not built")
+	arts := artifactsOf(out.Rendered)
+	require.Len(t, arts, 1)
+	a := arts[0]
+	assert.Equal(t, []string{TargetColumnar, TargetCUDA}, a.Targets)
+	assert.False(t, filepath.IsAbs(a.Path), a.Path)
+	assert.Contains(t, a.Built[0], "-Werror")
+
+	jarAbs := filepath.Join(opts.RepoRoot, filepath.FromSlash(a.Path))
+	b, err := os.ReadFile(jarAbs)
+	require.NoError(t, err)
+	assert.Equal(t, evidence.SHA256(b), a.SHA256)
+	z, err := zip.OpenReader(jarAbs)
+	require.NoError(t, err)
+	defer z.Close()
+	var names []string
+	for _, f := range z.File {
+		names = append(names, f.Name)
+	}
+	sort.Strings(names)
+	assert.Equal(t, []string{"META-INF/MANIFEST.MF", "examples/temperature/ToFahrenheitRapidsUDF.class", "udfx/cuda/ToFahrenheitCuda$Native.class", "udfx/cuda/ToFahrenheitCuda.class"}, names)
+	var recorded []string
+	for _, e := range a.Entries {
+		recorded = append(recorded, e.Path)
+		assert.Len(t, e.SHA256, 64)
+	}
+	sort.Strings(recorded)
+	assert.Equal(t, names, recorded)
+
+	// Fixed entry times: the same classes make the same jar.
+	for _, f := range z.File {
+		assert.True(t, f.Modified.Equal(jarEpoch), "%s: %s", f.Name, f.Modified)
+	}
+}
+
+// TestBuildArtifactDeclinesWhatDoesNotCompile: generated code that javac
+// rejects is declined with javac's words, never recorded as compiled.
+func TestBuildArtifactDeclinesWhatDoesNotCompile(t *testing.T) {
+	opts, out := artifactCase(t)
+	col := out.Rendered[0]
+	for i, f := range col.Files {
+		if strings.HasSuffix(f.path, ".java") {
+			col.Files[i].data = []byte(strings.Replace(string(f.data), "implements RapidsUDF {", "implements RapidsUDF {\n  private java.util.List raw;", 1))
+		}
+	}
+	require.NoError(t, buildArtifact(context.Background(), opts, out))
+	for _, r := range out.Rendered {
+		assert.False(t, r.Accepted, r.Target)
+		assert.Contains(t, r.Reason, "does not compile against the cuDF and RAPIDS jars")
+		assert.Contains(t, r.Reason, "rawtypes")
+	}
+	assert.Empty(t, artifactsOf(out.Rendered))
+}
