@@ -139,7 +139,7 @@ func TestRewriteWithAModelThatOnlyProposesWrongCandidates(t *testing.T) {
 	assert.NoFileExists(t, filepath.Join(ws, "evidence.json"))
 	assert.NoFileExists(t, filepath.Join(ws, "rewrite.patch"))
 	assert.NoDirExists(t, filepath.Join(dir, "udfx-rewrites"))
-	assert.Equal(t, "?? .udfx/\n", git(t, dir, "status", "--porcelain"))
+	assert.Equal(t, "", git(t, dir, "status", "--porcelain"), "only the workspace, which ignores itself")
 	assert.FileExists(t, filepath.Join(ws, "transcripts", "convert-1.json"))
 	assert.Contains(t, string(report), "## Agent conversations")
 	assert.Contains(t, string(report), "- [transcripts/convert-1.json](transcripts/convert-1.json)")

@@ -96,8 +96,10 @@ func TestRewriteCommandWritesAVerifiedSQLRewrite(t *testing.T) {
 			assert.Contains(t, stdout, "speedup")
 			assert.Contains(t, stdout, "patch          .udfx/"+ex.udf+"/rewrite.patch")
 
-			// The repository is untouched: only the workspace is new.
-			assert.Equal(t, "?? .udfx/\n", git(t, dir, "status", "--porcelain", "--untracked-files=normal"))
+			// The repository is untouched: the workspace ignores itself, so
+			// git status stays clean.
+			assert.Equal(t, "", git(t, dir, "status", "--porcelain", "--untracked-files=normal"))
+			assert.FileExists(t, filepath.Join(dir, ".udfx", ".gitignore"))
 			ws := filepath.Join(dir, ".udfx", ex.udf)
 			for _, f := range []string{"spec.json", "inputs.arrow", "baseline.tokens", "candidates/1/rewrite.sql", "candidates/1/report.json", "report.md", "evidence.json", "rewrite.patch"} {
 				assert.FileExists(t, filepath.Join(ws, f))
@@ -242,7 +244,7 @@ func TestRewriteCommandDeclines(t *testing.T) {
 	assert.Contains(t, string(report), "result: **no verified rewrite**")
 	assert.Contains(t, string(report), "- 10:5-11:20 (sql): Python for_statement: not translated")
 	assert.NoFileExists(t, filepath.Join(dir, ".udfx", "halve_thrice", "rewrite.patch"))
-	assert.Equal(t, "?? .udfx/\n", git(t, dir, "status", "--porcelain"))
+	assert.Equal(t, "", git(t, dir, "status", "--porcelain"), "only the workspace, which ignores itself")
 }
 
 func TestRewriteCommandUsage(t *testing.T) {
