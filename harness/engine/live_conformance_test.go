@@ -323,7 +323,7 @@ func livePython(t *testing.T) string {
 	out, err := exec.Command(py, "-c", "import pyspark; print(pyspark.__version__)").CombinedOutput()
 	if err != nil {
 		t.Fatalf("TestLiveConformance needs real Apache Spark: %s cannot import pyspark (%v: %s).\n"+
-			"Install it with `bash .ci/run` (creates .venv) or `python3 -m venv .venv && .venv/bin/pip install -r .ci/requirements.txt`, "+
+			"Any package's tests create it on first use (harness/testsetup), or `python3 -m venv .venv && .venv/bin/pip install -r harness/pyenv/requirements.txt`, "+
 			"or point UDFX_PYTHON at a Python with pyspark (and a JDK 17 on the machine).",
 			py, err, strings.TrimSpace(tail(string(out), 500)))
 	}

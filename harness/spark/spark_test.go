@@ -587,7 +587,7 @@ func TestBadMaster(t *testing.T) {
 
 // A Connect session without grpcio says which packages to install and
 // how, before it tries to reach the server (nothing listens at the URL).
-// The interpreter has the connect extras (.ci/requirements.txt; see
+// The interpreter has the connect extras (harness/pyenv/requirements.txt; see
 // TestConnectCelsius): the test hides grpc behind a module on PYTHONPATH
 // that fails to import, so grpcio must be reported and the packages that
 // do import must not (grpc_status imports grpc only when used).

@@ -39,7 +39,7 @@ func parseUDFs(t testing.TB, path string) []udf.UDF {
 }
 
 // venvPython is the repository's venv interpreter (CI creates it from
-// .ci/requirements.txt).
+// harness/pyenv/requirements.txt).
 func venvPython(t testing.TB) string {
 	t.Helper()
 	wd, err := os.Getwd()
@@ -53,7 +53,7 @@ func venvPython(t testing.TB) string {
 			break
 		}
 	}
-	t.Fatalf("no .venv above %s: create it with python3 -m venv .venv && .venv/bin/pip install -r .ci/requirements.txt", wd)
+	t.Fatalf("no .venv above %s: the package's TestMain links udfx's environment (harness/testsetup); or create one with python3 -m venv .venv && .venv/bin/pip install -r harness/pyenv/requirements.txt", wd)
 	return ""
 }
 

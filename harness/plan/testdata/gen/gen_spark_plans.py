@@ -1,6 +1,6 @@
 """Regenerates the Spark plan texts under harness/plan/testdata/spark.
 
-Run from the repository root with the pinned pyspark (.ci/requirements.txt):
+Run from the repository root with the pinned pyspark (harness/pyenv/requirements.txt):
 
     .venv/bin/python harness/plan/testdata/gen/gen_spark_plans.py
 
