@@ -26,6 +26,8 @@ import (
 	"strings"
 
 	"github.com/udfx/udfx/harness/pyenv"
+
+	"github.com/udfx/udfx/harness/filelock"
 )
 
 // CUDAVersion is the toolkit the pinned wheels install.
@@ -248,7 +250,7 @@ func install(ctx context.Context, opts Options, dir string, pins []string, fill 
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return err
 	}
-	unlock, err := lockFile(ctx, dir+".lock", func() { opts.progress("waiting for another udfx run that is installing " + filepath.Base(dir)) })
+	unlock, err := filelock.Lock(ctx, dir+".lock", func() { opts.progress("waiting for another udfx run that is installing " + filepath.Base(dir)) })
 	if err != nil {
 		return fmt.Errorf("lock %s: %w", dir+".lock", err)
 	}

@@ -15,7 +15,6 @@ import (
 	"crypto/sha256"
 	_ "embed"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -24,6 +23,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/udfx/udfx/harness/filelock"
 )
 
 // Requirements pins what the managed environment installs. CI, the tests
@@ -161,7 +162,7 @@ func Ensure(ctx context.Context, opts Options) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(opts.Dir), 0o755); err != nil {
 		return "", fmt.Errorf("udfx's Python environment: %w", err)
 	}
-	unlock, err := lockFile(ctx, opts.Dir+".lock", func() { progress("waiting for another udfx run that is creating the Python environment") })
+	unlock, err := filelock.Lock(ctx, opts.Dir+".lock", func() { progress("waiting for another udfx run that is creating the Python environment") })
 	if err != nil {
 		return "", fmt.Errorf("udfx's Python environment: lock %s: %w", opts.Dir+".lock", err)
 	}
@@ -283,6 +284,3 @@ func CheckBasePython(ctx context.Context, base string) (string, error) {
 	}
 	return p, nil
 }
-
-// ErrLocked is returned by lockFile when the context ends while waiting.
-var ErrLocked = errors.New("another udfx run holds the lock")
