@@ -1,0 +1,126 @@
+//go:build linux
+
+package runner
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+var subreaper sync.Once
+
+// adoptOrphans makes udfx the child subreaper of its descendants: a
+// process that a UDF's grandchild leaves behind is re-parented to udfx,
+// not to init, so it stays visible and killMarked can reap it.
+func adoptOrphans() {
+	subreaper.Do(func() { _ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) })
+}
+
+// killMarked kills, until none is left, every process that descends from
+// root, is in root's process group, or carries mark in its environment;
+// it reaps those that were re-parented to udfx. A process that forks
+// while it is being killed is found on the next pass.
+func killMarked(root int, mark string) {
+	self := os.Getpid()
+	needle := []byte(markerVar + "=" + mark + "\x00")
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		procs := listProcs()
+		children := map[int][]int{}
+		for _, p := range procs {
+			children[p.ppid] = append(children[p.ppid], p.pid)
+		}
+		hit := map[int]bool{}
+		var walk func(int)
+		walk = func(pid int) {
+			for _, c := range children[pid] {
+				if !hit[c] {
+					hit[c] = true
+					walk(c)
+				}
+			}
+		}
+		walk(root)
+		for _, p := range procs {
+			if p.pid == self || p.pid == root {
+				continue
+			}
+			if p.pgid == root || (mark != "" && p.state != 'Z' && environHas(p.pid, needle)) {
+				hit[p.pid] = true
+				walk(p.pid)
+			}
+		}
+		alive := 0
+		for _, p := range procs {
+			if !hit[p.pid] {
+				continue
+			}
+			if p.state != 'Z' {
+				alive++
+				_ = syscall.Kill(p.pid, syscall.SIGKILL)
+			}
+			if p.ppid == self {
+				// Adopted by the subreaper: nobody else waits for it.
+				var ws syscall.WaitStatus
+				_, _ = syscall.Wait4(p.pid, &ws, 0, nil)
+			}
+		}
+		if alive == 0 {
+			return
+		}
+	}
+}
+
+type procInfo struct {
+	pid, ppid, pgid int
+	state           byte
+}
+
+// listProcs reads every process's parent, group and state from /proc.
+func listProcs() []procInfo {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var out []procInfo
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp ...; comm may hold spaces and parens.
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		f := bytes.Fields(b[i+1:])
+		if len(f) < 3 || len(f[0]) == 0 {
+			continue
+		}
+		ppid, err1 := strconv.Atoi(string(f[1]))
+		pgid, err2 := strconv.Atoi(string(f[2]))
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		out = append(out, procInfo{pid: pid, ppid: ppid, pgid: pgid, state: f[0][0]})
+	}
+	return out
+}
+
+func environHas(pid int, needle []byte) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	if err != nil {
+		return false
+	}
+	return bytes.Contains(append([]byte{0}, b...), append([]byte{0}, needle...))
+}
