@@ -857,15 +857,15 @@ func (f *file) findUses() {
 	if len(byRegistered) == 0 {
 		return
 	}
+	var calls udf.SQLCallIndex[*entry]
+	for _, e := range f.udfs {
+		for _, n := range e.u.RegisteredNames {
+			calls.Add(n, e)
+		}
+	}
 	for _, lit := range f.literals {
-		text := t.text(lit)
-		for _, e := range f.udfs {
-			for _, n := range e.u.RegisteredNames {
-				if udf.SQLCalls(text, n) {
-					e.u.UseSites = append(e.u.UseSites, f.use(udf.UseSQL, lit))
-					break
-				}
-			}
+		for _, e := range calls.Calls(t.text(lit)) {
+			e.u.UseSites = append(e.u.UseSites, f.use(udf.UseSQL, lit))
 		}
 	}
 }
