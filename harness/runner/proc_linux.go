@@ -22,15 +22,18 @@ func adoptOrphans() {
 	subreaper.Do(func() { _ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) })
 }
 
-// killMarked kills, until none is left, every process that descends from
-// root, is in root's process group, or carries mark in its environment;
-// it reaps those that were re-parented to udfx. A process that forks
-// while it is being killed is found on the next pass.
+// killMarked kills root's process group and, until none is left, every
+// process that descends from root, is in root's group, or carries mark in
+// its environment; it reaps those that were re-parented to udfx (the
+// subreaper), also the children of root that only reach udfx once root
+// is dead. A process that forks while it is being killed is found on the
+// next pass.
 func killMarked(root int, mark string) {
 	self := os.Getpid()
 	needle := []byte(markerVar + "=" + mark + "\x00")
+	known := map[int]bool{} // every process found so far, root aside
 	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
+	for pass := 0; time.Now().Before(deadline); pass++ {
 		procs := listProcs()
 		children := map[int][]int{}
 		for _, p := range procs {
@@ -51,29 +54,40 @@ func killMarked(root int, mark string) {
 			if p.pid == self || p.pid == root {
 				continue
 			}
-			if p.pgid == root || (mark != "" && p.state != 'Z' && environHas(p.pid, needle)) {
+			if known[p.pid] || p.pgid == root || (mark != "" && p.state != 'Z' && environHas(p.pid, needle)) {
 				hit[p.pid] = true
 				walk(p.pid)
 			}
 		}
-		alive := 0
+		delete(hit, root)
+		left := 0
 		for _, p := range procs {
 			if !hit[p.pid] {
 				continue
 			}
-			if p.state != 'Z' {
-				alive++
+			known[p.pid] = true
+			switch {
+			case p.state != 'Z':
 				_ = syscall.Kill(p.pid, syscall.SIGKILL)
-			}
-			if p.ppid == self {
+				left++
+			case p.ppid == self:
 				// Adopted by the subreaper: nobody else waits for it.
 				var ws syscall.WaitStatus
-				_, _ = syscall.Wait4(p.pid, &ws, 0, nil)
+				_, _ = syscall.Wait4(p.pid, &ws, syscall.WNOHANG, nil)
+			default:
+				left++ // dead; its parent is dying too, then udfx reaps it
 			}
 		}
-		if alive == 0 {
+		if pass == 0 {
+			// The tree is known: end root, whose children then come to
+			// udfx.
+			_ = syscall.Kill(-root, syscall.SIGKILL)
+			_ = syscall.Kill(root, syscall.SIGKILL)
+		}
+		if left == 0 {
 			return
 		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
 

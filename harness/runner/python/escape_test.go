@@ -39,6 +39,7 @@ func TestNoDescendantOutlivesRun(t *testing.T) {
 			require.NoError(t, r.Close())
 			require.Less(t, time.Since(start), 20*time.Second)
 			require.Empty(t, sleepers(n), "sleep %d outlived the run", n)
+			require.Empty(t, zombieChildren(), "dead descendants left unreaped")
 		})
 	}
 }
@@ -58,6 +59,29 @@ func sleepers(n int) []string {
 			continue
 		}
 		out = append(out, e.Name())
+	}
+	return out
+}
+
+// zombieChildren lists this process's children that died and were not
+// reaped: descendants re-parented to it (the subreaper) and left behind.
+func zombieChildren() []string {
+	self := fmt.Sprintf(" %d ", os.Getpid())
+	var out []string
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		st, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		i := strings.LastIndexByte(string(st), ')')
+		if i < 0 {
+			continue
+		}
+		// ") Z ppid ..."
+		if rest := string(st[i+1:]); strings.HasPrefix(rest, " Z") && strings.HasPrefix(rest[2:], self) {
+			out = append(out, e.Name())
+		}
 	}
 	return out
 }
