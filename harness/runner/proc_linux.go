@@ -22,19 +22,39 @@ func adoptOrphans() {
 	subreaper.Do(func() { _ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) })
 }
 
-// killMarked kills root's process group and, until none is left, every
+// killTree kills root's process group and, until none is left, every
 // process that descends from root, is in root's group, or carries mark in
 // its environment; it reaps those that were re-parented to udfx (the
 // subreaper), also the children of root that only reach udfx once root
 // is dead. A process that forks while it is being killed is found on the
 // next pass.
-func killMarked(root int, mark string) {
+//
+// Root's pid and group count only while they are still the run's: root
+// alive with the mark, or dead and not yet reaped, or a marked process
+// left in its group. Once root is reaped its pid may belong to another
+// process; then only the marked processes are killed.
+func killTree(root int, mark string) {
 	self := os.Getpid()
 	needle := []byte(markerVar + "=" + mark + "\x00")
+	marked := func(p procInfo) bool { return mark != "" && p.state != 'Z' && environHas(p.pid, needle) }
+	procs := listProcs()
+	ours := mark == ""
+	for _, p := range procs {
+		if (p.pid == root && (p.state == 'Z' || marked(p))) || (p.pgid == root && marked(p)) {
+			ours = true
+			break
+		}
+	}
+	if ours {
+		// Stop the group first so that nothing in it forks or exits while
+		// its descendants are looked up: a child whose parent died would be
+		// re-parented away from the tree.
+		_ = syscall.Kill(-root, syscall.SIGSTOP)
+	}
 	known := map[int]bool{} // every process found so far, root aside
 	deadline := time.Now().Add(5 * time.Second)
 	for pass := 0; time.Now().Before(deadline); pass++ {
-		procs := listProcs()
+		procs = listProcs()
 		children := map[int][]int{}
 		for _, p := range procs {
 			children[p.ppid] = append(children[p.ppid], p.pid)
@@ -49,12 +69,14 @@ func killMarked(root int, mark string) {
 				}
 			}
 		}
-		walk(root)
+		if ours {
+			walk(root)
+		}
 		for _, p := range procs {
 			if p.pid == self || p.pid == root {
 				continue
 			}
-			if known[p.pid] || p.pgid == root || (mark != "" && p.state != 'Z' && environHas(p.pid, needle)) {
+			if known[p.pid] || (ours && p.pgid == root) || marked(p) {
 				hit[p.pid] = true
 				walk(p.pid)
 			}
@@ -78,7 +100,7 @@ func killMarked(root int, mark string) {
 				left++ // dead; its parent is dying too, then udfx reaps it
 			}
 		}
-		if pass == 0 {
+		if pass == 0 && ours {
 			// The tree is known: end root, whose children then come to
 			// udfx.
 			_ = syscall.Kill(-root, syscall.SIGKILL)

@@ -2,9 +2,13 @@
 
 package runner
 
+import "syscall"
+
 // adoptOrphans does nothing where there is no child subreaper.
 func adoptOrphans() {}
 
-// killMarked does nothing where there is no /proc: the process group
-// kill is all there is.
-func killMarked(root int, mark string) {}
+// killTree kills root's process group: without /proc, that is all there
+// is.
+func killTree(root int, mark string) {
+	_ = syscall.Kill(-root, syscall.SIGKILL)
+}

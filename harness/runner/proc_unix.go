@@ -37,13 +37,7 @@ func KillProcessGroup(cmd *exec.Cmd) {
 	if cmd.Process == nil {
 		return
 	}
-	pid := cmd.Process.Pid
-	// Stop the group first so that nothing in it forks or exits while its
-	// descendants are looked up: a child whose parent died would be
-	// re-parented away from the tree.
-	_ = syscall.Kill(-pid, syscall.SIGSTOP)
-	killMarked(pid, markerOf(cmd))
-	_ = syscall.Kill(-pid, syscall.SIGKILL)
+	killTree(cmd.Process.Pid, markerOf(cmd))
 	_ = cmd.Process.Kill()
 }
 
