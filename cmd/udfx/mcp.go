@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/udfx/udfx/harness/mcpserver"
@@ -55,7 +54,8 @@ func runMCP(ctx context.Context, e *env) error {
 	if err != nil {
 		return internalError(err)
 	}
-	t := &mcp.IOTransport{Reader: io.NopCloser(e.Stdin), Writer: nopWriteCloser{e.Stdout}}
+	// Not the SDK's IOTransport: one malformed line would end the session.
+	t := &mcpserver.StdioTransport{In: e.Stdin, Out: e.Stdout}
 	if err := srv.Run(ctx, t); err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, context.Canceled) {
 		return internalError(fmt.Errorf("mcp: %w", err))
 	}
@@ -63,10 +63,6 @@ func runMCP(ctx context.Context, e *env) error {
 }
 
 // nopWriteCloser keeps the transport from closing the process's stdout.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
-
 // runCaptured runs one udfx command in-process for a tool call: a fresh
 // command tree over buffers, so nothing it prints reaches the protocol's
 // stream, and no terminal, so no progress output.

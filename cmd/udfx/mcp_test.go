@@ -270,3 +270,49 @@ func TestMCPRewriteApplyThenVerify(t *testing.T) {
 	require.True(t, res.IsError)
 	assert.Contains(t, resultText(res), "udfx rewrite exited with code 2 (bad usage)")
 }
+
+// TestMCPMalformedLineIsAnswered: `udfx mcp` answers a line that is not
+// JSON with -32700 and keeps serving; at the end of input it exits 0.
+func TestMCPMalformedLineIsAnswered(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		err := runMCP(context.Background(), &env{Stdin: inR, Stdout: outW, Stderr: io.Discard, WorkDir: t.TempDir()})
+		outW.Close()
+		done <- exitCode(err)
+	}()
+	sc := bufio.NewScanner(outR)
+	sc.Buffer(nil, 16<<20)
+	next := func() map[string]any {
+		t.Helper()
+		require.True(t, sc.Scan(), "udfx mcp closed its output")
+		var m map[string]any
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &m), sc.Text())
+		return m
+	}
+	go func() {
+		for _, l := range []string{
+			`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`,
+			`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+			`{"jsonrpc":"2.0","id":2,"method":`,
+			`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`,
+		} {
+			inW.Write([]byte(l + "\n"))
+		}
+		inW.Close()
+	}()
+	assert.Equal(t, float64(1), next()["id"])
+	bad := next()
+	assert.Nil(t, bad["id"])
+	assert.Equal(t, float64(-32700), bad["error"].(map[string]any)["code"])
+	list := next()
+	assert.Equal(t, float64(3), list["id"])
+	assert.Contains(t, list, "result")
+	select {
+	case code := <-done:
+		assert.Equal(t, exitOK, code)
+	case <-time.After(30 * time.Second):
+		t.Fatal("udfx mcp did not return at the end of input")
+	}
+}

@@ -148,6 +148,11 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 	if err != nil {
 		return err
 	}
+	unlock, err := lockWorkspace(loc.Workspace)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	if _, err := e.ensurePython(ctx, filepath.Dir(e.abs(loc.UDF.File))); err != nil {
 		return internalError(err)
 	}

@@ -77,6 +77,17 @@ type locatedUDF struct {
 	Workspace string
 }
 
+// lockWorkspace holds a UDF's workspace for this command: two runs on one
+// UDF would overwrite each other's inputs and evidence. Another run
+// holding it is exit 3, udfx could not do its job.
+func lockWorkspace(ws string) (func(), error) {
+	unlock, err := rewrite.LockWorkspace(ws)
+	if err != nil {
+		return nil, internalError(err)
+	}
+	return unlock, nil
+}
+
 // locateUDF finds FILE[:NAME] and its repository and workspace the way
 // `udfx rewrite` does; workspace is the --workspace flag ("" for the
 // default).
@@ -145,6 +156,11 @@ func runScaffold(ctx context.Context, e *env, opts *scaffoldOptions, target stri
 	if err != nil {
 		return err
 	}
+	unlock, err := lockWorkspace(loc.Workspace)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	if _, err := e.ensurePython(ctx, filepath.Dir(e.abs(loc.UDF.File))); err != nil {
 		return internalError(err)
 	}

@@ -146,6 +146,11 @@ func runTest(ctx context.Context, e *env, opts *testOptions, target string) erro
 		if err := rewrite.MarkWorkspace(workspace); err != nil {
 			return internalError(err)
 		}
+		unlock, err := lockWorkspace(workspace)
+		if err != nil {
+			return err
+		}
+		defer unlock()
 	}
 	progress := e.progress().Func()
 	var session *spark.Session

@@ -20,6 +20,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/udfx/udfx/harness/internal/regular"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/value"
 )
@@ -116,6 +117,34 @@ func LoadSamples(path string, params []Param, mem memory.Allocator) (arrow.Recor
 	return buildBatch(path, schema, cols, mem)
 }
 
+// MaxSampleFileBytes and MaxSampleLineBytes bound what a sample file may
+// make udfx read: a device such as /dev/zero, or a file without newlines,
+// would otherwise grow memory without end.
+const (
+	MaxSampleFileBytes = 1 << 30
+	MaxSampleLineBytes = 16 << 20
+)
+
+// openSample opens a sample file if it is a regular file: a named pipe
+// would block in open, a device never ends.
+func openSample(path string) (*os.File, error) {
+	f, err := regular.Open(path)
+	if err != nil {
+		var nr *regular.NotRegularError
+		if errors.As(err, &nr) {
+			return nil, &SampleError{File: path, Err: errors.New(nr.Reason())}
+		}
+		return nil, &SampleError{File: path, Err: err}
+	}
+	return f, nil
+}
+
+// boundedText reads a text sample within MaxSampleFileBytes and
+// MaxSampleLineBytes.
+func boundedText(f *os.File) io.Reader {
+	return regular.LimitLines(regular.Limit("", f, MaxSampleFileBytes), MaxSampleLineBytes)
+}
+
 func sampleFormat(path string) (string, error) {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".parquet", ".pq":
@@ -125,9 +154,9 @@ func sampleFormat(path string) (string, error) {
 	case ".jsonl", ".ndjson", ".json":
 		return "jsonl", nil
 	}
-	f, err := os.Open(path)
+	f, err := openSample(path)
 	if err != nil {
-		return "", &SampleError{File: path, Err: err}
+		return "", err
 	}
 	defer f.Close()
 	head := make([]byte, 512)
@@ -274,12 +303,12 @@ func (c *csvReader) read() (csvRecord, error) {
 }
 
 func readCSV(path string, params []Param) ([][]value.Value, error) {
-	f, err := os.Open(path)
+	f, err := openSample(path)
 	if err != nil {
-		return nil, &SampleError{File: path, Err: err}
+		return nil, err
 	}
 	defer f.Close()
-	return parseCSV(path, f, params)
+	return parseCSV(path, boundedText(f), params)
 }
 
 // parseCSV is readCSV on a reader (the fuzz test drives it directly).
@@ -376,12 +405,12 @@ func columnIndexes(path string, line int, names []string, params []Param) ([]int
 // ---- JSON Lines ----
 
 func readJSONL(path string, params []Param) ([][]value.Value, error) {
-	f, err := os.Open(path)
+	f, err := openSample(path)
 	if err != nil {
-		return nil, &SampleError{File: path, Err: err}
+		return nil, err
 	}
 	defer f.Close()
-	return parseJSONL(path, f, params)
+	return parseJSONL(path, boundedText(f), params)
 }
 
 // parseJSONL is readJSONL on a reader (the fuzz test drives it directly).
@@ -480,7 +509,17 @@ func jsonText(n jnode) string {
 // ---- Parquet ----
 
 func readParquet(path string, params []Param, mem memory.Allocator) ([][]value.Value, error) {
-	rdr, err := file.OpenParquetFile(path, false)
+	f, err := openSample(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil {
+		return nil, &SampleError{File: path, Err: err}
+	} else if fi.Size() > MaxSampleFileBytes {
+		return nil, &SampleError{File: path, Err: &regular.TooLargeError{Max: MaxSampleFileBytes}}
+	}
+	rdr, err := file.NewParquetReader(f)
 	if err != nil {
 		return nil, &SampleError{File: path, Err: fmt.Errorf("not a Parquet file: %w", err)}
 	}

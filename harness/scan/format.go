@@ -111,8 +111,16 @@ func WriteTable(w io.Writer, res *Result) error {
 	if n := len(res.Skipped); n > 0 {
 		fmt.Fprintf(w, ", %s skipped", plural(n, "file"))
 	}
-	_, err = fmt.Fprintln(w)
-	return err
+	if _, err = fmt.Fprintln(w); err != nil {
+		return err
+	}
+	// Say why each file was skipped, as the JSON does.
+	for _, s := range res.Skipped {
+		if _, err := fmt.Fprintf(w, "skipped %s: %s\n", s.File, s.Reason); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func plural(n int, noun string) string {

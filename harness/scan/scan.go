@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/udfx/udfx/harness/internal/regular"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/internal/typeinfer"
 )
@@ -175,8 +176,15 @@ func (e *InternalError) Unwrap() error { return e.Err }
 // udfx: it comes back as an *InternalError naming the file rather than
 // killing the process with a stack dump.
 func parseFile(fe udf.Frontend, f file) (udfs []udf.UDF, perr *udf.ParseError, skipped string, bug error) {
-	src, err := os.ReadFile(f.abs)
-	if err != nil {
+	src, err := regular.ReadFile(f.abs, maxFileSize)
+	var notRegular *regular.NotRegularError
+	var large *regular.TooLargeError
+	switch {
+	case errors.As(err, &notRegular):
+		return nil, nil, notRegular.Reason(), nil
+	case errors.As(err, &large):
+		return nil, nil, tooLarge, nil
+	case err != nil:
 		return nil, &udf.ParseError{File: f.path, Pos: udf.Position{Line: 1, Column: 1}, Message: fmt.Sprintf("read: %v", err)}, "", nil
 	}
 	if isBinary(src) {

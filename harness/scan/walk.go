@@ -13,6 +13,7 @@ import (
 
 	gitignore "github.com/sabhiram/go-gitignore"
 
+	"github.com/udfx/udfx/harness/internal/regular"
 	"github.com/udfx/udfx/harness/udf"
 )
 
@@ -38,6 +39,9 @@ const binarySniffLen = 8000
 
 // maxFileSize bounds what is read: larger "source" files are generated.
 const maxFileSize = 4 << 20
+
+// tooLarge is the reason a file over maxFileSize is skipped.
+var tooLarge = "larger than " + regular.Size(maxFileSize) + ": generated code?"
 
 // InputError is a path argument that cannot be scanned: it does not exist
 // or is not a source file. It is the user's mistake, not udfx's.
@@ -112,6 +116,10 @@ func (w *walker) add(arg string) error {
 		lang, ok := languageOf[filepath.Ext(abs)]
 		if !ok {
 			return &InputError{Path: arg, Err: errors.New("not a Scala (.scala, .sc), Java (.java) or Python (.py) file")}
+		}
+		if !fi.Mode().IsRegular() {
+			// A named pipe would block the scan in open; a device never ends.
+			return &InputError{Path: arg, Err: fmt.Errorf("%s, not a regular file", regular.Describe(fi.Mode()))}
 		}
 		w.addFile(abs, lang, fi)
 		return nil
@@ -215,7 +223,11 @@ func (w *walker) walkDir(dir string, rules []ignoreRule, root bool) error {
 			continue
 		}
 		lang, ok := languageOf[filepath.Ext(name)]
-		if !ok || !info.Mode().IsRegular() || ignored(rules, p, false) {
+		if !ok || ignored(rules, p, false) {
+			continue
+		}
+		if !info.Mode().IsRegular() {
+			w.skipped = append(w.skipped, Skipped{File: w.display(p), Reason: regular.Describe(info.Mode()) + ", not a regular file"})
 			continue
 		}
 		w.addFile(p, lang, info)
@@ -233,7 +245,7 @@ func (w *walker) addFile(abs string, lang udf.Language, info fs.FileInfo) {
 	}
 	w.seen[real] = true
 	if info.Size() > maxFileSize {
-		w.skipped = append(w.skipped, Skipped{File: w.display(abs), Reason: fmt.Sprintf("larger than %d MiB: generated code?", maxFileSize>>20)})
+		w.skipped = append(w.skipped, Skipped{File: w.display(abs), Reason: tooLarge})
 		return
 	}
 	w.files = append(w.files, file{path: w.display(abs), abs: abs, lang: lang})

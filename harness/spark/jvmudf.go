@@ -311,10 +311,10 @@ func compile(ctx context.Context, t *jvm.Tools, in *Install, scala bool, file, o
 	}
 	var cmd *exec.Cmd
 	if scala {
-		cmd = exec.CommandContext(ctx, t.Java, "-Xss16m", "-cp", strings.Join(t.ScalaJars, sep),
+		cmd = runner.Command(ctx, t.Java, "-Xss16m", "-cp", strings.Join(t.ScalaJars, sep),
 			"scala.tools.nsc.Main", "-nowarn", "-encoding", "UTF-8", "-classpath", t.ScalaJars[1]+sep+cp, "-d", out, file)
 	} else {
-		cmd = exec.CommandContext(ctx, t.Javac, "-proc:none", "-nowarn", "-encoding", "UTF-8", "-implicit:none",
+		cmd = runner.Command(ctx, t.Javac, "-proc:none", "-nowarn", "-encoding", "UTF-8", "-implicit:none",
 			"-cp", cp, "-d", out, file)
 	}
 	var buf bytes.Buffer

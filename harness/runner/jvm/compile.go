@@ -111,7 +111,7 @@ func compileDriver(ctx context.Context, t *Tools, cacheDir, cpHash string) (stri
 			return &runner.EnvError{What: "Spark jars", Msg: fmt.Sprintf("udfx's driver does not compile against %s (Spark %s); udfx needs Spark 4: %s", t.SparkJars, t.SparkVersion, tail(res.output, 2000))}
 		}
 		cp := filepath.Join(out, "classes") + string(os.PathListSeparator) + filepath.Join(t.SparkJars, "*")
-		cmd := exec.CommandContext(ctx, t.Java, "-cp", cp, driverClass, "--module-options")
+		cmd := runner.Command(ctx, t.Java, "-cp", cp, driverClass, "--module-options")
 		opts, err := cmd.Output()
 		if err != nil {
 			return &runner.EnvError{What: "Spark jars", Msg: fmt.Sprintf("cannot read Spark's JVM options from %s: %v", t.SparkJars, err)}
@@ -218,7 +218,7 @@ type toolResult struct {
 
 // runTool runs a compiler; a non-zero exit is a result, not an error.
 func runTool(ctx context.Context, name string, args ...string) (toolResult, error) {
-	cmd := exec.CommandContext(ctx, name, args...)
+	cmd := runner.Command(ctx, name, args...)
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = &out

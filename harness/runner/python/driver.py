@@ -945,7 +945,27 @@ def user_frame_line(path, tb):
     return line
 
 
-def load_module(path):
+def preload_libraries(cfg):
+    """Imports pandas, pyarrow and numpy before the memory limit when the
+    UDF is a pandas_udf or its source names them."""
+    want = cfg.get("kind") == "pandas-udf"
+    if not want:
+        try:
+            with open(cfg["file"], "rb") as f:
+                src = f.read(4 << 20)
+            want = any(w in src for w in (b"pandas", b"numpy", b"pyarrow"))
+        except OSError:
+            pass
+    if not want:
+        return
+    for name in ("numpy", "pandas", "pyarrow", "pyspark.worker"):
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 -- reported later, where it is needed
+            pass
+
+
+def load_module(path, memory_mb=0):
     name = "udfx_user_module"
     d = os.path.dirname(path)
     if d not in sys.path:
@@ -961,6 +981,9 @@ def load_module(path):
         spec.loader.exec_module(mod)
     except SyntaxError as e:
         fail("compile", file=e.filename or path, line=e.lineno or 0, msg="%s: %s" % (type(e).__name__, e.msg))
+    except MemoryError as e:
+        fail("compile", file=path, line=user_frame_line(path, e.__traceback__),
+             msg="MemoryError: importing the module went over the memory limit (--memory %d MiB)" % memory_mb)
     except ModuleNotFoundError as e:
         top = (e.name or "").split(".")[0]
         if top in ("pyspark", "pandas", "pyarrow", "numpy", "py4j"):
@@ -1255,7 +1278,13 @@ def main():
     except ImportError as e:
         fail("env", what="pyspark", msg="cannot import pyspark: %s" % e)
     install_ddl_parser()
-    mod = load_module(path)
+    # The memory limit applies from the user's import on: a module that
+    # allocates at import time is bounded too. The libraries the module or
+    # the driver needs anyway are loaded first, so that their mappings
+    # count in the baseline, not against the UDF.
+    preload_libraries(cfg)
+    set_memory_limit(cfg.get("memory_mb", 0))
+    mod = load_module(path, cfg.get("memory_mb", 0))
     func, eval_type, rt = resolve(cfg, mod)
     want = cfg.get("return_type")
     if want is not None and load_type(want) != rt:
@@ -1272,7 +1301,6 @@ def main():
         run = make_batched(func, rt)
     else:
         run = make_pandas(func, eval_type, rt, cfg.get("batch_size") or 10000)
-    set_memory_limit(cfg.get("memory_mb", 0))
     emit("OK %d %s %s" % (eval_type, sys.version.split()[0], pyspark.__version__))
     OUT.flush()
     types_cache = {}

@@ -117,3 +117,20 @@ func parseAll(t *testing.T, path string) []udf.UDF {
 	u := parseUDFs(t, path)
 	return u
 }
+
+// TestMemoryLimitCoversImport: a module that allocates 1.5 GiB when it is
+// imported does not pass --memory 256: the limit applies before the
+// user's module loads.
+func TestMemoryLimitCoversImport(t *testing.T) {
+	u := parseUDF(t, "testdata/import_hog.py", "size")
+	r, err := New(context.Background(), u, Options{Limits: runner.Limits{Timeout: 30e9, MemoryMB: 256}, Python: venvPython(t)})
+	if err == nil {
+		defer r.Close()
+		_, err = r.Run(context.Background(), [][]value.Value{{value.IntOf(1)}})
+	}
+	var ce *runner.CompileError
+	require.ErrorAs(t, err, &ce)
+	assert.Contains(t, ce.File, "import_hog.py")
+	assert.Equal(t, 6, ce.Line)
+	assert.Contains(t, ce.Msg, "MemoryError: importing the module went over the memory limit (--memory 256 MiB)")
+}

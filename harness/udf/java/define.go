@@ -738,15 +738,18 @@ func (b *builder) useSites() {
 			}
 		}
 	}
+	var calls udf.SQLCallIndex[*entry]
+	for _, e := range b.entries {
+		for _, name := range e.u.RegisteredNames {
+			calls.Add(name, e)
+		}
+	}
+	if calls.Len() == 0 {
+		return
+	}
 	for _, lit := range fl.literals {
-		content := literalContent(fl.src.Text(lit))
-		for _, e := range b.entries {
-			for _, name := range e.u.RegisteredNames {
-				if udf.SQLCalls(content, name) {
-					e.u.UseSites = append(e.u.UseSites, b.site(udf.UseSQL, lit))
-					break
-				}
-			}
+		for _, e := range calls.Calls(literalContent(fl.src.Text(lit))) {
+			e.u.UseSites = append(e.u.UseSites, b.site(udf.UseSQL, lit))
 		}
 	}
 }

@@ -259,16 +259,33 @@ func (sc *scan) existingUDF(fn *sitter.Node) *found {
 	case "call":
 		return sc.byCreator[fn.Id()]
 	case "identifier":
-		name := sc.text(fn)
-		for _, f := range sc.found {
+		// An index, not a loop over found: a file of n registered UDFs
+		// would cost n².
+		if sc.byCallable == nil {
+			sc.byCallable, sc.posOf = map[string]*found{}, map[*found]int{}
+		}
+		for ; sc.indexed < len(sc.found); sc.indexed++ {
+			f := sc.found[sc.indexed]
+			sc.posOf[f] = sc.indexed
 			for _, c := range f.callables {
-				if c == name {
-					return f
-				}
+				sc.indexCallable(f, c)
 			}
 		}
+		return sc.byCallable[sc.text(fn)]
 	}
 	return nil
+}
+
+// indexCallable records that name calls f, unless an earlier UDF in found
+// already has that name.
+func (sc *scan) indexCallable(f *found, name string) {
+	pos, ok := sc.posOf[f]
+	if !ok {
+		return // indexed with its callables when existingUDF reaches it
+	}
+	if g := sc.byCallable[name]; g == nil || sc.posOf[g] > pos {
+		sc.byCallable[name] = f
+	}
 }
 
 // registeredDef returns a UDF an earlier register call made from the same
@@ -298,6 +315,7 @@ func (sc *scan) addRegistration(f *found, regName string, use udf.UseSite, varia
 	f.u.UseSites = append(f.u.UseSites, use)
 	if variable != "" {
 		f.callables = append(f.callables, variable)
+		sc.indexCallable(f, variable)
 	}
 	if f.autoName {
 		switch {

@@ -112,6 +112,11 @@ type scan struct {
 	strings   []*sitter.Node
 
 	found []*found
+	// byCallable finds the first UDF in found that a variable name calls,
+	// for the first indexed entries of found (see existingUDF).
+	byCallable map[string]*found
+	posOf      map[*found]int
+	indexed    int
 	// byCreator finds a UDF from the id of the call that made it.
 	byCreator map[uintptr]*found
 	// handled are calls already consumed as definitions or registrations;

@@ -62,21 +62,22 @@ func (sc *scan) findUseSites() {
 			}
 		}
 	}
+	var calls udf.SQLCallIndex[*found]
+	for _, f := range registered {
+		for _, name := range f.u.RegisteredNames {
+			calls.Add(name, f)
+		}
+	}
 	for _, s := range sc.strings {
 		if p := s.Parent(); p != nil && kindOf(p) == "expression_statement" {
 			continue // a docstring, not SQL handed to Spark
 		}
-		text := ""
-		for _, f := range registered {
-			if text == "" {
-				text = sc.text(s)
-			}
-			for _, name := range f.u.RegisteredNames {
-				if udf.SQLCalls(text, name) {
-					f.u.UseSites = append(f.u.UseSites, udf.UseSite{Kind: udf.UseSQL, Span: sc.src.Span(s), Text: text})
-					break
-				}
-			}
+		if calls.Len() == 0 {
+			break
+		}
+		text := sc.text(s)
+		for _, f := range calls.Calls(text) {
+			f.u.UseSites = append(f.u.UseSites, udf.UseSite{Kind: udf.UseSQL, Span: sc.src.Span(s), Text: text})
 		}
 	}
 }

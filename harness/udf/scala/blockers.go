@@ -116,7 +116,7 @@ func (s *bodyScan) visit(i int, locals map[string]bool) {
 	case "instance_expression":
 		s.newExpr(i)
 	case "field_expression":
-		if s.isCallee(i) || s.isAssigned(i) || (t.kind(t.parent(i)) == "field_expression" && t.nodes[i].field == "value") {
+		if s.isCallee(i) || s.isAssigned(i) || (t.kind(t.parent(i)) == "field_expression" && t.fieldOf(i) == "value") {
 			return
 		}
 		s.judge(i, locals, false)
@@ -150,14 +150,14 @@ func (s *bodyScan) isCallee(i int) bool {
 	if t.kind(p) == "generic_function" {
 		i, p = p, t.parent(p)
 	}
-	return t.kind(p) == "call_expression" && t.nodes[i].field == "function"
+	return t.kind(p) == "call_expression" && t.fieldOf(i) == "function"
 }
 
 // isAssigned is true for the left side of an assignment.
 func (s *bodyScan) isAssigned(i int) bool {
 	t := s.f.t
 	p := t.parent(i)
-	if t.nodes[i].field != "left" {
+	if t.fieldOf(i) != "left" {
 		return false
 	}
 	switch t.kind(p) {
@@ -174,7 +174,7 @@ func (s *bodyScan) ident(i int, locals map[string]bool) {
 	if s.isCallee(i) || s.isAssigned(i) {
 		return
 	}
-	switch t.nodes[i].field {
+	switch t.fieldOf(i) {
 	case "field", "operator", "name", "pattern", "parameters", "interpolator":
 		return
 	}

@@ -275,7 +275,7 @@ func (f *file) findTemplates() {
 			continue
 		}
 		for c := t.nodes[ext].first; c != none; c = t.nodes[c].next {
-			if t.nodes[c].field != "type" {
+			if t.fieldOf(int(c)) != "type" {
 				continue
 			}
 			sh, ok := f.shapeOf(int(c))
@@ -542,11 +542,11 @@ func (f *file) holderNode(n int) int {
 	p := t.parent(n)
 	switch t.kind(p) {
 	case "val_definition", "var_definition":
-		if t.nodes[n].field == "value" && t.kind(t.child(p, "pattern")) == "identifier" {
+		if t.fieldOf(n) == "value" && t.kind(t.child(p, "pattern")) == "identifier" {
 			return p
 		}
 	case "function_definition":
-		if t.nodes[n].field == "body" && t.child(p, "parameters") == none {
+		if t.fieldOf(n) == "body" && t.child(p, "parameters") == none {
 			return p
 		}
 	}
@@ -666,7 +666,7 @@ func (f *file) heldLambda(name string, typeArgs []int, dataType *udf.Type) *entr
 func (f *file) lambdaBody(lambda int) int {
 	body := none
 	for _, k := range f.t.kids(lambda) {
-		if f.t.nodes[k].field != "parameters" {
+		if f.t.fieldOf(k) != "parameters" {
 			body = k
 		}
 	}
@@ -857,15 +857,15 @@ func (f *file) findUses() {
 	if len(byRegistered) == 0 {
 		return
 	}
+	var calls udf.SQLCallIndex[*entry]
+	for _, e := range f.udfs {
+		for _, n := range e.u.RegisteredNames {
+			calls.Add(n, e)
+		}
+	}
 	for _, lit := range f.literals {
-		text := t.text(lit)
-		for _, e := range f.udfs {
-			for _, n := range e.u.RegisteredNames {
-				if udf.SQLCalls(text, n) {
-					e.u.UseSites = append(e.u.UseSites, f.use(udf.UseSQL, lit))
-					break
-				}
-			}
+		for _, e := range calls.Calls(t.text(lit)) {
+			e.u.UseSites = append(e.u.UseSites, f.use(udf.UseSQL, lit))
 		}
 	}
 }

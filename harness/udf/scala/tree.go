@@ -11,15 +11,18 @@ const none = -1
 // at most nodes several times (finding definitions, use sites, blockers,
 // types); reading them through cgo each time would cost more than the
 // parse itself, so the tree is copied once with a cursor.
+//
+// Kinds and fields are kept as the grammar's ids (24 bytes a node, not
+// 56): a 4 MB file has millions of nodes.
 type node struct {
-	kind   string
-	field  string // the field name under the parent; "" when none
+	kind   uint16 // index into kindNames
+	field  uint16 // index into fieldNames: the field name under the parent; 0 when none
+	named  bool   // false for keywords and punctuation
 	start  uint32 // byte offsets
 	end    uint32
 	parent int32
 	first  int32 // first child
 	next   int32 // next sibling
-	named  bool  // false for keywords and punctuation
 }
 
 // tree is a parsed file in Go memory; node 0 is the root.
@@ -47,7 +50,7 @@ func grammarNames(l *sitter.Language) ([]string, []bool, []string) {
 }
 
 func buildTree(root *sitter.Node, src []byte) *tree {
-	t := &tree{src: src, nodes: make([]node, 0, 256)}
+	t := &tree{src: src, nodes: make([]node, 0, root.DescendantCount())}
 	c := root.Walk()
 	defer c.Close()
 	// parents and prev hold, per open level, the parent and the previous
@@ -57,13 +60,13 @@ func buildTree(root *sitter.Node, src []byte) *tree {
 	for {
 		n := c.Node()
 		idx := int32(len(t.nodes))
-		kind, named := "", false
-		if id := int(n.KindId()); id < len(kindNames) {
-			kind, named = kindNames[id], kindNamed[id]
+		kind, named := uint16(0), false
+		if id := n.KindId(); int(id) < len(kindNames) {
+			kind, named = id, kindNamed[id]
 		}
-		field := ""
-		if fid := int(c.FieldId()); fid > 0 && fid < len(fieldNames) {
-			field = fieldNames[fid]
+		field := uint16(0)
+		if fid := c.FieldId(); fid > 0 && int(fid) < len(fieldNames) {
+			field = fid
 		}
 		depth := len(parents) - 1
 		t.nodes = append(t.nodes, node{
@@ -78,7 +81,7 @@ func buildTree(root *sitter.Node, src []byte) *tree {
 		}
 		prev[depth] = idx
 		// Imports and the package clause are long paths no pass reads.
-		if kind != "import_declaration" && kind != "package_clause" && c.GotoFirstChild() {
+		if k := kindNames[kind]; k != "import_declaration" && k != "package_clause" && c.GotoFirstChild() {
 			parents = append(parents, idx)
 			prev = append(prev, none)
 			continue
@@ -97,7 +100,15 @@ func (t *tree) kind(i int) string {
 	if i < 0 {
 		return ""
 	}
-	return t.nodes[i].kind
+	return kindNames[t.nodes[i].kind]
+}
+
+// fieldOf is the field name of i under its parent; "" when none.
+func (t *tree) fieldOf(i int) string {
+	if i < 0 {
+		return ""
+	}
+	return fieldNames[t.nodes[i].field]
 }
 
 func (t *tree) text(i int) string {
@@ -120,7 +131,7 @@ func (t *tree) child(i int, field string) int {
 		return none
 	}
 	for c := t.nodes[i].first; c != none; c = t.nodes[c].next {
-		if t.nodes[c].field == field {
+		if fieldNames[t.nodes[c].field] == field {
 			return int(c)
 		}
 	}
@@ -149,7 +160,7 @@ func (t *tree) hasToken(i int, tok string) bool {
 		return false
 	}
 	for c := t.nodes[i].first; c != none; c = t.nodes[c].next {
-		if t.nodes[c].kind == tok && !t.nodes[c].named {
+		if kindNames[t.nodes[c].kind] == tok && !t.nodes[c].named {
 			return true
 		}
 	}

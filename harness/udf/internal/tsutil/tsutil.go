@@ -53,7 +53,7 @@ func (p *Parser) Parse(path string, src []byte) (*Source, error) {
 	if p.p == nil {
 		return nil, fmt.Errorf("parse %s: parser used after Close", path)
 	}
-	tree := p.p.Parse(src, nil)
+	tree := parseString(p.p, src)
 	if tree == nil {
 		return nil, &udf.ParseError{File: path, Pos: udf.Position{Line: 1, Column: 1}, Message: "parser gave no tree"}
 	}

@@ -1,0 +1,41 @@
+package python
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// largeSource is a generated Python file of about size bytes: small
+// @udf functions, each registered and called from SQL.
+func largeSource(size int) []byte {
+	var b strings.Builder
+	b.WriteString("from pyspark.sql import SparkSession\nfrom pyspark.sql.functions import udf\nfrom pyspark.sql.types import DoubleType\n\nspark = SparkSession.builder.getOrCreate()\n\n")
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, "@udf(returnType=DoubleType())\ndef f%d(x):\n    return x * 2 + %d\n\nspark.udf.register(\"f%d\", f%d)\nspark.sql(\"SELECT f%d(x) FROM t\")\n\n", i, i, i, i, i)
+	}
+	return []byte(b.String())
+}
+
+// BenchmarkParseLarge parses generated files of 100 KB, 1 MB and 4 MB:
+// the time per byte must not grow with the size.
+func BenchmarkParseLarge(b *testing.B) {
+	for _, size := range []int{100 << 10, 1 << 20, 4 << 20} {
+		src := largeSource(size)
+		b.Run(fmt.Sprintf("%dKB", size>>10), func(b *testing.B) {
+			fe := New()
+			defer fe.Close()
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				us, err := fe.Parse("gen.py", src)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(us) == 0 {
+					b.Fatal("no UDFs found")
+				}
+			}
+		})
+	}
+}
