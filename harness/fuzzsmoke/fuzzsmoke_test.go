@@ -46,6 +46,7 @@ var targets = []struct {
 	{pkg: "harness/evidence", name: "FuzzSpanText", execs: 20000},
 	{pkg: "internal/typeinfer", name: "FuzzParseSignature", execs: 20000},
 	{pkg: "internal/typeinfer", name: "FuzzSchemaText", execs: 20000},
+	{pkg: "harness/udf", name: "FuzzSQLCallIndex", execs: 20000},
 }
 
 func TestFuzzTargetsBriefly(t *testing.T) {

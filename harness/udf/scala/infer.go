@@ -105,7 +105,7 @@ func (f *file) infer(n int, scope env) *udf.Type {
 			}
 			last := none
 			for _, k := range t.kids(c) {
-				if t.nodes[k].field == "body" {
+				if t.fieldOf(k) == "body" {
 					last = k
 				}
 			}
