@@ -81,7 +81,8 @@ func TestTestCommandReportsThrowingAndRunawayOriginals(t *testing.T) {
 
 	_, stderr, code = runCLI(t, root, "test", "cmd/udfx/testdata/udfs/Guarded.scala:SpinsAboveAHundred", "--sql", "x", "--workspace", t.TempDir(), "--rows", "200", "--timeout", "20s")
 	assert.Equal(t, exitInternal, code)
-	assert.Contains(t, stderr, "did not finish within 20s")
+	assert.Contains(t, stderr, "did not finish evaluating its rows within 20s")
+	assert.Contains(t, stderr, "start-up is not counted")
 	assert.Contains(t, stderr, "input: x = ")
 }
 
