@@ -258,9 +258,10 @@ func (r *Runner) Run(ctx context.Context, rows [][]value.Value) ([]value.Value, 
 	if r.proc == nil {
 		startCtx, cancelStart := context.WithTimeout(ctx, r.limits.Start())
 		err := r.start(startCtx)
+		timedOut := errors.Is(startCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
 		cancelStart()
 		if err != nil {
-			if startCtx.Err() != nil && ctx.Err() == nil {
+			if timedOut {
 				r.failure(ctx, startCtx, err, nil, 0)
 				return nil, &runner.TimeoutError{After: r.limits.Start(), Starting: true}
 			}

@@ -35,6 +35,10 @@ func TestNoDescendantOutlivesRun(t *testing.T) {
 			got, err := r.Run(context.Background(), [][]value.Value{{value.IntOf(int64(n))}})
 			require.NoError(t, err)
 			require.Equal(t, []string{fmt.Sprintf("i%d", n)}, tokens(got))
+			// setsid execs sleep after Popen returns: give it a moment.
+			for wait := time.Now(); len(sleepers(n)) == 0 && time.Since(wait) < 3*time.Second; {
+				time.Sleep(20 * time.Millisecond)
+			}
 			require.NotEmpty(t, sleepers(n), "the UDF did not start its sleep")
 			require.NoError(t, r.Close())
 			require.Less(t, time.Since(start), 20*time.Second)
