@@ -92,7 +92,10 @@ func findPython(env func(string) string, dir string) (string, error) {
 	if f, ok := pyenv.Find(env, dir); ok {
 		found, err := exec.LookPath(f.Python)
 		if err != nil {
-			return "", &EnvError{What: "Python", Msg: fmt.Sprintf("%s (from %s) is not an interpreter (%v); point UDFX_PYTHON at a Python 3.9+ that has pyspark, or run udfx setup", f.Python, f.From, err)}
+			if f.From == "UDFX_PYTHON" {
+				return "", &EnvError{What: "Python", Msg: fmt.Sprintf("UDFX_PYTHON is %s, which is not an interpreter (%v); point it at a Python 3.11+ that has pyspark, or unset it and run udfx setup", f.Python, err)}
+			}
+			return "", &EnvError{What: "Python", Msg: fmt.Sprintf("%s (from %s) is not an interpreter (%v); recreate it, or run udfx setup", f.Python, f.From, err)}
 		}
 		return found, nil
 	}
