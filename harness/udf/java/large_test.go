@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/harness/udf/internal/parsebench"
 )
 
 // largeSource is a generated Java file of about size bytes: one-line UDF1
@@ -25,22 +28,5 @@ func largeSource(size int) []byte {
 // BenchmarkParseLarge parses generated files of 100 KB, 1 MB and 4 MB:
 // the time per byte must not grow with the size.
 func BenchmarkParseLarge(b *testing.B) {
-	for _, size := range []int{100 << 10, 1 << 20, 4 << 20} {
-		src := largeSource(size)
-		b.Run(fmt.Sprintf("%dKB", size>>10), func(b *testing.B) {
-			fe := New()
-			defer fe.Close()
-			b.SetBytes(int64(len(src)))
-			b.ReportAllocs()
-			for b.Loop() {
-				us, err := fe.Parse("Job.java", src)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if len(us) == 0 {
-					b.Fatal("no UDFs found")
-				}
-			}
-		})
-	}
+	parsebench.Run(b, func() udf.Frontend { return New() }, "Job.java", largeSource)
 }
