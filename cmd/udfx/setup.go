@@ -129,19 +129,9 @@ func (e *env) ensurePython(ctx context.Context, dir string) (string, error) {
 	rep := e.progress()
 	p, err := pyenv.Ensure(ctx, pyenv.Options{Progress: rep.Func()})
 	if err != nil {
-		return "", fmt.Errorf("udfx needs a Python with pyspark and could not create one: %w (or set UDFX_PYTHON to a Python 3.11+ that has pyspark %s)", err, pinnedPyspark())
+		return "", fmt.Errorf("udfx needs a Python with pyspark and could not create one: %w (or set UDFX_PYTHON to a Python 3.11+ that has pyspark %s)", err, pyenv.Pinned("pyspark"))
 	}
 	return p, nil
-}
-
-// pinnedPyspark is the pyspark version udfx installs.
-func pinnedPyspark() string {
-	for _, l := range strings.Split(string(pyenv.Requirements), "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "pyspark=="); ok {
-			return v
-		}
-	}
-	return ""
 }
 
 func isFile(p string) bool {

@@ -244,17 +244,37 @@ func pipInstall(ctx context.Context, python, reqs string, progress func(string))
 	return nil
 }
 
-var pinRE = regexp.MustCompile(`^([A-Za-z0-9_.\-]+)==`)
+var pinRE = regexp.MustCompile(`^([A-Za-z0-9_.\-]+)==(\S+)`)
+
+// pins lists the top-level pins as name and version, in file order.
+func pins(reqs []byte) [][2]string {
+	var out [][2]string
+	for _, l := range strings.Split(string(reqs), "\n") {
+		if m := pinRE.FindStringSubmatch(strings.TrimSpace(l)); m != nil {
+			out = append(out, [2]string{m[1], m[2]})
+		}
+	}
+	return out
+}
 
 // pinnedNames lists the top-level pins, for the progress line.
 func pinnedNames(reqs []byte) []string {
 	var names []string
-	for _, l := range strings.Split(string(reqs), "\n") {
-		if m := pinRE.FindStringSubmatch(strings.TrimSpace(l)); m != nil {
-			names = append(names, m[1])
-		}
+	for _, p := range pins(reqs) {
+		names = append(names, p[0])
 	}
 	return names
+}
+
+// Pinned is the version the environment installs of package name; empty
+// when it is not pinned.
+func Pinned(name string) string {
+	for _, p := range pins(Requirements) {
+		if p[0] == name {
+			return p[1]
+		}
+	}
+	return ""
 }
 
 var pyVersionRE = regexp.MustCompile(`Python (\d+)\.(\d+)`)

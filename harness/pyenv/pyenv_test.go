@@ -63,6 +63,11 @@ func TestFindOrder(t *testing.T) {
 	assert.True(t, strings.HasPrefix(f.From, ".venv in "+repo), f.From)
 }
 
+func TestPinned(t *testing.T) {
+	assert.Equal(t, "4.1.1", Pinned("pyspark"))
+	assert.Empty(t, Pinned("nosuch"))
+}
+
 func TestPinnedNames(t *testing.T) {
 	assert.Equal(t, []string{"pyspark", "pandas", "pyarrow", "numpy", "grpcio", "grpcio-status", "googleapis-common-protos", "zstandard", "protobuf"}, pinnedNames(Requirements))
 }
