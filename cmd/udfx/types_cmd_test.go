@@ -72,24 +72,34 @@ func TestRewriteTypesFromTheSchemaInTheFile(t *testing.T) {
 func TestRewriteTypesOfALambdaFromAStructType(t *testing.T) {
 	dir := typesRepo(t)
 	stdout, stderr, code := runCLI(t, dir, "rewrite", "jobs/lambda_struct.py")
-	// The type is found, so the run reaches the translator (whose
-	// verdict on arithmetic over a possible None is its own) instead of
-	// stopping with exit 3.
-	require.NotEqual(t, exitInternal, code, "stderr: %s\nstdout: %s", stderr, stdout)
-	assert.Contains(t, stdout, "targets tried  sql")
+	// c's type comes from the StructType the UDF's column is read with.
+	// CPython raises TypeError on None * 9.0: the rewrite raises on the
+	// same rows, and the differential test compares the errors.
+	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Contains(t, stdout, "candidate 1    sql: verified")
+	assert.Contains(t, stdout, "raise_error(")
 	report, err := os.ReadFile(filepath.Join(dir, ".udfx", "to_f", "report.md"))
 	require.NoError(t, err)
 	assert.Contains(t, string(report), "- types: c double (schema: StructField at line 8: temp_c double); return double (registration)\n")
+	assert.Regexp(t, `both sides threw: TypeError → USER_RAISED_EXCEPTION`, string(report))
+	assert.Equal(t, []evidence.TypeSource{
+		{Name: "c", Type: "double", Source: "schema", Detail: "StructField at line 8: temp_c double"},
+		{Name: "return", Type: "double", Source: "registration"},
+	}, readRecord(t, dir, "to_f").TypeSources)
 }
 
 func TestRewriteScalaReturnTypeOfAMatch(t *testing.T) {
 	dir := typesRepo(t)
 	stdout, stderr, code := runCLI(t, dir, "rewrite", "jobs/MatchLambda.scala", "--target", "sql")
-	require.NotEqual(t, exitInternal, code, "stderr: %s\nstdout: %s", stderr, stdout)
-	assert.Contains(t, stdout, "targets tried  sql")
+	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Contains(t, stdout, "candidate 1    sql: verified")
 	report, err := os.ReadFile(filepath.Join(dir, ".udfx", "code", "report.md"))
 	require.NoError(t, err)
 	assert.Contains(t, string(report), "- types: s string (source); return string (source)\n")
+	assert.Equal(t, []evidence.TypeSource{
+		{Name: "s", Type: "string", Source: "source"},
+		{Name: "return", Type: "string", Source: "source"},
+	}, readRecord(t, dir, "code").TypeSources)
 }
 
 func TestRewriteUnknownTypeNamesTheFlag(t *testing.T) {

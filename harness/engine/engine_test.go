@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/udfx/udfx/harness/inputs"
 	"github.com/udfx/udfx/harness/udf"
 )
 
@@ -80,6 +81,12 @@ var sparkCases = []sparkCase{
 	{"-(-128Y)", "ERR ARITHMETIC_OVERFLOW", "tinyint -128"},
 	{"1/0", "ERR DIVIDE_BY_ZERO", "double NULL"},
 	{"1.0D / 0D", "ERR DIVIDE_BY_ZERO", "double NULL"},
+	{"raise_error('boom')", "ERR USER_RAISED_EXCEPTION", ""},
+	{"raise_error(NULL)", "ERR USER_RAISED_EXCEPTION", ""},
+	{"CASE WHEN 1 > 2 THEN raise_error('x') ELSE 1.0D END", "double 1.0", ""},
+	{"CASE WHEN 1 < 2 THEN raise_error('x') ELSE 1.0D END", "ERR USER_RAISED_EXCEPTION", ""},
+	{"if(1 < 2, 5, raise_error('n'))", "int 5", ""},
+	{"coalesce(1, raise_error('z'))", "int 1", ""},
 	{"7/2", "double 3.5", ""},
 	{"7 div 2", "bigint 3", ""},
 	{"-7 div 2", "bigint -3", ""},
@@ -412,24 +419,54 @@ func TestDecimalRounding(t *testing.T) {
 	}
 }
 
+// fuzzColumns are the columns FuzzCompile's expressions may read: one of
+// each kind the generator makes special values for.
+var fuzzColumns = []Column{
+	{Name: "x", Type: udf.Prim(udf.Double)}, {Name: "i", Type: udf.Prim(udf.Int)},
+	{Name: "l", Type: udf.Prim(udf.Long)}, {Name: "s", Type: udf.Prim(udf.String)},
+	{Name: "b", Type: udf.Prim(udf.Boolean)}, {Name: "d", Type: udf.Prim(udf.Date)},
+	{Name: "a", Type: udf.ArrayOf(udf.Prim(udf.Int))},
+}
+
+// FuzzCompile compiles arbitrary text over fuzzColumns and, where it
+// compiles, evaluates it on generated inputs (the special values of every
+// column: NULL, NaN, ±0.0, extremes, empty and non-ASCII strings, and
+// seeded random rows). Properties: no panic; one value per row of the
+// compiled type; row errors only for rows that exist, each with a class.
 func FuzzCompile(f *testing.F) {
 	for _, c := range sparkCases {
 		f.Add(c.expr)
 	}
+	for _, e := range []string{"x * 2", "upper(s)", "i + l", "CASE WHEN x IS NULL THEN raise_error('n') ELSE x END", "element_at(a, i)", "date_add(d, i)"} {
+		f.Add(e)
+	}
+	params := make([]inputs.Param, len(fuzzColumns))
+	for i, c := range fuzzColumns {
+		params[i] = inputs.Param{Name: c.Name, Type: c.Type}
+	}
+	rec, _, err := inputs.Generate(params, inputs.Options{Seed: 5, Rows: 64}, memory.DefaultAllocator)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(rec.Release)
 	f.Fuzz(func(t *testing.T, expr string) {
-		e, err := Compile(expr, []Column{{Name: "x", Type: udf.Prim(udf.Double)}}, Options{ANSI: true})
-		if err != nil {
-			return
-		}
-		b := array.NewFloat64Builder(memory.DefaultAllocator)
-		b.AppendValues([]float64{1, math.NaN(), 0}, nil)
-		b.AppendNull()
-		arr := b.NewArray()
-		defer arr.Release()
-		schema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.PrimitiveTypes.Float64, Nullable: true}}, nil)
-		rec := array.NewRecordBatch(schema, []arrow.Array{arr}, 4)
-		defer rec.Release()
-		if res, err := e.Eval(rec, nil); err == nil {
+		for _, ansi := range []bool{true, false} {
+			e, err := Compile(expr, fuzzColumns, Options{ANSI: ansi})
+			if err != nil {
+				return
+			}
+			res, err := e.Eval(rec, nil)
+			if err != nil {
+				continue
+			}
+			if n := res.Values.Len(); n != int(rec.NumRows()) {
+				t.Fatalf("%q: %d values for %d rows", expr, n, rec.NumRows())
+			}
+			for _, re := range res.Errors {
+				if re.Row < 0 || re.Row >= int(rec.NumRows()) || re.Class == "" {
+					t.Fatalf("%q: row error %+v", expr, re)
+				}
+			}
 			res.Values.Release()
 		}
 	})

@@ -420,6 +420,33 @@ func registerOps() {
 		eq := a.fn("=", tBool, []node{l, r}, comparison("="))
 		return newCase(args[0].typ(), []node{eq}, []node{&litNode{t: args[0].typ()}}, args[0]), nil
 	})
+	reg("raise_error", 1, 1, func(a *analyzer, op string, args []node) (node, error) {
+		// Spark's RaiseError: NULL type, and every row it is evaluated on
+		// fails with USER_RAISED_EXCEPTION. A CASE branch evaluates it
+		// only on the rows that choose the branch (caseNode), as Spark.
+		if k := args[0].typ(); k.Kind != udf.String && !isVoid(k) {
+			return nil, mismatch(op, args[0], "string")
+		}
+		return a.fn(op, voidType, args, func(c *ctx, f *fnNode) (*vec, error) {
+			msg, err := f.args[0].eval(c)
+			if err != nil {
+				return nil, err
+			}
+			out := newVec(voidType, c.n)
+			for i := 0; i < c.n; i++ {
+				if e := msg.errAt(i); e != nil {
+					out.setErr(i, e)
+					continue
+				}
+				text := "null"
+				if s, ok := msg.get(i).(string); ok {
+					text = s
+				}
+				out.setErr(i, rowErr(classRuntime, "USER_RAISED_EXCEPTION", "[USER_RAISED_EXCEPTION] %s SQLSTATE: P0001", text))
+			}
+			return out, nil
+		}), nil
+	})
 	reg("$timestamp_literal", 1, 1, func(a *analyzer, op string, args []node) (node, error) {
 		s := args[0].(*litNode).v.(string)
 		v, ok, e := parseTimestamp(trimAll(s), a.loc)

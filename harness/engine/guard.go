@@ -54,7 +54,9 @@ var bareUnsafe = strings.Fields("current_date current_timestamp current_user use
 // one computes its result from its arguments alone (and the session time
 // zone, which udfx pins to UTC); functions that read files (from_protobuf
 // with a descriptor path), resolve XML entities (xpath_*, from_xml),
-// depend on the locale (sentences), or raise on purpose are left out.
+// or depend on the locale (sentences) are left out. raise_error is
+// allowed (the embedded engine evaluates it): a row that raises is compared
+// with the original's exception like any other result.
 var sparkOnly = strings.Fields(`
 	struct named_struct hex unhex md5 sha sha1 sha2 crc32 hash xxhash64 base64 unbase64 bin conv
 	format_string printf array_append array_prepend array_union array_intersect array_except

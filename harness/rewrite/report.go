@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/udfx/udfx/harness/bench"
@@ -72,6 +73,9 @@ func Markdown(o *Outcome) string {
 			verdict := "passed: equal on every row, bit-exact, ANSI on"
 			if t.Report != nil {
 				verdict = fmt.Sprintf("passed: %d of %d rows equal, bit-exact, ANSI on", t.Report.Rows-t.Report.Mismatches, t.Report.Rows)
+				if n := t.Report.ErrorRowsMatched; n > 0 {
+					verdict += fmt.Sprintf(" (on %d of them both sides threw: %s)", n, exceptionNames(t.Report.OriginalExceptions, t.Report.RewriteExceptions))
+				}
 			}
 			if !t.Accepted {
 				verdict = "rejected: " + t.Reason
@@ -219,3 +223,17 @@ func mdCell(s string) string {
 // mdCode is a code span that may itself hold backquotes (SQL
 // identifiers).
 func mdCode(s string) string { return "`` " + mdCell(s) + " ``" }
+
+// exceptionNames says which exceptions the two sides threw, "original's →
+// rewrite's", so that a reviewer sees which errors were matched.
+func exceptionNames(orig, rw map[string]int) string {
+	names := func(m map[string]int) string {
+		ks := make([]string, 0, len(m))
+		for k := range m {
+			ks = append(ks, k)
+		}
+		sort.Strings(ks)
+		return strings.Join(ks, ", ")
+	}
+	return names(orig) + " → " + names(rw)
+}

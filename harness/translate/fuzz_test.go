@@ -1,17 +1,22 @@
 package translate
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/udfx/udfx/harness/engine"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/udf/frontends"
 )
 
 // FuzzTranslate feeds arbitrary source through a front-end and translates
 // every UDF it finds: the translator re-parses bodies itself, so it must
-// never panic, and whatever it emits must come with no declines.
+// never panic; whatever it emits must come with no declines, pass the
+// rewrite allow-list and compile in the engine over the UDF's parameter
+// types to exactly the UDF's return type (what the differential test and
+// Spark will be given).
 func FuzzTranslate(f *testing.F) {
 	for _, p := range []string{
 		"../../examples/scala-to-fahrenheit/ToFahrenheit.scala",
@@ -43,9 +48,43 @@ func FuzzTranslate(f *testing.F) {
 			if err != nil || res == nil {
 				continue
 			}
-			if res.SQL != "" && len(res.Declines) > 0 {
+			if res.SQL == "" {
+				continue
+			}
+			if len(res.Declines) > 0 {
 				t.Fatalf("%s: SQL %q emitted despite declines %v", us[i].Name, res.SQL, res.Declines)
 			}
+			checkEmitted(t, &us[i], res.SQL)
 		}
 	})
+}
+
+// checkEmitted asserts what every emitted rewrite must be: on the
+// allow-list, and compiling over the parameters to the return type.
+func checkEmitted(t *testing.T, u *udf.UDF, sql string) {
+	t.Helper()
+	names := make([]string, len(u.Params))
+	cols := make([]engine.Column, len(u.Params))
+	for i, p := range u.Params {
+		if p.Type == nil {
+			t.Fatalf("%s: SQL %q emitted for a parameter %s of unknown type", u.Name, sql, p.Name)
+		}
+		names[i] = p.Name
+		cols[i] = engine.Column{Name: p.Name, Type: p.Type}
+	}
+	if err := engine.Guard(sql, names); err != nil {
+		t.Fatalf("%s: emitted SQL %q is refused by the guard: %v", u.Name, sql, err)
+	}
+	e, err := engine.Compile(sql, cols, engine.Options{ANSI: true, TimeZone: "UTC"})
+	if err != nil {
+		var unsupported *engine.UnsupportedFunctionError
+		if errors.As(err, &unsupported) {
+			// Spark-only functions are checked by Spark, not here.
+			return
+		}
+		t.Fatalf("%s: emitted SQL %q does not compile: %v", u.Name, sql, err)
+	}
+	if u.Return != nil && !e.Type().Equal(u.Return) {
+		t.Fatalf("%s: emitted SQL %q has type %s, the UDF returns %s", u.Name, sql, e.Type(), u.Return)
+	}
 }

@@ -103,7 +103,13 @@ func (t *tr) javaLocal(s *sitter.Node, ty string, val *sitter.Node, e env) *bind
 	if ty == "var" && isString(b.e) {
 		return &binding{e: b.e, nullable: b.nullable}
 	}
-	v := t.unbox(val, *b)
+	// A primitive local unboxes (a null throws); var keeps the box.
+	var v ir.Expr
+	if ty == "var" {
+		v = t.unbox(val, *b)
+	} else {
+		v = t.unboxOrThrow(val, *b)
+	}
 	if v == nil {
 		return nil
 	}
@@ -153,7 +159,7 @@ func (t *tr) javaCond(n *sitter.Node, e env) (ir.Expr, env, env) {
 	if c == nil {
 		return nil, nil, nil
 	}
-	v := t.unbox(n, *c)
+	v := t.unboxOrThrow(n, *c)
 	if v == nil {
 		return nil, nil, nil
 	}
@@ -217,7 +223,7 @@ func (t *tr) javaExpr(n *sitter.Node, e env) *binding {
 		if x == nil {
 			return nil
 		}
-		v := t.unbox(n, *x)
+		v := t.unboxOrThrow(n, *x)
 		if v == nil {
 			return nil
 		}
@@ -251,7 +257,7 @@ func (t *tr) javaExpr(n *sitter.Node, e env) *binding {
 			t.decline(n, "== on two boxed values", "Java compares references")
 			return nil
 		}
-		lv, rv := t.unbox(ln, *l), t.unbox(rn, *r)
+		lv, rv := t.unboxOrThrow(ln, *l), t.unboxOrThrow(rn, *r)
 		if lv == nil || rv == nil {
 			return nil
 		}
@@ -265,7 +271,7 @@ func (t *tr) javaExpr(n *sitter.Node, e env) *binding {
 		if x == nil {
 			return nil
 		}
-		v := t.unbox(n, *x)
+		v := t.unboxOrThrow(n, *x)
 		if v == nil {
 			return nil
 		}
@@ -353,7 +359,7 @@ func (t *tr) javaSwitch(s *sitter.Node, rest []*sitter.Node, e env) *binding {
 			t.decline(s, "switch on a possibly-null String", "Java throws NullPointerException; check for null first")
 			return nil
 		}
-	} else if scrut = t.unbox(cond, *sb); scrut == nil {
+	} else if scrut = t.unboxOrThrow(cond, *sb); scrut == nil {
 		return nil
 	} else if scrut.Type().Kind != udf.Int {
 		t.decline(s, "switch on "+typeName(scrut), "only String and int switches are translated")

@@ -48,6 +48,44 @@ func (t *tr) unbox(n *sitter.Node, b binding) ir.Expr {
 	return nil
 }
 
+// unboxOrThrow is unbox where the original certainly throws on a null:
+// Java's unboxing in an operator, a condition, a cast, a switch or a
+// primitive local (NullPointerException), CPython's arithmetic, ordering
+// and abs() (TypeError). The rewrite raises on exactly those rows. Where
+// a null may instead reach a method that takes it boxed (String.valueOf,
+// Objects.equals, `var`) or compare equal (None == x is False), callers
+// use unbox, which declines.
+func (t *tr) unboxOrThrow(n *sitter.Node, b binding) ir.Expr {
+	if !b.nullable || t.u.Language == udf.Scala {
+		return t.unbox(n, b)
+	}
+	ty := b.e.Type()
+	if !(ir.IsDouble(ty) || ir.IsIntegral(ty) || isBool(ty) || t.u.Language == udf.Python && isString(b.e)) {
+		return t.unbox(n, b)
+	}
+	what := "TypeError where " + t.text(n) + " is None"
+	if t.u.Language == udf.Java {
+		what = "NullPointerException where " + t.text(n) + " is null"
+	}
+	return &ir.If{Cond: &ir.IsNull{X: b.e}, Then: &ir.Raise{Msg: "udfx: the original throws " + asciiSnippet(what), T: ty}, Else: b.e}
+}
+
+// asciiSnippet keeps a message short, on one line and printable ASCII,
+// whatever the source text it quotes holds.
+func asciiSnippet(s string) string {
+	var out []byte
+	for _, r := range s {
+		if len(out) >= 100 {
+			return string(out) + "..."
+		}
+		if r < 0x20 || r > 0x7e {
+			r = ' '
+		}
+		out = append(out, byte(r))
+	}
+	return string(out)
+}
+
 // promote applies the JVM's binary numeric promotion: int < long <
 // double. It returns nil for a non-numeric operand.
 func promote(l, r ir.Expr) (ir.Expr, ir.Expr, *udf.Type) {

@@ -134,7 +134,7 @@ func (t *tr) pyValue(n *sitter.Node, e env) ir.Expr {
 	if b == nil {
 		return nil
 	}
-	return t.unbox(n, *b)
+	return t.unboxOrThrow(n, *b)
 }
 
 func (t *tr) pyExpr(n *sitter.Node, e env) *binding {
@@ -337,6 +337,10 @@ func (t *tr) pyComparison(n *sitter.Node, op string, e env) ir.Expr {
 				c = &ir.Unary{Op: ir.Not, X: c, T: tBool}
 			}
 			return c
+		}
+		if l.nullable || r.nullable {
+			t.decline(n, op+" on a value that may be None", "CPython's None == x is False, not an error, where Spark's = gives NULL; check `is None` first")
+			return nil
 		}
 	}
 	l := t.pyValue(n.NamedChild(0), e)

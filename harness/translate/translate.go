@@ -308,6 +308,9 @@ func widenAll(e ir.Expr, ty *udf.Type) ir.Expr {
 	if l, ok := e.(*ir.Lit); ok && l.Value == nil {
 		return &ir.Lit{T: ty}
 	}
+	if r, ok := e.(*ir.Raise); ok {
+		return &ir.Raise{Msg: r.Msg, T: ty}
+	}
 	return widen(e, ty)
 }
 

@@ -114,7 +114,12 @@ func TestScalaStringTrapsDeclined(t *testing.T) {
 
 func TestJava(t *testing.T) {
 	proved(t, "testdata/java/Clamp.java", "Clamp", "")
-	declined(t, "testdata/java/Unbox.java", "Unbox", "unboxing a possibly-null double", "NullPointerException")
+	// x + 1.0 unboxes: a null throws NullPointerException, and the
+	// rewrite raises on exactly those rows.
+	proved(t, "testdata/java/Unbox.java", "Unbox",
+		"(CASE WHEN (`x` IS NULL) THEN raise_error('udfx: the original throws NullPointerException where x is null') ELSE `x` END + 1.0D)")
+	declined(t, "testdata/java/AbsBoxed.java", "AbsBoxed", "unboxing a possibly-null double", "NullPointerException")
+	declined(t, "testdata/java/KeepBoxed.java", "KeepBoxed", "unboxing a possibly-null double", "NullPointerException")
 	// Knowing both are not null does not make == compare values.
 	declined(t, "testdata/java/SameReading.java", "SameReading", "== on two boxed values", "Java compares references")
 }
@@ -123,7 +128,12 @@ func TestPython(t *testing.T) {
 	for _, name := range []string{"scale", "ratio", "positive", "pymod"} {
 		t.Run(name, func(t *testing.T) { proved(t, pyFile, name, "") })
 	}
-	declined(t, pyFile, "raw", "arithmetic on a value that may be None", "TypeError")
+	// None + 1.0 and None > 1.0 raise TypeError: so do the rewrites, on
+	// the same rows. None == 1.0 is False: declined.
+	proved(t, pyFile, "raw",
+		"(CASE WHEN (`x` IS NULL) THEN raise_error('udfx: the original throws TypeError where x is None') ELSE `x` END + 1.0D)")
+	proved(t, pyFile, "above_one", "")
+	declined(t, pyFile, "is_one", "== on a value that may be None", "None == x is False")
 	declined(t, pyFile, "root", "math.sqrt", "ValueError")
 	// int() gives an unbounded Python int; the reason names the UDF's
 	// result type.

@@ -137,6 +137,17 @@ type If struct {
 	Cond, Then, Else Expr
 }
 
+// Raise fails the row, as the original does where it throws (CPython's
+// TypeError for arithmetic on None, Java's NullPointerException when a
+// null unboxes). T is the type of the value it stands in for. The
+// differential test compares errors as results, so a rewrite must raise
+// on exactly the rows the original raises on; Raise appears only in a
+// branch of an If whose condition picks those rows.
+type Raise struct {
+	Msg string
+	T   *udf.Type
+}
+
 // CastKind names a conversion's semantics.
 type CastKind string
 
@@ -229,8 +240,9 @@ func (e *If) Type() *udf.Type {
 	}
 	return e.Else.Type()
 }
-func (e *Cast) Type() *udf.Type { return e.To }
-func (e *Call) Type() *udf.Type { return e.T }
+func (e *Cast) Type() *udf.Type  { return e.To }
+func (e *Call) Type() *udf.Type  { return e.T }
+func (e *Raise) Type() *udf.Type { return e.T }
 
 func (*Lit) node()    {}
 func (*Col) node()    {}
@@ -240,6 +252,7 @@ func (*IsNull) node() {}
 func (*If) node()     {}
 func (*Cast) node()   {}
 func (*Call) node()   {}
+func (*Raise) node()  {}
 
 // RenderError is a node a renderer cannot reproduce exactly.
 type RenderError struct {
@@ -319,6 +332,15 @@ func sqlOf(b *strings.Builder, e Expr) error {
 			return err
 		}
 		b.WriteString(" END")
+		return nil
+	case *Raise:
+		// Spark's raise_error is NULL-typed; CASE takes the other
+		// branch's type, so the If keeps the original's type.
+		msg, err := litSQL(&Lit{T: udf.Prim(udf.String), Value: e.Msg})
+		if err != nil {
+			return err
+		}
+		b.WriteString("raise_error(" + msg + ")")
 		return nil
 	case *Unary:
 		return unarySQL(b, e)

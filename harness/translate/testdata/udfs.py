@@ -51,3 +51,15 @@ def whole(x: float) -> float:
     if x is None:
         return None
     return int(x)
+
+
+@udf("boolean")
+def is_one(x: float) -> bool:
+    # None == 1.0 is False in CPython, not an error: not a raise.
+    return x == 1.0
+
+
+@udf("boolean")
+def above_one(x: float) -> bool:
+    # None > 1.0 raises TypeError.
+    return x > 1.0

@@ -104,6 +104,8 @@ EXTRA = [
         "x::decimal(20,4)", "isnan(x)", "nanvl(x, -1.0D)", "greatest(x, 0.0D)", "least(x, 0.0D)",
         "x * 2", "x / 3", "x % 1.5D", "-x", "abs(x)", "sqrt(abs(x))", "round(x, 3)", "bround(x, 1)",
         "x = 0.0D", "x < 1.0D", "CAST(x AS BOOLEAN)", "format_number(x, 2)",
+        "CASE WHEN x IS NULL THEN raise_error('udfx: x is NULL') ELSE x * 9.0D / 5.0D + 32.0D END",
+        "if(isnan(x), raise_error('nan'), x)",
     ]),
     ("t timestamp", [
         "CAST(t AS STRING)", "CAST(t AS DATE)", "CAST(t AS BIGINT)", "to_date(t)", "year(t)", "month(t)",
