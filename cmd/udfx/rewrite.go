@@ -232,7 +232,7 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 	fmt.Fprintf(w, "  report         %s\n", rel)
 	fmt.Fprintf(w, "  patch          %s\n", workRel(e, out.PatchPath))
 	if opts.apply {
-		if err := rewrite.Apply(root, out.Changes, opts.force); err != nil {
+		if err := rewrite.Apply(root, u.Name, out.Changes, opts.force); err != nil {
 			var de *rewrite.DirtyError
 			var ce *rewrite.ChangedError
 			if errors.As(err, &de) || errors.As(err, &ce) {
