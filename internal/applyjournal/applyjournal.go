@@ -611,8 +611,12 @@ func (j *Journal) rollBack() (*Report, error) {
 	return rep, nil
 }
 
-// currentHash is the sha256 of the file at p, or Absent.
+// currentHash is the sha256 of the file at p, or Absent; what is not a
+// file matches neither hash.
 func currentHash(p string) (string, error) {
+	if st, err := os.Stat(p); err == nil && !st.Mode().IsRegular() {
+		return "not a file", nil
+	}
 	b, err := os.ReadFile(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Absent, nil

@@ -168,6 +168,14 @@ func TestRecoverRefusesAFileChangedSince(t *testing.T) {
 	assert.Equal(t, before, snapshot(t, f.root), "nothing is rolled back")
 	assert.True(t, IsOpen(f.dir), "the journal stays for the user to decide")
 
+	// A folder where a file was is a change too.
+	require.NoError(t, os.Remove(p))
+	require.NoError(t, os.Mkdir(p, 0o755))
+	_, err = Recover(f.root, f.dir)
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, []string{"jobs/celsius.py"}, ce.Files)
+	require.NoError(t, os.Remove(p))
+
 	// Putting the new content back lets the roll back run.
 	require.NoError(t, os.WriteFile(p, []byte("df.select(expr('c * 1.8D + 32.0D'))\n"), 0o644))
 	_, err = Recover(f.root, f.dir)
