@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -13,33 +12,13 @@ import (
 
 	"github.com/udfx/udfx/harness/rewrite"
 	"github.com/udfx/udfx/internal/applyjournal"
+	"github.com/udfx/udfx/internal/treetest"
 )
 
 const celsiusPath = "examples/python-celsius/celsius.py"
 
-// repoTree is every file below root and its content, .git and .udfx left
-// out, with each folder as a key ending in /.
 func repoTree(t *testing.T, root string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	require.NoError(t, filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
-		switch {
-		case d.IsDir() && (rel == ".git" || rel == rewrite.WorkspaceDirName):
-			return filepath.SkipDir
-		case d.IsDir():
-			out[rel+"/"] = ""
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		out[rel] = string(b)
-		return err
-	}))
-	return out
+	return treetest.Snapshot(t, root, ".git", rewrite.WorkspaceDirName)
 }
 
 // killApply runs an apply of to_fahrenheit's rewrite into repo and kills

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -15,31 +14,11 @@ import (
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/rewrite"
 	"github.com/udfx/udfx/internal/applyjournal"
+	"github.com/udfx/udfx/internal/treetest"
 )
 
-// treeOf is every file below root and its content, .git and .udfx left
-// out, with each folder as a key ending in /.
 func treeOf(t *testing.T, root string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	require.NoError(t, filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
-		switch {
-		case d.IsDir() && (rel == ".git" || rel == rewrite.WorkspaceDirName):
-			return filepath.SkipDir
-		case d.IsDir():
-			out[rel+"/"] = ""
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		out[rel] = string(b)
-		return err
-	}))
-	return out
+	return treetest.Snapshot(t, root, ".git", rewrite.WorkspaceDirName)
 }
 
 func interruptedItems(res *Result) []Item {

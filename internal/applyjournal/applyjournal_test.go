@@ -11,48 +11,17 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/udfx/udfx/internal/treetest"
 )
 
 // errCrash stands for the process being killed after a step.
 var errCrash = errors.New("killed")
 
-// node is a file or folder of a tree, as a snapshot holds it.
-type node struct {
-	dir     bool
-	mode    fs.FileMode
-	content string
-}
-
-// snapshot is every file and folder below root, .udfx (where journals
-// live) left out.
-func snapshot(t *testing.T, root string) map[string]node {
-	t.Helper()
-	out := map[string]node{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		if rel == ".udfx" {
-			return filepath.SkipDir
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		n := node{dir: d.IsDir(), mode: info.Mode()}
-		if !d.IsDir() {
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			n.content = string(b)
-		}
-		out[filepath.ToSlash(rel)] = n
-		return nil
-	})
-	require.NoError(t, err)
-	return out
+// snapshot is the tree below root, modes included, .udfx (where
+// journals live) left out.
+func snapshot(t *testing.T, root string) map[string]string {
+	return treetest.Snapshot(t, root, ".udfx")
 }
 
 // fixture is a repository and the apply of a rewrite to it: two source
@@ -115,8 +84,9 @@ func TestACrashAfterAnyStepRollsBackToTheOldTree(t *testing.T) {
 			f.crashAfter(t, k)
 			if k == steps {
 				assert.False(t, IsOpen(f.dir), "the apply is committed")
-				assert.Equal(t, "df.select(expr('c * 1.8D + 32.0D'))\n", snapshot(t, f.root)["jobs/celsius.py"].content)
-				assert.Equal(t, fs.FileMode(0o755), snapshot(t, f.root)["jobs/run.sh"].mode, "the new content keeps the old file's mode")
+				tree := snapshot(t, f.root)
+				assert.Equal(t, "-rw-r--r--\ndf.select(expr('c * 1.8D + 32.0D'))\n", tree["jobs/celsius.py"])
+				assert.Equal(t, "-rwxr-xr-x\nspark-submit --conf x jobs/celsius.py\n", tree["jobs/run.sh"], "the new content keeps the old file's mode")
 				_, err := Recover(f.root, f.dir)
 				assert.ErrorIs(t, err, fs.ErrNotExist)
 				return
@@ -180,7 +150,7 @@ func TestRecoverRefusesAFileChangedSince(t *testing.T) {
 	require.NoError(t, os.WriteFile(p, []byte("df.select(expr('c * 1.8D + 32.0D'))\n"), 0o644))
 	_, err = Recover(f.root, f.dir)
 	require.NoError(t, err)
-	assert.Equal(t, "df.select(to_fahrenheit(col('c')))\n", snapshot(t, f.root)["jobs/celsius.py"].content)
+	assert.Equal(t, "-rw-r--r--\ndf.select(to_fahrenheit(col('c')))\n", snapshot(t, f.root)["jobs/celsius.py"])
 }
 
 // A truncated journal, or a damaged copy of an old file, is an error that
