@@ -63,7 +63,8 @@ The rewrite is --sql, else the SQL rewrite applied in the repository
 slowest run, every run as a dot).
 
 Exit codes: 0 measured, 2 bad usage (including a rewrite that does not
-compile), 3 the original or Spark could not be run.`,
+compile), 3 the original or Spark could not be run, 4 an interrupted
+--apply could not be rolled back (see udfx rewrite --help).`,
 		Example: `  udfx bench examples/python-celsius/celsius.py
   udfx bench examples/scala-to-fahrenheit/ToFahrenheit.scala --engine spark --rows 10000000 --chart bench.svg
   udfx bench jobs/udfs.py:parse_amount --sql "try_cast(s AS DECIMAL(12,2))" --format json`,

@@ -26,6 +26,9 @@ type env struct {
 	Now func() time.Time
 
 	rep *progress.Reporter
+	// recovered counts the interrupted applies this command rolled back
+	// before it ran (recoverApplies).
+	recovered int
 }
 
 // progress is the run's step reporter: on a terminal, one line per step

@@ -11,6 +11,10 @@ const (
 	exitFailed   = 1 // a check failed: a mismatch, a failed gate
 	exitUsage    = 2 // bad flags, arguments or input paths
 	exitInternal = 3 // udfx could not do its job
+	// exitState: the repository is in a state udfx will not change on its
+	// own, an interrupted --apply it cannot roll back (a file changed
+	// since, a damaged journal).
+	exitState = 4
 )
 
 // exitError carries an exit code up to main with the error to print.
@@ -29,6 +33,8 @@ func usageErrorf(format string, args ...any) error {
 func usageError(err error) error { return &exitError{code: exitUsage, err: err} }
 
 func internalError(err error) error { return &exitError{code: exitInternal, err: err} }
+
+func stateError(err error) error { return &exitError{code: exitState, err: err} }
 
 // exitCode maps an error from a command to the process exit code. Errors
 // that are not exitErrors come from cobra's own parsing of the command

@@ -24,7 +24,8 @@ a user at a shell. Its tools are scan, scaffold, test, bench, rewrite and
 verify; each call runs that udfx command in this process with the inputs as
 flags (--format json where the command has it) and returns the command's
 output, with isError set and the exit code and messages added when it does
-not exit 0 (1 a check failed, 2 bad usage, 3 the original could not be run).
+not exit 0 (1 a check failed, 2 bad usage, 3 the original could not be run,
+4 an interrupted --apply could not be rolled back).
 
 Paths in tool inputs are relative to the folder udfx mcp was started in, and
 paths leading outside it are refused. Commands run one at a time. Stdout

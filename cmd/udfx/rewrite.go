@@ -15,6 +15,7 @@ import (
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/runner/runners"
 	"github.com/udfx/udfx/harness/spark"
+	"github.com/udfx/udfx/internal/applyjournal"
 )
 
 // rewriteOptions are the flags of `udfx rewrite`.
@@ -22,6 +23,7 @@ type rewriteOptions struct {
 	targets   []string
 	apply     bool
 	force     bool
+	recover   bool
 	seed      int64
 	rows      int
 	timeout   time.Duration
@@ -75,7 +77,7 @@ func checkRelaxedFlags(f *pflag.FlagSet) error {
 func newRewriteCmd(e *env) *cobra.Command {
 	opts := &rewriteOptions{}
 	cmd := &cobra.Command{
-		Use:   "rewrite FILE[:NAME] [--target sql,columnar,cuda] [--apply] [--force]",
+		Use:   "rewrite (FILE[:NAME] [--target sql,columnar,cuda] [--apply] [--force] | --recover)",
 		Short: "Rewrite a UDF, prove the rewrite with a differential test, and write a patch",
 		Long: `Rewrite runs four stages on one UDF with the agent chosen by --agent (default
 the built-in, offline translator; openai drives a model, see docs/agent.md):
@@ -89,6 +91,17 @@ evidence.json and changes the use sites; --apply applies it to the working
 tree (refusing files with uncommitted changes unless --force). Without
 --apply the repository is untouched.
 
+--apply is all or nothing. Before the first file is replaced it writes a
+journal (.udfx/<udf>/apply-journal/journal.json: each file's path and the
+sha256 of its old and new content, the old content kept beside it, the new
+staged next to the file), then renames the files into place, then removes
+the journal. If udfx is killed halfway, the next rewrite, test, scaffold or
+bench on the repository first rolls the tree back to before the apply and
+says so on stderr; rewrite --recover does only that. A file changed since
+the interrupted apply is not overwritten: the roll back stops, names it and
+exits 4. udfx verify never repairs: while a journal is open it fails with
+interrupted-apply.
+
 Targets (--target, default all that apply: sql,columnar,cuda for a Java or
 Scala UDF, sql for a Python one) all render from the translator's IR, so
 columnar and cuda are offered only beside a verified sql rewrite of it (sql
@@ -100,13 +113,28 @@ that cannot be rendered exactly is declined in report.md.
 
 Exit codes: 0 a verified rewrite was produced, 1 none passed (declined or
 refuted; see report.md), 2 bad usage (including --apply over uncommitted
-changes), 3 the original could not be run.`,
+changes), 3 the original could not be run, 4 an interrupted --apply could
+not be rolled back (a file changed since, or a damaged journal).`,
 		Example: `  udfx rewrite examples/scala-to-fahrenheit/ToFahrenheit.scala
-  udfx rewrite examples/python-celsius/celsius.py:to_fahrenheit --apply`,
-		Args: cobra.ExactArgs(1),
+  udfx rewrite examples/python-celsius/celsius.py:to_fahrenheit --apply
+  udfx rewrite --recover`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if opts.recover {
+				if len(args) > 0 || opts.apply || opts.force {
+					return usageErrorf("--recover takes no FILE, --apply or --force: it only rolls back every interrupted --apply in the repository of the current folder")
+				}
+				return nil
+			}
+			return cobra.ExactArgs(1)(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkRelaxedFlags(cmd.Flags()); err != nil {
 				return err
+			}
+			if opts.recover {
+				// recoverApplies did the work before RunE.
+				fmt.Fprintf(e.Stdout, "%d interrupted --apply rolled back in %s\n", e.recovered, udfRepo(e, nil))
+				return nil
 			}
 			return runRewrite(cmd.Context(), e, opts, args[0])
 		},
@@ -115,6 +143,7 @@ changes), 3 the original could not be run.`,
 	f.StringSliceVar(&opts.targets, "target", nil, "rewrite targets: sql, columnar, cuda (default all that apply to the UDF)")
 	f.BoolVar(&opts.apply, "apply", false, "apply the patch to the working tree")
 	f.BoolVar(&opts.force, "force", false, "with --apply: apply over uncommitted changes")
+	f.BoolVar(&opts.recover, "recover", false, "only roll back an interrupted --apply in the current folder's repository")
 	f.Int64Var(&opts.seed, "seed", 1, "seed of the random inputs")
 	f.IntVar(&opts.rows, "rows", 10_000, "rows to test, special values included")
 	f.DurationVar(&opts.timeout, "timeout", runner.DefaultLimits.Timeout, "time limit for each run of the original")
@@ -232,11 +261,15 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 	fmt.Fprintf(w, "  report         %s\n", rel)
 	fmt.Fprintf(w, "  patch          %s\n", workRel(e, out.PatchPath))
 	if opts.apply {
-		if err := rewrite.Apply(root, out.Changes, opts.force); err != nil {
+		if err := rewrite.Apply(root, u.Name, out.Changes, opts.force); err != nil {
 			var de *rewrite.DirtyError
 			var ce *rewrite.ChangedError
-			if errors.As(err, &de) || errors.As(err, &ce) {
+			var oe *applyjournal.OpenError
+			switch {
+			case errors.As(err, &de) || errors.As(err, &ce):
 				return usageError(err)
+			case errors.As(err, &oe):
+				return stateError(err)
 			}
 			return internalError(err)
 		}

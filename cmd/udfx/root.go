@@ -28,6 +28,9 @@ is proved against the original by a differential test.`,
 	root.SetIn(e.Stdin)
 	root.SetOut(e.Stdout)
 	root.SetErr(e.Stderr)
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		return recoverApplies(e, cmd, args)
+	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError(fmt.Errorf("%w\nRun '%s --help' for usage.", err, c.CommandPath()))
 	})

@@ -44,7 +44,8 @@ the same --seed and --rows see the same inputs.
 
 Exit codes: 0 scaffolded, 1 the original is not deterministic (two runs
 differ; no rewrite can be proved equal to it), 2 bad usage, 3 the original
-could not be run.`,
+could not be run, 4 an interrupted --apply could not be rolled back (see
+udfx rewrite --help).`,
 		Example: `  udfx scaffold examples/python-celsius/celsius.py
   udfx scaffold examples/scala-to-fahrenheit/ToFahrenheit.scala:ToFahrenheit --rows 2000 --format json`,
 		Args: cobra.ExactArgs(1),

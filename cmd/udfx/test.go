@@ -62,7 +62,8 @@ rewrite must fail too, unless --allow-error-to-null.
 
 Exit codes: 0 equal, 1 mismatch, 2 bad usage (including a rewrite the engine
 cannot evaluate), 3 the original could not be run (no JDK, no Scala compiler,
-a compile error, a timeout).`,
+a compile error, a timeout), 4 an interrupted --apply could not be rolled
+back (see udfx rewrite --help).`,
 		Example: `  udfx test examples/scala-to-fahrenheit/ToFahrenheit.scala:ToFahrenheit --sql "celsius * 9.0 / 5.0 + 32.0"
   udfx test examples/python-celsius/celsius.py --sql "celsius * 1.8 + 32.0" --format json
   udfx test src/Udfs.java:parse_amount --rewrite parse_amount.sql --samples rows.jsonl --ansi=false

@@ -39,6 +39,11 @@ rewrite file (a file whose first 20 lines carry a "udfx:rewrite record=" marker)
 below PATH (default: the current folder; .git, .udfx and vendored folders are
 skipped) and checks each rewrite:
 
+  interrupted-apply      an udfx rewrite --apply was interrupted and its
+                         journal (.udfx/<udf>/apply-journal/) is open: the
+                         tree may hold some of its files new and others
+                         old. verify never repairs; udfx rewrite --recover
+                         (or rewrite, test, scaffold, bench) rolls it back
   stale-udf              the UDF's definition, its signature (wherever its
                          types are declared, registrations included) or what
                          it reads outside its definition in the same file

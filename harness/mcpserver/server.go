@@ -30,7 +30,8 @@ type Result struct {
 
 // RunFunc runs udfx with args (without the program name) and returns what
 // it printed and its exit code (0 done, 1 a check failed, 2 bad usage, 3
-// udfx could not do its job).
+// udfx could not do its job, 4 an interrupted --apply could not be rolled
+// back).
 type RunFunc func(ctx context.Context, args []string) Result
 
 // Options configure the server.
@@ -142,7 +143,7 @@ returns the minimal counterexample; bench times original against rewrite;
 rewrite runs all four stages and writes a patch (apply=true applies it);
 verify is the CI gate over every recorded rewrite. A result with isError
 set carries the exit code: 1 a check failed, 2 bad usage, 3 the original
-could not be run. Paths are relative to the server's folder.`,
+could not be run, 4 an interrupted --apply could not be rolled back. Paths are relative to the server's folder.`,
 	})
 
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: boolPtr(false)}
@@ -390,6 +391,8 @@ func meaning(code int) string {
 		return "bad usage"
 	case 3:
 		return "udfx could not do its job"
+	case 4:
+		return "an interrupted --apply could not be rolled back"
 	}
 	return "unexpected exit code"
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/internal/applyjournal"
 )
 
 // DirtyError refuses to apply a patch over uncommitted changes.
@@ -42,12 +43,14 @@ func RepoRoot(dir string) string {
 	}
 }
 
-// Apply writes changes into the repository at root. Every file is first
-// checked: unchanged since the rewrite, and (unless force) without
-// uncommitted changes. Each file is written through a temporary file and
-// a rename; if any write fails, the files already written are restored
-// and the created ones removed, so the repository is left as it was.
-func Apply(root string, changes []FileChange, force bool) error {
+// Apply writes changes, the patch of the rewrite of the UDF name, into
+// the repository at root. Every file is first checked: unchanged since
+// the rewrite, and (unless force) without uncommitted changes. Then the
+// files are replaced all or nothing, through a journal in the UDF's
+// workspace at root (JournalDir): if a write fails, the files already
+// written get their old content back; if udfx is killed halfway, the next
+// udfx command rolls the tree back with Recover.
+func Apply(root, name string, changes []FileChange, force bool) error {
 	var dirty []string
 	for _, c := range changes {
 		path := filepath.Join(root, filepath.FromSlash(c.Path))
@@ -71,34 +74,112 @@ func Apply(root string, changes []FileChange, force bool) error {
 	if len(dirty) > 0 {
 		return &DirtyError{Files: dirty}
 	}
-	var done []FileChange
-	for _, c := range changes {
-		path := filepath.Join(root, filepath.FromSlash(c.Path))
-		if err := evidence.WriteFileAtomic(path, c.New, 0o644); err != nil {
-			rollback(root, done)
-			return fmt.Errorf("apply %s: %w (nothing was changed)", c.Path, err)
-		}
-		done = append(done, c)
+	dir := JournalDir(root, name)
+	if err := MarkWorkspace(dir); err != nil {
+		return err
 	}
-	return nil
+	files := make([]applyjournal.File, len(changes))
+	for i, c := range changes {
+		files[i] = applyjournal.File{Path: c.Path, Old: c.Old, New: c.New}
+	}
+	return (&applyjournal.Commit{Root: root, Dir: dir, UDF: name, Files: files}).Run()
 }
 
-func rollback(root string, done []FileChange) {
-	for i := len(done) - 1; i >= 0; i-- {
-		c := done[i]
-		path := filepath.Join(root, filepath.FromSlash(c.Path))
-		if c.Old == nil {
-			os.Remove(path)
-			// Remove the folders the rewrite created, if now empty.
-			for d := filepath.Dir(path); d != root && len(d) > len(root); d = filepath.Dir(d) {
-				if os.Remove(d) != nil {
-					break
-				}
-			}
-			continue
-		}
-		_ = evidence.WriteFileAtomic(path, c.Old, 0o644)
+// JournalDirName is the folder in a UDF's workspace that holds the journal
+// of an apply while it runs, and after one that was interrupted.
+const JournalDirName = "apply-journal"
+
+// JournalDir is the journal folder of the apply of the UDF name's rewrite:
+// <root>/.udfx/<udf>/apply-journal, in the repository's own workspace
+// whatever --workspace says, so that every later command on the
+// repository finds it.
+func JournalDir(root, name string) string {
+	return filepath.Join(root, WorkspaceDirName, SafeName(name), JournalDirName)
+}
+
+// journalDirs lists the journal folders holding an open journal in the
+// repository at root.
+func journalDirs(root string) ([]string, error) {
+	ws := filepath.Join(root, WorkspaceDirName)
+	entries, err := os.ReadDir(ws)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
 	}
+	if err != nil {
+		return nil, fmt.Errorf("look for interrupted applies: %w", err)
+	}
+	var dirs []string
+	for _, e := range entries {
+		d := filepath.Join(ws, e.Name(), JournalDirName)
+		if e.IsDir() && applyjournal.IsOpen(d) {
+			dirs = append(dirs, d)
+		}
+	}
+	return dirs, nil
+}
+
+// OpenJournal is the journal of an interrupted apply, found open in a
+// repository.
+type OpenJournal struct {
+	// Path is the journal file.
+	Path string
+	// UDF names the rewrite being applied (the workspace folder's name
+	// when the journal cannot be read).
+	UDF string
+	// Files are the files the apply creates or replaces, relative to the
+	// repository root.
+	Files []string
+	// Err says why the journal cannot be read, when it cannot
+	// (*applyjournal.DamagedError).
+	Err error
+}
+
+// OpenJournals lists the interrupted applies in the repository at root,
+// changing nothing.
+func OpenJournals(root string) ([]OpenJournal, error) {
+	dirs, err := journalDirs(root)
+	if err != nil {
+		return nil, err
+	}
+	var out []OpenJournal
+	for _, d := range dirs {
+		oj := OpenJournal{Path: filepath.Join(d, applyjournal.FileName), UDF: filepath.Base(filepath.Dir(d))}
+		j, err := applyjournal.Open(root, d)
+		if err != nil {
+			oj.Err = err
+		} else {
+			oj.UDF, oj.Files = j.UDF(), j.Files()
+		}
+		out = append(out, oj)
+	}
+	return out, nil
+}
+
+// Recover rolls back every interrupted apply in the repository at root to
+// the tree before it (applyjournal's policy), and says what each roll
+// back did. A journal another udfx process holds is applying right now
+// and is left alone. It stops at the first journal it cannot roll back:
+// a file changed since (*applyjournal.ConflictError) or a damaged
+// journal (*applyjournal.DamagedError), with that apply left as it is.
+func Recover(root string) ([]*applyjournal.Report, error) {
+	dirs, err := journalDirs(root)
+	if err != nil {
+		return nil, err
+	}
+	var reps []*applyjournal.Report
+	for _, d := range dirs {
+		rep, err := applyjournal.Recover(root, d)
+		var be *applyjournal.BusyError
+		switch {
+		case errors.As(err, &be), errors.Is(err, os.ErrNotExist):
+			// Another run is applying, or has just rolled it back.
+			continue
+		case err != nil:
+			return reps, err
+		}
+		reps = append(reps, rep)
+	}
+	return reps, nil
 }
 
 // gitDirty reports whether git sees uncommitted changes in path. Outside

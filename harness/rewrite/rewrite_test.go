@@ -1,6 +1,7 @@
 package rewrite
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/internal/applyjournal"
 )
 
 // TestUnifiedDiffAppliesWithGit checks the generator against `git apply`:
@@ -135,7 +137,7 @@ func TestRewriteUseSitesKeepsWhatItCannotChange(t *testing.T) {
 func TestApplyRollsBackAndRefusesChangedFiles(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.txt"), []byte("old\n"), 0o644))
-	err := Apply(dir, []FileChange{{Path: "a.txt", Old: []byte("older\n"), New: []byte("new\n")}}, false)
+	err := Apply(dir, "f", []FileChange{{Path: "a.txt", Old: []byte("older\n"), New: []byte("new\n")}}, false)
 	var ce *ChangedError
 	require.ErrorAs(t, err, &ce)
 
@@ -143,7 +145,7 @@ func TestApplyRollsBackAndRefusesChangedFiles(t *testing.T) {
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "blocked"), 0o755))
 	require.NoError(t, os.Chmod(filepath.Join(dir, "blocked"), 0o555))
 	t.Cleanup(func() { os.Chmod(filepath.Join(dir, "blocked"), 0o755) })
-	err = Apply(dir, []FileChange{
+	err = Apply(dir, "f", []FileChange{
 		{Path: "a.txt", Old: []byte("old\n"), New: []byte("new\n")},
 		{Path: "blocked/x.txt", Old: nil, New: []byte("y\n")},
 	}, false)
@@ -156,6 +158,55 @@ func TestApplyRollsBackAndRefusesChangedFiles(t *testing.T) {
 	b, rerr := os.ReadFile(filepath.Join(dir, "a.txt"))
 	require.NoError(t, rerr)
 	assert.Equal(t, "old\n", string(b), "a failed apply restores what it wrote")
+}
+
+// Apply goes through a journal in the repository's own workspace, and
+// leaves none behind; an apply killed halfway is found by OpenJournals,
+// blocks the next apply, and Recover rolls it back.
+func TestApplyGoesThroughAJournal(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "job.py"), []byte("old\n"), 0o644))
+	changes := []FileChange{
+		{Path: "udfx-rewrites/f/rewrite.sql", New: []byte("x + 1\n")},
+		{Path: "job.py", Old: []byte("old\n"), New: []byte("new\n")},
+	}
+	require.NoError(t, Apply(dir, "f", changes, false))
+	b, err := os.ReadFile(filepath.Join(dir, "job.py"))
+	require.NoError(t, err)
+	assert.Equal(t, "new\n", string(b))
+	assert.FileExists(t, filepath.Join(dir, ".udfx", ".gitignore"), "the journal's workspace ignores itself")
+	assert.NoDirExists(t, JournalDir(dir, "f"))
+	open, err := OpenJournals(dir)
+	require.NoError(t, err)
+	assert.Empty(t, open)
+
+	// Undo by hand, then an apply killed after its first rename.
+	require.NoError(t, os.RemoveAll(filepath.Join(dir, "udfx-rewrites")))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "job.py"), []byte("old\n"), 0o644))
+	files := []applyjournal.File{{Path: changes[0].Path, New: changes[0].New}, {Path: changes[1].Path, Old: changes[1].Old, New: changes[1].New}}
+	c := &applyjournal.Commit{Root: dir, Dir: JournalDir(dir, "f"), UDF: "f", Files: files, AfterStep: func(step int) error {
+		if step == len(files)+2 {
+			return errors.New("killed")
+		}
+		return nil
+	}}
+	require.Error(t, c.Run())
+	open, err = OpenJournals(dir)
+	require.NoError(t, err)
+	require.Len(t, open, 1)
+	assert.Equal(t, OpenJournal{Path: filepath.Join(JournalDir(dir, "f"), applyjournal.FileName), UDF: "f", Files: []string{"udfx-rewrites/f/rewrite.sql", "job.py"}}, open[0])
+
+	var oe *applyjournal.OpenError
+	require.ErrorAs(t, Apply(dir, "f", []FileChange{{Path: "job.py", Old: []byte("old\n"), New: []byte("new\n")}}, false), &oe)
+
+	reps, err := Recover(dir)
+	require.NoError(t, err)
+	require.Len(t, reps, 1)
+	assert.Equal(t, "removed udfx-rewrites/f/rewrite.sql", reps[0].Summary())
+	assert.NoDirExists(t, filepath.Join(dir, "udfx-rewrites"))
+	reps, err = Recover(dir)
+	require.NoError(t, err)
+	assert.Empty(t, reps)
 }
 
 func TestOnlyAJudgedCandidateIsNotTestedAgain(t *testing.T) {

@@ -159,7 +159,7 @@ var ruleNames = map[Status]string{
 	StaleUDF: "StaleUDF", StaleRewrite: "StaleRewrite", Unverified: "UnverifiedRewrite",
 	Failed: "FailedRewrite", Mismatch: "RewriteMismatch", Error: "VerifyError",
 	WrongEngine: "WrongEngine", StaleUseSite: "StaleUseSite", UndeclaredRelaxation: "UndeclaredRelaxation",
-	InconsistentRecord: "InconsistentRecord",
+	InconsistentRecord: "InconsistentRecord", InterruptedApply: "InterruptedApply",
 }
 
 // RelaxationRule is the SARIF rule of the notes that show each relaxation

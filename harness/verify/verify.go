@@ -76,11 +76,15 @@ const (
 	// InconsistentRecord: the record's own hashes (of the inputs its seed
 	// and rows generate) do not match what udfx regenerates from it.
 	InconsistentRecord Status = "inconsistent-record"
+	// InterruptedApply: an `udfx rewrite --apply` was interrupted and its
+	// journal is still open, so the tree may hold some of its files new
+	// and others old. verify reports it and never repairs it.
+	InterruptedApply Status = "interrupted-apply"
 )
 
 // FailureStatuses lists the statuses that fail the gate, in the order
 // reports describe them.
-var FailureStatuses = []Status{StaleUDF, StaleUseSite, StaleRewrite, Unverified, InconsistentRecord, Failed, UndeclaredRelaxation, Mismatch, WrongEngine, Error}
+var FailureStatuses = []Status{InterruptedApply, StaleUDF, StaleUseSite, StaleRewrite, Unverified, InconsistentRecord, Failed, UndeclaredRelaxation, Mismatch, WrongEngine, Error}
 
 // Describe says what a status means, for SARIF rules and help text.
 func Describe(s Status) string {
@@ -107,6 +111,8 @@ func Describe(s Status) string {
 		return "The evidence record's hashes do not regenerate from its own seed and rows: it was edited by hand or written by another tool; re-run udfx rewrite."
 	case Error:
 		return "udfx could not check the rewrite, for example because the original UDF cannot be run."
+	case InterruptedApply:
+		return "An udfx rewrite --apply was interrupted: the tree may hold some of its files new and others old. verify does not repair it: run `udfx rewrite --recover` locally to roll it back."
 	}
 	return string(s)
 }
@@ -226,7 +232,8 @@ func (e *InputError) Error() string { return fmt.Sprintf("%s: %v", e.Path, e.Err
 func (e *InputError) Unwrap() error { return e.Err }
 
 // skipDirs are not walked: version control, udfx's own workspaces (they
-// hold candidates that were never applied) and vendored code.
+// hold candidates that were never applied; only their journals of
+// interrupted applies are looked at) and vendored code.
 var skipDirs = map[string]bool{
 	".git": true, ".udfx": true, "vendor": true, "third_party": true,
 	"node_modules": true, "site-packages": true, "__pycache__": true,
@@ -258,7 +265,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return nil, &InputError{Path: opts.Display, Err: errors.New("not a folder")}
 	}
 	progress("finding records and rewrites")
-	records, marked, err := walk(root, opts.IncludeTestdata)
+	records, marked, repos, err := walk(root, opts.IncludeTestdata)
 	if err != nil {
 		return nil, err
 	}
@@ -282,6 +289,11 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 	}()
 	res := &Result{Root: opts.Display, Records: len(records), SkipRerun: opts.SkipRerun}
+	interrupted, err := v.interruptedApplies(append([]string{rewrite.RepoRoot(root)}, repos...))
+	if err != nil {
+		return nil, err
+	}
+	res.Items = append(res.Items, interrupted...)
 	listed := map[string]bool{} // absolute rewrite paths some record lists
 	for _, rec := range records {
 		items := v.checkRecord(ctx, rec)
@@ -313,8 +325,9 @@ type markedFile struct {
 	line   int
 }
 
-// walk finds the records (Dir/<udf>/FileName) and marked files below root.
-func walk(root string, includeTestdata bool) (records []string, marked []markedFile, err error) {
+// walk finds the records (Dir/<udf>/FileName) and marked files below root,
+// and the repositories (folders holding a .udfx workspace) there.
+func walk(root string, includeTestdata bool) (records []string, marked []markedFile, repos []string, err error) {
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == root {
@@ -324,6 +337,9 @@ func walk(root string, includeTestdata bool) (records []string, marked []markedF
 			return nil
 		}
 		if d.IsDir() {
+			if d.Name() == rewrite.WorkspaceDirName {
+				repos = append(repos, filepath.Dir(p))
+			}
 			if p != root && (skipDirs[d.Name()] || d.Name() == "testdata" && !includeTestdata) {
 				return filepath.SkipDir
 			}
@@ -343,9 +359,39 @@ func walk(root string, includeTestdata bool) (records []string, marked []markedF
 		return nil
 	})
 	if err != nil {
-		return nil, nil, &InputError{Path: root, Err: err}
+		return nil, nil, nil, &InputError{Path: root, Err: err}
 	}
-	return records, marked, nil
+	return records, marked, repos, nil
+}
+
+// interruptedApplies gives an item per open journal of an interrupted
+// --apply in the repositories repos (each once). They are reported, never
+// rolled back: the gate checks the tree, it does not change it.
+func (v *verifier) interruptedApplies(repos []string) ([]Item, error) {
+	var items []Item
+	seen := map[string]bool{}
+	for _, repo := range repos {
+		if seen[repo] {
+			continue
+		}
+		seen[repo] = true
+		journals, err := rewrite.OpenJournals(repo)
+		if err != nil {
+			return nil, err
+		}
+		for _, j := range journals {
+			rel := v.rel(j.Path)
+			detail := fmt.Sprintf("udfx rewrite --apply of %s was interrupted: its journal is open, so of the files it writes (%s) some may be new and others old. "+
+				"verify does not repair a tree: run `udfx rewrite --recover` (or any udfx command but verify) in the repository to roll the apply back, then apply again",
+				j.UDF, strings.Join(j.Files, ", "))
+			if j.Err != nil {
+				detail = fmt.Sprintf("an interrupted udfx rewrite --apply of %s left a journal udfx cannot read, so the tree may be half-applied: %v", j.UDF, j.Err)
+			}
+			items = append(items, Item{UDF: j.UDF, Target: "-", File: rel, Status: InterruptedApply, Detail: detail,
+				Location: Location{File: rel, Line: 1}})
+		}
+	}
+	return items, nil
 }
 
 // markerOf reads the start of p looking for a rewrite marker.

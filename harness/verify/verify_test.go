@@ -419,7 +419,7 @@ func TestSARIF(t *testing.T) {
 		}
 		assert.Equal(t, level, r.DefaultConfiguration.Level, r.ID)
 	}
-	assert.Equal(t, []string{"stale-udf", "stale-use-site", "stale-rewrite", "unverified", "inconsistent-record", "failed", "undeclared-relaxation", "mismatch", "wrong-engine", "error", "relaxation"}, ids)
+	assert.Equal(t, []string{"interrupted-apply", "stale-udf", "stale-use-site", "stale-rewrite", "unverified", "inconsistent-record", "failed", "undeclared-relaxation", "mismatch", "wrong-engine", "error", "relaxation"}, ids)
 	require.Len(t, run.Results, 3, "passing rewrites are not results")
 	for _, res := range run.Results {
 		assert.Equal(t, res.RuleID, ids[res.RuleIndex])
