@@ -311,11 +311,11 @@ func (t *tr) javaExpr(n *sitter.Node, e env) *binding {
 				return nil
 			}
 			if r.e.Type() != nil && r.e.Type().Kind == udf.String {
+				res := t.jvmStringMethod(n, name, r.e, args)
 				if r.nullable {
-					t.decline(n, "a method of a possibly-null string", "Java throws NullPointerException; check for null first")
-					return nil
+					res = t.throwOnNull(n, r.e, res)
 				}
-				return lit(t.jvmStringMethod(n, name, r.e, args))
+				return lit(res)
 			}
 		}
 	}
@@ -354,11 +354,11 @@ func (t *tr) javaSwitch(s *sitter.Node, rest []*sitter.Node, e env) *binding {
 		return nil
 	}
 	scrut := sb.e
+	// A switch on a null String throws NullPointerException (it calls
+	// hashCode): the rewrite raises on those rows.
+	nullString := isString(scrut) && sb.nullable
 	if isString(scrut) {
-		if sb.nullable {
-			t.decline(s, "switch on a possibly-null String", "Java throws NullPointerException; check for null first")
-			return nil
-		}
+		// Compared with = below; the null rows never reach it.
 	} else if scrut = t.unboxOrThrow(cond, *sb); scrut == nil {
 		return nil
 	} else if scrut.Type().Kind != udf.Int {
@@ -449,6 +449,9 @@ func (t *tr) javaSwitch(s *sitter.Node, rest []*sitter.Node, e env) *binding {
 		if out = t.ifOf(s, arms[i].cond, t.javaStmts(arms[i].stmts, e), out); out == nil {
 			return nil
 		}
+	}
+	if nullString {
+		out = &binding{e: raiseWhereNull(scrut, out.e, "NullPointerException where switch ("+t.text(cond)+") is on null"), nullable: out.nullable}
 	}
 	return out
 }

@@ -67,7 +67,13 @@ func (t *tr) unboxOrThrow(n *sitter.Node, b binding) ir.Expr {
 	if t.u.Language == udf.Java {
 		what = "NullPointerException where " + t.text(n) + " is null"
 	}
-	return &ir.If{Cond: &ir.IsNull{X: b.e}, Then: &ir.Raise{Msg: "udfx: the original throws " + asciiSnippet(what), T: ty}, Else: b.e}
+	return raiseWhereNull(b.e, b.e, what)
+}
+
+// raiseWhereNull is res where x is not NULL and a failed row, saying
+// what the original throws, where it is.
+func raiseWhereNull(x, res ir.Expr, what string) ir.Expr {
+	return &ir.If{Cond: &ir.IsNull{X: x}, Then: &ir.Raise{Msg: "udfx: the original throws " + asciiSnippet(what), T: res.Type()}, Else: res}
 }
 
 // asciiSnippet keeps a message short, on one line and printable ASCII,
@@ -301,12 +307,22 @@ func (t *tr) jvmStringMethod(n *sitter.Node, name string, recv ir.Expr, args []i
 			fn := map[string]ir.Func{"startsWith": ir.StartsWith, "endsWith": ir.EndsWith, "contains": ir.Contains}[name]
 			return &ir.Call{Fn: fn, Args: []ir.Expr{recv, args[0]}, T: tBool}
 		}
-	case "length", "charAt", "substring", "indexOf":
+	case "length":
+		if len(args) == 0 {
+			return &ir.Call{Fn: ir.UTF16Length, Args: []ir.Expr{recv}, T: tInt}
+		}
+	case "charAt", "substring", "indexOf":
 		t.decline(n, "String."+name, "the JVM counts UTF-16 code units, Spark counts code points")
 		return nil
-	case "trim", "strip":
-		t.decline(n, "String."+name, "Java's trim removes every char <= U+0020 and strip Unicode whitespace; Spark's trim removes only spaces")
-		return nil
+	case "trim", "strip", "stripLeading", "stripTrailing":
+		if len(args) == 0 {
+			chars := javaWhitespace
+			if name == "trim" {
+				chars = javaTrimChars
+			}
+			fn := map[string]ir.Func{"trim": ir.TrimBoth, "strip": ir.TrimBoth, "stripLeading": ir.TrimLeading, "stripTrailing": ir.TrimTrailing}[name]
+			return &ir.Call{Fn: fn, Args: []ir.Expr{recv, &ir.Lit{T: tString, Value: chars}}, T: tString}
+		}
 	case "split":
 		t.decline(n, "String.split", "Java drops trailing empty strings, Spark's split keeps them")
 		return nil
@@ -410,3 +426,31 @@ func (t *tr) jvmConcat(n *sitter.Node, l, r *binding) *binding {
 }
 
 func isString(e ir.Expr) bool { return e != nil && e.Type() != nil && e.Type().Kind == udf.String }
+
+// javaTrimChars are what String.trim removes: every char <= U+0020.
+var javaTrimChars = func() string {
+	var b strings.Builder
+	for r := rune(0); r <= 0x20; r++ {
+		b.WriteRune(r)
+	}
+	return b.String()
+}()
+
+// javaWhitespace are the chars of Character.isWhitespace, which
+// String.strip removes (no-break spaces are not among them).
+// TestWhitespaceSetsMatchTheRuntimes checks the set against the JVM.
+const javaWhitespace = "\t\n\v\f\r\x1c\x1d\x1e\x1f \u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2008\u2009\u200a\u2028\u2029\u205f\u3000"
+
+// throwOnNull is res where recv is not null and a failed row where it
+// is: a method called on a null String throws NullPointerException on
+// the JVM, on None CPython raises AttributeError.
+func (t *tr) throwOnNull(n *sitter.Node, recv, res ir.Expr) ir.Expr {
+	if res == nil {
+		return nil
+	}
+	what := "NullPointerException where " + t.text(n) + " is called on null"
+	if t.u.Language == udf.Python {
+		what = "AttributeError where " + t.text(n) + " is called on None"
+	}
+	return raiseWhereNull(recv, res, what)
+}

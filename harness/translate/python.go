@@ -117,15 +117,55 @@ func (t *tr) pyCond(n *sitter.Node, e env) (ir.Expr, env, env) {
 		}
 		return c, e, e
 	}
+	if n.Kind() == "not_operator" {
+		c, te, fe := t.pyCond(n.ChildByFieldName("argument"), e)
+		if c == nil {
+			return nil, nil, nil
+		}
+		return &ir.Unary{Op: ir.Not, X: c, T: tBool}, fe, te
+	}
 	c := t.pyExpr(n, e)
 	if c == nil {
 		return nil, nil, nil
 	}
-	if !isBool(c.e.Type()) || c.nullable {
-		t.decline(n, "a condition that is not a bool", "Python truthiness of other values is not translated")
+	if isBool(c.e.Type()) && !c.nullable {
+		return c.e, e, e
+	}
+	return t.pyTruthy(n, *c, e)
+}
+
+// pyTruthy is Python's truth value of a value that is not a bool known
+// not to be None: None, "", 0, 0.0 and -0.0 are false; NaN and every
+// other value are true. Where n is a name, the true branch knows it is
+// not None.
+func (t *tr) pyTruthy(n *sitter.Node, b binding, e env) (ir.Expr, env, env) {
+	ty := b.e.Type()
+	var nonZero ir.Expr
+	switch {
+	case ty == nil:
+		// The literal None.
+		return &ir.Lit{T: tBool, Value: false}, e, e
+	case isBool(ty):
+		nonZero = b.e
+	case isString(b.e):
+		nonZero = &ir.Unary{Op: ir.Not, X: &ir.Binary{Op: ir.StrEqNullSafe, L: b.e, R: &ir.Lit{T: tString, Value: ""}, T: tBool}, T: tBool}
+	case ir.IsDouble(ty):
+		// Ne is CPython's !=: NaN != 0.0 is True, -0.0 != 0.0 False.
+		nonZero = &ir.Binary{Op: ir.Ne, L: b.e, R: &ir.Lit{T: tDouble, Value: 0.0}, T: tBool}
+	case ir.IsIntegral(ty):
+		nonZero = &ir.Binary{Op: ir.Ne, L: b.e, R: &ir.Lit{T: ty, Value: int64(0)}, T: tBool}
+	default:
+		t.decline(n, "truth value of "+typeName(b.e), "Python truthiness is translated for None, bool, str, int and float only")
 		return nil, nil, nil
 	}
-	return c.e, e, e
+	te := e
+	if b.nullable {
+		nonZero = &ir.If{Cond: &ir.IsNull{X: b.e}, Then: &ir.Lit{T: tBool, Value: false}, Else: nonZero}
+		if n.Kind() == "identifier" {
+			te = e.with(t.text(n), binding{e: b.e})
+		}
+	}
+	return nonZero, te, e
 }
 
 // pyValue is a non-None operand of arithmetic.
@@ -169,6 +209,9 @@ func (t *tr) pyExpr(n *sitter.Node, e env) *binding {
 		if v, ok := pyString(t.text(n)); ok {
 			return lit(&ir.Lit{T: tString, Value: v})
 		}
+		if isFString(t, n) {
+			return t.pyFString(n, e)
+		}
 	case "true", "false":
 		return lit(&ir.Lit{T: tBool, Value: n.Kind() == "true"})
 	case "none":
@@ -189,10 +232,7 @@ func (t *tr) pyExpr(n *sitter.Node, e env) *binding {
 		}
 		return lit(&ir.Unary{Op: ir.Not, X: c, T: tBool})
 	case "boolean_operator":
-		// On bools, and/or are the short-circuit logic of pyCond: the
-		// right operand sees what the left proved (x is not None and ...).
-		c, _, _ := t.pyCond(n, e)
-		return lit(c)
+		return t.pyBoolOp(n, e)
 	case "unary_operator":
 		if a := n.ChildByFieldName("argument"); t.text(n.ChildByFieldName("operator")) == "-" && a.Kind() == "integer" {
 			if b := t.pyExpr(a, e); b != nil {
@@ -310,6 +350,9 @@ func (t *tr) pyBinary(n *sitter.Node, e env) *binding {
 
 // pyComparison is called through pyCond for a two-operand comparison.
 func (t *tr) pyComparison(n *sitter.Node, op string, e env) ir.Expr {
+	if (op == "in" || op == "not in") && isLiteralCollection(n.NamedChild(1)) {
+		return t.pyInLiterals(n, op, e)
+	}
 	if op == "in" || op == "not in" {
 		sub, str := t.pyExpr(n.NamedChild(0), e), t.pyExpr(n.NamedChild(1), e)
 		if sub == nil || str == nil {
@@ -376,6 +419,22 @@ func (t *tr) pyCall(n *sitter.Node, e env) *binding {
 	fn := t.text(n.ChildByFieldName("function"))
 	argNodes := namedNonComment(n.ChildByFieldName("arguments"))
 	switch fn {
+	case "str":
+		if len(argNodes) == 1 {
+			b := t.pyExpr(argNodes[0], e)
+			if b == nil {
+				return nil
+			}
+			return lit(t.pyStrOf(argNodes[0], *b))
+		}
+	case "bool":
+		if len(argNodes) == 1 {
+			c, _, _ := t.pyCond(argNodes[0], e)
+			if c == nil {
+				return nil
+			}
+			return lit(c)
+		}
 	case "abs", "math.fabs":
 		if len(argNodes) == 1 {
 			x := t.pyValue(argNodes[0], e)
@@ -399,17 +458,32 @@ func (t *tr) pyCall(n *sitter.Node, e env) *binding {
 			if b == nil {
 				return nil
 			}
-			if isString(b.e) && !b.nullable {
-				return lit(&ir.Call{Fn: ir.CodePointLength, Args: []ir.Expr{b.e}, T: tInt})
+			if isString(b.e) {
+				// len(None) raises TypeError: so does the rewrite.
+				var l ir.Expr = &ir.Call{Fn: ir.CodePointLength, Args: []ir.Expr{b.e}, T: tInt}
+				if b.nullable {
+					l = raiseWhereNull(b.e, l, "TypeError where "+t.text(n)+" gets None")
+				}
+				return lit(l)
 			}
-			t.decline(n, "len of "+typeName(b.e), "only len of a str that is not None is translated (len(None) raises TypeError)")
+			t.decline(n, "len of "+typeName(b.e), "only len of a str is translated")
 			return nil
 		}
 	case "math.sqrt":
 		t.decline(n, "math.sqrt", "CPython raises ValueError for a negative argument where Spark's sqrt gives NaN")
 		return nil
 	case "math.floor", "math.ceil", "round", "int":
-		t.decline(n, fn, "returns an unbounded Python int: NaN and infinities raise, and values beyond BIGINT do not fit the UDF's "+t.u.Return.String()+" result")
+		if len(argNodes) == 1 && t.u.Return != nil && t.u.Return.Kind == udf.Long {
+			x := t.pyValue(argNodes[0], e)
+			if x == nil {
+				return nil
+			}
+			if ir.IsDouble(x.Type()) {
+				f := map[string]ir.Func{"int": ir.PyIntOfFloat, "round": ir.PyRoundOfFloat, "math.floor": ir.PyFloorOfFloat, "math.ceil": ir.PyCeilOfFloat}[fn]
+				return lit(&ir.Call{Fn: f, Args: []ir.Expr{x}, T: tLong})
+			}
+		}
+		t.decline(n, fn, "returns an unbounded Python int: translated only on one float, as the result of a bigint UDF (NaN and infinities raise, beyond BIGINT PySpark stores NULL); this UDF returns "+t.u.Return.String())
 		return nil
 	}
 	if f := n.ChildByFieldName("function"); f.Kind() == "attribute" {
@@ -420,42 +494,76 @@ func (t *tr) pyCall(n *sitter.Node, e env) *binding {
 		}
 		if isString(recv.e) {
 			if recv.nullable {
-				t.decline(n, "str."+name+" on a value that may be None", "CPython raises AttributeError for None; check `is None` first")
-				return nil
-			}
-			var args []ir.Expr
-			for _, a := range argNodes {
-				b := t.pyExpr(a, e)
-				if b == nil {
+				res := t.pyStrMethod(n, name, recv.e, argNodes, e)
+				if res == nil {
 					return nil
 				}
-				if !isString(b.e) || b.nullable {
-					t.decline(a, "argument of str."+name, "only str arguments that are not None are translated")
-					return nil
-				}
-				args = append(args, b.e)
+				return &binding{e: t.throwOnNull(n, recv.e, res.e), nullable: res.nullable}
 			}
-			switch {
-			case (name == "startswith" || name == "endswith") && len(args) == 1:
-				fn := map[string]ir.Func{"startswith": ir.StartsWith, "endswith": ir.EndsWith}[name]
-				return lit(&ir.Call{Fn: fn, Args: []ir.Expr{recv.e, args[0]}, T: tBool})
-			case name == "upper" || name == "lower" || name == "title" || name == "capitalize":
-				t.decline(n, "str."+name, "CPython's full Unicode case mappings are not proved equal to Spark's upper/lower/initcap")
-				return nil
-			case name == "strip" || name == "lstrip" || name == "rstrip":
-				t.decline(n, "str."+name, "CPython strips Unicode whitespace (str.isspace); Spark's trim removes only spaces")
-				return nil
-			case name == "split":
-				t.decline(n, "str.split", "a list result is not translated (Spark's split takes a regex and keeps empty strings that str.split() drops)")
-				return nil
-			}
-			t.decline(n, "str."+name, "no rule proves a Spark SQL form equal to this str method")
-			return nil
+			return t.pyStrMethod(n, name, recv.e, argNodes, e)
 		}
 	}
 	t.decline(n, "call of "+fn, "not translated")
 	return nil
 }
+
+// pyStrMethod translates recv.name(args) on a str that is not None.
+func (t *tr) pyStrMethod(n *sitter.Node, name string, recv ir.Expr, argNodes []*sitter.Node, e env) *binding {
+	var args []ir.Expr
+	for _, a := range argNodes {
+		b := t.pyExpr(a, e)
+		if b == nil {
+			return nil
+		}
+		if !isString(b.e) || b.nullable {
+			t.decline(a, "argument of str."+name, "only str arguments that are not None are translated")
+			return nil
+		}
+		args = append(args, b.e)
+	}
+	switch {
+	case (name == "startswith" || name == "endswith") && len(args) == 1:
+		fn := map[string]ir.Func{"startswith": ir.StartsWith, "endswith": ir.EndsWith}[name]
+		return lit(&ir.Call{Fn: fn, Args: []ir.Expr{recv, args[0]}, T: tBool})
+	case name == "upper" || name == "lower" || name == "title" || name == "capitalize":
+		t.decline(n, "str."+name, "CPython's full Unicode case mappings are not proved equal to Spark's upper/lower/initcap")
+		return nil
+	case (name == "strip" || name == "lstrip" || name == "rstrip") && len(args) <= 1:
+		// str.strip() removes str.isspace characters; strip(chars)
+		// the given ones, as code points.
+		chars := ir.Expr(&ir.Lit{T: tString, Value: pyWhitespace})
+		if len(args) == 1 {
+			if l, ok := args[0].(*ir.Lit); !ok || l.Value == "" {
+				t.decline(n, "str."+name+" of characters that are not a non-empty literal", "not translated")
+				return nil
+			}
+			chars = args[0]
+		}
+		fn := map[string]ir.Func{"strip": ir.TrimBoth, "lstrip": ir.TrimLeading, "rstrip": ir.TrimTrailing}[name]
+		return lit(&ir.Call{Fn: fn, Args: []ir.Expr{recv, chars}, T: tString})
+	case name == "replace" && len(args) == 2:
+		// Every occurrence, left to right, literally, as Spark's replace
+		// for a non-empty search string (an empty one inserts between
+		// every character in CPython).
+		if l, ok := args[0].(*ir.Lit); ok && l.Value != "" {
+			if _, ok := args[1].(*ir.Lit); ok {
+				return lit(&ir.Call{Fn: ir.Replace, Args: []ir.Expr{recv, args[0], args[1]}, T: tString})
+			}
+		}
+		t.decline(n, "str.replace", "only literal, non-empty search and literal replacement strings are translated")
+		return nil
+	case name == "split":
+		t.decline(n, "str.split", "a list result is not translated (Spark's split takes a regex and keeps empty strings that str.split() drops)")
+		return nil
+	}
+	t.decline(n, "str."+name, "no rule proves a Spark SQL form equal to this str method")
+	return nil
+}
+
+// pyWhitespace are the characters of str.isspace, which str.strip()
+// removes. TestWhitespaceSetsMatchTheRuntimes checks the set against
+// CPython.
+const pyWhitespace = "\t\n\v\f\r\x1c\x1d\x1e\x1f \u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 
 // pyString reads a plain Python string literal (no prefix, no f-string).
 func pyString(s string) (string, bool) {
@@ -577,4 +685,165 @@ func (t *tr) pySplit(n *sitter.Node, e env) ir.Expr {
 		return nil
 	}
 	return &ir.Call{Fn: ir.PySplit, Args: []ir.Expr{recv.e, l}, T: udf.ArrayOf(tString)}
+}
+
+// pyBoolOp is `a or b` and `a and b` as values: Python returns an
+// operand, not a bool (`s or "unknown"` is s when s is truthy, else
+// "unknown"; `a and b` is a when a is falsy, else b). The operand
+// returned in each branch sees what the truth test proved. On two bools
+// known not to be None it is the short-circuit logic of pyCond.
+func (t *tr) pyBoolOp(n *sitter.Node, e env) *binding {
+	left, right := n.ChildByFieldName("left"), n.ChildByFieldName("right")
+	cond, te, fe := t.pyCond(left, e)
+	if cond == nil {
+		return nil
+	}
+	var th, el *binding
+	if t.text(n.ChildByFieldName("operator")) == "or" {
+		th, el = t.pyExpr(left, te), t.pyExpr(right, fe)
+	} else {
+		th, el = t.pyExpr(right, te), t.pyExpr(left, fe)
+	}
+	if th == nil || el == nil {
+		return nil
+	}
+	if isBool(th.e.Type()) && isBool(el.e.Type()) && !th.nullable && !el.nullable {
+		c, _, _ := t.pyCond(n, e)
+		return lit(c)
+	}
+	return t.ifOf(n, cond, th, el)
+}
+
+func isLiteralCollection(n *sitter.Node) bool {
+	switch n.Kind() {
+	case "tuple", "list", "set":
+		return true
+	}
+	return false
+}
+
+// pyInLiterals is `x in ("a", "b")` over str or int literals: Python's
+// ==, so None is in no collection of literals (False, not an error) and
+// x equals an item of its own kind only.
+func (t *tr) pyInLiterals(n *sitter.Node, op string, e env) ir.Expr {
+	x := t.pyExpr(n.NamedChild(0), e)
+	if x == nil {
+		return nil
+	}
+	str, integral := isString(x.e), x.e.Type() != nil && ir.IsIntegral(x.e.Type())
+	if !str && !integral {
+		t.decline(n, "`"+op+"` on "+typeName(x.e), "only str and int values in a collection of literals are translated")
+		return nil
+	}
+	var c ir.Expr = &ir.Lit{T: tBool, Value: false}
+	first := true
+	for _, it := range namedNonComment(n.NamedChild(1)) {
+		b := t.pyExpr(it, e)
+		if b == nil {
+			return nil
+		}
+		l, ok := b.e.(*ir.Lit)
+		if !ok || l.Value == nil || isString(l) != str || !str && !ir.IsIntegral(l.T) {
+			t.decline(it, "item "+t.text(it), "only literals of the value's kind are translated")
+			return nil
+		}
+		var eq ir.Expr
+		if str {
+			eq = &ir.Binary{Op: ir.StrEqNullSafe, L: x.e, R: l, T: tBool}
+		} else {
+			pl, pr, _ := promote(x.e, l)
+			eq = &ir.Binary{Op: ir.Eq, L: pl, R: pr, T: tBool}
+		}
+		if first {
+			c, first = eq, false
+		} else {
+			c = &ir.Binary{Op: ir.Or, L: c, R: eq, T: tBool}
+		}
+	}
+	if !str && x.nullable {
+		c = &ir.If{Cond: &ir.IsNull{X: x.e}, Then: &ir.Lit{T: tBool, Value: false}, Else: c}
+	}
+	if op == "not in" {
+		c = &ir.Unary{Op: ir.Not, X: c, T: tBool}
+	}
+	return c
+}
+
+// isFString reports whether n is a plain f-string (prefix f or F only).
+func isFString(t *tr, n *sitter.Node) bool {
+	if n.NamedChildCount() == 0 || n.NamedChild(0).Kind() != "string_start" {
+		return false
+	}
+	p := strings.ToLower(strings.TrimRight(t.text(n.NamedChild(0)), `"'`))
+	return p == "f"
+}
+
+// pyFString is an f-string whose fields print str, int and bool values
+// (no conversion, no format spec): the concatenation of its parts.
+func (t *tr) pyFString(n *sitter.Node, e env) *binding {
+	var parts []ir.Expr
+	for _, c := range namedNonComment(n) {
+		switch c.Kind() {
+		case "string_start", "string_end":
+		case "string_content":
+			text := t.text(c)
+			if strings.Contains(text, "\\") {
+				t.decline(c, "an escape in an f-string", "not translated")
+				return nil
+			}
+			text = strings.NewReplacer("{{", "{", "}}", "}").Replace(text)
+			parts = append(parts, &ir.Lit{T: tString, Value: text})
+		case "interpolation":
+			x := c.ChildByFieldName("expression")
+			if x == nil || c.ChildByFieldName("type_conversion") != nil || c.ChildByFieldName("format_specifier") != nil {
+				t.decline(c, "f-string field "+t.text(c), "only fields without a conversion or format spec are translated")
+				return nil
+			}
+			b := t.pyExpr(x, e)
+			if b == nil {
+				return nil
+			}
+			s := t.pyStrOf(x, *b)
+			if s == nil {
+				return nil
+			}
+			parts = append(parts, s)
+		default:
+			t.decline(c, "f-string part "+c.Kind(), "not translated")
+			return nil
+		}
+	}
+	if len(parts) == 1 {
+		return lit(parts[0])
+	}
+	if len(parts) == 0 {
+		return lit(&ir.Lit{T: tString, Value: ""})
+	}
+	return lit(&ir.Call{Fn: ir.Concat, Args: parts, T: tString})
+}
+
+// pyStrOf is str(x) as CPython prints it, never NULL: a str itself, an
+// int in decimal, True/False, None for None. A float is declined:
+// CPython's repr and Spark's CAST to STRING choose digits differently.
+func (t *tr) pyStrOf(n *sitter.Node, b binding) ir.Expr {
+	ty := b.e.Type()
+	var s ir.Expr
+	switch {
+	case ty == nil:
+		return &ir.Lit{T: tString, Value: "None"}
+	case isString(b.e):
+		s = b.e
+	case ir.IsIntegral(ty):
+		s = &ir.Cast{Kind: ir.IntToString, X: b.e, To: tString}
+	case isBool(ty):
+		s = &ir.If{Cond: b.e, Then: &ir.Lit{T: tString, Value: "True"}, Else: &ir.Lit{T: tString, Value: "False"}}
+	default:
+		t.decline(n, "str() of "+typeName(b.e), "CPython's repr of a float and Spark's CAST to STRING print different digits")
+		return nil
+	}
+	if b.nullable {
+		// If's condition is never NULL: a NULL bool takes the None branch first.
+		s = &ir.If{Cond: &ir.IsNull{X: b.e}, Then: &ir.Lit{T: tString, Value: "None"}, Else: s}
+	}
+	return s
 }

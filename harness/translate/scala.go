@@ -600,18 +600,19 @@ func (t *tr) scalaCall(n *sitter.Node, e env) *binding {
 // scalaMember translates recv.name or recv.name(args).
 func (t *tr) scalaMember(n *sitter.Node, name string, recv *binding, args []ir.Expr) *binding {
 	if recv.e.Type() != nil && recv.e.Type().Kind == udf.String {
-		if recv.nullable {
-			t.decline(n, "a method of a possibly-null string", "the JVM throws NullPointerException; check for null first")
-			return nil
-		}
+		var res ir.Expr
 		if (name == "isEmpty" || name == "nonEmpty") && len(args) == 0 {
-			var c ir.Expr = &ir.Call{Fn: ir.IsEmpty, Args: []ir.Expr{recv.e}, T: tBool}
+			res = &ir.Call{Fn: ir.IsEmpty, Args: []ir.Expr{recv.e}, T: tBool}
 			if name == "nonEmpty" {
-				c = &ir.Unary{Op: ir.Not, X: c, T: tBool}
+				res = &ir.Unary{Op: ir.Not, X: res, T: tBool}
 			}
-			return lit(c)
+		} else {
+			res = t.jvmStringMethod(n, name, recv.e, args)
 		}
-		return lit(t.jvmStringMethod(n, name, recv.e, args))
+		if recv.nullable {
+			res = t.throwOnNull(n, recv.e, res)
+		}
+		return lit(res)
 	}
 	v := t.unbox(n, *recv)
 	if v == nil {
@@ -738,8 +739,19 @@ func (t *tr) scalaMatch(n *sitter.Node, e env, tail bool) *binding {
 		arms = append(arms, arm{cond, val})
 	}
 	if dflt == nil {
-		t.decline(n, "match without a case that always matches", "an unmatched value throws MatchError")
-		return nil
+		// An unmatched value throws MatchError: so does the rewrite.
+		var ty *udf.Type
+		for _, a := range arms {
+			if ty == nil {
+				ty = a.val.e.Type()
+			}
+		}
+		if ty == nil {
+			t.decline(n, "match without a case that always matches", "an unmatched value throws MatchError, and no case gives the result's type")
+			return nil
+		}
+		msg := "udfx: the original throws " + asciiSnippet("scala.MatchError where no case of "+t.text(n.ChildByFieldName("value"))+" matches")
+		dflt = &binding{e: &ir.Raise{Msg: msg, T: ty}}
 	}
 	out := dflt
 	for i := len(arms) - 1; i >= 0; i-- {

@@ -271,6 +271,10 @@ func (t *tr) paramEnv(body *sitter.Node) (env, bool) {
 
 // fitReturn checks the body's value against the declared return type.
 func (t *tr) fitReturn(body *sitter.Node, e ir.Expr) ir.Expr {
+	if n := unboundedIntUse(e, true); n != "" {
+		t.decline(body, n+" used in a computation", "Python goes on computing with the unbounded int; only a returned int(x), round(x), math.floor(x) or math.ceil(x) is translated")
+		return nil
+	}
 	if l, ok := e.(*ir.Lit); ok && l.Value == nil {
 		return &ir.Lit{T: t.u.Return}
 	}
@@ -428,4 +432,44 @@ func unhandledReason(kind, text string) string {
 		return "nested lambdas are not translated"
 	}
 	return "no rule translates this construct"
+}
+
+// unboundedIntUse names a CPython float-to-int conversion that is not
+// the UDF's result (result: e is returned as it is, or is a branch of a
+// returned conditional), or is "".
+func unboundedIntUse(e ir.Expr, result bool) string {
+	switch e := e.(type) {
+	case *ir.If:
+		if s := unboundedIntUse(e.Cond, false); s != "" {
+			return s
+		}
+		if s := unboundedIntUse(e.Then, result); s != "" {
+			return s
+		}
+		return unboundedIntUse(e.Else, result)
+	case *ir.Call:
+		switch e.Fn {
+		case ir.PyIntOfFloat, ir.PyRoundOfFloat, ir.PyFloorOfFloat, ir.PyCeilOfFloat:
+			if !result {
+				return map[ir.Func]string{ir.PyIntOfFloat: "int()", ir.PyRoundOfFloat: "round()", ir.PyFloorOfFloat: "math.floor()", ir.PyCeilOfFloat: "math.ceil()"}[e.Fn]
+			}
+		}
+		for _, a := range e.Args {
+			if s := unboundedIntUse(a, false); s != "" {
+				return s
+			}
+		}
+	case *ir.Unary:
+		return unboundedIntUse(e.X, false)
+	case *ir.Binary:
+		if s := unboundedIntUse(e.L, false); s != "" {
+			return s
+		}
+		return unboundedIntUse(e.R, false)
+	case *ir.Cast:
+		return unboundedIntUse(e.X, false)
+	case *ir.IsNull:
+		return unboundedIntUse(e.X, false)
+	}
+	return ""
 }

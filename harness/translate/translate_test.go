@@ -90,14 +90,19 @@ func TestScalaDeclined(t *testing.T) {
 	// long division by a parameter may be MIN / -1 (wraps on the JVM):
 	// translated with the wrap; Math.round is translated exactly
 	// (TestCorpus/RoundLong); a double division by a parameter is not.
-	declined(t, scalaFile, "StrLen", "String.length", "UTF-16")
+	// String.length counts UTF-16 units: code points plus one per
+	// supplementary code point.
+	proved(t, scalaFile, "StrLen", "")
 }
 
 // The string traps of SEMANTICS.md: trim sets, split, locale-dependent
-// case, concatenation with null. Declined, never translated.
+// case, concatenation with null: translated where the JVM's exact form is
+// known (trim's set, "null" for a null), declined otherwise.
 func TestScalaStringTrapsDeclined(t *testing.T) {
 	const f = "testdata/Declines.scala"
-	declined(t, f, "TrimIt", "String.trim", "Spark's trim removes only spaces")
+	// String.trim removes every char <= U+0020 (the set is checked
+	// against the JVM by TestWhitespaceSetsMatchTheRuntimes).
+	proved(t, f, "TrimIt", "")
 	declined(t, f, "SplitIt", `call s.split(",")(0)`, "only math functions and methods called on a value")
 	declined(t, f, "UpperIt", "String.toUpperCase", "default locale")
 	// Concatenation prints a null as "null": translated (coalesce).
@@ -114,6 +119,9 @@ func TestScalaStringTrapsDeclined(t *testing.T) {
 
 func TestJava(t *testing.T) {
 	proved(t, "testdata/java/Clamp.java", "Clamp", "")
+	// strip/trim/stripLeading/stripTrailing, on a String that may be null
+	// (the row throws NullPointerException in Java and in the rewrite).
+	proved(t, "testdata/java/Strip.java", "Strip", "")
 	// x + 1.0 unboxes: a null throws NullPointerException, and the
 	// rewrite raises on exactly those rows.
 	proved(t, "testdata/java/Unbox.java", "Unbox",
@@ -125,7 +133,15 @@ func TestJava(t *testing.T) {
 }
 
 func TestPython(t *testing.T) {
-	for _, name := range []string{"scale", "ratio", "positive", "pymod"} {
+	for _, name := range []string{"scale", "ratio", "positive", "pymod",
+		// Truthiness: None, "", 0, 0.0, -0.0 are false, NaN is true;
+		// `a or b` / `a and b` return an operand.
+		"or_default", "blank_to_none", "nonzero", "sign_word", "first_or_second",
+		// str.strip() (str.isspace), strip(chars), on None AttributeError.
+		"clean", "strip_marks", "blank",
+		// f-strings and str() of str/int/bool, `in` a tuple of literals,
+		// str.replace.
+		"label", "tier", "small_id", "dashes"} {
 		t.Run(name, func(t *testing.T) { proved(t, pyFile, name, "") })
 	}
 	// None + 1.0 and None > 1.0 raise TypeError: so do the rewrites, on
@@ -137,5 +153,11 @@ func TestPython(t *testing.T) {
 	declined(t, pyFile, "root", "math.sqrt", "ValueError")
 	// int() gives an unbounded Python int; the reason names the UDF's
 	// result type.
-	declined(t, pyFile, "whole", "int", "the UDF's double result")
+	declined(t, pyFile, "whole", "int", "this UDF returns double")
+	// int(x), round(x), math.floor/ceil(x) on a float, returned by a
+	// bigint UDF: NaN and ±inf raise, beyond BIGINT NULL (PySpark).
+	for _, name := range []string{"floor_it", "ceil_it"} {
+		t.Run(name, func(t *testing.T) { proved(t, pyFile, name, "") })
+	}
+	declined(t, pyFile, "int_plus", "int() used in a computation", "unbounded int")
 }

@@ -15,6 +15,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/udfx/udfx/harness/udf"
 )
@@ -159,6 +160,9 @@ const (
 	// out-of-range values clamp to the type's MIN/MAX.
 	JVMDoubleToInt  CastKind = "jvm-d2i"
 	JVMDoubleToLong CastKind = "jvm-d2l"
+	// IntToString prints an int or bigint in decimal with a leading '-'
+	// for negatives, as CPython's str() and Java's String.valueOf do.
+	IntToString CastKind = "int-to-string"
 )
 
 // Cast converts X to To with the semantics Kind names.
@@ -198,6 +202,9 @@ const (
 	IsEmpty Func = "isempty"
 	// CodePointLength is Python's len of a str (code points).
 	CodePointLength Func = "len-codepoints"
+	// UTF16Length is String.length on the JVM: UTF-16 code units, i.e.
+	// code points plus one for each supplementary code point.
+	UTF16Length Func = "utf16-length"
 	// Concat joins strings that are never NULL.
 	Concat Func = "concat"
 	// JVMStringOf is String.valueOf as string concatenation uses it: a
@@ -215,6 +222,25 @@ const (
 	// Replace is String.replace(CharSequence, CharSequence) with a
 	// non-empty literal search string.
 	Replace Func = "replace"
+	// TrimBoth, TrimLeading and TrimTrailing remove, from one or both
+	// ends of Args[0], every code point that is in the literal Args[1]:
+	// Java's trim (chars <= U+0020) and strip (Character.isWhitespace),
+	// CPython's strip/lstrip/rstrip (str.isspace, or the given chars).
+	// Spark's TRIM(BOTH|LEADING|TRAILING chars FROM s) does exactly that.
+	TrimBoth     Func = "trim-both"
+	TrimLeading  Func = "trim-leading"
+	TrimTrailing Func = "trim-trailing"
+	// PyIntOfFloat, PyRoundOfFloat, PyFloorOfFloat and PyCeilOfFloat
+	// are CPython's int(x), round(x), math.floor(x) and math.ceil(x) on
+	// a float, returned by a bigint UDF: NaN raises ValueError, ±inf
+	// OverflowError; an int beyond the BIGINT range becomes NULL when
+	// PySpark stores it (checked with real PySpark 4.1.1); round is half
+	// to even. Only valid as the UDF's result: Python would go on
+	// computing with the unbounded int.
+	PyIntOfFloat   Func = "py-int-of-float"
+	PyRoundOfFloat Func = "py-round-of-float"
+	PyFloorOfFloat Func = "py-floor-of-float"
+	PyCeilOfFloat  Func = "py-ceil-of-float"
 	// StartsWith, EndsWith and Contains are String.startsWith/endsWith/
 	// contains and Python's str.startswith/endswith and `in`.
 	StartsWith Func = "startswith"
@@ -415,10 +441,14 @@ func litSQL(e *Lit) (string, error) {
 		var sb strings.Builder
 		sb.WriteByte('\'')
 		for _, r := range v {
-			switch r {
-			case '\'', '\\':
+			switch {
+			case r == '\'' || r == '\\':
 				sb.WriteByte('\\')
 				sb.WriteRune(r)
+			case r <= 0xFFFF && r != ' ' && !unicode.IsPrint(r):
+				// Control and space characters as Spark's \uXXXX escape,
+				// so that the SQL stays one readable line in any file.
+				fmt.Fprintf(&sb, "\\u%04X", r)
 			default:
 				sb.WriteRune(r)
 			}
@@ -667,7 +697,7 @@ func cmpSQL(b *strings.Builder, e *Binary) error {
 
 func castSQL(b *strings.Builder, e *Cast) error {
 	switch e.Kind {
-	case Widen:
+	case Widen, IntToString:
 		b.WriteString("CAST(")
 		if err := sqlOf(b, e.X); err != nil {
 			return err
@@ -710,6 +740,23 @@ func callSQL(b *strings.Builder, e *Call) error {
 	case Sqrt, StartsWith, EndsWith, Contains, Replace, ElementAt, Size:
 		b.WriteString(string(e.Fn) + "(" + strings.Join(args, ", ") + ")")
 		return nil
+	case TrimBoth, TrimLeading, TrimTrailing:
+		if l, ok := e.Args[1].(*Lit); !ok || l.Value == "" {
+			return sqlErr("a trim whose set of characters is not a non-empty literal")
+		}
+		where := map[Func]string{TrimBoth: "BOTH", TrimLeading: "LEADING", TrimTrailing: "TRAILING"}[e.Fn]
+		b.WriteString("TRIM(" + where + " " + args[1] + " FROM " + args[0] + ")")
+		return nil
+	case PyIntOfFloat, PyRoundOfFloat, PyFloorOfFloat, PyCeilOfFloat:
+		// floor and ceil of a double are BIGINT in Spark; bround is half
+		// to even (on the shortest decimal, which for 0 digits decides a
+		// tie as the exact binary value does: x.5 is representable).
+		whole := map[Func]string{PyIntOfFloat: "%[1]s", PyRoundOfFloat: "bround(%[1]s, 0)", PyFloorOfFloat: "floor(%[1]s)", PyCeilOfFloat: "ceil(%[1]s)"}[e.Fn]
+		fmt.Fprintf(b, "CASE WHEN isnan(%[1]s) THEN raise_error('udfx: the original throws ValueError (NaN to int)') "+
+			"WHEN %[1]s = CAST('Infinity' AS DOUBLE) OR %[1]s = CAST('-Infinity' AS DOUBLE) THEN raise_error('udfx: the original throws OverflowError (infinity to int)') "+
+			"WHEN %[1]s >= 9.223372036854775807E18D OR %[1]s < -9.223372036854775808E18D THEN CAST(NULL AS BIGINT) "+
+			"ELSE CAST("+whole+" AS BIGINT) END", args[0])
+		return nil
 	case AbsDouble:
 		b.WriteString("abs(" + args[0] + ")")
 		return nil
@@ -742,6 +789,11 @@ func callSQL(b *strings.Builder, e *Call) error {
 		return nil
 	case CodePointLength:
 		b.WriteString("char_length(" + args[0] + ")")
+		return nil
+	case UTF16Length:
+		// The class matches whole code points, in Java's regex as in
+		// the engine's.
+		b.WriteString("(char_length(" + args[0] + ") + char_length(regexp_replace(" + args[0] + ", '[^\\\\x{10000}-\\\\x{10FFFF}]', '')))")
 		return nil
 	case Concat:
 		b.WriteString("concat(" + strings.Join(args, ", ") + ")")

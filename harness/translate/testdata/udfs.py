@@ -63,3 +63,92 @@ def is_one(x: float) -> bool:
 def above_one(x: float) -> bool:
     # None > 1.0 raises TypeError.
     return x > 1.0
+
+
+@udf("string")
+def or_default(s: str) -> str:
+    return s or "unknown"
+
+
+@udf("string")
+def blank_to_none(s: str) -> str:
+    if not s:
+        return None
+    return s
+
+
+@udf("boolean")
+def nonzero(x: float) -> bool:
+    return bool(x) if x is not None else False
+
+
+@udf("string")
+def sign_word(n: int) -> str:
+    if n:
+        return "nonzero"
+    return "zero"
+
+
+@udf("double")
+def first_or_second(a: float, b: float) -> float:
+    return a and b
+
+
+@udf("string")
+def clean(s: str) -> str:
+    # No None check: s.strip() on None raises AttributeError.
+    return s.strip()
+
+
+@udf("string")
+def strip_marks(s: str) -> str:
+    if s is None:
+        return None
+    return s.strip("-_ ").lstrip("#").rstrip(".")
+
+
+@udf("boolean")
+def blank(s: str) -> bool:
+    return s is None or not s.strip()
+
+
+@udf("bigint")
+def floor_it(x: float) -> int:
+    return math.floor(x) if x is not None else None
+
+
+@udf("bigint")
+def ceil_it(x: float) -> int:
+    # No None check: math.ceil(None) raises TypeError.
+    return math.ceil(x)
+
+
+@udf("bigint")
+def int_plus(x: float) -> int:
+    # Python goes on with the unbounded int: int(1e20) // 10**10 fits.
+    return int(x) // 10
+
+
+@udf("string")
+def label(name: str, n: int) -> str:
+    # None prints as None, ints in decimal, {{ }} are braces.
+    return f"{name}#{n} {{ok}}"
+
+
+@udf("string")
+def tier(code: str) -> str:
+    if code in ("A", "B"):
+        return "top"
+    if code not in ["C"]:
+        return "other"
+    return str(len(code))
+
+
+@udf("boolean")
+def small_id(n: int) -> bool:
+    return n in (1, 2, 3)
+
+
+@udf("string")
+def dashes(s: str) -> str:
+    return s.replace("-", "") if s else ""

@@ -75,6 +75,10 @@ EXTRA = [
         "regexp_extract(s, '([a-z]+)', 1)", "regexp_replace(s, '[0-9]', '#')",
         "translate(s, 'ae', 'AE')", "replace(s, ' ', '')", "initcap(s)", "left(s, 2)", "right(s, 2)",
         "format_number(length(s), 2)",
+        # The translator's trim sets: Java's trim (<= U+0020) and str.isspace.
+        "TRIM(BOTH '\\u0000\\u0001\\u0002\\u0003\\u0004\\u0005\\u0006\\u0007\\u0008\\u0009\\u000A\\u000B\\u000C\\u000D\\u000E\\u000F\\u0010\\u0011\\u0012\\u0013\\u0014\\u0015\\u0016\\u0017\\u0018\\u0019\\u001A\\u001B\\u001C\\u001D\\u001E\\u001F\\u0020' FROM s)", "TRIM(LEADING '\\u0009\\u000A\\u000B\\u000C\\u000D\\u001C\\u001D\\u001E\\u001F\\u0020\\u0085\\u00A0\\u1680\\u2000\\u2001\\u2002\\u2003\\u2004\\u2005\\u2006\\u2007\\u2008\\u2009\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000' FROM s)",
+        "char_length(s) + char_length(regexp_replace(s, '[^\\\\x{10000}-\\\\x{10FFFF}]', ''))",
+        "TRIM(TRAILING '\\u0009\\u000A\\u000B\\u000C\\u000D\\u001C\\u001D\\u001E\\u001F\\u0020\\u0085\\u00A0\\u1680\\u2000\\u2001\\u2002\\u2003\\u2004\\u2005\\u2006\\u2007\\u2008\\u2009\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000' FROM s)",
     ]),
     ("a int, b int", [
         "space(b % 20)", "char(a)", "if(a > b, a, b)", "a IS DISTINCT FROM b", "a IS NOT DISTINCT FROM b",
@@ -106,6 +110,8 @@ EXTRA = [
         "x = 0.0D", "x < 1.0D", "CAST(x AS BOOLEAN)", "format_number(x, 2)",
         "CASE WHEN x IS NULL THEN raise_error('udfx: x is NULL') ELSE x * 9.0D / 5.0D + 32.0D END",
         "if(isnan(x), raise_error('nan'), x)",
+        "CASE WHEN isnan(x) THEN raise_error('v') WHEN x >= 9.223372036854775807E18D OR x < -9.223372036854775808E18D THEN CAST(NULL AS BIGINT) ELSE CAST(bround(x, 0) AS BIGINT) END",
+        "CAST(floor(x) AS BIGINT)", "CAST(ceil(x) AS BIGINT)",
     ]),
     ("t timestamp", [
         "CAST(t AS STRING)", "CAST(t AS DATE)", "CAST(t AS BIGINT)", "to_date(t)", "year(t)", "month(t)",

@@ -1,0 +1,64 @@
+package translate
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/udfx/udfx/harness/pyenv"
+)
+
+// TestWhitespaceSetsMatchTheRuntimes: the characters the trim rules
+// remove are, code point for code point over all of Unicode, what the
+// real runtimes remove: Character.isWhitespace (String.strip) and
+// c <= ' ' (String.trim) from the JVM, str.isspace (str.strip) from the
+// CPython that runs the originals. A JDK or CPython whose Unicode tables
+// differ fails here before any rewrite relies on the set.
+func TestWhitespaceSetsMatchTheRuntimes(t *testing.T) {
+	py, ok := pyenv.Find(nil, ".")
+	require.True(t, ok, "no Python environment (udfx setup)")
+	out, err := exec.Command(py.Python, "-c",
+		"import json,sys; json.dump([c for c in range(0x110000) if chr(c).isspace()], sys.stdout)").Output()
+	require.NoError(t, err)
+	var pySet []rune
+	require.NoError(t, json.Unmarshal(out, &pySet))
+	require.Equal(t, pySet, codePoints(pyWhitespace), "str.isspace")
+
+	dir := t.TempDir()
+	src := filepath.Join(dir, "Ws.java")
+	require.NoError(t, os.WriteFile(src, []byte(`public class Ws {
+  public static void main(String[] a) {
+    StringBuilder ws = new StringBuilder("["), trim = new StringBuilder("[");
+    for (int c = 0; c <= Character.MAX_CODE_POINT; c++) {
+      // strip() removes leading and trailing Character.isWhitespace;
+      // trim() every char <= U+0020: ask the methods themselves.
+      String s = new String(Character.toChars(c));
+      if ((s + "a").strip().equals("a")) ws.append(ws.length() > 1 ? "," : "").append(c);
+      if ((s + "a").trim().equals("a")) trim.append(trim.length() > 1 ? "," : "").append(c);
+    }
+    System.out.println(ws.append("]") + "\n" + trim.append("]"));
+  }
+}
+`), 0o644))
+	out, err = exec.Command("java", src).Output()
+	require.NoError(t, err)
+	var javaWS, javaTrim []rune
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	require.Len(t, lines, 2, "%s", out)
+	require.NoError(t, json.Unmarshal([]byte(lines[0]), &javaWS))
+	require.NoError(t, json.Unmarshal([]byte(lines[1]), &javaTrim))
+	require.Equal(t, javaWS, codePoints(javaWhitespace), "String.strip")
+	require.Equal(t, javaTrim, codePoints(javaTrimChars), "String.trim")
+}
+
+func codePoints(s string) []rune {
+	out := []rune(s)
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
