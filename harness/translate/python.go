@@ -281,6 +281,9 @@ func (t *tr) pyExpr(n *sitter.Node, e env) *binding {
 			}
 			return lit(&ir.Call{Fn: ir.ElementAt, Args: []ir.Expr{arr, &ir.Lit{T: tInt, Value: idx}}, T: tString})
 		}
+		if v != nil && sub != nil {
+			return t.pyStrSubscript(n, v, sub, e)
+		}
 	}
 	t.decline(n, "Python "+n.Kind(), "not translated")
 	return nil
@@ -846,4 +849,77 @@ func (t *tr) pyStrOf(n *sitter.Node, b binding) ir.Expr {
 		s = &ir.If{Cond: &ir.IsNull{X: b.e}, Then: &ir.Lit{T: tString, Value: "None"}, Else: s}
 	}
 	return s
+}
+
+// pyStrSubscript is s[k] and s[a:b] on a str with int-literal bounds
+// (code points, as Spark's substring counts). On None CPython raises
+// TypeError; so does the rewrite.
+func (t *tr) pyStrSubscript(n, v, sub *sitter.Node, e env) *binding {
+	s := t.pyExpr(v, e)
+	if s == nil {
+		return nil
+	}
+	if !isString(s.e) {
+		t.decline(n, "a subscript of "+typeName(s.e), "only str indexing and slicing with int literals are translated")
+		return nil
+	}
+	bound := func(b *sitter.Node) (*ir.Lit, bool) {
+		if b == nil {
+			return &ir.Lit{T: tLong}, true
+		}
+		x := t.pyExpr(b, e)
+		if x == nil {
+			return nil, false
+		}
+		l, ok := x.e.(*ir.Lit)
+		if !ok || !ir.IsIntegral(l.T) {
+			t.decline(b, "a str index that is not an int literal", "not translated")
+			return nil, false
+		}
+		return l, true
+	}
+	var res ir.Expr
+	if sub.Kind() == "slice" {
+		var parts [3]*sitter.Node
+		i := 0
+		for j := uint(0); j < sub.ChildCount(); j++ {
+			c := sub.Child(j)
+			if c.Kind() == ":" {
+				i++
+				continue
+			}
+			if i < 3 && c.IsNamed() {
+				parts[i] = c
+			}
+		}
+		if i > 1 && parts[2] != nil {
+			t.decline(sub, "a str slice with a step", "not translated")
+			return nil
+		}
+		a, ok := bound(parts[0])
+		if !ok {
+			return nil
+		}
+		z, ok := bound(parts[1])
+		if !ok {
+			return nil
+		}
+		if av, ok := a.Value.(int64); ok && av < 0 {
+			if zv, ok := z.Value.(int64); ok && zv >= 0 {
+				t.decline(sub, "a slice from the end to a position from the start", "not translated")
+				return nil
+			}
+		}
+		res = &ir.Call{Fn: ir.PySlice, Args: []ir.Expr{s.e, a, z}, T: tString}
+	} else {
+		k, ok := bound(sub)
+		if !ok {
+			return nil
+		}
+		res = &ir.Call{Fn: ir.PyCharAt, Args: []ir.Expr{s.e, k}, T: tString}
+	}
+	if s.nullable {
+		res = raiseWhereNull(s.e, res, "TypeError where "+t.text(n)+" subscripts None")
+	}
+	return lit(res)
 }

@@ -141,7 +141,9 @@ func TestPython(t *testing.T) {
 		"clean", "strip_marks", "blank",
 		// f-strings and str() of str/int/bool, `in` a tuple of literals,
 		// str.replace.
-		"label", "tier", "small_id", "dashes"} {
+		"label", "tier", "small_id", "dashes",
+		// str indexing and slicing with int literals (code points).
+		"mask", "slices", "initial"} {
 		t.Run(name, func(t *testing.T) { proved(t, pyFile, name, "") })
 	}
 	// None + 1.0 and None > 1.0 raise TypeError: so do the rewrites, on

@@ -507,8 +507,11 @@ func readResults(rd *bufio.Reader, want int, out *[]value.Value) error {
 	for {
 		line, err := rd.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
+			// Copy before reading on: the next read reuses the buffer
+			// that line points into.
+			head := append([]byte{}, line...)
 			rest, err2 := rd.ReadBytes('\n')
-			line = append(append([]byte{}, line...), rest...)
+			line = append(head, rest...)
 			err = err2
 		}
 		if err != nil {

@@ -1,8 +1,10 @@
 package python
 
 import (
+	"bufio"
 	"context"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -74,4 +76,17 @@ func tokens(vs []value.Value) []string {
 		out[i] = value.Token(v)
 	}
 	return out
+}
+
+// TestReadResultsLongerThanTheBuffer: a result line longer than the
+// reader's buffer (a long string) reads back whole; the first part of
+// the line used to be overwritten by the read of the rest.
+func TestReadResultsLongerThanTheBuffer(t *testing.T) {
+	long := strings.Repeat("abcdefghij😀", 500)
+	in := value.Token(value.StringOf(long)) + "\n" + value.Token(value.StringOf("short")) + "\n=\n"
+	var out []value.Value
+	require.NoError(t, readResults(bufio.NewReaderSize(strings.NewReader(in), 16), 2, &out))
+	require.Len(t, out, 2)
+	assert.Equal(t, value.Token(value.StringOf(long)), value.Token(out[0]), "the long string came back changed")
+	assert.Equal(t, value.Token(value.StringOf("short")), value.Token(out[1]))
 }

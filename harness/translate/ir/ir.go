@@ -202,6 +202,12 @@ const (
 	IsEmpty Func = "isempty"
 	// CodePointLength is Python's len of a str (code points).
 	CodePointLength Func = "len-codepoints"
+	// PySlice is CPython's s[a:b] on a str (code points) with constant
+	// bounds, Args[1] and Args[2] int literals or NULL literals for an
+	// absent bound: out-of-range bounds clamp, never raise. PyCharAt is
+	// s[k] for a constant k: IndexError out of range.
+	PySlice  Func = "py-slice"
+	PyCharAt Func = "py-char-at"
 	// UTF16Length is String.length on the JVM: UTF-16 code units, i.e.
 	// code points plus one for each supplementary code point.
 	UTF16Length Func = "utf16-length"
@@ -790,6 +796,18 @@ func callSQL(b *strings.Builder, e *Call) error {
 	case CodePointLength:
 		b.WriteString("char_length(" + args[0] + ")")
 		return nil
+	case PySlice:
+		return pySliceSQL(b, args[0], e.Args[1].(*Lit).Value, e.Args[2].(*Lit).Value)
+	case PyCharAt:
+		// s[k] for k >= 0 is the (k+1)th code point; s[-k] the kth from
+		// the end. Spark's substring clamps where CPython raises.
+		k := e.Args[1].(*Lit).Value.(int64)
+		pos, need := k+1, k+1
+		if k < 0 {
+			pos, need = k, -k
+		}
+		fmt.Fprintf(b, "CASE WHEN char_length(%[1]s) >= %[2]d THEN substring(%[1]s, %[3]d, 1) ELSE raise_error('udfx: the original throws IndexError (string index out of range)') END", args[0], need, pos)
+		return nil
 	case UTF16Length:
 		// The class matches whole code points, in Java's regex as in
 		// the engine's.
@@ -829,4 +847,40 @@ func callSQL(b *strings.Builder, e *Call) error {
 		return nil
 	}
 	return sqlErr("the function " + string(e.Fn))
+}
+
+// pySliceSQL renders s[a:b] (a, b int64 or nil) with Spark's substring,
+// whose clamping of a start before the string and of a length past its
+// end is CPython's; a bound that counts from the end of a string whose
+// length is not known is computed from char_length.
+func pySliceSQL(b *strings.Builder, s string, a, z any) error {
+	start, hasStart := a.(int64)
+	stop, hasStop := z.(int64)
+	switch {
+	case !hasStart && !hasStop:
+		b.WriteString(s)
+	case hasStart && start < 0 && !hasStop:
+		fmt.Fprintf(b, "substring(%s, %d)", s, start)
+	case hasStart && start < 0 && stop < 0:
+		if stop <= start {
+			b.WriteString("''")
+			return nil
+		}
+		fmt.Fprintf(b, "substring(%s, %d, %d)", s, start, stop-start)
+	case hasStart && start < 0:
+		return sqlErr("a slice from the end to a position from the start")
+	case !hasStop:
+		fmt.Fprintf(b, "substring(%s, %d)", s, start+1)
+	case stop >= 0:
+		if stop <= start {
+			b.WriteString("''")
+			return nil
+		}
+		fmt.Fprintf(b, "substring(%s, %d, %d)", s, start+1, stop-start)
+	default:
+		// s[a:-n]: up to n code points before the end; a length <= 0
+		// is the empty string in Spark as in CPython.
+		fmt.Fprintf(b, "substring(%s, %d, char_length(%s) - %d)", s, start+1, s, start-stop)
+	}
+	return nil
 }

@@ -152,3 +152,23 @@ def small_id(n: int) -> bool:
 @udf("string")
 def dashes(s: str) -> str:
     return s.replace("-", "") if s else ""
+
+
+@udf("string")
+def mask(s: str) -> str:
+    if not s:
+        return s
+    return s[:2] + "***" + s[-2:]
+
+
+@udf("string")
+def slices(s: str) -> str:
+    if s is None:
+        return None
+    return f"{s[1:3]}|{s[:-1]}|{s[2:]}|{s[-3:-1]}|{s[:]}|{s[3:1]}|{s[1:-2]}"
+
+
+@udf("string")
+def initial(s: str) -> str:
+    # IndexError on "", TypeError on None.
+    return s[0] + s[-1]
