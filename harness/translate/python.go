@@ -249,6 +249,11 @@ func (t *tr) pyExpr(n *sitter.Node, e env) *binding {
 		}
 	case "binary_operator":
 		return t.pyBinary(n, e)
+	case "attribute":
+		before := len(t.declines)
+		if b := t.pyDateAttribute(n, e); b != nil || len(t.declines) > before {
+			return b
+		}
 	case "comparison_operator":
 		if n.NamedChildCount() != 2 {
 			t.decline(n, "chained comparison", "not translated")
@@ -494,6 +499,22 @@ func (t *tr) pyCall(n *sitter.Node, e env) *binding {
 		recv := t.pyExpr(f.ChildByFieldName("object"), e)
 		if recv == nil {
 			return nil
+		}
+		if isDate(recv.e) && len(argNodes) == 0 {
+			f, ok := map[string]ir.Func{"weekday": ir.PyWeekday, "isoweekday": ir.PyIsoWeekday, "isoformat": ir.PyIsoFormat}[name]
+			if !ok {
+				t.decline(n, "date."+name, "only year, month, day, weekday(), isoweekday(), isoformat() and (a - b).days are translated")
+				return nil
+			}
+			ty := tInt
+			if f == ir.PyIsoFormat {
+				ty = tString
+			}
+			var res ir.Expr = &ir.Call{Fn: f, Args: []ir.Expr{recv.e}, T: ty}
+			if recv.nullable {
+				res = t.throwOnNull(n, recv.e, res)
+			}
+			return lit(res)
 		}
 		if isString(recv.e) {
 			if recv.nullable {
@@ -920,6 +941,55 @@ func (t *tr) pyStrSubscript(n, v, sub *sitter.Node, e env) *binding {
 	}
 	if s.nullable {
 		res = raiseWhereNull(s.e, res, "TypeError where "+t.text(n)+" subscripts None")
+	}
+	return lit(res)
+}
+
+func isDate(e ir.Expr) bool { return e != nil && e.Type() != nil && e.Type().Kind == udf.Date }
+
+// pyDateAttribute is d.year, d.month, d.day of a datetime.date and
+// (a - b).days of two; nil (without a decline) for other attributes.
+func (t *tr) pyDateAttribute(n *sitter.Node, e env) *binding {
+	obj, attr := n.ChildByFieldName("object"), t.text(n.ChildByFieldName("attribute"))
+	for obj.Kind() == "parenthesized_expression" && obj.NamedChildCount() == 1 {
+		obj = obj.NamedChild(0)
+	}
+	if attr == "days" && obj.Kind() == "binary_operator" && t.text(obj.ChildByFieldName("operator")) == "-" {
+		a, b := t.pyExpr(obj.ChildByFieldName("left"), e), t.pyExpr(obj.ChildByFieldName("right"), e)
+		if a == nil || b == nil {
+			return nil
+		}
+		if !isDate(a.e) || !isDate(b.e) {
+			t.decline(obj, "`-` on "+typeName(a.e)+" and "+typeName(b.e), "only the difference of two dates is translated")
+			return nil
+		}
+		var res ir.Expr = &ir.Call{Fn: ir.PyDaysBetween, Args: []ir.Expr{a.e, b.e}, T: tInt}
+		for _, x := range []*binding{a, b} {
+			if x.nullable {
+				// date - None raises TypeError.
+				res = raiseWhereNull(x.e, res, "TypeError where "+t.text(obj)+" has None")
+			}
+		}
+		return lit(res)
+	}
+	if obj.Kind() != "identifier" {
+		return nil
+	}
+	if _, ok := e[t.text(obj)]; !ok {
+		return nil
+	}
+	d := t.pyExpr(obj, e)
+	if d == nil || !isDate(d.e) {
+		return nil
+	}
+	f, ok := map[string]ir.Func{"year": ir.PyDateYear, "month": ir.PyDateMonth, "day": ir.PyDateDay}[attr]
+	if !ok {
+		t.decline(n, "date."+attr, "only year, month, day, weekday(), isoweekday(), isoformat() and (a - b).days are translated")
+		return nil
+	}
+	var res ir.Expr = &ir.Call{Fn: f, Args: []ir.Expr{d.e}, T: tInt}
+	if d.nullable {
+		res = t.throwOnNull(n, d.e, res)
 	}
 	return lit(res)
 }

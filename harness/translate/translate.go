@@ -251,8 +251,13 @@ func (t *tr) paramEnv(body *sitter.Node) (env, bool) {
 		}
 		switch p.Type.Kind {
 		case udf.Double, udf.Int, udf.Long, udf.Boolean, udf.String:
+		case udf.Date:
+			if t.u.Language != udf.Python {
+				t.decline(body, "parameter "+p.Name+" of type date", "JVM UDFs see a java.sql.Date in the hybrid Julian calendar; only Python's datetime.date is translated")
+				return nil, false
+			}
 		default:
-			t.decline(body, "parameter "+p.Name+" of type "+p.Type.String(), "the translator handles double, int, bigint, boolean and string parameters")
+			t.decline(body, "parameter "+p.Name+" of type "+p.Type.String(), "the translator handles double, int, bigint, boolean and string parameters (and date in Python)")
 			return nil, false
 		}
 		nullable := !(t.u.NullSkipsCall && p.Primitive)

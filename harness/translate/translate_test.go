@@ -143,7 +143,9 @@ func TestPython(t *testing.T) {
 		// str.replace.
 		"label", "tier", "small_id", "dashes",
 		// str indexing and slicing with int literals (code points).
-		"mask", "slices", "initial"} {
+		"mask", "slices", "initial",
+		// datetime.date parts and differences.
+		"date_key", "days_apart", "year_of"} {
 		t.Run(name, func(t *testing.T) { proved(t, pyFile, name, "") })
 	}
 	// None + 1.0 and None > 1.0 raise TypeError: so do the rewrites, on

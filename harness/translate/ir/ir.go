@@ -208,6 +208,18 @@ const (
 	// s[k] for a constant k: IndexError out of range.
 	PySlice  Func = "py-slice"
 	PyCharAt Func = "py-char-at"
+	// PyDateYear, PyDateMonth, PyDateDay, PyWeekday, PyIsoWeekday and
+	// PyIsoFormat are a datetime.date's year, month, day, weekday()
+	// (Monday 0), isoweekday() (Monday 1) and isoformat(); PyDaysBetween
+	// is (a - b).days. PySpark makes a date outside 0001-01-01..9999-12-31
+	// a ValueError before the UDF is called: so does the rewrite.
+	PyDateYear    Func = "py-date-year"
+	PyDateMonth   Func = "py-date-month"
+	PyDateDay     Func = "py-date-day"
+	PyWeekday     Func = "py-weekday"
+	PyIsoWeekday  Func = "py-isoweekday"
+	PyIsoFormat   Func = "py-isoformat"
+	PyDaysBetween Func = "py-days-between"
 	// UTF16Length is String.length on the JVM: UTF-16 code units, i.e.
 	// code points plus one for each supplementary code point.
 	UTF16Length Func = "utf16-length"
@@ -807,6 +819,21 @@ func callSQL(b *strings.Builder, e *Call) error {
 			pos, need = k, -k
 		}
 		fmt.Fprintf(b, "CASE WHEN char_length(%[1]s) >= %[2]d THEN substring(%[1]s, %[3]d, 1) ELSE raise_error('udfx: the original throws IndexError (string index out of range)') END", args[0], need, pos)
+		return nil
+	case PyDateYear, PyDateMonth, PyDateDay, PyWeekday, PyIsoWeekday, PyIsoFormat, PyDaysBetween:
+		f := map[Func]string{PyDateYear: "year(%[1]s)", PyDateMonth: "month(%[1]s)", PyDateDay: "day(%[1]s)",
+			PyWeekday: "((dayofweek(%[1]s) + 5) %% 7)", PyIsoWeekday: "(((dayofweek(%[1]s) + 5) %% 7) + 1)", PyIsoFormat: "CAST(%[1]s AS STRING)",
+			PyDaysBetween: "datediff(%[1]s, %[2]s)"}[e.Fn]
+		var out []string
+		for _, a := range args {
+			out = append(out, fmt.Sprintf("%[1]s < DATE '0001-01-01' OR %[1]s > DATE '9999-12-31'", a))
+		}
+		vals := make([]any, len(args))
+		for i, a := range args {
+			vals[i] = a
+		}
+		fmt.Fprintf(b, "CASE WHEN %s THEN raise_error('udfx: the original throws ValueError (a date outside the range of datetime.date)') ELSE %s END",
+			strings.Join(out, " OR "), fmt.Sprintf(f, vals...))
 		return nil
 	case UTF16Length:
 		// The class matches whole code points, in Java's regex as in

@@ -1,4 +1,5 @@
 """Small UDFs the translator's tests run in CPython against their rewrites."""
+import datetime
 import math
 
 from pyspark.sql.functions import udf
@@ -172,3 +173,21 @@ def slices(s: str) -> str:
 def initial(s: str) -> str:
     # IndexError on "", TypeError on None.
     return s[0] + s[-1]
+
+
+@udf("string")
+def date_key(d: datetime.date) -> str:
+    if d is None:
+        return None
+    return f"{d.year}-{d.month}-{d.day}|{d.weekday()}|{d.isoweekday()}|{d.isoformat()}"
+
+
+@udf("int")
+def days_apart(a: datetime.date, b: datetime.date) -> int:
+    # No None check: None - date raises TypeError.
+    return (a - b).days
+
+
+@udf("int")
+def year_of(d: datetime.date) -> int:
+    return d.year
