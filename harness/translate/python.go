@@ -1,6 +1,8 @@
 package translate
 
 import (
+	"math"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -343,6 +345,9 @@ func (t *tr) pyBinary(n *sitter.Node, e env) *binding {
 	if isString(l) || isString(r) {
 		t.decline(n, "operator "+op+" on "+typeName(l)+" and "+typeName(r), "not translated (CPython raises TypeError for most; str * int repeats)")
 		return nil
+	}
+	if ir.IsIntegral(l.Type()) && ir.IsIntegral(r.Type()) && op != "/" {
+		return t.pyIntArith(n, op, l, r)
 	}
 	l, r, ok := t.pyFloats(n, l, r)
 	if !ok {
@@ -990,6 +995,27 @@ func (t *tr) pyDateAttribute(n *sitter.Node, e env) *binding {
 	var res ir.Expr = &ir.Call{Fn: f, Args: []ir.Expr{d.e}, T: tInt}
 	if d.nullable {
 		res = t.throwOnNull(n, d.e, res)
+	}
+	return lit(res)
+}
+
+// pyIntArith is CPython's int + - * where both operands are bounded and
+// the exact result provably fits in BIGINT (an INT where it fits in
+// one): Python ints never overflow, so without a bound it is declined.
+func (t *tr) pyIntArith(n *sitter.Node, op string, l, r ir.Expr) *binding {
+	o := map[string]ir.Op{"+": ir.PyIntAdd, "-": ir.PyIntSub, "*": ir.PyIntMul}[op]
+	if o == "" {
+		t.decline(n, "Python operator "+op+" on ints", "not translated")
+		return nil
+	}
+	res := &ir.Binary{Op: o, L: l, R: r, T: tLong}
+	lo, hi, ok := ir.IntRange(res)
+	if !ok || lo.Cmp(big.NewInt(math.MinInt64)) < 0 || hi.Cmp(big.NewInt(math.MaxInt64)) > 0 {
+		t.decline(n, "arithmetic on Python ints", "Python ints never overflow where Spark's INT and BIGINT do; translated only where the operands' ranges (literals, date parts, lengths) bound the result within BIGINT")
+		return nil
+	}
+	if lo.Cmp(big.NewInt(math.MinInt32)) >= 0 && hi.Cmp(big.NewInt(math.MaxInt32)) <= 0 {
+		res.T = tInt
 	}
 	return lit(res)
 }

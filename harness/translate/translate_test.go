@@ -145,7 +145,9 @@ func TestPython(t *testing.T) {
 		// str indexing and slicing with int literals (code points).
 		"mask", "slices", "initial",
 		// datetime.date parts and differences.
-		"date_key", "days_apart", "year_of"} {
+		"date_key", "days_apart", "year_of",
+		// int arithmetic whose operands' ranges bound the result.
+		"yyyymm", "padded_len"} {
 		t.Run(name, func(t *testing.T) { proved(t, pyFile, name, "") })
 	}
 	// None + 1.0 and None > 1.0 raise TypeError: so do the rewrites, on
@@ -164,4 +166,5 @@ func TestPython(t *testing.T) {
 		t.Run(name, func(t *testing.T) { proved(t, pyFile, name, "") })
 	}
 	declined(t, pyFile, "int_plus", "int() used in a computation", "unbounded int")
+	declined(t, pyFile, "plus_one", "arithmetic on Python ints", "bound the result within BIGINT")
 }

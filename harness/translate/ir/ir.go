@@ -13,6 +13,7 @@ package ir
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 	"unicode"
@@ -96,6 +97,12 @@ const (
 	// a non-zero constant (floored); the operands are Spark integers.
 	PyIntModConst      Op = "pyint%const"
 	PyIntFloorDivConst Op = "pyint//const"
+	// PyIntAdd, PyIntSub and PyIntMul are CPython's int + - * where the
+	// translator has proved (IntRange) that the exact result fits in
+	// BIGINT: computed in BIGINT, where Spark's operator is then exact.
+	PyIntAdd Op = "pyint+bounded"
+	PyIntSub Op = "pyint-bounded"
+	PyIntMul Op = "pyint*bounded"
 	// DoubleNeg and IntNegWrap are unary minus (IEEE; wrapping).
 	DoubleNeg  Op = "double-neg"
 	IntNegWrap Op = "int-neg-wrap"
@@ -548,6 +555,18 @@ func binarySQL(b *strings.Builder, e *Binary) error {
 		return longDivSQL(b, e)
 	case PyFloatModConst, PyIntModConst, PyIntFloorDivConst:
 		return pyModSQL(b, e)
+	case PyIntAdd, PyIntSub, PyIntMul:
+		l, err := SQL(e.L)
+		if err != nil {
+			return err
+		}
+		r, err := SQL(e.R)
+		if err != nil {
+			return err
+		}
+		op := map[Op]string{PyIntAdd: "+", PyIntSub: "-", PyIntMul: "*"}[e.Op]
+		fmt.Fprintf(b, "CAST((CAST(%s AS BIGINT) %s CAST(%s AS BIGINT)) AS %s)", l, op, r, strings.ToUpper(e.T.String()))
+		return nil
 	case DoubleDivNonZero, DoubleRemNonZero:
 		if !NonZeroConst(e.R) {
 			return sqlErr("a double division by a divisor that may be zero")
@@ -910,4 +929,97 @@ func pySliceSQL(b *strings.Builder, s string, a, z any) error {
 		fmt.Fprintf(b, "substring(%s, %d, char_length(%s) - %d)", s, start+1, s, start-stop)
 	}
 	return nil
+}
+
+// IntRange is the interval an integral expression's value lies in, when
+// the translator can bound it: literals, columns (their Spark type), the
+// Python date parts and lengths, conditionals and bounded arithmetic.
+func IntRange(e Expr) (lo, hi *big.Int, ok bool) {
+	n := func(v int64) *big.Int { return big.NewInt(v) }
+	switch e := e.(type) {
+	case *Lit:
+		if v, isInt := e.Value.(int64); isInt {
+			return n(v), n(v), true
+		}
+	case *Col:
+		switch e.T.Kind {
+		case udf.Int:
+			return n(math.MinInt32), n(math.MaxInt32), true
+		case udf.Long:
+			return n(math.MinInt64), n(math.MaxInt64), true
+		}
+	case *Cast:
+		if e.Kind == Widen && IsIntegral(e.To) {
+			return IntRange(e.X)
+		}
+	case *If:
+		if _, raise := e.Then.(*Raise); raise {
+			return IntRange(e.Else)
+		}
+		if _, raise := e.Else.(*Raise); raise {
+			return IntRange(e.Then)
+		}
+		l1, h1, ok1 := IntRange(e.Then)
+		l2, h2, ok2 := IntRange(e.Else)
+		if lit, isLit := e.Then.(*Lit); isLit && lit.Value == nil {
+			return l2, h2, ok2
+		}
+		if lit, isLit := e.Else.(*Lit); isLit && lit.Value == nil {
+			return l1, h1, ok1
+		}
+		if ok1 && ok2 {
+			return minBig(l1, l2), maxBig(h1, h2), true
+		}
+	case *Call:
+		switch e.Fn {
+		case PyDateYear:
+			return n(1), n(9999), true
+		case PyDateMonth:
+			return n(1), n(12), true
+		case PyDateDay:
+			return n(1), n(31), true
+		case PyWeekday:
+			return n(0), n(6), true
+		case PyIsoWeekday:
+			return n(1), n(7), true
+		case PyDaysBetween:
+			return n(-3652058), n(3652058), true
+		case CodePointLength, UTF16Length, Size:
+			return n(0), n(math.MaxInt32), true
+		}
+	case *Binary:
+		l1, h1, ok1 := IntRange(e.L)
+		l2, h2, ok2 := IntRange(e.R)
+		if !ok1 || !ok2 {
+			return nil, nil, false
+		}
+		switch e.Op {
+		case PyIntAdd:
+			return new(big.Int).Add(l1, l2), new(big.Int).Add(h1, h2), true
+		case PyIntSub:
+			return new(big.Int).Sub(l1, h2), new(big.Int).Sub(h1, l2), true
+		case PyIntMul:
+			c := []*big.Int{new(big.Int).Mul(l1, l2), new(big.Int).Mul(l1, h2), new(big.Int).Mul(h1, l2), new(big.Int).Mul(h1, h2)}
+			lo, hi := c[0], c[0]
+			for _, x := range c[1:] {
+				lo, hi = minBig(lo, x), maxBig(hi, x)
+			}
+			return lo, hi, true
+		}
+	}
+	return nil, nil, false
+}
+
+func minBig(a, b *big.Int) *big.Int {
+	if a.Cmp(b) <= 0 {
+		return a
+	}
+	return b
+}
+
+func maxBig(a, b *big.Int) *big.Int {
+	if a.Cmp(b) >= 0 {
+		return a
+	}
+	return b
 }

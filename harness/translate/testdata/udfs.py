@@ -191,3 +191,19 @@ def days_apart(a: datetime.date, b: datetime.date) -> int:
 @udf("int")
 def year_of(d: datetime.date) -> int:
     return d.year
+
+
+@udf("int")
+def yyyymm(d: datetime.date) -> int:
+    return d.year * 100 + d.month if d is not None else None
+
+
+@udf("bigint")
+def padded_len(s: str) -> int:
+    return len(s) * 2 - 1 if s else 0
+
+
+@udf("bigint")
+def plus_one(n: int) -> int:
+    # n is a bigint: n + 1 may not fit, where Python's int does.
+    return n + 1
