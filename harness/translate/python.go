@@ -46,6 +46,8 @@ func (t *tr) pyStmts(stmts []*sitter.Node, e env) *binding {
 		return t.pyExpr(s.NamedChild(0), e)
 	case "pass_statement":
 		return t.pyStmts(rest, e)
+	case "try_statement":
+		return t.pyTry(s, rest, e)
 	case "block":
 		return t.pyStmts(append(namedNonComment(s), rest...), e)
 	case "expression_statement":
@@ -268,7 +270,7 @@ func (t *tr) pyExpr(n *sitter.Node, e env) *binding {
 	case "subscript":
 		// s.split(sep)[k]
 		v, sub := n.ChildByFieldName("value"), n.ChildByFieldName("subscript")
-		if v != nil && sub != nil && v.Kind() == "call" {
+		if v != nil && sub != nil && v.Kind() == "call" && isSplitCall(t, v) {
 			arr := t.pySplit(v, e)
 			if arr == nil {
 				return nil
@@ -432,6 +434,8 @@ func (t *tr) pyCall(n *sitter.Node, e env) *binding {
 	fn := t.text(n.ChildByFieldName("function"))
 	argNodes := namedNonComment(n.ChildByFieldName("arguments"))
 	switch fn {
+	case "re.sub":
+		return t.pyReSub(n, argNodes, e)
 	case "str":
 		if len(argNodes) == 1 {
 			b := t.pyExpr(argNodes[0], e)
@@ -1018,4 +1022,9 @@ func (t *tr) pyIntArith(n *sitter.Node, op string, l, r ir.Expr) *binding {
 		res.T = tInt
 	}
 	return lit(res)
+}
+
+func isSplitCall(t *tr, n *sitter.Node) bool {
+	f := n.ChildByFieldName("function")
+	return f != nil && f.Kind() == "attribute" && t.text(f.ChildByFieldName("attribute")) == "split"
 }

@@ -147,7 +147,13 @@ func TestPython(t *testing.T) {
 		// datetime.date parts and differences.
 		"date_key", "days_apart", "year_of",
 		// int arithmetic whose operands' ranges bound the result.
-		"yyyymm", "padded_len"} {
+		"yyyymm", "padded_len",
+		// float(s) with a fallback: Unicode digits and whitespace,
+		// underscores, inf/nan, a TypeError caught or not.
+		"price", "price_or_none",
+		// re.sub with Python's Unicode \s and \d spelled out, `.` not
+		// matching \n only, a literal $ in the replacement.
+		"digits_only", "squash_ws", "redact"} {
 		t.Run(name, func(t *testing.T) { proved(t, pyFile, name, "") })
 	}
 	// None + 1.0 and None > 1.0 raise TypeError: so do the rewrites, on
@@ -167,4 +173,6 @@ func TestPython(t *testing.T) {
 	}
 	declined(t, pyFile, "int_plus", "int() used in a computation", "unbounded int")
 	declined(t, pyFile, "plus_one", "arithmetic on Python ints", "bound the result within BIGINT")
+	declined(t, pyFile, "no_word", `the pattern r"\W"`, "the escape \\W is not translated")
+	declined(t, pyFile, "alt", "the pattern \"a|b*\"", "may match the empty string")
 }

@@ -62,3 +62,23 @@ func codePoints(s string) []rune {
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out
 }
+
+// TestPythonDecimalDigitsMatchCPython: the digits float() reads beyond
+// ASCII are, over all of Unicode, CPython's decimal digits, each mapped
+// to its value.
+func TestPythonDecimalDigitsMatchCPython(t *testing.T) {
+	py, ok := pyenv.Find(nil, ".")
+	require.True(t, ok, "no Python environment (udfx setup)")
+	out, err := exec.Command(py.Python, "-c",
+		"import json,sys,unicodedata; json.dump([[c, unicodedata.decimal(chr(c))] for c in range(0x80, 0x110000) if unicodedata.decimal(chr(c), None) is not None], sys.stdout)").Output()
+	require.NoError(t, err)
+	var want [][2]int
+	require.NoError(t, json.Unmarshal(out, &want))
+	from, to := []rune(pyDigitsFrom), []rune(pyDigitsTo)
+	require.Len(t, to, len(from))
+	got := make([][2]int, len(from))
+	for i := range from {
+		got[i] = [2]int{int(from[i]), int(to[i] - '0')}
+	}
+	require.Equal(t, want, got)
+}

@@ -227,6 +227,17 @@ const (
 	PyIsoWeekday  Func = "py-isoweekday"
 	PyIsoFormat   Func = "py-isoformat"
 	PyDaysBetween Func = "py-days-between"
+	// PyFloatOrElse is CPython's float(s) on a str that is not None,
+	// and Args[1] where float() raises ValueError: the str.isspace
+	// characters (Args[2]) stripped, the Unicode decimal digits Args[3]
+	// read as the ASCII digits Args[4], then Python's grammar (digits with single
+	// underscores, optional point and exponent; inf, infinity, nan in any
+	// case, signed). Parsing is Java's Double.parseDouble, correctly
+	// rounded as CPython's.
+	PyFloatOrElse Func = "py-float-or-else"
+	// RegexpReplace is Java's replaceAll with Args[1] a literal Java
+	// pattern and Args[2] a literal replacement: Spark's regexp_replace.
+	RegexpReplace Func = "regexp_replace"
 	// UTF16Length is String.length on the JVM: UTF-16 code units, i.e.
 	// code points plus one for each supplementary code point.
 	UTF16Length Func = "utf16-length"
@@ -774,7 +785,7 @@ func callSQL(b *strings.Builder, e *Call) error {
 	case PySplit:
 		b.WriteString("split(" + args[0] + ", " + args[1] + ")")
 		return nil
-	case Sqrt, StartsWith, EndsWith, Contains, Replace, ElementAt, Size:
+	case Sqrt, StartsWith, EndsWith, Contains, Replace, ElementAt, Size, RegexpReplace:
 		b.WriteString(string(e.Fn) + "(" + strings.Join(args, ", ") + ")")
 		return nil
 	case TrimBoth, TrimLeading, TrimTrailing:
@@ -854,6 +865,11 @@ func callSQL(b *strings.Builder, e *Call) error {
 		fmt.Fprintf(b, "CASE WHEN %s THEN raise_error('udfx: the original throws ValueError (a date outside the range of datetime.date)') ELSE %s END",
 			strings.Join(out, " OR "), fmt.Sprintf(f, vals...))
 		return nil
+	case PyFloatOrElse:
+		if len(args) != 5 {
+			return sqlErr("float() without its character tables")
+		}
+		return pyFloatSQL(b, args[0], args[1], args[2], args[3], args[4])
 	case UTF16Length:
 		// The class matches whole code points, in Java's regex as in
 		// the engine's.
@@ -1022,4 +1038,20 @@ func maxBig(a, b *big.Int) *big.Int {
 		return a
 	}
 	return b
+}
+
+// pyFloatSQL binds the normalized text once, as a lambda's parameter,
+// so that the digit table appears once in the SQL.
+func pyFloatSQL(b *strings.Builder, s, orElse, ws, digitsFrom, digitsTo string) error {
+	const d = `[0-9](_?[0-9])*`
+	num := `^[+-]?(` + d + `(\\.(` + d + `)?)?|\\.` + d + `)([eE][+-]?` + d + `)?$`
+	inf := `[iI][nN][fF]([iI][nN][iI][tT][yY])?`
+	fmt.Fprintf(b, "coalesce(element_at(transform(array(TRIM(BOTH %s FROM translate(%s, %s, %s))), udfx_s -> "+
+		"CASE WHEN udfx_s RLIKE '%s' THEN CAST(replace(udfx_s, '_', '') AS DOUBLE) "+
+		"WHEN udfx_s RLIKE '^[+]?%s$' THEN CAST('Infinity' AS DOUBLE) "+
+		"WHEN udfx_s RLIKE '^-%s$' THEN CAST('-Infinity' AS DOUBLE) "+
+		"WHEN udfx_s RLIKE '^[+-]?[nN][aA][nN]$' THEN CAST('NaN' AS DOUBLE) "+
+		"ELSE CAST(NULL AS DOUBLE) END), 1), %s)",
+		ws, s, digitsFrom, digitsTo, num, inf, inf, orElse)
+	return nil
 }

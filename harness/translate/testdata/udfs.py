@@ -1,6 +1,7 @@
 """Small UDFs the translator's tests run in CPython against their rewrites."""
 import datetime
 import math
+import re
 
 from pyspark.sql.functions import udf
 
@@ -207,3 +208,50 @@ def padded_len(s: str) -> int:
 def plus_one(n: int) -> int:
     # n is a bigint: n + 1 may not fit, where Python's int does.
     return n + 1
+
+
+@udf("double")
+def price(s: str) -> float:
+    try:
+        return float(s)
+    except ValueError:
+        # float(None) raises TypeError, which this does not catch.
+        return -1.0
+
+
+@udf("double")
+def price_or_none(s: str) -> float:
+    try:
+        v = float(s)
+    except (ValueError, TypeError):
+        v = None
+    return v * 100.0 if v is not None else None
+
+
+@udf("string")
+def digits_only(s: str) -> str:
+    if s is None:
+        return None
+    return re.sub(r"[^0-9]", "", s)
+
+
+@udf("string")
+def squash_ws(s: str) -> str:
+    # \s is Unicode whitespace and \d Unicode digits in Python.
+    return re.sub(r"\s+", " ", s).strip() if s else s
+
+
+@udf("string")
+def redact(s: str) -> str:
+    # No None check: re.sub on None raises TypeError.
+    return re.sub(r"\d{3,}", "#", re.sub("a.c", "$", s))
+
+
+@udf("string")
+def alt(s: str) -> str:
+    return re.sub("a|b*", "-", s) if s is not None else None
+
+
+@udf("string")
+def no_word(s: str) -> str:
+    return re.sub(r"\W", "", s) if s is not None else None

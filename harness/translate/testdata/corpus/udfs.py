@@ -1,6 +1,8 @@
 """Everyday PySpark UDFs for udfx's corpus; manifest.tsv says what each
 should become."""
+import datetime
 import math
+import re
 
 from pyspark.sql.functions import udf
 
@@ -331,3 +333,61 @@ def positive_part(x: float) -> float:
     if x is None:
         return None
     return x if x > 0.0 else 0.0
+
+
+@udf("double")
+def parse_price(s: str) -> float:
+    try:
+        return float(s)
+    except (ValueError, TypeError):
+        return None
+
+
+@udf("bigint")
+def parse_qty(s: str) -> int:
+    try:
+        return int(s)
+    except ValueError:
+        return 0
+
+
+@udf("string")
+def mask_card(s: str) -> str:
+    if not s:
+        return s
+    return "****" + s[-4:]
+
+
+@udf("string")
+def order_month(d: datetime.date) -> str:
+    if d is None:
+        return None
+    return d.isoformat()[:7]
+
+
+@udf("string")
+def month_label(d: datetime.date) -> str:
+    if d is None:
+        return None
+    return f"{d.year}-{d.month:02d}"
+
+
+@udf("string")
+def phone_digits(s: str) -> str:
+    if s is None:
+        return None
+    return re.sub(r"\D", "", s)
+
+
+@udf("string")
+def collapse_spaces(s: str) -> str:
+    if s is None:
+        return None
+    return re.sub(r"\s+", " ", s.strip())
+
+
+@udf("string")
+def strip_tags(s: str) -> str:
+    if s is None:
+        return None
+    return re.sub(r"<[^>]*>", "", s)

@@ -1,0 +1,202 @@
+package translate
+
+import (
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/udfx/udfx/harness/translate/ir"
+)
+
+// pyDecimalRanges are the runs of Unicode decimal digits (category Nd)
+// beyond ASCII, each run counting 0..9 (some several times): CPython's
+// float() reads any of them as the ASCII digit of its value.
+// TestPythonDecimalDigitsMatchCPython checks them against unicodedata.
+var pyDecimalRanges = [][2]rune{{0x660, 0x669}, {0x6F0, 0x6F9}, {0x7C0, 0x7C9}, {0x966, 0x96F}, {0x9E6, 0x9EF}, {0xA66, 0xA6F}, {0xAE6, 0xAEF}, {0xB66, 0xB6F}, {0xBE6, 0xBEF}, {0xC66, 0xC6F}, {0xCE6, 0xCEF}, {0xD66, 0xD6F}, {0xDE6, 0xDEF}, {0xE50, 0xE59}, {0xED0, 0xED9}, {0xF20, 0xF29}, {0x1040, 0x1049}, {0x1090, 0x1099}, {0x17E0, 0x17E9}, {0x1810, 0x1819}, {0x1946, 0x194F}, {0x19D0, 0x19D9}, {0x1A80, 0x1A89}, {0x1A90, 0x1A99}, {0x1B50, 0x1B59}, {0x1BB0, 0x1BB9}, {0x1C40, 0x1C49}, {0x1C50, 0x1C59}, {0xA620, 0xA629}, {0xA8D0, 0xA8D9}, {0xA900, 0xA909}, {0xA9D0, 0xA9D9}, {0xA9F0, 0xA9F9}, {0xAA50, 0xAA59}, {0xABF0, 0xABF9}, {0xFF10, 0xFF19}, {0x104A0, 0x104A9}, {0x10D30, 0x10D39}, {0x11066, 0x1106F}, {0x110F0, 0x110F9}, {0x11136, 0x1113F}, {0x111D0, 0x111D9}, {0x112F0, 0x112F9}, {0x11450, 0x11459}, {0x114D0, 0x114D9}, {0x11650, 0x11659}, {0x116C0, 0x116C9}, {0x11730, 0x11739}, {0x118E0, 0x118E9}, {0x11950, 0x11959}, {0x11C50, 0x11C59}, {0x11D50, 0x11D59}, {0x11DA0, 0x11DA9}, {0x16A60, 0x16A69}, {0x16AC0, 0x16AC9}, {0x16B50, 0x16B59}, {0x1D7CE, 0x1D7FF}, {0x1E140, 0x1E149}, {0x1E2F0, 0x1E2F9}, {0x1E950, 0x1E959}, {0x1FBF0, 0x1FBF9}}
+
+// pyDigitsFrom and pyDigitsTo translate each non-ASCII decimal digit to
+// its ASCII digit (Spark's translate works on code points).
+var pyDigitsFrom, pyDigitsTo = func() (string, string) {
+	var from, to strings.Builder
+	for _, r := range pyDecimalRanges {
+		for c := r[0]; c <= r[1]; c++ {
+			from.WriteRune(c)
+			to.WriteByte(byte('0' + (c-r[0])%10))
+		}
+	}
+	return from.String(), to.String()
+}()
+
+// pyTry translates the one try statement form of a parse with a
+// fallback:
+//
+//	try:                          try:
+//	    return float(s)               v = float(s)
+//	except ValueError:            except (ValueError, TypeError):
+//	    return F                      v = F
+//	                              ...rest, reading v
+//
+// The except clause must catch ValueError (ValueError, Exception,
+// BaseException or a bare except); whether it catches TypeError decides
+// what float(None) gives: F, or a raise. Nothing else in the try body may
+// raise, so that the handler runs exactly where float() fails.
+func (t *tr) pyTry(s *sitter.Node, rest []*sitter.Node, e env) *binding {
+	var handlers []*sitter.Node
+	for _, c := range namedNonComment(s) {
+		switch c.Kind() {
+		case "block":
+		case "except_clause":
+			handlers = append(handlers, c)
+		default:
+			t.decline(c, "try with "+c.Kind(), "only a try with one except clause is translated")
+			return nil
+		}
+	}
+	body := namedNonComment(s.ChildByFieldName("body"))
+	if len(handlers) != 1 || len(body) != 1 {
+		t.decline(s, "Python try_statement", "only a try whose body is one return or assignment of float(...) and one except clause is translated")
+		return nil
+	}
+	h := handlers[0]
+	var caught []string
+	var hbody []*sitter.Node
+	for _, c := range namedNonComment(h) {
+		switch c.Kind() {
+		case "block":
+			hbody = namedNonComment(c)
+		case "identifier", "attribute":
+			caught = append(caught, t.text(c))
+		case "tuple", "parenthesized_expression":
+			for _, x := range namedNonComment(c) {
+				caught = append(caught, t.text(x))
+			}
+		default:
+			t.decline(c, "except "+t.text(c), "only except clauses naming exception classes are translated (no )")
+			return nil
+		}
+	}
+	catches := func(name string) bool {
+		if len(caught) == 0 {
+			return true
+		}
+		for _, c := range caught {
+			if c == name || c == "Exception" || c == "BaseException" {
+				return true
+			}
+		}
+		return false
+	}
+	if !catches("ValueError") {
+		t.decline(h, "except "+strings.Join(caught, ", "), "a handler that does not catch float()'s ValueError is not translated")
+		return nil
+	}
+	if len(hbody) != 1 {
+		t.decline(h, "an except block of several statements", "not translated")
+		return nil
+	}
+	// The two forms: return / return, or the same name assigned in both.
+	parse, fallback, name := tryForm(t, body[0], hbody[0])
+	if parse == nil {
+		t.decline(s, "Python try_statement", "only a try whose body is one return or assignment of float(...) and one except clause is translated")
+		return nil
+	}
+	if parse.Kind() != "call" || t.text(parse.ChildByFieldName("function")) != "float" || len(namedNonComment(parse.ChildByFieldName("arguments"))) != 1 {
+		t.decline(parse, "a try body other than float(...)", "only float(...) with a fallback is translated")
+		return nil
+	}
+	arg := t.pyExpr(namedNonComment(parse.ChildByFieldName("arguments"))[0], e)
+	if arg == nil {
+		return nil
+	}
+	if !isString(arg.e) || containsRaise(arg.e) {
+		t.decline(parse, "float of "+typeName(arg.e), "only float() of a str that cannot raise on its own is translated")
+		return nil
+	}
+	fb := t.pyExpr(fallback, e)
+	if fb == nil {
+		return nil
+	}
+	if fb.e.Type() != nil && !ir.IsDouble(fb.e.Type()) {
+		if l, ok := fb.e.(*ir.Lit); ok && ir.IsIntegral(l.T) {
+			// An int literal fallback stays an int in Python: the
+			// variable's type would depend on the input.
+			t.decline(fallback, "an int fallback for float()", "the result would be a float or an int by input; write 0.0")
+			return nil
+		}
+		t.decline(fallback, "a fallback of type "+typeName(fb.e), "only a float or None fallback is translated")
+		return nil
+	}
+	fbe := fb.e
+	if fbe.Type() == nil {
+		fbe = &ir.Lit{T: tDouble}
+	}
+	str := func(v string) ir.Expr { return &ir.Lit{T: tString, Value: v} }
+	var v ir.Expr = &ir.Call{Fn: ir.PyFloatOrElse, Args: []ir.Expr{arg.e, fbe, str(pyWhitespace), str(pyDigitsFrom), str(pyDigitsTo)}, T: tDouble}
+	if arg.nullable {
+		var none ir.Expr = fbe
+		if !catches("TypeError") {
+			none = &ir.Raise{Msg: "udfx: the original throws " + asciiSnippet("TypeError where "+t.text(parse)+" gets None"), T: tDouble}
+		}
+		v = &ir.If{Cond: &ir.IsNull{X: arg.e}, Then: none, Else: v}
+	}
+	res := &binding{e: v, nullable: fb.nullable || fb.e.Type() == nil}
+	if name == "" {
+		return res
+	}
+	return t.pyStmts(rest, e.with(name, *res))
+}
+
+// tryForm matches the try and except statements: (return E, return F)
+// or (N = E, N = F); it returns E, F and N ("" for the return form).
+func tryForm(t *tr, try, handler *sitter.Node) (parse, fallback *sitter.Node, name string) {
+	if try.Kind() == "return_statement" && handler.Kind() == "return_statement" && try.NamedChildCount() == 1 && handler.NamedChildCount() == 1 {
+		return try.NamedChild(0), handler.NamedChild(0), ""
+	}
+	assign := func(n *sitter.Node) (string, *sitter.Node) {
+		if n.Kind() != "expression_statement" || n.NamedChildCount() != 1 {
+			return "", nil
+		}
+		a := n.NamedChild(0)
+		if a.Kind() != "assignment" || a.ChildByFieldName("type") != nil || a.ChildByFieldName("left").Kind() != "identifier" {
+			return "", nil
+		}
+		return t.text(a.ChildByFieldName("left")), a.ChildByFieldName("right")
+	}
+	n1, e1 := assign(try)
+	n2, e2 := assign(handler)
+	if e1 == nil || e2 == nil || n1 != n2 {
+		return nil, nil, ""
+	}
+	return e1, e2, n1
+}
+
+// containsRaise reports whether e can raise on its own (a Raise node).
+func containsRaise(e ir.Expr) bool {
+	switch e := e.(type) {
+	case *ir.Raise:
+		return true
+	case *ir.If:
+		return containsRaise(e.Cond) || containsRaise(e.Then) || containsRaise(e.Else)
+	case *ir.Unary:
+		return containsRaise(e.X)
+	case *ir.Binary:
+		return containsRaise(e.L) || containsRaise(e.R)
+	case *ir.Cast:
+		return containsRaise(e.X)
+	case *ir.IsNull:
+		return containsRaise(e.X)
+	case *ir.Call:
+		for _, a := range e.Args {
+			if containsRaise(a) {
+				return true
+			}
+		}
+		// These raise through their own SQL.
+		switch e.Fn {
+		case ir.PyCharAt, ir.ElementAt, ir.PyIntOfFloat, ir.PyRoundOfFloat, ir.PyFloorOfFloat, ir.PyCeilOfFloat,
+			ir.PyDateYear, ir.PyDateMonth, ir.PyDateDay, ir.PyWeekday, ir.PyIsoWeekday, ir.PyIsoFormat, ir.PyDaysBetween:
+			return true
+		}
+	}
+	return false
+}
