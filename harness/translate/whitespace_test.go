@@ -21,13 +21,8 @@ import (
 // CPython that runs the originals. A JDK or CPython whose Unicode tables
 // differ fails here before any rewrite relies on the set.
 func TestWhitespaceSetsMatchTheRuntimes(t *testing.T) {
-	py, ok := pyenv.Find(nil, ".")
-	require.True(t, ok, "no Python environment (udfx setup)")
-	out, err := exec.Command(py.Python, "-c",
-		"import json,sys; json.dump([c for c in range(0x110000) if chr(c).isspace()], sys.stdout)").Output()
-	require.NoError(t, err)
 	var pySet []rune
-	require.NoError(t, json.Unmarshal(out, &pySet))
+	cpythonJSON(t, "[c for c in range(0x110000) if chr(c).isspace()]", &pySet)
 	require.Equal(t, pySet, codePoints(pyWhitespace), "str.isspace")
 
 	dir := t.TempDir()
@@ -46,7 +41,7 @@ func TestWhitespaceSetsMatchTheRuntimes(t *testing.T) {
   }
 }
 `), 0o644))
-	out, err = exec.Command("java", src).Output()
+	out, err := exec.Command("java", src).Output()
 	require.NoError(t, err)
 	var javaWS, javaTrim []rune
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
@@ -67,13 +62,8 @@ func codePoints(s string) []rune {
 // ASCII are, over all of Unicode, CPython's decimal digits, each mapped
 // to its value.
 func TestPythonDecimalDigitsMatchCPython(t *testing.T) {
-	py, ok := pyenv.Find(nil, ".")
-	require.True(t, ok, "no Python environment (udfx setup)")
-	out, err := exec.Command(py.Python, "-c",
-		"import json,sys,unicodedata; json.dump([[c, unicodedata.decimal(chr(c))] for c in range(0x80, 0x110000) if unicodedata.decimal(chr(c), None) is not None], sys.stdout)").Output()
-	require.NoError(t, err)
 	var want [][2]int
-	require.NoError(t, json.Unmarshal(out, &want))
+	cpythonJSON(t, "[[c, unicodedata.decimal(chr(c))] for c in range(0x80, 0x110000) if unicodedata.decimal(chr(c), None) is not None]", &want)
 	from, to := []rune(pyDigitsFrom), []rune(pyDigitsTo)
 	require.Len(t, to, len(from))
 	got := make([][2]int, len(from))
@@ -81,4 +71,15 @@ func TestPythonDecimalDigitsMatchCPython(t *testing.T) {
 		got[i] = [2]int{int(from[i]), int(to[i] - '0')}
 	}
 	require.Equal(t, want, got)
+}
+
+// cpythonJSON evaluates a Python expression in the CPython that runs the
+// originals and decodes its JSON into v.
+func cpythonJSON(t *testing.T, expr string, v any) {
+	t.Helper()
+	py, ok := pyenv.Find(nil, ".")
+	require.True(t, ok, "no Python environment (udfx setup)")
+	out, err := exec.Command(py.Python, "-c", "import json, sys, unicodedata; json.dump("+expr+", sys.stdout)").Output()
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(out, v))
 }

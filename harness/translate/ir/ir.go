@@ -567,11 +567,7 @@ func binarySQL(b *strings.Builder, e *Binary) error {
 	case PyFloatModConst, PyIntModConst, PyIntFloorDivConst:
 		return pyModSQL(b, e)
 	case PyIntAdd, PyIntSub, PyIntMul:
-		l, err := SQL(e.L)
-		if err != nil {
-			return err
-		}
-		r, err := SQL(e.R)
+		l, r, err := operandsSQL(e)
 		if err != nil {
 			return err
 		}
@@ -622,11 +618,7 @@ func longWrapSQL(b *strings.Builder, e *Binary) error {
 	if e.T.Kind != udf.Long {
 		return sqlErr("wrapping " + string(e.Op) + " on " + e.T.String())
 	}
-	l, err := SQL(e.L)
-	if err != nil {
-		return err
-	}
-	r, err := SQL(e.R)
+	l, r, err := operandsSQL(e)
 	if err != nil {
 		return err
 	}
@@ -1054,4 +1046,14 @@ func pyFloatSQL(b *strings.Builder, s, orElse, ws, digitsFrom, digitsTo string) 
 		"ELSE CAST(NULL AS DOUBLE) END), 1), %s)",
 		ws, s, digitsFrom, digitsTo, num, inf, inf, orElse)
 	return nil
+}
+
+// operandsSQL renders both operands of a binary node.
+func operandsSQL(e *Binary) (string, string, error) {
+	l, err := SQL(e.L)
+	if err != nil {
+		return "", "", err
+	}
+	r, err := SQL(e.R)
+	return l, r, err
 }
