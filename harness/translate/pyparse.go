@@ -6,6 +6,7 @@ import (
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/udfx/udfx/harness/translate/ir"
+	"github.com/udfx/udfx/harness/udf"
 )
 
 // pyDecimalRanges are the runs of Unicode decimal digits (category Nd)
@@ -28,7 +29,7 @@ var pyDigitsFrom, pyDigitsTo = func() (string, string) {
 }()
 
 // pyTry translates the one try statement form of a parse with a
-// fallback:
+// fallback (float, or int as a bigint UDF's result):
 //
 //	try:                          try:
 //	    return float(s)               v = float(s)
@@ -100,42 +101,50 @@ func (t *tr) pyTry(s *sitter.Node, rest []*sitter.Node, e env) *binding {
 		t.decline(s, "Python try_statement", "only a try whose body is one return or assignment of float(...) and one except clause is translated")
 		return nil
 	}
-	if parse.Kind() != "call" || t.text(parse.ChildByFieldName("function")) != "float" || len(namedNonComment(parse.ChildByFieldName("arguments"))) != 1 {
-		t.decline(parse, "a try body other than float(...)", "only float(...) with a fallback is translated")
+	fn := ""
+	if parse.Kind() == "call" {
+		fn = t.text(parse.ChildByFieldName("function"))
+	}
+	if fn != "float" && fn != "int" || len(namedNonComment(parse.ChildByFieldName("arguments"))) != 1 {
+		t.decline(parse, "a try body other than float(...) or int(...)", "only float(...) or int(...) of one str with a fallback is translated")
 		return nil
+	}
+	ty, parseFn := tDouble, ir.PyFloatOrElse
+	if fn == "int" {
+		ty, parseFn = tLong, ir.PyIntOrElse
 	}
 	arg := t.pyExpr(namedNonComment(parse.ChildByFieldName("arguments"))[0], e)
 	if arg == nil {
 		return nil
 	}
 	if !isString(arg.e) || containsRaise(arg.e) {
-		t.decline(parse, "float of "+typeName(arg.e), "only float() of a str that cannot raise on its own is translated")
+		t.decline(parse, fn+" of "+typeName(arg.e), "only "+fn+"() of a str that cannot raise on its own is translated")
 		return nil
 	}
 	fb := t.pyExpr(fallback, e)
 	if fb == nil {
 		return nil
 	}
-	if fb.e.Type() != nil && !ir.IsDouble(fb.e.Type()) {
-		if l, ok := fb.e.(*ir.Lit); ok && ir.IsIntegral(l.T) {
-			// An int literal fallback stays an int in Python: the
-			// variable's type would depend on the input.
-			t.decline(fallback, "an int fallback for float()", "the result would be a float or an int by input; write 0.0")
+	if ft := fb.e.Type(); ft != nil && !ft.Equal(ty) {
+		if l, ok := fb.e.(*ir.Lit); ok && fn == "int" && l.T != nil && l.T.Kind == udf.Int {
+			fb = &binding{e: &ir.Lit{T: tLong, Value: l.Value}}
+		} else {
+			// A fallback of another Python type: the variable's type
+			// would depend on the input.
+			t.decline(fallback, "a fallback of type "+typeName(fb.e)+" for "+fn+"()", "the result's type would depend on the input; only a "+ty.String()+" or None fallback is translated")
 			return nil
 		}
-		t.decline(fallback, "a fallback of type "+typeName(fb.e), "only a float or None fallback is translated")
-		return nil
 	}
 	fbe := fb.e
 	if fbe.Type() == nil {
-		fbe = &ir.Lit{T: tDouble}
+		fbe = &ir.Lit{T: ty}
 	}
 	str := func(v string) ir.Expr { return &ir.Lit{T: tString, Value: v} }
-	var v ir.Expr = &ir.Call{Fn: ir.PyFloatOrElse, Args: []ir.Expr{arg.e, fbe, str(pyWhitespace), str(pyDigitsFrom), str(pyDigitsTo)}, T: tDouble}
+	var v ir.Expr = &ir.Call{Fn: parseFn, Args: []ir.Expr{arg.e, fbe, str(pyWhitespace), str(pyDigitsFrom), str(pyDigitsTo)}, T: ty}
 	if arg.nullable {
 		var none ir.Expr = fbe
 		if !catches("TypeError") {
-			none = &ir.Raise{Msg: "udfx: the original throws " + asciiSnippet("TypeError where "+t.text(parse)+" gets None"), T: tDouble}
+			none = &ir.Raise{Msg: "udfx: the original throws " + asciiSnippet("TypeError where "+t.text(parse)+" gets None"), T: ty}
 		}
 		v = &ir.If{Cond: &ir.IsNull{X: arg.e}, Then: none, Else: v}
 	}
@@ -193,7 +202,7 @@ func containsRaise(e ir.Expr) bool {
 		}
 		// These raise through their own SQL.
 		switch e.Fn {
-		case ir.PyCharAt, ir.ElementAt, ir.PyIntOfFloat, ir.PyRoundOfFloat, ir.PyFloorOfFloat, ir.PyCeilOfFloat,
+		case ir.PyCharAt, ir.ElementAt, ir.PyIntOfFloat, ir.PyIntOrElse, ir.PyRoundOfFloat, ir.PyFloorOfFloat, ir.PyCeilOfFloat,
 			ir.PyDateYear, ir.PyDateMonth, ir.PyDateDay, ir.PyWeekday, ir.PyIsoWeekday, ir.PyIsoFormat, ir.PyDaysBetween:
 			return true
 		}

@@ -454,9 +454,9 @@ func unboundedIntUse(e ir.Expr, result bool) string {
 		return unboundedIntUse(e.Else, result)
 	case *ir.Call:
 		switch e.Fn {
-		case ir.PyIntOfFloat, ir.PyRoundOfFloat, ir.PyFloorOfFloat, ir.PyCeilOfFloat:
+		case ir.PyIntOfFloat, ir.PyRoundOfFloat, ir.PyFloorOfFloat, ir.PyCeilOfFloat, ir.PyIntOrElse:
 			if !result {
-				return map[ir.Func]string{ir.PyIntOfFloat: "int()", ir.PyRoundOfFloat: "round()", ir.PyFloorOfFloat: "math.floor()", ir.PyCeilOfFloat: "math.ceil()"}[e.Fn]
+				return map[ir.Func]string{ir.PyIntOfFloat: "int()", ir.PyRoundOfFloat: "round()", ir.PyFloorOfFloat: "math.floor()", ir.PyCeilOfFloat: "math.ceil()", ir.PyIntOrElse: "int()"}[e.Fn]
 			}
 		}
 		for _, a := range e.Args {

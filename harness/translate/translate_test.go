@@ -150,7 +150,7 @@ func TestPython(t *testing.T) {
 		"yyyymm", "padded_len",
 		// float(s) with a fallback: Unicode digits and whitespace,
 		// underscores, inf/nan, a TypeError caught or not.
-		"price", "price_or_none",
+		"price", "price_or_none", "qty",
 		// re.sub with Python's Unicode \s and \d spelled out, `.` not
 		// matching \n only, a literal $ in the replacement.
 		"digits_only", "squash_ws", "redact"} {

@@ -235,6 +235,10 @@ const (
 	// case, signed). Parsing is Java's Double.parseDouble, correctly
 	// rounded as CPython's.
 	PyFloatOrElse Func = "py-float-or-else"
+	// PyIntOrElse is CPython's int(s) the same way (digits with single
+	// underscores, signed, no point), as a bigint UDF's result: beyond
+	// BIGINT PySpark stores NULL.
+	PyIntOrElse Func = "py-int-or-else"
 	// RegexpReplace is Java's replaceAll with Args[1] a literal Java
 	// pattern and Args[2] a literal replacement: Spark's regexp_replace.
 	RegexpReplace Func = "regexp_replace"
@@ -857,9 +861,12 @@ func callSQL(b *strings.Builder, e *Call) error {
 		fmt.Fprintf(b, "CASE WHEN %s THEN raise_error('udfx: the original throws ValueError (a date outside the range of datetime.date)') ELSE %s END",
 			strings.Join(out, " OR "), fmt.Sprintf(f, vals...))
 		return nil
-	case PyFloatOrElse:
+	case PyFloatOrElse, PyIntOrElse:
 		if len(args) != 5 {
-			return sqlErr("float() without its character tables")
+			return sqlErr("float() or int() without its character tables")
+		}
+		if e.Fn == PyIntOrElse {
+			return pyIntSQL(b, args[0], args[1], args[2], args[3], args[4])
 		}
 		return pyFloatSQL(b, args[0], args[1], args[2], args[3], args[4])
 	case UTF16Length:
@@ -1056,4 +1063,18 @@ func operandsSQL(e *Binary) (string, string, error) {
 	}
 	r, err := SQL(e.R)
 	return l, r, err
+}
+
+// pyIntSQL is int(s) with a fallback: the fallback is evaluated inside the
+// lambda, since NULL is a result here (an int beyond BIGINT).
+func pyIntSQL(b *strings.Builder, s, orElse, ws, digitsFrom, digitsTo string) error {
+	// Leading zeros off, then at most 19 digits and within the range.
+	d := `regexp_replace(replace(udfx_s, '_', ''), '^([+-]?)0+([0-9])', '$1$2')`
+	fmt.Fprintf(b, "element_at(transform(array(TRIM(BOTH %s FROM translate(%s, %s, %s))), udfx_s -> "+
+		"CASE WHEN udfx_s RLIKE '^[+-]?[0-9](_?[0-9])*$' THEN "+
+		"CASE WHEN char_length(regexp_replace(%[5]s, '^[+-]', '')) > 19 THEN CAST(NULL AS BIGINT) "+
+		"WHEN CAST(%[5]s AS DECIMAL(20,0)) >= -9223372036854775808BD AND CAST(%[5]s AS DECIMAL(20,0)) <= 9223372036854775807BD THEN CAST(%[5]s AS BIGINT) "+
+		"ELSE CAST(NULL AS BIGINT) END ELSE %[6]s END), 1)",
+		ws, s, digitsFrom, digitsTo, d, orElse)
+	return nil
 }

@@ -255,3 +255,11 @@ def alt(s: str) -> str:
 @udf("string")
 def no_word(s: str) -> str:
     return re.sub(r"\W", "", s) if s is not None else None
+
+
+@udf("bigint")
+def qty(s: str) -> int:
+    try:
+        return int(s)
+    except (ValueError, TypeError):
+        return 0
