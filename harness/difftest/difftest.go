@@ -51,6 +51,15 @@ type Options struct {
 	// registered as its source does, the rewrite as a SQL expression, on
 	// the same generated inputs.
 	Spark *spark.Session
+	// LeaveOutThrowingRows lets a test on Spark take an original that
+	// throws on some rows. Spark stops a job at its first exception
+	// without saying on which row, so when the original's job fails, the
+	// rows on which it throws in udfx's own runner (NewRunner) are left
+	// out and both sides run again on the rest; Report.LeftOutRows counts
+	// them. Spark's failure must be an exception the runner threw, and the
+	// job on the rest must not fail: either would be Spark and the runner
+	// disagreeing about the original.
+	LeaveOutThrowingRows bool
 }
 
 // Rewrite is the candidate under test: a Spark SQL expression over the

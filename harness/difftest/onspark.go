@@ -39,14 +39,49 @@ func runOnSpark(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options, param
 	rep.Engine, rep.EngineVersion, rep.Master = "spark", info.SparkVersion, info.Master
 	progress(fmt.Sprintf("running both sides on Spark %s (%s), %d rows", info.SparkVersion, info.Master, len(rows)))
 	ansi := opts.ANSI
-	res, err := s.Run(ctx, spark.Job{UDF: u, Rewrite: rw.SQL, Input: rec, ANSI: &ansi})
-	if err != nil {
-		var ce *runner.CompileError
-		var nc *runner.NotCallableError
-		if errors.As(err, &ce) || errors.As(err, &nc) {
-			return nil, &OriginalError{Err: err}
+	run := func(rec arrow.RecordBatch) (*spark.Result, error) {
+		res, err := s.Run(ctx, spark.Job{UDF: u, Rewrite: rw.SQL, Input: rec, ANSI: &ansi})
+		if err != nil {
+			var ce *runner.CompileError
+			var nc *runner.NotCallableError
+			if errors.As(err, &ce) || errors.As(err, &nc) {
+				return nil, &OriginalError{Err: err}
+			}
+			return nil, err
 		}
+		return res, nil
+	}
+	res, err := run(rec)
+	if err != nil {
 		return nil, err
+	}
+	// at maps a row of those compared to its row of the generated inputs.
+	at := func(i int) int { return i }
+	if e := res.Original.Err; e != nil && opts.LeaveOutThrowingRows {
+		progress("finding the rows on which the original throws in udfx's runner")
+		kept, err := answeredRows(ctx, u, opts, rows, e)
+		if err != nil {
+			return nil, err
+		}
+		sub := make([][]value.Value, len(kept))
+		for j, i := range kept {
+			sub[j] = rows[i]
+		}
+		subRec, err := buildRecord(params, sub, mem)
+		if err != nil {
+			return nil, err
+		}
+		defer subRec.Release()
+		progress(fmt.Sprintf("running both sides again without the %d rows the original throws on", len(rows)-len(kept)))
+		if res, err = run(subRec); err != nil {
+			return nil, err
+		}
+		if e2 := res.Original.Err; e2 != nil {
+			return nil, &OriginalError{Err: fmt.Errorf("the original's Spark job fails (%w) even without the %d rows on which it throws in udfx's runner, which returned values on all the others: Spark and the runner disagree about the original", e2, len(rows)-len(kept))}
+		}
+		rep.LeftOutRows = len(rows) - len(kept)
+		rows, rec = sub, subRec
+		at = func(i int) int { return kept[i] }
 	}
 	call := res.Original.Call
 	if call == "" {
@@ -100,7 +135,7 @@ func runOnSpark(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options, param
 		rep.RewriteExceptions[name]++
 		rep.Refuted = fmt.Sprintf("the rewrite's Spark job failed (%s) where the original returned values; Spark stops at the first failing row, so further failing rows are not counted", e.Error())
 		if row >= 0 {
-			rep.Counterexample = &Counterexample{Original: JSONValue{res.Original.Values[row]}, Rewrite: JSONValue{rowErr}, Row: row}
+			rep.Counterexample = &Counterexample{Original: JSONValue{res.Original.Values[row]}, Rewrite: JSONValue{rowErr}, Row: at(row)}
 			for i, p := range params {
 				rep.Counterexample.Inputs = append(rep.Counterexample.Inputs, NamedValue{Name: p.Name, Value: JSONValue{rows[row][i]}})
 			}
@@ -120,10 +155,45 @@ func runOnSpark(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options, param
 		if err != nil {
 			return nil, err
 		}
-		ce.Row = firstBad
+		ce.Row = at(firstBad)
 		rep.Counterexample = ce
 	}
 	return rep, nil
+}
+
+// answeredRows runs the original in udfx's runner on rows and returns
+// those on which it returns a value, as Spark would store it. Spark's
+// failure (failed) must be an exception the runner threw on some row, or
+// the two disagree about the original and leaving rows out would hide it.
+func answeredRows(ctx context.Context, u *udf.UDF, opts Options, rows [][]value.Value, failed *spark.JobError) ([]int, error) {
+	if opts.NewRunner == nil {
+		return nil, fmt.Errorf("difftest: LeaveOutThrowingRows runs the original in udfx's runner, and Options has no NewRunner")
+	}
+	r, err := opts.NewRunner(ctx, u, opts.Limits)
+	if err != nil {
+		return nil, &OriginalError{Err: err}
+	}
+	defer r.Close()
+	vals, err := r.Run(ctx, rows)
+	if err != nil {
+		return nil, &OriginalError{Err: err}
+	}
+	if len(vals) != len(rows) {
+		return nil, &OriginalError{Err: fmt.Errorf("the runner returned %d results for %d rows", len(vals), len(rows))}
+	}
+	var kept []int
+	threw := map[string]int{}
+	for i, v := range vals {
+		if v = sparkStores(u.Language, u.Return, v, opts.ANSI); v.Kind == value.Error {
+			threw[v.Class]++
+			continue
+		}
+		kept = append(kept, i)
+	}
+	if threw[failed.Class] == 0 {
+		return nil, &OriginalError{Err: fmt.Errorf("the original's Spark job failed (%w), but in udfx's runner (%s) it threw that on no row (it threw on %s): Spark and the runner disagree about the original", failed, r.Describe(), countText(threw))}
+	}
+	return kept, nil
 }
 
 // guard checks a candidate against engine.Guard's allow-list: one

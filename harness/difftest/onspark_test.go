@@ -1,6 +1,7 @@
 package difftest
 
 import (
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -8,8 +9,10 @@ import (
 
 	"github.com/udfx/udfx/harness/engine"
 	"github.com/udfx/udfx/harness/inputs"
+	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/harness/value"
 )
 
 // The allow-list runs before any Spark job: the reproductions
@@ -76,4 +79,35 @@ func TestAUDFUnderABuiltinNameIsFoundByClass(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"Project udfx_orig_1a2b(celsius#1)"}, plans.Original.UDFNodes, "not listed twice")
 	assert.Equal(t, []string{"ProjectExec ScalaUDF abs(celsius#1)"}, plans.Rewrite.UDFNodes)
+}
+
+// On Spark, an original that throws on some rows is compared on the
+// others: the rows left out are those on which udfx's runner throws, and
+// Spark's failure must be one of the runner's exceptions, or the two
+// runtimes disagree and nothing is left out.
+func TestAnsweredRowsLeavesOutWhereTheRunnerThrows(t *testing.T) {
+	throwsOnNegative := func(row []value.Value) value.Value {
+		if !row[0].IsNull() && row[0].Float64() < 0 {
+			return value.ErrorOf("java.lang.IllegalArgumentException", "negative")
+		}
+		return fahrenheit(row)
+	}
+	opts := Options{ANSI: true, NewRunner: func(context.Context, *udf.UDF, runner.Limits) (runner.Runner, error) {
+		return goRunner{throwsOnNegative}, nil
+	}}
+	rows := [][]value.Value{{value.DoubleOf(1)}, {value.DoubleOf(-1)}, {value.NullValue()}, {value.DoubleOf(-2)}}
+	kept, err := answeredRows(context.Background(), celsiusUDF(), opts, rows,
+		&spark.JobError{Side: spark.Original, Class: "java.lang.IllegalArgumentException", Message: "negative"})
+	require.NoError(t, err)
+	assert.Equal(t, []int{0, 2}, kept)
+
+	_, err = answeredRows(context.Background(), celsiusUDF(), opts, rows,
+		&spark.JobError{Side: spark.Original, Class: "java.lang.NullPointerException"})
+	var oe *OriginalError
+	require.ErrorAs(t, err, &oe)
+	assert.Contains(t, err.Error(), "threw that on no row (it threw on 2 rows (java.lang.IllegalArgumentException ×2))")
+
+	opts.NewRunner = nil
+	_, err = answeredRows(context.Background(), celsiusUDF(), opts, rows, &spark.JobError{Class: "x"})
+	assert.ErrorContains(t, err, "no NewRunner")
 }

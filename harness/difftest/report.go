@@ -38,6 +38,10 @@ type Report struct {
 	SpecialRows      int          `json:"special_rows"`
 	NullRows         int          `json:"null_rows"`
 	SampleRows       int          `json:"sample_rows"`
+	// LeftOutRows are rows of Rows not compared: on Spark with
+	// Options.LeaveOutThrowingRows, those on which the original throws in
+	// udfx's own runner.
+	LeftOutRows int `json:"left_out_rows,omitempty"`
 	// OriginalExceptions and RewriteExceptions count rows that threw, by
 	// exception class (Spark error condition for the rewrite).
 	OriginalExceptions map[string]int `json:"original_exceptions"`
@@ -120,6 +124,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintf(tw, "%s\t%s\n", "policy", r.policyText())
 	fmt.Fprintf(tw, "%s\t%d (%d special-value rows, %d all-null rows, %d sample rows; seed %d)\n", "rows", r.Rows, r.SpecialRows, r.NullRows, r.SampleRows, r.Seed)
+	if r.LeftOutRows > 0 {
+		fmt.Fprintf(tw, "%s\t%d rows on which the original throws in udfx's runner (Spark stops a job at its first exception)\n", "left out", r.LeftOutRows)
+	}
 	fmt.Fprintf(tw, "%s\t%s\n", "original threw", countText(r.OriginalExceptions))
 	fmt.Fprintf(tw, "%s\t%s\n", "rewrite threw", countText(r.RewriteExceptions))
 	if r.ErrorRowsMatched+r.ErrorRowsNull > 0 {
@@ -153,7 +160,8 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, "  original → %s\n", ce.Original)
 		fmt.Fprintf(w, "  rewrite  → %s\n", ce.Rewrite)
 	}
-	_, err := fmt.Fprintf(w, "\n%s: %d of %d rows agree\n", verdict, r.Rows-r.Mismatches, r.Rows)
+	compared := r.Rows - r.LeftOutRows
+	_, err := fmt.Fprintf(w, "\n%s: %d of %d rows agree\n", verdict, compared-r.Mismatches, compared)
 	return err
 }
 

@@ -148,23 +148,23 @@ func TestRunnersAgreeWithSpark(t *testing.T) {
 				return when(got.Kind == value.String && strings.HasSuffix(got.GoString(), "\ufffd"), "lone surrogate stored as U+FFFD")
 			}},
 	}
-	var jars []string
+	var jvmUDFs []*udf.UDF
 	for _, c := range cases {
 		require.NotNil(t, c.u, "a UDF of testdata/vs-spark was not found by its front-end")
-		if c.u.Language == udf.Python {
-			continue
+		if c.u.Language != udf.Python {
+			jvmUDFs = append(jvmUDFs, c.u)
 		}
-		jar, err := spark.CompileUDF(ctx, c.u, spark.Config{Dir: root})
-		require.NoError(t, err, "compiling %s for Spark", c.u.Name)
-		jars = append(jars, jar)
 	}
 	untyped := scala["plusOne"]
 	require.NotNil(t, untyped)
 	require.True(t, untyped.Untyped, "the Scala front-end should mark udf(f, IntegerType) untyped")
-	untypedJar, err := spark.CompileUDF(ctx, untyped, spark.Config{Dir: root})
-	require.NoError(t, err)
+	// Each source once, and the shims of its UDFs in one compiler run:
+	// a scalac start per UDF would eat much of the test's time budget.
+	jars, err := spark.CompileUDFs(ctx, append(jvmUDFs, untyped), spark.Config{Dir: root})
+	require.NoError(t, err, "compiling the JVM originals for Spark")
+	untypedJar := jars[len(jars)-1]
 
-	s := startSpark(t, ctx, spark.Config{ANSI: true, Dir: root, Jars: append(jars, untypedJar)})
+	s := startSpark(t, ctx, spark.Config{ANSI: true, Dir: root, Jars: jars})
 	mem := memory.NewGoAllocator()
 	for _, c := range cases {
 		t.Run(string(c.u.Language)+"/"+c.u.Name, func(t *testing.T) {

@@ -314,7 +314,7 @@ func (s *Session) original(ctx context.Context, u *udf.UDF) (map[string]any, str
 			return nil, "", err
 		}
 		return map[string]any{"language": string(u.Language), "name": u.Name, "jar": j.Jar, "shim": j.Shim,
-			"sql_name": RegisteredPrefix + strings.ToLower(strings.TrimPrefix(j.Shim, "UdfxShim_"))}, j.Call, nil
+			"sql_name": j.sqlName()}, j.Call, nil
 	}
 	return nil, "", &runner.NotCallableError{UDF: u.Name, Reason: fmt.Sprintf("udfx's Spark engine does not run %s UDFs", u.Language)}
 }

@@ -31,41 +31,62 @@ import (
 // spark.udf().register(name, new ToFahrenheit(), DataType) for a Java
 // UDF1 class). The driver calls the shim through py4j.
 type jvmOriginal struct {
-	Jar  string
-	Shim string // the shim's binary name (default package)
+	Jar string
+	// Shim is the shim's binary name. It lives in the package of the class
+	// that holds the UDF, as the user's own registration code must when
+	// that class is package-private (Java's default access).
+	Shim string
 	// Call is the registration the shim makes, for reports.
 	Call string
 }
 
+// sqlName is the name the shim registers the UDF under.
+func (j *jvmOriginal) sqlName() string {
+	return RegisteredPrefix + strings.ToLower(strings.TrimPrefix(simpleName(j.Shim), shimPrefix))
+}
+
 // shimVersion changes when the shims' templates do, so that cached jars
 // are rebuilt.
-const shimVersion = "1"
+const shimVersion = "2"
+
+const shimPrefix = "UdfxShim_"
 
 // prepareJVM compiles u's file and the shim into a jar in cacheDir (or
 // finds it there).
 func prepareJVM(ctx context.Context, u *udf.UDF, in *Install, env func(string) string, cacheDir string) (*jvmOriginal, error) {
+	js, errs := prepareJVMs(ctx, []*udf.UDF{u}, in, env, cacheDir)
+	return js[0], errs[0]
+}
+
+// jvmBuild is one UDF of prepareJVMs that is not in the cache yet.
+type jvmBuild struct {
+	i    int // its index in the UDFs asked for
+	key  string
+	shim string // the shim's simple name
+	pkg  string
+	call string
+	file string // the shim's source
+}
+
+// prepareJVMs is prepareJVM for several UDFs: each source file is compiled
+// once, and the shims of its UDFs in one compiler run, since a compiler's
+// start costs more than a small compilation (scalac: tens of seconds on a
+// busy machine). Each UDF still gets its own jar, cached under its own
+// key, so that a later prepareJVM of one of them finds it. The results
+// and errors are per UDF.
+func prepareJVMs(ctx context.Context, us []*udf.UDF, in *Install, env func(string) string, cacheDir string) ([]*jvmOriginal, []error) {
+	outs := make([]*jvmOriginal, len(us))
+	errs := make([]error, len(us))
+	failAll := func(err error) ([]*jvmOriginal, []error) {
+		for i := range errs {
+			if errs[i] == nil && outs[i] == nil {
+				errs[i] = err
+			}
+		}
+		return outs, errs
+	}
 	if in.Jars == "" {
-		return nil, &EnvError{What: "Spark", Msg: "a Scala or Java UDF compiles against Spark's jars, and this pyspark has none"}
-	}
-	switch u.Kind {
-	case udf.KindFunctionClass, udf.KindUDFClass, udf.KindLambda, udf.KindFunctionRef:
-	case udf.KindHiveUDF, udf.KindHiveGenericUDF:
-		return nil, &runner.NotCallableError{UDF: u.Name, Reason: "a Hive UDF is registered with CREATE TEMPORARY FUNCTION in a Hive-enabled session, which udfx's Spark engine does not start"}
-	default:
-		return nil, &runner.NotCallableError{UDF: u.Name, Reason: fmt.Sprintf("udfx's Spark engine does not register JVM UDFs of kind %s", u.Kind)}
-	}
-	if u.Language == udf.Java && u.Kind == udf.KindFunctionRef {
-		return nil, &runner.NotCallableError{UDF: u.Name, Reason: "a Java method reference is registered as a UDFn lambda whose parameter types udfx cannot write back from the model; wrap it in a class implementing UDFn"}
-	}
-	if strings.HasPrefix(u.Name, "<") {
-		return nil, &runner.NotCallableError{UDF: u.Name, Reason: "an anonymous function has no name by which udfx could reach it; give it a name with a val in an object"}
-	}
-	if err := typeinfer.Missing(u); err != nil {
-		return nil, &runner.NotCallableError{UDF: u.Name, Reason: err.Error()}
-	}
-	src, err := os.ReadFile(u.File)
-	if err != nil {
-		return nil, fmt.Errorf("reading the UDF's source: %w", err)
+		return failAll(&EnvError{What: "Spark", Msg: "a Scala or Java UDF compiles against Spark's jars, and this pyspark has none"})
 	}
 	// The JDK and the Scala compiler are found as the JVM runner finds
 	// them, against this session's Spark jars.
@@ -80,80 +101,244 @@ func prepareJVM(ctx context.Context, u *udf.UDF, in *Install, env func(string) s
 	}
 	tools, err := jvm.Toolchain(tenv)
 	if err != nil {
-		return nil, err
+		return failAll(err)
 	}
-	scala := u.Language == udf.Scala
-	if scala && len(tools.ScalaJars) == 0 {
-		return nil, &EnvError{What: "Scala compiler", Msg: "no Scala " + in.ScalaBinary + " compiler: " + strings.Join(tools.Notes, "; ")}
+	// The UDFs to build, by source file, in the order they came.
+	type source struct {
+		file   string
+		scala  bool
+		builds []*jvmBuild
 	}
-	compiler := "javac " + tools.JDKVersion
-	if scala {
-		compiler = "scalac " + tools.ScalaVersion
+	var sources []*source
+	byFile := map[string]*source{}
+	byKey := map[string]int{}
+	var aliases [][2]int // a UDF asked for twice: [later, first]
+	for i, u := range us {
+		if err := registrable(u); err != nil {
+			errs[i] = err
+			continue
+		}
+		scala := u.Language == udf.Scala
+		if scala && len(tools.ScalaJars) == 0 {
+			errs[i] = &EnvError{What: "Scala compiler", Msg: "no Scala " + in.ScalaBinary + " compiler: " + strings.Join(tools.Notes, "; ")}
+			continue
+		}
+		src, err := os.ReadFile(u.File)
+		if err != nil {
+			errs[i] = fmt.Errorf("reading the UDF's source: %w", err)
+			continue
+		}
+		compiler := "javac " + tools.JDKVersion
+		if scala {
+			compiler = "scalac " + tools.ScalaVersion
+		}
+		key := hashOf("spark-udf", shimVersion, string(src), filepath.Base(u.File), string(u.Language), string(u.Kind), u.Name,
+			strconv.Itoa(len(u.Params)), u.Return.String(), in.Jars, in.SparkVersion, compiler)
+		if first, ok := byKey[key]; ok {
+			aliases = append(aliases, [2]int{i, first})
+			continue
+		}
+		byKey[key] = i
+		if j, ok := cachedJVM(filepath.Join(cacheDir, key)); ok {
+			outs[i] = j
+			continue
+		}
+		s := byFile[u.File+"\x00"+string(u.Language)]
+		if s == nil {
+			s = &source{file: u.File, scala: scala}
+			byFile[u.File+"\x00"+string(u.Language)] = s
+			sources = append(sources, s)
+		}
+		s.builds = append(s.builds, &jvmBuild{i: i, key: key, shim: shimPrefix + key[:16]})
 	}
-	key := hashOf("spark-udf", shimVersion, string(src), filepath.Base(u.File), string(u.Language), string(u.Kind), u.Name,
-		strconv.Itoa(len(u.Params)), u.Return.String(), in.Jars, in.SparkVersion, compiler)
-	dir := filepath.Join(cacheDir, key)
-	jar := filepath.Join(dir, "udf.jar")
-	callFile := filepath.Join(dir, "call.txt")
-	shim := "UdfxShim_" + key[:16]
-	if _, err := os.Stat(filepath.Join(dir, ".complete")); err == nil {
-		call, _ := os.ReadFile(callFile)
-		return &jvmOriginal{Jar: jar, Shim: shim, Call: string(call)}, nil
+	if len(sources) > 0 {
+		if err := os.MkdirAll(cacheDir, 0o755); err != nil {
+			return failAll(fmt.Errorf("creating the jar cache %s: %w", cacheDir, err))
+		}
 	}
-	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
-		return nil, fmt.Errorf("creating the jar cache %s: %w", cacheDir, err)
+	for _, s := range sources {
+		buildSource(ctx, &tools, in, s.file, s.scala, s.builds, us, outs, errs, cacheDir)
+	}
+	for _, a := range aliases {
+		outs[a[0]], errs[a[0]] = outs[a[1]], errs[a[1]]
+	}
+	return outs, errs
+}
+
+// registrable refuses, before any compilation, what the shim cannot
+// register.
+func registrable(u *udf.UDF) error {
+	if u.Language != udf.Scala && u.Language != udf.Java {
+		return &runner.NotCallableError{UDF: u.Name, Reason: fmt.Sprintf("%s is a %s UDF; only Scala and Java UDFs are compiled", u.Name, u.Language)}
+	}
+	switch u.Kind {
+	case udf.KindFunctionClass, udf.KindUDFClass, udf.KindLambda, udf.KindFunctionRef:
+	case udf.KindHiveUDF, udf.KindHiveGenericUDF:
+		return &runner.NotCallableError{UDF: u.Name, Reason: "a Hive UDF is registered with CREATE TEMPORARY FUNCTION in a Hive-enabled session, which udfx's Spark engine does not start"}
+	default:
+		return &runner.NotCallableError{UDF: u.Name, Reason: fmt.Sprintf("udfx's Spark engine does not register JVM UDFs of kind %s", u.Kind)}
+	}
+	if u.Language == udf.Java && u.Kind == udf.KindFunctionRef {
+		return &runner.NotCallableError{UDF: u.Name, Reason: "a Java method reference is registered as a UDFn lambda whose parameter types udfx cannot write back from the model; wrap it in a class implementing UDFn"}
+	}
+	if strings.HasPrefix(u.Name, "<") {
+		return &runner.NotCallableError{UDF: u.Name, Reason: "an anonymous function has no name by which udfx could reach it; give it a name with a val in an object"}
+	}
+	if err := typeinfer.Missing(u); err != nil {
+		return &runner.NotCallableError{UDF: u.Name, Reason: err.Error()}
+	}
+	return nil
+}
+
+// cachedJVM reads a complete cache entry.
+func cachedJVM(dir string) (*jvmOriginal, bool) {
+	if _, err := os.Stat(filepath.Join(dir, ".complete")); err != nil {
+		return nil, false
+	}
+	call, err1 := os.ReadFile(filepath.Join(dir, "call.txt"))
+	shim, err2 := os.ReadFile(filepath.Join(dir, "shim.txt"))
+	if err1 != nil || err2 != nil {
+		return nil, false
+	}
+	return &jvmOriginal{Jar: filepath.Join(dir, "udf.jar"), Shim: string(shim), Call: string(call)}, true
+}
+
+// buildSource compiles one source file, the shims of its UDFs (one
+// compiler run; one each when that fails, to tell which), and their jars
+// into the cache.
+func buildSource(ctx context.Context, tools *jvm.Tools, in *Install, file string, scala bool, builds []*jvmBuild, us []*udf.UDF, outs []*jvmOriginal, errs []error, cacheDir string) {
+	fail := func(err error) {
+		for _, b := range builds {
+			if errs[b.i] == nil {
+				errs[b.i] = err
+			}
+		}
 	}
 	tmp, err := os.MkdirTemp(cacheDir, ".build-")
 	if err != nil {
-		return nil, fmt.Errorf("creating a build folder in %s: %w", cacheDir, err)
+		fail(fmt.Errorf("creating a build folder in %s: %w", cacheDir, err))
+		return
 	}
 	defer os.RemoveAll(tmp)
 
 	userClasses := filepath.Join(tmp, "user")
-	if err := compile(ctx, &tools, in, scala, u.File, userClasses, ""); err != nil {
-		return nil, err
+	if err := compile(ctx, tools, in, scala, []string{file}, userClasses, ""); err != nil {
+		fail(err)
+		return
 	}
 	classes, err := readClasses(userClasses)
 	if err != nil {
-		return nil, err
+		fail(err)
+		return
 	}
-	expr, typed, err := registration(u, classes)
-	if err != nil {
-		return nil, err
-	}
-	shimSrc, call := shimSource(shim, u, expr, typed, scala)
 	ext := ".java"
 	if scala {
 		ext = ".scala"
 	}
-	shimFile := filepath.Join(tmp, "shim", shim+ext)
-	if err := os.MkdirAll(filepath.Dir(shimFile), 0o755); err != nil {
-		return nil, fmt.Errorf("writing the registration shim: %w", err)
+	var ok []*jvmBuild
+	for _, b := range builds {
+		u := us[b.i]
+		expr, typed, pkg, err := registration(u, classes)
+		if err != nil {
+			errs[b.i] = err
+			continue
+		}
+		var src string
+		b.pkg = pkg
+		src, b.call = shimSource(b.shim, pkg, u, expr, typed, scala)
+		b.file = filepath.Join(tmp, "shim", b.shim+ext)
+		if err := os.MkdirAll(filepath.Dir(b.file), 0o755); err != nil {
+			errs[b.i] = fmt.Errorf("writing the registration shim: %w", err)
+			continue
+		}
+		if err := os.WriteFile(b.file, []byte(src), 0o644); err != nil {
+			errs[b.i] = fmt.Errorf("writing the registration shim: %w", err)
+			continue
+		}
+		ok = append(ok, b)
 	}
-	if err := os.WriteFile(shimFile, []byte(shimSrc), 0o644); err != nil {
-		return nil, fmt.Errorf("writing the registration shim: %w", err)
-	}
-	shimClasses := filepath.Join(tmp, "shimclasses")
-	if err := compile(ctx, &tools, in, scala, shimFile, shimClasses, userClasses); err != nil {
+	shimDir := func(b *jvmBuild) string { return filepath.Join(tmp, "shims", b.shim) }
+	notCallable := func(b *jvmBuild, err error) error {
 		var ce *runner.CompileError
 		if errors.As(err, &ce) {
-			return nil, &runner.NotCallableError{UDF: u.Name, Reason: fmt.Sprintf("Spark's register does not accept it as the source registers it (%s): %s", call, ce.Msg)}
+			return &runner.NotCallableError{UDF: us[b.i].Name, Reason: fmt.Sprintf("Spark's register does not accept it as the source registers it (%s): %s", b.call, ce.Msg)}
 		}
-		return nil, err
+		return err
 	}
-	out := filepath.Join(tmp, "out")
+	all := filepath.Join(tmp, "shimclasses")
+	files := make([]string, len(ok))
+	for k, b := range ok {
+		files[k] = b.file
+	}
+	if len(ok) > 1 && compile(ctx, tools, in, scala, files, all, userClasses) == nil {
+		for _, b := range ok {
+			if err := moveShimClasses(all, shimDir(b), b); err != nil {
+				errs[b.i] = err
+			}
+		}
+	} else {
+		for _, b := range ok {
+			if err := compile(ctx, tools, in, scala, []string{b.file}, shimDir(b), userClasses); err != nil {
+				errs[b.i] = notCallable(b, err)
+			}
+		}
+	}
+	for _, b := range ok {
+		if errs[b.i] != nil {
+			continue
+		}
+		outs[b.i], errs[b.i] = storeJVM(tmp, cacheDir, b, userClasses, shimDir(b))
+	}
+}
+
+// moveShimClasses moves b's shim's class files (the class, and a Scala
+// object's Name$ companion) from a compilation of several shims to dst.
+func moveShimClasses(from, dst string, b *jvmBuild) error {
+	rel := filepath.FromSlash(strings.ReplaceAll(b.pkg, ".", "/"))
+	ents, err := os.ReadDir(filepath.Join(from, rel))
+	if err != nil {
+		return fmt.Errorf("reading the compiled shims: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Join(dst, rel), 0o755); err != nil {
+		return fmt.Errorf("sorting the compiled shims: %w", err)
+	}
+	n := 0
+	for _, e := range ents {
+		name := e.Name()
+		if name == b.shim+".class" || strings.HasPrefix(name, b.shim+"$") {
+			if err := os.Rename(filepath.Join(from, rel, name), filepath.Join(dst, rel, name)); err != nil {
+				return fmt.Errorf("sorting the compiled shims: %w", err)
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		return fmt.Errorf("the compiler wrote no class for the shim %s", b.shim)
+	}
+	return nil
+}
+
+// storeJVM writes b's jar (the source's classes and b's shim) and puts it
+// in the cache under b's key.
+func storeJVM(tmp, cacheDir string, b *jvmBuild, userClasses, shimClasses string) (*jvmOriginal, error) {
+	shim := b.shim
+	if b.pkg != "" {
+		shim = b.pkg + "." + b.shim
+	}
+	out := filepath.Join(tmp, "out-"+b.shim)
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, fmt.Errorf("creating %s: %w", out, err)
 	}
 	if err := writeJar(filepath.Join(out, "udf.jar"), userClasses, shimClasses); err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(filepath.Join(out, "call.txt"), []byte(call), 0o644); err != nil {
-		return nil, fmt.Errorf("writing the jar cache: %w", err)
+	// .complete last: a cache entry is whole or ignored.
+	for _, f := range [][2]string{{"call.txt", b.call}, {"shim.txt", shim}, {".complete", ""}} {
+		if err := os.WriteFile(filepath.Join(out, f[0]), []byte(f[1]), 0o644); err != nil {
+			return nil, fmt.Errorf("writing the jar cache: %w", err)
+		}
 	}
-	if err := os.WriteFile(filepath.Join(out, ".complete"), nil, 0o644); err != nil {
-		return nil, fmt.Errorf("writing the jar cache: %w", err)
-	}
+	dir := filepath.Join(cacheDir, b.key)
 	if err := os.Rename(out, dir); err != nil {
 		// Another udfx built it meanwhile; a stale incomplete folder is
 		// replaced.
@@ -164,7 +349,7 @@ func prepareJVM(ctx context.Context, u *udf.UDF, in *Install, env func(string) s
 			}
 		}
 	}
-	return &jvmOriginal{Jar: jar, Shim: shim, Call: call}, nil
+	return &jvmOriginal{Jar: filepath.Join(dir, "udf.jar"), Shim: shim, Call: b.call}, nil
 }
 
 func hashOf(parts ...string) string {
@@ -176,12 +361,13 @@ func hashOf(parts ...string) string {
 }
 
 // registration finds the UDF in the compiled classes and returns the
-// source expression the shim registers, and whether register takes the
-// return type beside it (a UDFn does; a Scala function and a
-// UserDefinedFunction carry their own).
-func registration(u *udf.UDF, classes []*classInfo) (expr string, typed bool, err error) {
+// source expression the shim registers, whether register takes the return
+// type beside it (a UDFn does; a Scala function and a
+// UserDefinedFunction carry their own), and the package of the class
+// that holds it, which the shim is put in.
+func registration(u *udf.UDF, classes []*classInfo) (expr string, typed bool, pkg string, err error) {
 	scala := u.Language == udf.Scala
-	var found []string
+	var found, holders []string
 	several := func(what string) error {
 		return &runner.NotCallableError{UDF: u.Name, Reason: fmt.Sprintf("several %s are named %s: %s", what, u.Name, strings.Join(found, ", "))}
 	}
@@ -193,10 +379,10 @@ func registration(u *udf.UDF, classes []*classInfo) (expr string, typed bool, er
 			}
 		}
 		if len(found) > 1 {
-			return "", false, several("classes")
+			return "", false, "", several("classes")
 		}
 		if len(found) == 1 {
-			return "new " + sourceRef(found[0], scala) + "()", u.Kind == udf.KindUDFClass || !scala, nil
+			return "new " + sourceRef(found[0], scala) + "()", u.Kind == udf.KindUDFClass || !scala, packageOf(found[0]), nil
 		}
 		for _, c := range classes {
 			if c.isModule() && simpleName(strings.TrimSuffix(c.Name, "$")) == u.Name {
@@ -204,12 +390,12 @@ func registration(u *udf.UDF, classes []*classInfo) (expr string, typed bool, er
 			}
 		}
 		if len(found) > 1 {
-			return "", false, several("objects")
+			return "", false, "", several("objects")
 		}
 		if len(found) == 1 {
-			return sourceRef(found[0], scala), u.Kind == udf.KindUDFClass || !scala, nil
+			return sourceRef(found[0], scala), u.Kind == udf.KindUDFClass || !scala, packageOf(found[0]), nil
 		}
-		return "", false, &runner.NotCallableError{UDF: u.Name, Reason: "no class or object " + u.Name + " in the compiled source"}
+		return "", false, "", &runner.NotCallableError{UDF: u.Name, Reason: "no class or object " + u.Name + " in the compiled source"}
 	case udf.KindLambda, udf.KindFunctionRef:
 		for _, c := range classes {
 			if scala && c.isModule() {
@@ -219,8 +405,10 @@ func registration(u *udf.UDF, classes []*classInfo) (expr string, typed bool, er
 					}
 					if u.Kind == udf.KindLambda && strings.HasPrefix(m.Desc, "()") {
 						found = append(found, sourceRef(c.Name, true)+"."+u.Name)
+						holders = append(holders, c.Name)
 					} else if u.Kind == udf.KindFunctionRef && paramCount(m.Desc) == len(u.Params) {
 						found = append(found, sourceRef(c.Name, true)+"."+u.Name+" _")
+						holders = append(holders, c.Name)
 					}
 				}
 			}
@@ -228,20 +416,30 @@ func registration(u *udf.UDF, classes []*classInfo) (expr string, typed bool, er
 				for _, f := range c.Fields {
 					if f.Name == u.Name && f.Static {
 						found = append(found, sourceRef(c.Name, false)+"."+u.Name)
+						holders = append(holders, c.Name)
 						typed = f.Desc != "Lorg/apache/spark/sql/expressions/UserDefinedFunction;"
 					}
 				}
 			}
 		}
 		if len(found) > 1 {
-			return "", false, several("members")
+			return "", false, "", several("members")
 		}
 		if len(found) == 0 {
-			return "", false, &runner.NotCallableError{UDF: u.Name, Reason: "no object or class member named " + u.Name + " holds it: a UDF defined inside a method (such as main) exists only while the job runs; move it to a val in an object"}
+			return "", false, "", &runner.NotCallableError{UDF: u.Name, Reason: "no object or class member named " + u.Name + " holds it: a UDF defined inside a method (such as main) exists only while the job runs; move it to a val in an object"}
 		}
-		return found[0], typed, nil
+		return found[0], typed, packageOf(holders[0]), nil
 	}
-	return "", false, &runner.NotCallableError{UDF: u.Name, Reason: fmt.Sprintf("udfx's Spark engine does not register JVM UDFs of kind %s", u.Kind)}
+	return "", false, "", &runner.NotCallableError{UDF: u.Name, Reason: fmt.Sprintf("udfx's Spark engine does not register JVM UDFs of kind %s", u.Kind)}
+}
+
+// packageOf is the package of a binary class name: "a.b" for
+// "a.b.Outer$Inner", "" for a class in the default package.
+func packageOf(binary string) string {
+	if i := strings.LastIndexByte(binary, '.'); i >= 0 {
+		return binary[:i]
+	}
+	return ""
 }
 
 // paramCount counts the parameters of a method descriptor "(DLjava/lang/String;)D".
@@ -263,31 +461,40 @@ func paramCount(desc string) int {
 	return n
 }
 
-// shimSource writes the registration shim. A Scala UDF is registered by
-// Scala code, so that scalac supplies the TypeTags Spark derives the
-// ScalaUDF's input encoders and null handling from, as in the user's job;
-// Java UDFn classes and fields by Java code with the declared return type.
-func shimSource(name string, u *udf.UDF, expr string, typed, scala bool) (src, call string) {
+// shimSource writes the registration shim, in package pkg. A Scala UDF
+// is registered by Scala code, so that scalac supplies the TypeTags Spark
+// derives the ScalaUDF's input encoders and null handling from, as in the
+// user's job; Java UDFn classes and fields by Java code with the declared
+// return type.
+func shimSource(name, pkg string, u *udf.UDF, expr string, typed, scala bool) (src, call string) {
 	args := expr
 	if typed {
 		args += ", DataType.fromDDL(" + strconv.Quote(u.Return.String()) + ")"
 	}
 	if scala {
 		call = "spark.udf.register(name, " + args + ")"
+		clause := ""
+		if pkg != "" {
+			clause = "package " + scalaPackage(pkg) + "\n\n"
+		}
 		return fmt.Sprintf(`// Generated by udfx: registers %s as its source does.
-import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.types.DataType
+%simport _root_.org.apache.spark.sql.SparkSession
+import _root_.org.apache.spark.sql.types.DataType
 
 object %s {
   def register(spark: SparkSession, name: String): Unit = {
     %s
   }
 }
-`, u.Name, name, call), call
+`, u.Name, clause, name, call), call
 	}
 	call = "spark.udf().register(name, " + args + ")"
+	clause := ""
+	if pkg != "" {
+		clause = "package " + pkg + ";\n\n"
+	}
 	return fmt.Sprintf(`// Generated by udfx: registers %s as its source does.
-import org.apache.spark.sql.SparkSession;
+%simport org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataType;
 
 public final class %s {
@@ -295,12 +502,22 @@ public final class %s {
     %s;
   }
 }
-`, u.Name, name, call), call
+`, u.Name, clause, name, call), call
 }
 
-// compile runs scalac or javac on one file into out, against Spark's jars
-// and extra (a classes folder) when given.
-func compile(ctx context.Context, t *jvm.Tools, in *Install, scala bool, file, out, extra string) error {
+// scalaPackage writes a package name for a Scala package clause, each part
+// in backquotes: a JVM package may be named like a Scala keyword (type).
+func scalaPackage(pkg string) string {
+	parts := strings.Split(pkg, ".")
+	for i, p := range parts {
+		parts[i] = "`" + p + "`"
+	}
+	return strings.Join(parts, ".")
+}
+
+// compile runs scalac or javac on files into out, against Spark's jars and
+// extra (a classes folder) when given.
+func compile(ctx context.Context, t *jvm.Tools, in *Install, scala bool, files []string, out, extra string) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return fmt.Errorf("creating %s: %w", out, err)
 	}
@@ -311,11 +528,12 @@ func compile(ctx context.Context, t *jvm.Tools, in *Install, scala bool, file, o
 	}
 	var cmd *exec.Cmd
 	if scala {
-		cmd = runner.Command(ctx, t.Java, "-Xss16m", "-cp", strings.Join(t.ScalaJars, sep),
-			"scala.tools.nsc.Main", "-nowarn", "-encoding", "UTF-8", "-classpath", t.ScalaJars[1]+sep+cp, "-d", out, file)
+		args := []string{"-Xss16m", "-cp", strings.Join(t.ScalaJars, sep),
+			"scala.tools.nsc.Main", "-nowarn", "-encoding", "UTF-8", "-classpath", t.ScalaJars[1] + sep + cp, "-d", out}
+		cmd = runner.Command(ctx, t.Java, append(args, files...)...)
 	} else {
-		cmd = runner.Command(ctx, t.Javac, "-proc:none", "-nowarn", "-encoding", "UTF-8", "-implicit:none",
-			"-cp", cp, "-d", out, file)
+		args := []string{"-proc:none", "-nowarn", "-encoding", "UTF-8", "-implicit:none", "-cp", cp, "-d", out}
+		cmd = runner.Command(ctx, t.Javac, append(args, files...)...)
 	}
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
@@ -327,25 +545,27 @@ func compile(ctx context.Context, t *jvm.Tools, in *Install, scala bool, file, o
 	case ctx.Err() != nil:
 		return ctx.Err()
 	case errors.As(err, &exit):
-		return compileError(file, buf.String())
+		return compileError(files, buf.String())
 	}
-	return fmt.Errorf("compiling %s: %w", file, err)
+	return fmt.Errorf("compiling %s: %w", strings.Join(files, " "), err)
 }
 
 var diagRE = regexp.MustCompile(`(?m)^(.+?):(\d+): error: (.*)$`)
 
-func compileError(file, output string) error {
+func compileError(files []string, output string) error {
 	for _, m := range diagRE.FindAllStringSubmatch(output, -1) {
-		if filepath.Base(m[1]) == filepath.Base(file) {
-			n, _ := strconv.Atoi(m[2])
-			return &runner.CompileError{File: file, Line: n, Msg: m[3]}
+		for _, file := range files {
+			if filepath.Base(m[1]) == filepath.Base(file) {
+				n, _ := strconv.Atoi(m[2])
+				return &runner.CompileError{File: file, Line: n, Msg: m[3]}
+			}
 		}
 	}
 	out := strings.TrimSpace(output)
 	if len(out) > 2000 {
 		out = out[len(out)-2000:]
 	}
-	return &runner.CompileError{File: file, Msg: "does not compile: " + out}
+	return &runner.CompileError{File: files[0], Msg: "does not compile: " + out}
 }
 
 // writeJar zips the class folders into a jar (a zip with a manifest).
@@ -401,9 +621,41 @@ func writeJar(path string, dirs ...string) (err error) {
 // a jar (cached in cfg.CacheDir) and returns the jar's path: put it in
 // Config.Jars to start a session that runs the UDF without a restart.
 func CompileUDF(ctx context.Context, u *udf.UDF, cfg Config) (string, error) {
-	if u.Language != udf.Scala && u.Language != udf.Java {
-		return "", fmt.Errorf("spark: %s is a %s UDF; only Scala and Java UDFs are compiled", u.Name, u.Language)
+	in, cfg, err := compileConfig(ctx, cfg)
+	if err != nil {
+		return "", err
 	}
+	j, err := prepareJVM(ctx, u, in, cfg.Env, cfg.CacheDir)
+	if err != nil {
+		return "", err
+	}
+	return j.Jar, nil
+}
+
+// CompileUDFs is CompileUDF for several UDFs: each source file is
+// compiled once, and the registration shims of its UDFs in one compiler
+// run, where one CompileUDF per UDF would start the compiler twice for
+// each. jars[i] is us[i]'s jar, empty where it failed; err joins the
+// failures (errors.As finds each typed one). Jars of UDFs from different
+// sources that define a class of the same name clash on one class path:
+// start a session for each (see Config.Jars).
+func CompileUDFs(ctx context.Context, us []*udf.UDF, cfg Config) ([]string, error) {
+	in, cfg, err := compileConfig(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	js, errs := prepareJVMs(ctx, us, in, cfg.Env, cfg.CacheDir)
+	jars := make([]string, len(us))
+	for i, j := range js {
+		if j != nil {
+			jars[i] = j.Jar
+		}
+	}
+	return jars, errors.Join(errs...)
+}
+
+// compileConfig fills in cfg's defaults and finds Spark for a compilation.
+func compileConfig(ctx context.Context, cfg Config) (*Install, Config, error) {
 	if cfg.Env == nil {
 		cfg.Env = os.Getenv
 	}
@@ -413,19 +665,12 @@ func CompileUDF(ctx context.Context, u *udf.UDF, cfg Config) (string, error) {
 	if cfg.CacheDir == "" {
 		d, err := defaultCacheDir()
 		if err != nil {
-			return "", err
+			return nil, cfg, err
 		}
 		cfg.CacheDir = d
 	}
 	in, err := Find(ctx, cfg.Env, cfg.Dir, false)
-	if err != nil {
-		return "", err
-	}
-	j, err := prepareJVM(ctx, u, in, cfg.Env, cfg.CacheDir)
-	if err != nil {
-		return "", err
-	}
-	return j.Jar, nil
+	return in, cfg, err
 }
 
 func defaultCacheDir() (string, error) {

@@ -287,6 +287,58 @@ func TestJavaToFahrenheit(t *testing.T) {
 	checkCelsius(t, u, "udfx_orig_")
 }
 
+// UDF classes with Java's default access can be constructed only from
+// their own package, so the shim that registers them is generated there,
+// as the user's registration code must be. Two UDFs of one file compiled
+// together (CompileUDFs: one javac run for the file, one for both shims)
+// get a jar each, which Run then finds in the cache.
+func TestJavaPackagePrivateClasses(t *testing.T) {
+	ctx := context.Background()
+	twice := parseUDF(t, "harness/spark/testdata/PackagePrivate.java", "Twice")
+	positive := parseUDF(t, "harness/spark/testdata/PackagePrivate.java", "Positive")
+	jars, err := CompileUDFs(ctx, []*udf.UDF{twice, positive}, Config{Dir: repoRoot(t), CacheDir: testCache})
+	if err != nil {
+		t.Fatalf("CompileUDFs: %v", err)
+	}
+	if jars[0] == "" || jars[0] == jars[1] {
+		t.Fatalf("jars %q: want one per UDF", jars)
+	}
+	s := session(t)
+	for i, c := range []struct {
+		u    *udf.UDF
+		want func(x value.Value) value.Value
+	}{
+		{twice, func(x value.Value) value.Value {
+			if x.IsNull() {
+				return value.NullValue()
+			}
+			return value.DoubleOf(2 * x.Float64())
+		}},
+		{positive, func(x value.Value) value.Value { return value.BoolOf(!x.IsNull() && x.Float64() > 0) }},
+	} {
+		rec := generate(t, c.u, 50)
+		res, err := s.Run(ctx, Job{UDF: c.u, Input: rec})
+		if err != nil {
+			t.Fatalf("%s: %v", c.u.Name, err)
+		}
+		if res.Original.Err != nil {
+			t.Fatalf("%s: %v", c.u.Name, res.Original.Err)
+		}
+		if want := "new udfx.sparktest." + c.u.Name + "()"; !strings.Contains(res.Original.Call, want) {
+			t.Errorf("%s: call %q, want it to hold %q", c.u.Name, res.Original.Call, want)
+		}
+		if s.jars[len(s.jars)-1] != jars[i] {
+			t.Errorf("%s ran from %s, not from the jar CompileUDFs built (%s)", c.u.Name, s.jars[len(s.jars)-1], jars[i])
+		}
+		for r := 0; r < int(rec.NumRows()); r++ {
+			x := value.FromArrow(rec.Column(0), r)
+			if want, got := canonicalNaN(c.want(x)), res.Original.Values[r]; value.Token(want) != value.Token(got) {
+				t.Errorf("%s(%s) = %s, want %s", c.u.Name, x, got, want)
+			}
+		}
+	}
+}
+
 // canonicalNaN is what Spark makes of a NaN it stores in a row: every
 // float and double NaN comes out of a Spark query as the canonical NaN
 // (0x7fc00000, 0x7ff8000000000000), whatever its payload or sign; -0.0

@@ -23,9 +23,16 @@ import (
 	"github.com/udfx/udfx/harness/udf/frontends"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/corpus/report.golden from the current outcomes")
+var update = flag.Bool("update", false, "rewrite testdata/corpus/report.golden and spark-reference.golden from the current outcomes")
 
 const corpusDir = "testdata/corpus"
+
+// corpusSeed and corpusRows are the differential test's inputs for every
+// case, on udfx's runners and on Spark alike.
+const (
+	corpusSeed = 7
+	corpusRows = 300
+)
 
 // corpusCase is one row of testdata/corpus/manifest.tsv: a UDF, its
 // category and the outcome it must have: "verified", or "declined" with
@@ -61,7 +68,9 @@ func readManifest(t *testing.T) []corpusCase {
 
 // TestCorpus runs the built-in translator over the corpus and proves
 // every rewrite it emits against the real original (scalac/javac + JVM,
-// CPython) on the embedded engine, ANSI on, bit-exact. Each case must
+// CPython) on the embedded engine, ANSI on, bit-exact. The full run also
+// checks every verified rewrite against its original registered in real
+// Spark (sparkReference, spark-reference.golden). Each case must
 // have its manifest outcome, and the report (outcomes by language and
 // category, and per case) must match report.golden, so a case that flips
 // either way fails until the golden file is regenerated with -update and
@@ -110,8 +119,9 @@ func TestCorpus(t *testing.T) {
 	// fits its time budget. Every other rewrite (a new case, a changed SQL,
 	// a decline that became a rewrite) and the first case of each file,
 	// which keeps each runner exercised, are proved in every run.
+	full := *update || os.Getenv("UDFX_CORPUS_PROVE_ALL") == "1"
 	proven := map[string]string{}
-	if !*update && os.Getenv("UDFX_CORPUS_PROVE_ALL") != "1" {
+	if !full {
 		proven = provenInGolden(t)
 	}
 	var reproved atomic.Int32
@@ -190,6 +200,19 @@ func TestCorpus(t *testing.T) {
 	b.WriteString(strings.Join(lines, "\n") + "\n")
 	report := b.String()
 	t.Log("\n" + report)
+
+	var verified []verifiedCase
+	for _, r := range results {
+		if r.outcome == "verified" {
+			verified = append(verified, verifiedCase{u: r.u, sql: r.detail})
+		}
+	}
+	if full {
+		checkSparkReference(t, verified)
+	} else {
+		checkSparkReferenceCovers(t, verified)
+	}
+
 	golden := filepath.Join(corpusDir, "report.golden")
 	if *update {
 		require.NoError(t, os.WriteFile(golden, []byte(report), 0o644))
@@ -220,7 +243,7 @@ func corpusOutcome(u *udf.UDF, src []byte, prove func(sql string) bool) (string,
 		return "verified", res.SQL
 	}
 	rep, err := difftest.Run(context.Background(), u, difftest.Rewrite{SQL: res.SQL},
-		difftest.Options{Seed: 7, Rows: 300, ANSI: true, NewRunner: runners.New})
+		difftest.Options{Seed: corpusSeed, Rows: corpusRows, ANSI: true, NewRunner: runners.New})
 	if err != nil {
 		return "error", fmt.Sprintf("%v (rewrite %s)", err, res.SQL)
 	}

@@ -814,10 +814,15 @@ func callSQL(b *strings.Builder, e *Call) error {
 	case MaxDouble, MinDouble:
 		// Math.max: NaN wins; of two zeros, max is 0.0 unless both are
 		// -0.0 (min is -0.0 unless both are 0.0). Spark's greatest
-		// orders NaN largest and -0.0 equal to 0.0.
-		fn, zero := "greatest", "CASE WHEN %[1]s = 0.0D AND %[2]s = 0.0D THEN (CASE WHEN CAST(%[1]s AS STRING) = '-0.0' AND CAST(%[2]s AS STRING) = '-0.0' THEN (-0.0D) ELSE 0.0D END)"
+		// orders NaN largest and -0.0 equal to 0.0. The sum of two zeros
+		// is exactly that max (IEEE 754: -0.0 only when both are -0.0),
+		// and -((-a) + (-b)) that min. A CASE choosing between the
+		// literals -0.0D and 0.0D would not do: Spark's optimizer takes
+		// the two literals for equal (Literal.equals compares boxed
+		// doubles numerically) and folds the CASE to one of them.
+		fn, zero := "greatest", "CASE WHEN %[1]s = 0.0D AND %[2]s = 0.0D THEN (%[1]s + %[2]s)"
 		if e.Fn == MinDouble {
-			fn, zero = "least", "CASE WHEN %[1]s = 0.0D AND %[2]s = 0.0D THEN (CASE WHEN CAST(%[1]s AS STRING) = '0.0' AND CAST(%[2]s AS STRING) = '0.0' THEN 0.0D ELSE (-0.0D) END)"
+			fn, zero = "least", "CASE WHEN %[1]s = 0.0D AND %[2]s = 0.0D THEN (- ((- %[1]s) + (- %[2]s)))"
 		}
 		fmt.Fprintf(b, zero+" WHEN isnan(%[1]s) OR isnan(%[2]s) THEN CAST('NaN' AS DOUBLE) ELSE %[3]s(%[1]s, %[2]s) END", args[0], args[1], fn)
 		return nil

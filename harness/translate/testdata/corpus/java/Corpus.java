@@ -1,4 +1,7 @@
-package udfx.corpus;
+// Not udfx.corpus: Corpus.scala defines classes of the same names there
+// (ShowDouble, CircleArea), and the corpus's real-Spark reference puts the
+// classes of both files on one class path.
+package udfx.javacorpus;
 
 import org.apache.spark.sql.api.java.UDF1;
 import org.apache.spark.sql.api.java.UDF2;

@@ -1,0 +1,190 @@
+package translate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/udfx/udfx/harness/difftest"
+	"github.com/udfx/udfx/harness/runner/runners"
+	"github.com/udfx/udfx/harness/spark"
+	"github.com/udfx/udfx/harness/testsetup"
+	"github.com/udfx/udfx/harness/udf"
+)
+
+// sparkGolden is the full corpus run's check of every verified rewrite
+// against real Apache Spark; the fast run only checks that it lists the
+// verified cases of report.golden.
+const sparkGolden = "spark-reference.golden"
+
+// verifiedCase is a case the translator rewrote and the differential test
+// verified, with the rewrite's SQL.
+type verifiedCase struct {
+	u   *udf.UDF
+	sql string
+}
+
+// sparkOutcome is one verified case checked against real Spark.
+type sparkOutcome struct {
+	verdict           string // agree, disagree or error
+	compared, leftOut int
+	detail            string
+}
+
+// sparkReference checks each verified rewrite against an independent
+// reference: its original registered in real Apache Spark, as its source
+// registers it (spark.udf.register of the Scala Function1 or Java UDFn
+// class, the Python @udf imported from its file), not run in udfx's own
+// runners. difftest runs both sides as queries of one Spark session over
+// the rows of the case's differential test, ANSI on, and requires the
+// rewrite's plan to have lost the UDF node and its column type to be the
+// original's. Spark stops a job at its first exception, so the rows on
+// which the original throws in udfx's runner are left out and counted
+// (difftest.Options.LeaveOutThrowingRows); a Spark job that fails on the
+// other rows is a disagreement. One session runs every case: the JVM
+// UDFs' jars are compiled before it starts (each source file once), so
+// that no job restarts it.
+func sparkReference(t *testing.T, cases []verifiedCase) (report string, bad int) {
+	t.Helper()
+	root, err := testsetup.RepoRoot()
+	require.NoError(t, err)
+	ctx := context.Background()
+
+	start := time.Now()
+	var jvmUDFs []*udf.UDF
+	for _, c := range cases {
+		if c.u.Language == udf.Scala || c.u.Language == udf.Java {
+			jvmUDFs = append(jvmUDFs, c.u)
+		}
+	}
+	jars, err := spark.CompileUDFs(ctx, jvmUDFs, spark.Config{Dir: root})
+	var env *spark.EnvError
+	require.False(t, errors.As(err, &env), "the corpus's Spark reference needs Spark %s (the repository's .venv, or SPARK_HOME): %v", spark.PinnedVersion, err)
+	if err != nil {
+		// Each case that did not compile fails below with its own error.
+		t.Logf("compiling the JVM originals for Spark: %v", err)
+	}
+	var onPath []string
+	for _, j := range jars {
+		if j != "" {
+			onPath = append(onPath, j)
+		}
+	}
+	t.Logf("compiled %d JVM originals for Spark in %.0fs", len(onPath), time.Since(start).Seconds())
+
+	start = time.Now()
+	s, err := spark.Start(ctx, spark.Config{ANSI: true, Dir: root, Jars: onPath})
+	require.NoError(t, err, "starting Spark for the corpus's reference")
+	defer s.Close()
+	info := s.Info()
+	t.Logf("Spark %s (%s, Java %s) started in %.0fs", info.SparkVersion, info.Master, info.JavaVersion, time.Since(start).Seconds())
+
+	start = time.Now()
+	outcomes := make([]sparkOutcome, len(cases))
+	agree, disagree, failed, leftOut := 0, 0, 0, 0
+	for i, c := range cases {
+		cctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+		rep, err := difftest.Run(cctx, c.u, difftest.Rewrite{SQL: c.sql}, difftest.Options{
+			Seed: corpusSeed, Rows: corpusRows, ANSI: true, Spark: s,
+			NewRunner: runners.New, LeaveOutThrowingRows: true})
+		cancel()
+		o := &outcomes[i]
+		switch {
+		case err != nil:
+			o.verdict, o.detail = "error", fmt.Sprintf("%v (rewrite %s)", err, c.sql)
+			failed++
+		case !rep.Equal:
+			o.verdict = "disagree"
+			o.detail = fmt.Sprintf("%d mismatches", rep.Mismatches)
+			if rep.Refuted != "" {
+				o.detail += "; " + rep.Refuted
+			}
+			if ce := rep.Counterexample; ce != nil {
+				o.detail += fmt.Sprintf("; counterexample %v: original %s, rewrite %s", ce.Inputs, ce.Original, ce.Rewrite)
+			}
+			o.detail += " (rewrite " + c.sql + ")"
+			disagree++
+		default:
+			o.verdict = "agree"
+			agree++
+		}
+		if rep != nil {
+			o.compared, o.leftOut = rep.Rows-rep.LeftOutRows, rep.LeftOutRows
+			leftOut += rep.LeftOutRows
+		}
+		if o.verdict != "agree" {
+			t.Errorf("%s %s: real Spark %s: %s", c.u.Language, c.u.Name, o.verdict, o.detail)
+		}
+	}
+	t.Logf("%d cases checked on Spark in %.0fs (%d session restarts)", len(cases), time.Since(start).Seconds(), s.Restarts())
+
+	var b strings.Builder
+	fmt.Fprintf(&b, "Each verified rewrite of report.golden against its original registered in\n"+
+		"real Apache Spark %s (%s), not run in udfx's runners: both sides are\n"+
+		"queries of one session, ANSI on, over the rows of the case's differential\n"+
+		"test (seed %d, %d rows). Spark stops a job at its first exception, so the\n"+
+		"rows on which the original throws in udfx's runner are left out.\n\n", info.SparkVersion, info.Master, corpusSeed, corpusRows)
+	fmt.Fprintf(&b, "%-10s %-20s %-9s %8s %8s\n", "language", "udf", "spark", "compared", "left out")
+	for i, c := range cases {
+		o := outcomes[i]
+		line := fmt.Sprintf("%-10s %-20s %-9s %8d %8d", c.u.Language, c.u.Name, o.verdict, o.compared, o.leftOut)
+		if o.detail != "" {
+			line += " " + o.detail
+		}
+		b.WriteString(line + "\n")
+	}
+	errs := ""
+	if failed > 0 {
+		errs = fmt.Sprintf(", %d could not be checked", failed)
+	}
+	fmt.Fprintf(&b, "\nindependent reference (real Spark %s, ANSI on): %d verified cases agree, %d disagree%s, %d rows left out where the original throws\n",
+		info.SparkVersion, agree, disagree, errs, leftOut)
+	return b.String(), disagree + failed
+}
+
+// checkSparkReference runs the Spark reference in a full corpus run and
+// compares it with (or, with -update, writes) spark-reference.golden.
+func checkSparkReference(t *testing.T, cases []verifiedCase) {
+	t.Helper()
+	report, bad := sparkReference(t, cases)
+	t.Log("\n" + report)
+	golden := filepath.Join(corpusDir, sparkGolden)
+	if *update {
+		require.NoError(t, os.WriteFile(golden, []byte(report), 0o644))
+	} else {
+		want, err := os.ReadFile(golden)
+		require.NoError(t, err, "run go test -run TestCorpus -update ./harness/translate to create it")
+		assert.Equal(t, string(want), report, "the corpus's Spark reference changed: review, then regenerate with -update")
+	}
+	assert.Zero(t, bad, "verified rewrites that real Spark's original disagrees with, or that could not be checked on Spark")
+}
+
+// checkSparkReferenceCovers is the fast run's check of
+// spark-reference.golden: it lists exactly the cases verified now, each as
+// agreeing with real Spark. (-update writes both golden files together,
+// so a stale one means a hand edit or a reference never run.)
+func checkSparkReferenceCovers(t *testing.T, cases []verifiedCase) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(corpusDir, sparkGolden))
+	require.NoError(t, err, "run the full corpus (task corpus, or -update) to create %s", sparkGolden)
+	listed := map[string]string{}
+	for _, l := range strings.Split(string(b), "\n") {
+		f := strings.Fields(l)
+		if len(f) >= 5 && (f[0] == string(udf.Scala) || f[0] == string(udf.Java) || f[0] == string(udf.Python)) {
+			listed[f[0]+" "+f[1]] = f[2]
+		}
+	}
+	want := map[string]string{}
+	for _, c := range cases {
+		want[string(c.u.Language)+" "+c.u.Name] = "agree"
+	}
+	assert.Equal(t, want, listed, "%s does not list the verified cases as agreeing with real Spark: run the full corpus (task corpus) and review", sparkGolden)
+}
