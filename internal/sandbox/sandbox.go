@@ -232,6 +232,13 @@ func Args(bwrap, dir string, p Paths, argv []string) []string {
 	}
 	args = append(args,
 		"--unshare-net", "--unshare-pid", "--unshare-ipc",
+		// The command is the process namespace's init, bwrap's own
+		// child: bwrap waits for it and exits with its status. With
+		// bwrap's reaper as init instead, bwrap exits as soon as the
+		// reaper reports the status, the reaper is left to udfx (the
+		// subreaper of runner.SetProcessGroup), and nobody reaps it.
+		// When the command ends, the kernel ends the whole namespace.
+		"--as-pid-1",
 		// A session of its own: the original cannot reach the user's
 		// terminal (TIOCSTI).
 		"--new-session",

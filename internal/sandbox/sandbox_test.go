@@ -41,7 +41,7 @@ func TestArgs(t *testing.T) {
 		"--bind", "/home/u/.cache/udfx/jvm/classes/.build-1", "/home/u/.cache/udfx/jvm/classes/.build-1",
 		"--bind", "/home/u/.cache/udfx/jvm/classes/.build-1/out", "/home/u/.cache/udfx/jvm/classes/.build-1/out",
 		"--bind", "/tmp/udfx-w", "/tmp/udfx-w",
-		"--unshare-net", "--unshare-pid", "--unshare-ipc",
+		"--unshare-net", "--unshare-pid", "--unshare-ipc", "--as-pid-1",
 		"--new-session", "--die-with-parent",
 		"--cap-drop", "ALL",
 		"--chdir", "/repo/src",
@@ -55,7 +55,7 @@ func TestArgsReadableTmp(t *testing.T) {
 	got := Args("bwrap", "/tmp", Paths{Readable: []string{"/tmp/a/b", "/tmp", "/tmp/"}}, []string{"x"})
 	assert.Equal(t, []string{"bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
 		"--ro-bind", "/tmp", "/tmp",
-		"--unshare-net", "--unshare-pid", "--unshare-ipc", "--new-session", "--die-with-parent", "--cap-drop", "ALL",
+		"--unshare-net", "--unshare-pid", "--unshare-ipc", "--as-pid-1", "--new-session", "--die-with-parent", "--cap-drop", "ALL",
 		"--chdir", "/tmp", "--", "x"}, got)
 }
 
