@@ -64,10 +64,16 @@ type UnavailableError struct {
 	Reason string
 	// Detail says what was tried.
 	Detail string
+	// Installed is true when bwrap is there but fails.
+	Installed bool
 }
 
 func (e *UnavailableError) Error() string {
-	return fmt.Sprintf("%s (%s): udfx contains the original with bubblewrap; install it (on Debian or Ubuntu: apt-get install %s), or pass --sandbox off to run the original with your permissions", e.Reason, e.Detail, Package)
+	fix := fmt.Sprintf("install it (on Debian or Ubuntu: apt-get install %s)", Package)
+	if e.Installed {
+		fix = "it needs namespaces (user, mount, pid, network) that this machine or container refuses; allow them"
+	}
+	return fmt.Sprintf("%s (%s): udfx contains the original with bubblewrap; %s, or pass --sandbox off to run the original with your permissions", e.Reason, e.Detail, fix)
 }
 
 // Tool is a bwrap that passed the probe.
@@ -106,20 +112,30 @@ func Available() (Tool, error) {
 	return pr.tool, pr.err
 }
 
-// run is the probe: bwrap runs itself, contained as a runner's process
-// would be, to print its version.
+// ProbeArgs is the command line of the probe: bwrap runs itself,
+// contained as a runner's process would be, to print its version
+// ("bubblewrap 0.8.0").
+func ProbeArgs(bwrap string) []string {
+	return Args(bwrap, "/", Paths{}, []string{bwrap, "--version"})
+}
+
+// ProbeOK reports whether the probe's output is bwrap's version.
+func ProbeOK(out []byte) bool {
+	return strings.HasPrefix(strings.TrimSpace(string(out)), "bubblewrap ")
+}
+
 func run(path string) (Tool, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	argv := Args(path, "/", Paths{}, []string{path, "--version"})
+	argv := ProbeArgs(path)
 	out, err := exec.CommandContext(ctx, argv[0], argv[1:]...).CombinedOutput()
 	text := strings.TrimSpace(string(out))
-	if err != nil || !strings.HasPrefix(text, "bubblewrap ") {
+	if err != nil || !ProbeOK(out) {
 		if text == "" && err != nil {
 			text = err.Error()
 		}
 		first, _, _ := strings.Cut(text, "\n")
-		return Tool{}, &UnavailableError{Reason: "bubblewrap does not work here", Detail: fmt.Sprintf("%s failed to start a contained process: %s", path, first)}
+		return Tool{}, &UnavailableError{Reason: "bubblewrap does not work here", Detail: fmt.Sprintf("%s failed to start a contained process: %s", path, first), Installed: true}
 	}
 	return Tool{Path: path, Version: text}, nil
 }
@@ -151,6 +167,9 @@ func Decide(m Mode) (Decision, error) {
 // Contained reports whether processes run in the sandbox.
 func (d Decision) Contained() bool { return d.tool.Path != "" }
 
+// Reason says why d is not Contained; "" when it is.
+func (d Decision) Reason() string { return d.reason }
+
 // String says, for a report, whether and how the original was contained.
 func (d Decision) String() string {
 	if d.Contained() {
@@ -161,6 +180,11 @@ func (d Decision) String() string {
 	}
 	return "not sandboxed (" + d.reason + ")"
 }
+
+// OnSpark is what a report says of an original that --engine spark ran:
+// Spark's driver and workers talk to udfx over local ports, or run on a
+// cluster, and are not contained.
+const OnSpark = "not sandboxed (Spark's own workers run it)"
 
 // Paths are what a contained process needs beyond the read-only root.
 type Paths struct {

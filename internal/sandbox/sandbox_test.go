@@ -92,6 +92,8 @@ func TestDecideWithBrokenBwrap(t *testing.T) {
 	require.True(t, errors.As(err, &ue), "got %v", err)
 	assert.Equal(t, "bubblewrap does not work here", ue.Reason)
 	assert.Contains(t, ue.Detail, "No permissions to create new namespace")
+	assert.Contains(t, err.Error(), "it needs namespaces (user, mount, pid, network) that this machine or container refuses")
+	assert.NotContains(t, err.Error(), "apt-get install")
 	d, err := Decide(Auto)
 	require.NoError(t, err)
 	assert.Equal(t, "not sandboxed (bubblewrap does not work here)", d.String())
