@@ -21,8 +21,8 @@ func TestContainedCommandLeavesNoZombie(t *testing.T) {
 	require.NoError(t, err, "the sandbox tests need bubblewrap: apt-get install bubblewrap")
 	for range 3 {
 		cmd := Command(context.Background(), "true")
-		require.NoError(t, d.Wrap(cmd, sandbox.Paths{}))
-		require.NoError(t, cmd.Run())
+		require.NoError(t, d.Start(cmd, sandbox.Paths{}))
+		require.NoError(t, cmd.Wait())
 	}
 	time.Sleep(500 * time.Millisecond) // a process bwrap left behind has exited by now
 	require.Empty(t, proctest.ZombieChildren(), "dead processes left to udfx")

@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"fmt"
 	"net"
 	"os"
@@ -16,19 +17,24 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// contained runs a bash script through Wrap under mode and returns its
-// combined output and error.
-func contained(t *testing.T, mode Mode, p Paths, dir, script string) (string, error) {
+// contained runs a program (bash -c script by default) through Start
+// under mode and returns its combined output and error.
+func contained(t *testing.T, mode Mode, p Paths, dir, script string, argv ...string) (string, error) {
 	t.Helper()
 	d, err := Decide(mode)
 	require.NoError(t, err, "the sandbox tests need bubblewrap: apt-get install bubblewrap")
 	require.Equal(t, mode == On, d.Contained())
-	cmd := exec.Command("bash", "-c", script)
+	if argv == nil {
+		argv = []string{"bash", "-c", script}
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "UDFX_SANDBOX_TEST=kept")
-	require.NoError(t, d.Wrap(cmd, p))
-	out, err := cmd.CombinedOutput()
-	return string(out), err
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	require.NoError(t, d.Start(cmd, p))
+	err = cmd.Wait()
+	return out.String(), err
 }
 
 // TestWritesOutsideTheWritableFolders: contained, a write into a folder
@@ -105,6 +111,55 @@ func TestNoNetwork(t *testing.T) {
 	}
 }
 
+// TestNoUnixSockets: a Unix socket in the file system (a daemon's, here
+// the test's own in its temporary folder) is out of reach contained: the
+// original cannot create a Unix socket at all; it can still make a
+// socketpair, which connects it only to itself. Uncontained, it connects.
+func TestNoUnixSockets(t *testing.T) {
+	dir := t.TempDir()
+	sock := filepath.Join(dir, "daemon.sock")
+	ln, err := net.Listen("unix", sock)
+	require.NoError(t, err)
+	defer ln.Close()
+	accepted := make(chan struct{}, 4)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+			accepted <- struct{}{}
+		}
+	}()
+	script := fmt.Sprintf(`import socket
+a, b = socket.socketpair()
+print("socketpair ok")
+c = socket.socket(socket.AF_UNIX)
+c.connect(%q)
+print("connected")`, sock)
+
+	out, err := contained(t, On, Paths{}, dir, "", "python3", "-c", script)
+	require.Error(t, err, out)
+	assert.Contains(t, out, "socketpair ok\n")
+	assert.Contains(t, out, "PermissionError: [Errno 1] Operation not permitted")
+	assert.NotContains(t, out, "connected")
+	select {
+	case <-accepted:
+		t.Fatal("the socket of the host got a connection from the sandbox")
+	case <-time.After(200 * time.Millisecond):
+	}
+
+	out, err = contained(t, Off, Paths{}, dir, "", "python3", "-c", script)
+	require.NoError(t, err, out)
+	assert.Equal(t, "socketpair ok\nconnected\n", out)
+	select {
+	case <-accepted:
+	case <-time.After(5 * time.Second):
+		t.Fatal("uncontained, the socket got no connection")
+	}
+}
+
 // TestRootCannotRemount: the file system stays read-only for root in the
 // sandbox, which has no capabilities to remount it.
 func TestRootCannotRemount(t *testing.T) {
@@ -126,14 +181,17 @@ exit 0`, host))
 func TestProgramFromPATHAndRelativeFolder(t *testing.T) {
 	d, err := Decide(On)
 	require.NoError(t, err)
+	pwd, err := exec.LookPath("pwd")
+	require.NoError(t, err)
 	cmd := exec.Command("pwd")
 	cmd.Dir = "."
-	require.NoError(t, d.Wrap(cmd, Paths{}))
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	require.NoError(t, d.Start(cmd, Paths{}))
+	require.NoError(t, cmd.Wait())
 	require.Equal(t, d.tool.Path, cmd.Path)
 	wd, err := os.Getwd()
 	require.NoError(t, err)
-	require.Equal(t, []string{"--chdir", wd, "--"}, cmd.Args[len(cmd.Args)-4:len(cmd.Args)-1])
-	out, err := cmd.Output()
-	require.NoError(t, err)
-	assert.Equal(t, wd, strings.TrimSpace(string(out)))
+	require.Equal(t, []string{"--chdir", wd, "--", pwd}, cmd.Args[len(cmd.Args)-4:])
+	assert.Equal(t, wd, strings.TrimSpace(out.String()))
 }

@@ -4,9 +4,9 @@
 // network or start processes that outlive the run. Under bubblewrap
 // (bwrap) it sees the whole file system read-only except the folders its
 // runner writes, a private empty /tmp, no network (a network namespace of
-// its own, with only a loopback), its own process, IPC and session
-// namespaces, and no capabilities, so that even as root it cannot remount
-// anything writable.
+// its own, with only a loopback, and no Unix sockets: a seccomp filter),
+// its own process, IPC and session namespaces, and no capabilities, so
+// that even as root it cannot remount anything writable.
 //
 // This package is the one place that decides: Mode is what the user asked
 // for (--sandbox auto|on|off), Available whether bwrap works on this
@@ -15,6 +15,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -23,6 +24,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -112,11 +114,12 @@ func Available() (Tool, error) {
 	return pr.tool, pr.err
 }
 
-// ProbeArgs is the command line of the probe: bwrap runs itself,
-// contained as a runner's process would be, to print its version
+// ProbeArgs is the command line of the probe of the namespaces: bwrap
+// runs itself, contained as a runner's process would be but for the
+// seccomp filter (which needs a descriptor), to print its version
 // ("bubblewrap 0.8.0").
 func ProbeArgs(bwrap string) []string {
-	return Args(bwrap, "/", Paths{}, []string{bwrap, "--version"})
+	return Args(bwrap, "/", Paths{}, -1, []string{bwrap, "--version"})
 }
 
 // ProbeOK reports whether the probe's output is bwrap's version.
@@ -124,13 +127,21 @@ func ProbeOK(out []byte) bool {
 	return strings.HasPrefix(strings.TrimSpace(string(out)), "bubblewrap ")
 }
 
+// run is the full probe: bwrap runs itself contained exactly as a
+// runner's process is, seccomp filter included.
 func run(path string) (Tool, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	argv := ProbeArgs(path)
-	out, err := exec.CommandContext(ctx, argv[0], argv[1:]...).CombinedOutput()
-	text := strings.TrimSpace(string(out))
-	if err != nil || !ProbeOK(out) {
+	var out bytes.Buffer
+	cmd := exec.CommandContext(ctx, path, "--version")
+	cmd.Dir = "/"
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := start(path, cmd, Paths{})
+	if err == nil {
+		err = cmd.Wait()
+	}
+	text := strings.TrimSpace(out.String())
+	if err != nil || !ProbeOK(out.Bytes()) {
 		if text == "" && err != nil {
 			text = err.Error()
 		}
@@ -197,16 +208,20 @@ type Paths struct {
 	Readable []string
 }
 
-// Wrap makes cmd start inside the sandbox: bwrap becomes the program and
+// Start starts cmd, contained when d is: bwrap becomes the program and
 // cmd's program and arguments its command, in cmd's working folder (the
 // process's own when cmd.Dir is empty). cmd's environment and its other
 // settings (process group, pipes, cancellation) are kept; a
 // process-group kill of cmd reaches bwrap, whose death ends everything in
-// the sandbox. Wrap does nothing when d is not Contained.
-func (d Decision) Wrap(cmd *exec.Cmd, p Paths) error {
+// the sandbox. Wait for cmd as usual.
+func (d Decision) Start(cmd *exec.Cmd, p Paths) error {
 	if !d.Contained() || cmd.Err != nil {
-		return nil
+		return cmd.Start()
 	}
+	return start(d.tool.Path, cmd, p)
+}
+
+func start(bwrap string, cmd *exec.Cmd, p Paths) error {
 	dir := cmd.Dir
 	if dir == "" {
 		wd, err := os.Getwd()
@@ -224,17 +239,37 @@ func (d Decision) Wrap(cmd *exec.Cmd, p Paths) error {
 		prog = filepath.Join(dir, prog)
 	}
 	p.Readable = append(append([]string{}, p.Readable...), dir, prog)
-	argv := Args(d.tool.Path, dir, p, append([]string{prog}, cmd.Args[1:]...))
+	seccomp := -1
+	if nativeFilter != nil {
+		// bwrap reads the filter from a descriptor; the pipe holds it
+		// whole (it is far below a pipe's capacity).
+		r, w, err := os.Pipe()
+		if err != nil {
+			return fmt.Errorf("sandbox: %w", err)
+		}
+		defer r.Close()
+		_, err = w.Write(nativeFilter)
+		if cerr := w.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("sandbox: %w", err)
+		}
+		seccomp = 3 + len(cmd.ExtraFiles)
+		cmd.ExtraFiles = append(cmd.ExtraFiles, r)
+	}
+	argv := Args(bwrap, dir, p, seccomp, append([]string{prog}, cmd.Args[1:]...))
 	cmd.Path, cmd.Args = argv[0], argv
-	return nil
+	return cmd.Start()
 }
 
 // Args is the bwrap command line that runs argv contained, in dir, with
-// p's folders bound. The order matters, bwrap mounting each in turn: the
-// read-only root, a fresh /dev and /proc, the private /tmp, then the
-// folders under /tmp that must be read, then the writable ones, parents
-// before children.
-func Args(bwrap, dir string, p Paths, argv []string) []string {
+// p's folders bound and, unless seccomp is negative, the seccomp filter
+// read from that descriptor. The order matters, bwrap mounting each in
+// turn: the read-only root, a fresh /dev and /proc, the private /tmp,
+// then the folders under /tmp that must be read, then the writable ones,
+// parents before children.
+func Args(bwrap, dir string, p Paths, seccomp int, argv []string) []string {
 	args := []string{bwrap,
 		"--ro-bind", "/", "/",
 		"--dev", "/dev",
@@ -269,9 +304,11 @@ func Args(bwrap, dir string, p Paths, argv []string) []string {
 		"--die-with-parent",
 		// Root in the sandbox without capabilities cannot remount the
 		// read-only file system writable.
-		"--cap-drop", "ALL",
-		"--chdir", dir,
-		"--")
+		"--cap-drop", "ALL")
+	if seccomp >= 0 {
+		args = append(args, "--seccomp", strconv.Itoa(seccomp))
+	}
+	args = append(args, "--chdir", dir, "--")
 	return append(args, argv...)
 }
 

@@ -30,7 +30,7 @@ func TestArgs(t *testing.T) {
 	got := Args("/usr/bin/bwrap", "/repo/src", Paths{
 		Writable: []string{"/home/u/.cache/udfx/jvm/classes/.build-1/out", "/home/u/.cache/udfx/jvm/classes/.build-1", "", "/tmp/udfx-w", "/tmp/udfx-w"},
 		Readable: []string{"/tmp/TestX123/001/udf.py", "/tmp/TestX123/002", "/usr/lib/jvm/java-17", "/tmpfoo/x", "", "/tmp/udfx-python-9/driver.py"},
-	}, []string{"/usr/bin/python3", "-u", "driver.py"})
+	}, 4, []string{"/usr/bin/python3", "-u", "driver.py"})
 	want := []string{"/usr/bin/bwrap",
 		"--ro-bind", "/", "/",
 		"--dev", "/dev",
@@ -44,6 +44,7 @@ func TestArgs(t *testing.T) {
 		"--unshare-net", "--unshare-pid", "--unshare-ipc", "--as-pid-1",
 		"--new-session", "--die-with-parent",
 		"--cap-drop", "ALL",
+		"--seccomp", "4",
 		"--chdir", "/repo/src",
 		"--", "/usr/bin/python3", "-u", "driver.py"}
 	assert.Equal(t, want, got)
@@ -52,11 +53,19 @@ func TestArgs(t *testing.T) {
 // A path that is /tmp itself shows the real /tmp, read-only, in place of
 // the private one: binding its entries would not make the path readable.
 func TestArgsReadableTmp(t *testing.T) {
-	got := Args("bwrap", "/tmp", Paths{Readable: []string{"/tmp/a/b", "/tmp", "/tmp/"}}, []string{"x"})
+	got := Args("bwrap", "/tmp", Paths{Readable: []string{"/tmp/a/b", "/tmp", "/tmp/"}}, -1, []string{"x"})
 	assert.Equal(t, []string{"bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
 		"--ro-bind", "/tmp", "/tmp",
 		"--unshare-net", "--unshare-pid", "--unshare-ipc", "--as-pid-1", "--new-session", "--die-with-parent", "--cap-drop", "ALL",
 		"--chdir", "/tmp", "--", "x"}, got)
+}
+
+// The seccomp filter exists for the architectures whose system call
+// numbers udfx knows; elsewhere bwrap runs without one.
+func TestFilter(t *testing.T) {
+	assert.Len(t, filter("amd64"), 15*8)
+	assert.Len(t, filter("arm64"), 15*8)
+	assert.Nil(t, filter("riscv64"))
 }
 
 func TestDecideWithoutBwrap(t *testing.T) {

@@ -227,15 +227,18 @@ type toolResult struct {
 // (udfx's own driver); a non-zero exit is a result, not an error.
 func runTool(ctx context.Context, sb *sandbox.Decision, paths sandbox.Paths, name string, args ...string) (toolResult, error) {
 	cmd := runner.Command(ctx, name, args...)
-	if sb != nil {
-		if err := sb.Wrap(cmd, paths); err != nil {
-			return toolResult{}, fmt.Errorf("running %s: %w", name, err)
-		}
-	}
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = &out
-	err := cmd.Run()
+	var err error
+	if sb != nil {
+		err = sb.Start(cmd, paths)
+	} else {
+		err = cmd.Start()
+	}
+	if err == nil {
+		err = cmd.Wait()
+	}
 	var exit *exec.ExitError
 	switch {
 	case err == nil:

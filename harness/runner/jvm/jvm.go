@@ -371,12 +371,6 @@ func crashReason(waitErr error, stderr string) string {
 func (r *Runner) start(ctx context.Context) error {
 	cmd := exec.Command(r.tools.Java, r.args...)
 	runner.SetProcessGroup(cmd)
-	// The driver writes nothing but its pipes (the JVM's own temporary
-	// files go to the private /tmp): no folder is writable. The UDF's
-	// source tree stays readable, as it is to the compiler.
-	if err := r.sandbox.Wrap(cmd, sandbox.Paths{Readable: []string{r.tools.JavaHome, r.tools.Java, r.driver, r.classes, r.tools.SparkJars, r.u.File}}); err != nil {
-		return fmt.Errorf("starting the JVM: %w", err)
-	}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return fmt.Errorf("starting the JVM: %w", err)
@@ -387,7 +381,10 @@ func (r *Runner) start(ctx context.Context) error {
 	}
 	p := &process{cmd: cmd, stdin: stdin, stdout: bufio.NewReaderSize(stdout, 1<<16), stderr: &runner.Tail{Max: 16 << 10}, done: make(chan struct{})}
 	cmd.Stderr = p.stderr
-	if err := cmd.Start(); err != nil {
+	// The driver writes nothing but its pipes (the JVM's own temporary
+	// files go to the private /tmp): no folder is writable. The UDF's
+	// source tree stays readable, as it is to the compiler.
+	if err := r.sandbox.Start(cmd, sandbox.Paths{Readable: []string{r.tools.JavaHome, r.tools.Java, r.driver, r.classes, r.tools.SparkJars, r.u.File}}); err != nil {
 		return &runner.EnvError{What: "JDK", Msg: fmt.Sprintf("cannot start %s: %v", r.tools.Java, err)}
 	}
 	go func() {

@@ -248,10 +248,6 @@ func (r *Runner) start(ctx context.Context) error {
 	// assumes.
 	cmd.Env = append(os.Environ(), "TZ=UTC", "PYTHONHASHSEED=0", "PYTHONDONTWRITEBYTECODE=1", "PYTHONIOENCODING=utf-8")
 	runner.SetProcessGroup(cmd)
-	// The driver writes nothing but its pipes: no folder is writable.
-	if err := r.sandbox.Wrap(cmd, sandbox.Paths{Readable: []string{r.python, r.dir, r.file}}); err != nil {
-		return fmt.Errorf("python runner: %w", err)
-	}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return fmt.Errorf("python runner: %w", err)
@@ -262,7 +258,8 @@ func (r *Runner) start(ctx context.Context) error {
 	}
 	errTail := &runner.Tail{Max: 16 << 10}
 	cmd.Stderr = errTail
-	if err := cmd.Start(); err != nil {
+	// The driver writes nothing but its pipes: no folder is writable.
+	if err := r.sandbox.Start(cmd, sandbox.Paths{Readable: []string{r.python, r.dir, r.file}}); err != nil {
 		return &runner.EnvError{What: "Python", Msg: fmt.Sprintf("cannot start %s: %v", r.python, err)}
 	}
 	p := &proc{cmd: cmd, stdin: stdin, stdout: bufio.NewReaderSize(stdout, 1<<16), stderr: errTail, exited: make(chan struct{})}
