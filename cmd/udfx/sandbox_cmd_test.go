@@ -168,3 +168,25 @@ func TestVerifyRunsTheOriginalInTheSandbox(t *testing.T) {
 	assert.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
 	assert.FileExists(t, target)
 }
+
+const sparkNote = "udfx: no sandbox for --engine spark: Spark's workers run the original with your permissions; pass --sandbox off to silence this\n"
+
+// TestSandboxSaysSparkIsNotContained: --engine spark runs the original in
+// Spark's workers; auto says so on stderr and in the report's runtime,
+// off silences it.
+func TestSandboxSaysSparkIsNotContained(t *testing.T) {
+	stdout, stderr, code := runCLI(t, repoRoot(t), celsiusTest("--engine", "spark")...)
+	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.True(t, strings.HasSuffix(originalRuntime(t, stdout), "; "+sandbox.OnSpark), originalRuntime(t, stdout))
+	assert.Equal(t, sparkNote, stderr)
+
+	// The note comes before the UDF is looked up: a missing file shows
+	// it without starting Spark.
+	missing := []string{"test", "no-such.py", "--sql", "1", "--engine", "spark"}
+	_, stderr, code = runCLI(t, repoRoot(t), missing...)
+	assert.Equal(t, exitUsage, code)
+	assert.True(t, strings.HasPrefix(stderr, sparkNote), stderr)
+	_, stderr, code = runCLI(t, repoRoot(t), append(missing, "--sandbox", "off")...)
+	assert.Equal(t, exitUsage, code)
+	assert.NotContains(t, stderr, "no sandbox")
+}
