@@ -37,6 +37,42 @@ func contained(t *testing.T, mode Mode, p Paths, dir, script string, argv ...str
 	return out.String(), err
 }
 
+// listening accepts connections on ln until the test ends, and signals
+// each.
+func listening(t *testing.T, ln net.Listener) <-chan struct{} {
+	t.Cleanup(func() { ln.Close() })
+	accepted := make(chan struct{}, 4)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+			accepted <- struct{}{}
+		}
+	}()
+	return accepted
+}
+
+func noConnection(t *testing.T, accepted <-chan struct{}) {
+	t.Helper()
+	select {
+	case <-accepted:
+		t.Fatal("the listener of the host got a connection from the sandbox")
+	case <-time.After(200 * time.Millisecond):
+	}
+}
+
+func aConnection(t *testing.T, accepted <-chan struct{}) {
+	t.Helper()
+	select {
+	case <-accepted:
+	case <-time.After(5 * time.Second):
+		t.Fatal("uncontained, the listener got no connection")
+	}
+}
+
 // TestWritesOutsideTheWritableFolders: contained, a write into a folder
 // of the host fails (read-only file system) and leaves nothing there; a
 // writable folder and the private /tmp take writes, the latter without
@@ -77,38 +113,19 @@ exit 0`, host, scratch, private)
 func TestNoNetwork(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	defer ln.Close()
-	accepted := make(chan struct{}, 4)
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-			accepted <- struct{}{}
-		}
-	}()
+	accepted := listening(t, ln)
 	port := ln.Addr().(*net.TCPAddr).Port
 	script := fmt.Sprintf(`echo hi > /dev/tcp/127.0.0.1/%d && echo connected`, port)
 
 	out, err := contained(t, On, Paths{}, t.TempDir(), script)
 	require.Error(t, err, out)
 	assert.Contains(t, out, "Connection refused")
-	select {
-	case <-accepted:
-		t.Fatal("the listener on the host got a connection from the sandbox")
-	case <-time.After(200 * time.Millisecond):
-	}
+	noConnection(t, accepted)
 
 	out, err = contained(t, Off, Paths{}, t.TempDir(), script)
 	require.NoError(t, err, out)
 	assert.Equal(t, "connected\n", out)
-	select {
-	case <-accepted:
-	case <-time.After(5 * time.Second):
-		t.Fatal("uncontained, the listener got no connection")
-	}
+	aConnection(t, accepted)
 }
 
 // TestNoUnixSockets: a Unix socket in the file system (a daemon's, here
@@ -120,18 +137,7 @@ func TestNoUnixSockets(t *testing.T) {
 	sock := filepath.Join(dir, "daemon.sock")
 	ln, err := net.Listen("unix", sock)
 	require.NoError(t, err)
-	defer ln.Close()
-	accepted := make(chan struct{}, 4)
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-			accepted <- struct{}{}
-		}
-	}()
+	accepted := listening(t, ln)
 	script := fmt.Sprintf(`import socket
 a, b = socket.socketpair()
 print("socketpair ok")
@@ -144,20 +150,12 @@ print("connected")`, sock)
 	assert.Contains(t, out, "socketpair ok\n")
 	assert.Contains(t, out, "PermissionError: [Errno 1] Operation not permitted")
 	assert.NotContains(t, out, "connected")
-	select {
-	case <-accepted:
-		t.Fatal("the socket of the host got a connection from the sandbox")
-	case <-time.After(200 * time.Millisecond):
-	}
+	noConnection(t, accepted)
 
 	out, err = contained(t, Off, Paths{}, dir, "", "python3", "-c", script)
 	require.NoError(t, err, out)
 	assert.Equal(t, "socketpair ok\nconnected\n", out)
-	select {
-	case <-accepted:
-	case <-time.After(5 * time.Second):
-		t.Fatal("uncontained, the socket got no connection")
-	}
+	aConnection(t, accepted)
 }
 
 // TestRootCannotRemount: the file system stays read-only for root in the
