@@ -10,8 +10,8 @@
 //
 // This package is the one place that decides: Mode is what the user asked
 // for (--sandbox auto|on|off), Available whether bwrap works on this
-// machine, Decide the outcome for a runner, and Args the bwrap command
-// line.
+// machine, Decide the outcome for a runner, Decision.Start starts a
+// runner's process accordingly, and Args is the bwrap command line.
 package sandbox
 
 import (
