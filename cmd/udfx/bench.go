@@ -35,6 +35,7 @@ type benchOptions struct {
 	chart    string
 	timeout  time.Duration
 	memoryMB int
+	sandbox  string
 	types    string
 	spark    sparkOptions
 }
@@ -84,6 +85,7 @@ compile), 3 the original or Spark could not be run, 4 an interrupted
 	f.StringVar(&opts.chart, "chart", "", "write an SVG bar chart to this file")
 	f.DurationVar(&opts.timeout, "timeout", 10*time.Minute, "time limit for each run of the original")
 	f.IntVar(&opts.memoryMB, "memory", runner.DefaultLimits.MemoryMB, "memory limit of the original's process, MiB")
+	addSandboxFlag(f, &opts.sandbox)
 	addTypesFlag(f, &opts.types)
 	addSparkFlags(f, &opts.spark)
 	return cmd
@@ -97,6 +99,10 @@ func runBench(ctx context.Context, e *env, opts *benchOptions, target string) er
 		return usageErrorf("--rows, --runs, --timeout and --memory must be positive, --warmup not negative")
 	}
 	if err := opts.spark.check(); err != nil {
+		return err
+	}
+	sandboxMode, err := e.sandboxMode(opts.sandbox, opts.spark.engine == engineSpark)
+	if err != nil {
 		return err
 	}
 	u, err := findUDF(e, target, udfTypes{flag: opts.types})
@@ -122,7 +128,7 @@ func runBench(ctx context.Context, e *env, opts *benchOptions, target string) er
 	run.File = abs
 	bopts := bench.Options{
 		UDF: &run, SQL: sql, Rows: opts.rows, Seed: opts.seed, Warmup: opts.warmup, Runs: opts.runs, ANSI: opts.ansi,
-		Limits: runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB}, NewRunner: runners.New, Progress: progress,
+		Limits: runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB, Sandbox: sandboxMode}, NewRunner: runners.New, Progress: progress,
 	}
 	var res *bench.Result
 	if opts.spark.engine == engineSpark {

@@ -28,6 +28,7 @@ type rewriteOptions struct {
 	rows      int
 	timeout   time.Duration
 	memoryMB  int
+	sandbox   string
 	workspace string
 	types     string
 	agent     agentOptions
@@ -148,6 +149,7 @@ not be rolled back (a file changed since, or a damaged journal).`,
 	f.IntVar(&opts.rows, "rows", 10_000, "rows to test, special values included")
 	f.DurationVar(&opts.timeout, "timeout", runner.DefaultLimits.Timeout, "time limit for each run of the original")
 	f.IntVar(&opts.memoryMB, "memory", runner.DefaultLimits.MemoryMB, "memory limit of the original's process, MiB")
+	addSandboxFlag(f, &opts.sandbox)
 	f.StringVar(&opts.workspace, "workspace", "", "workspace folder (default <repo>/.udfx)")
 	addTypesFlag(f, &opts.types)
 	addAgentFlags(f, &opts.agent)
@@ -171,6 +173,10 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 		return usageErrorf("--force only makes sense with --apply")
 	}
 	if err := opts.spark.check(); err != nil {
+		return err
+	}
+	sandboxMode, err := e.sandboxMode(opts.sandbox, opts.spark.engine == engineSpark)
+	if err != nil {
 		return err
 	}
 	loc, err := locateUDF(e, target, opts.workspace, opts.types)
@@ -210,7 +216,7 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 	out, err := rewrite.Run(ctx, rewrite.Options{
 		UDF: u, Source: src, RepoRoot: root, Workspace: ws, Targets: targets,
 		Agent: agent, Seed: opts.seed, Rows: opts.rows,
-		Limits:    runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB},
+		Limits:    runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB, Sandbox: sandboxMode},
 		NewRunner: runners.New, Tool: "udfx " + version, Progress: progress, Spark: session,
 	})
 	if err != nil {

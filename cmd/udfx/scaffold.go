@@ -24,6 +24,7 @@ type scaffoldOptions struct {
 	rows      int
 	timeout   time.Duration
 	memoryMB  int
+	sandbox   string
 	workspace string
 	format    string
 	types     string
@@ -58,6 +59,7 @@ udfx rewrite --help).`,
 	f.IntVar(&opts.rows, "rows", 10_000, "rows to generate, special values included")
 	f.DurationVar(&opts.timeout, "timeout", runner.DefaultLimits.Timeout, "time limit for each run of the original")
 	f.IntVar(&opts.memoryMB, "memory", runner.DefaultLimits.MemoryMB, "memory limit of the original's process, MiB")
+	addSandboxFlag(f, &opts.sandbox)
 	f.StringVar(&opts.workspace, "workspace", "", "workspace folder (default <repo>/.udfx)")
 	f.StringVarP(&opts.format, "format", "f", "text", "output format: text or json")
 	addTypesFlag(f, &opts.types)
@@ -153,6 +155,10 @@ func runScaffold(ctx context.Context, e *env, opts *scaffoldOptions, target stri
 	if opts.rows <= 0 || opts.timeout <= 0 || opts.memoryMB <= 0 {
 		return usageErrorf("--rows, --timeout and --memory must be positive")
 	}
+	sandboxMode, err := e.sandboxMode(opts.sandbox, false)
+	if err != nil {
+		return err
+	}
 	loc, err := locateUDF(e, target, opts.workspace, opts.types)
 	if err != nil {
 		return err
@@ -169,7 +175,7 @@ func runScaffold(ctx context.Context, e *env, opts *scaffoldOptions, target stri
 	out, err := rewrite.Scaffold(ctx, rewrite.Options{
 		UDF: u, Source: loc.Source, RepoRoot: loc.Root, Workspace: loc.Workspace,
 		Seed: opts.seed, Rows: opts.rows,
-		Limits:    runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB},
+		Limits:    runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB, Sandbox: sandboxMode},
 		NewRunner: runners.New, Tool: "udfx " + version,
 	})
 	if err != nil {

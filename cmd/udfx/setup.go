@@ -26,7 +26,8 @@ func newSetupCmd(e *env) *cobra.Command {
 		Short: "Check the JDK and Python, and create udfx's Python environment",
 		Long: `Checks what udfx needs to run originals for real (a JDK 17 or 21 with
 javac, Python 3.11 or newer with its venv module; Maven only for the
-RapidsUDF compile checks) and creates udfx's own Python environment with
+RapidsUDF compile checks; bubblewrap, optional, to contain the originals:
+see --sandbox) and creates udfx's own Python environment with
 the pinned pyspark, pandas and pyarrow under the user's cache folder, unless
 UDFX_PYTHON names an interpreter or a .venv sits above the current folder.
 

@@ -23,10 +23,11 @@ func TestSetupCheckFindsTheRepositoryEnvironment(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(stdout), &out), stdout)
 	assert.True(t, out.Ready)
 	assert.Contains(t, out.PythonFrom, ".venv in ")
-	require.Len(t, out.Checks, 4)
+	require.Len(t, out.Checks, 5)
 	for _, c := range out.Checks[:3] {
 		assert.True(t, c.OK, c.Name)
 	}
+	assert.Equal(t, "bubblewrap (bwrap)", out.Checks[4].Name)
 }
 
 func TestSetupNamesAMissingJDK(t *testing.T) {

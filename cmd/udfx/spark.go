@@ -15,6 +15,7 @@ import (
 	"github.com/udfx/udfx/harness/rewrite"
 	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/internal/sandbox"
 )
 
 const (
@@ -138,7 +139,7 @@ func benchOnSpark(ctx context.Context, e *env, o *sparkOptions, bopts bench.Opti
 	info := s.Info()
 	res := &bench.Result{
 		UDF: u.Name, SQL: bopts.SQL, Rows: bopts.Rows, Warmup: bopts.Warmup, Engine: engineSpark,
-		Original: fmt.Sprintf("Spark job: read Parquet, the original (%s), write to noop", br.Call),
+		Original: fmt.Sprintf("Spark job: read Parquet, the original (%s), write to noop; %s", br.Call, sandbox.OnSpark),
 		Rewrite:  fmt.Sprintf("Spark job: read Parquet, the SQL rewrite, write to noop; Apache Spark %s (%s), Java %s, %.0fs in all", info.SparkVersion, info.Master, info.JavaVersion, time.Since(start).Seconds()),
 		Machine:  bench.Machine(), OriginalS: br.Original, RewriteS: br.Rewrite,
 	}

@@ -33,6 +33,7 @@ type testOptions struct {
 	allowErrorToNull bool
 	timeout          time.Duration
 	memoryMB         int
+	sandbox          string
 	format           string
 	workspace        string
 	types            string
@@ -60,9 +61,16 @@ Comparison is bit-exact by default: NaN equals NaN whatever its payload, -0.0
 differs from 0.0 unless --signed-zero=lenient. Where the original throws, the
 rewrite must fail too, unless --allow-error-to-null.
 
+The original is the repository's code, and udfx runs it: --sandbox (default
+auto) runs it, and the compiler of its source, under bubblewrap, with the file
+system read-only, a private /tmp and no network; auto runs it uncontained
+where bubblewrap does not work and says so, on refuses to, off trusts the
+repository. --engine spark runs the original in Spark's own workers,
+uncontained.
+
 Exit codes: 0 equal, 1 mismatch, 2 bad usage (including a rewrite the engine
 cannot evaluate), 3 the original could not be run (no JDK, no Scala compiler,
-a compile error, a timeout), 4 an interrupted --apply could not be rolled
+a compile error, a timeout, --sandbox on without a working bubblewrap), 4 an interrupted --apply could not be rolled
 back (see udfx rewrite --help).`,
 		Example: `  udfx test examples/scala-to-fahrenheit/ToFahrenheit.scala:ToFahrenheit --sql "celsius * 9.0 / 5.0 + 32.0"
   udfx test examples/python-celsius/celsius.py --sql "celsius * 1.8 + 32.0" --format json
@@ -87,6 +95,7 @@ back (see udfx rewrite --help).`,
 	f.BoolVar(&opts.allowErrorToNull, "allow-error-to-null", false, "accept NULL from the rewrite where the original throws")
 	f.DurationVar(&opts.timeout, "timeout", runner.DefaultLimits.Timeout, "time limit for running the original")
 	f.IntVar(&opts.memoryMB, "memory", runner.DefaultLimits.MemoryMB, "memory limit of the original's process, MiB")
+	addSandboxFlag(f, &opts.sandbox)
 	f.StringVarP(&opts.format, "format", "f", "text", "output format: text or json")
 	f.StringVar(&opts.workspace, "workspace", ".udfx", "folder for the saved inputs (<workspace>/<udf>/inputs.arrow)")
 	addTypesFlag(f, &opts.types)
@@ -124,6 +133,10 @@ func runTest(ctx context.Context, e *env, opts *testOptions, target string) erro
 		}
 	}
 	if err := opts.spark.check(); err != nil {
+		return err
+	}
+	sandboxMode, err := e.sandboxMode(opts.sandbox, opts.spark.engine == engineSpark)
+	if err != nil {
 		return err
 	}
 	u, err := findUDF(e, target, udfTypes{flag: opts.types, samples: opts.samples})
@@ -168,7 +181,7 @@ func runTest(ctx context.Context, e *env, opts *testOptions, target string) erro
 	rep, err := difftest.Run(ctx, u, difftest.Rewrite{SQL: sql}, difftest.Options{
 		Seed: opts.seed, Rows: opts.rows, Samples: samples, ANSI: opts.ansi,
 		Policy: policy, AllowErrorToNull: opts.allowErrorToNull,
-		Limits:    runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB},
+		Limits:    runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB, Sandbox: sandboxMode},
 		Workspace: workspace, NewRunner: runners.New, Progress: progress, Spark: session,
 	})
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/verify"
+	"github.com/udfx/udfx/internal/sandbox"
 )
 
 // verifyOptions are the flags of `udfx verify`.
@@ -27,6 +28,7 @@ type verifyOptions struct {
 	spark         sparkOptions
 	timeout       time.Duration
 	memoryMB      int
+	sandbox       string
 }
 
 func newVerifyCmd(e *env) *cobra.Command {
@@ -74,6 +76,13 @@ repository's reviewed udfx.yaml declares it for the UDF with a reason; every
 relaxation in force is printed in each output format. See
 docs/threat-model.md.
 
+The re-run executes the repository's code, the originals, as its own tests
+would. --sandbox (default auto) contains each original with bubblewrap: the
+file system read-only but for the runner's scratch folders, a private /tmp, no
+network, no process left behind; auto runs it uncontained where bubblewrap
+does not work and says so, on refuses to, off trusts the repository. Records
+proved on Spark re-run in Spark's own workers, uncontained.
+
 --skip-rerun checks the hashes only: a drift check for a pre-commit hook, not
 a proof. Anyone who can edit the record can edit its hashes, so only the
 full verify (the re-run) proves a rewrite; run it in CI. A record proved on
@@ -89,7 +98,8 @@ $GITHUB_STEP_SUMMARY.
 
 Exit codes: 0 every rewrite passes, 1 the gate failed, 2 bad usage (including
 an udfx.yaml udfx cannot accept: the message names its line), 3 udfx could
-not check a rewrite (for example the original cannot be run).`,
+not check a rewrite (for example the original cannot be run, or --sandbox on
+finds no working bubblewrap).`,
 		Example: `  udfx verify
   udfx verify --skip-rerun
   udfx verify --require-engine spark
@@ -112,6 +122,7 @@ not check a rewrite (for example the original cannot be run).`,
 	f.StringVar(&opts.spark.remote, "spark-remote", "", "a Spark Connect server (sc://host:port) to re-run records proved on Spark")
 	f.DurationVar(&opts.timeout, "timeout", runner.DefaultLimits.Timeout, "time limit for running each original")
 	f.IntVar(&opts.memoryMB, "memory", runner.DefaultLimits.MemoryMB, "memory limit of each original's process, MiB")
+	addSandboxFlag(f, &opts.sandbox)
 	return cmd
 }
 
@@ -132,7 +143,14 @@ func runVerify(cmd *cobra.Command, e *env, opts *verifyOptions, path string) err
 	default:
 		return usageErrorf("unknown --require-engine %q: want embedded or spark", opts.requireEngine)
 	}
-	if !opts.skipRerun {
+	sandboxMode, err := sandbox.ParseMode(opts.sandbox)
+	if err != nil {
+		return usageError(err)
+	}
+	if !opts.skipRerun { // else no original runs
+		if sandboxMode, err = e.sandboxMode(opts.sandbox, false); err != nil {
+			return err
+		}
 		if _, err := e.ensurePython(cmd.Context(), e.abs(path)); err != nil {
 			return internalError(err)
 		}
@@ -140,10 +158,10 @@ func runVerify(cmd *cobra.Command, e *env, opts *verifyOptions, path string) err
 	progress := e.progress().Func()
 	res, err := verify.Run(cmd.Context(), verify.Options{
 		Root: e.abs(path), Display: path, SkipRerun: opts.skipRerun, RequireEngine: opts.requireEngine, IncludeTestdata: opts.testdata,
-		StartSpark: func(ctx context.Context, u *udf.UDF) (*spark.Session, error) {
+		StartSpark: e.sparkStarter(sandboxMode, func(ctx context.Context, u *udf.UDF) (*spark.Session, error) {
 			return startSpark(ctx, e, &opts.spark, u, true, filepath.Join(e.abs(path), ".udfx", "spark"))
-		},
-		Limits:    runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB},
+		}),
+		Limits:    runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB, Sandbox: sandboxMode},
 		NewRunner: runners.New, Progress: progress,
 	})
 	if progress != nil {

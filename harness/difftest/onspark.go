@@ -17,6 +17,7 @@ import (
 	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/value"
+	"github.com/udfx/udfx/internal/sandbox"
 )
 
 // runOnSpark is the test with real Spark as the authority: both sides run
@@ -93,7 +94,7 @@ func runOnSpark(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options, param
 	} else {
 		where += ", Java " + info.JavaVersion
 	}
-	rep.Runtime = fmt.Sprintf("%s, Python %s; %s", where, info.PythonVersion, call)
+	rep.Runtime = fmt.Sprintf("%s, Python %s; %s; %s", where, info.PythonVersion, call, sandbox.OnSpark)
 	rep.OriginalSeconds, rep.RewriteSeconds = res.Original.Seconds, res.Rewrite.Seconds
 	if e := res.Original.Err; e != nil {
 		return nil, &OriginalError{Err: fmt.Errorf("the original's Spark job failed: %w. Spark stops a job at its first exception without saying on which row, so --engine spark can only test originals that do not throw on the generated inputs; --engine embedded compares exceptions row by row", e)}

@@ -93,9 +93,16 @@ func killTree(root int, mark string) {
 				_ = syscall.Kill(p.pid, syscall.SIGKILL)
 				left++
 			case p.ppid == self:
-				// Adopted by the subreaper: nobody else waits for it.
+				// Adopted by the subreaper: nobody else waits for it. A
+				// process whose first thread is dead shows as a zombie
+				// while its other threads still exit, and cannot be
+				// reaped until they have: come back for it. (Contained,
+				// the original's process is bwrap's child: killing bwrap
+				// hands it to udfx in just that state.)
 				var ws syscall.WaitStatus
-				_, _ = syscall.Wait4(p.pid, &ws, syscall.WNOHANG, nil)
+				if got, err := syscall.Wait4(p.pid, &ws, syscall.WNOHANG, nil); err == nil && got == 0 {
+					left++
+				}
 			default:
 				left++ // dead; its parent is dying too, then udfx reaps it
 			}

@@ -11,10 +11,12 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/udfx/udfx/harness/value"
+	"github.com/udfx/udfx/internal/sandbox"
 )
 
 // Runner calls one UDF.
@@ -24,8 +26,9 @@ type Runner interface {
 	// the UDF threw. On a timeout it returns the results so far and a
 	// *TimeoutError.
 	Run(ctx context.Context, rows [][]value.Value) ([]value.Value, error)
-	// Describe names the runtime and how the UDF is called, for reports
-	// ("OpenJDK 17.0.15, scalac 2.13.17; new ToFahrenheit().apply").
+	// Describe names the runtime, how the UDF is called and whether it
+	// runs in the sandbox, for reports ("OpenJDK 17.0.15, scalac 2.13.17;
+	// new ToFahrenheit().apply; sandboxed (bubblewrap: ...)").
 	Describe() string
 	// Close ends the process and removes temporary files.
 	Close() error
@@ -44,6 +47,10 @@ type Limits struct {
 	StartTimeout time.Duration
 	// MemoryMB bounds the process's heap (JVM -Xmx; Python RLIMIT_AS).
 	MemoryMB int
+	// Sandbox says whether the processes that compile and run the
+	// original are contained (package sandbox); the zero value is
+	// sandbox.Auto.
+	Sandbox sandbox.Mode
 }
 
 // DefaultLimits are generous for a UDF over a few hundred thousand rows.
@@ -60,6 +67,18 @@ func (l Limits) Start() time.Duration {
 		return l.StartTimeout
 	}
 	return DefaultStartTimeout
+}
+
+// Contain decides how a runner's processes run under l.Sandbox. Where
+// the sandbox is required and bubblewrap cannot provide it, the error is
+// an *EnvError.
+func (l Limits) Contain() (sandbox.Decision, error) {
+	d, err := sandbox.Decide(l.Sandbox)
+	var ue *sandbox.UnavailableError
+	if errors.As(err, &ue) {
+		return d, &EnvError{What: "sandbox", Msg: "--sandbox on, and " + ue.Error()}
+	}
+	return d, err
 }
 
 // EnvError says the machine lacks what running the original needs: no

@@ -15,6 +15,7 @@ import (
 
 	"github.com/udfx/udfx/harness/pyenv"
 	"github.com/udfx/udfx/harness/runner/jvm"
+	"github.com/udfx/udfx/internal/sandbox"
 )
 
 // System is what the checks look at; tests replace it with a fake
@@ -58,9 +59,10 @@ type Check struct {
 const MinJava = 17
 
 // Checks looks at the JDK (java and javac), Python 3 with its venv
-// module, and Maven (optional: only compiling RapidsUDF classes needs it).
+// module, Maven (optional: only compiling RapidsUDF classes needs it) and
+// bubblewrap (optional: without it the original runs uncontained).
 func Checks(ctx context.Context, sys System) []Check {
-	return []Check{checkJava(ctx, sys), checkJavac(sys), checkPython(ctx, sys), checkMaven(sys)}
+	return []Check{checkJava(ctx, sys), checkJavac(sys), checkPython(ctx, sys), checkMaven(sys), checkBubblewrap(ctx, sys)}
 }
 
 var javaVersionRE = regexp.MustCompile(`version "([^"]+)"`)
@@ -160,6 +162,27 @@ func checkMaven(sys System) Check {
 		return c
 	}
 	c.Found, c.OK = p, true
+	return c
+}
+
+func checkBubblewrap(ctx context.Context, sys System) Check {
+	c := Check{Name: "bubblewrap (bwrap)", Optional: true}
+	name := "bwrap"
+	if v := sys.Getenv(sandbox.BwrapVar); v != "" {
+		name = v
+	}
+	p, err := sys.LookPath(name)
+	if err != nil {
+		c.Problem = fmt.Sprintf("no %s: udfx contains the original UDF it runs (the repository's code) with bubblewrap, a read-only file system and no network; without it the original runs with your permissions (--sandbox auto says so, --sandbox on refuses); on Debian or Ubuntu: apt-get install %s", name, sandbox.Package)
+		return c
+	}
+	argv := sandbox.ProbeArgs(p)
+	out, err := sys.Output(ctx, argv[0], argv[1:]...)
+	if err != nil || !sandbox.ProbeOK(out) {
+		c.Problem = fmt.Sprintf("%s cannot start a contained process here (%s): a container without user namespaces, or one that forbids mounting /proc; the original then runs with your permissions (--sandbox auto says so, --sandbox on refuses)", p, firstLine(out))
+		return c
+	}
+	c.Found, c.OK = fmt.Sprintf("%s at %s", firstLine(out), p), true
 	return c
 }
 

@@ -12,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/udfx/udfx/internal/sandbox"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/prereqs.golden")
@@ -45,13 +47,17 @@ func (m fakeMachine) system() System {
 	}
 }
 
+// bwrapProbe is the probe's command line as the fake machine keys it.
+var bwrapProbe = strings.Join(sandbox.ProbeArgs("/usr/bin/bwrap"), " ")
+
 func complete() fakeMachine {
 	return fakeMachine{
-		path: map[string]string{"java": "/usr/bin/java", "javac": "/usr/bin/javac", "python3": "/usr/bin/python3", "mvn": "/usr/bin/mvn"},
+		path: map[string]string{"java": "/usr/bin/java", "javac": "/usr/bin/javac", "python3": "/usr/bin/python3", "mvn": "/usr/bin/mvn", "bwrap": "/usr/bin/bwrap"},
 		outputs: map[string]string{
 			"/usr/bin/java -version":                     "openjdk version \"17.0.15\" 2025-04-15\nOpenJDK Runtime Environment",
 			"/usr/bin/python3 --version":                 "Python 3.11.7\n",
 			"/usr/bin/python3 -c import venv, ensurepip": "",
+			bwrapProbe: "bubblewrap 0.8.0\n",
 		},
 		fails: map[string]bool{},
 		env:   map[string]string{},
@@ -83,6 +89,16 @@ func TestPrerequisiteMessages(t *testing.T) {
 		}},
 		{"UDFX_PYTHON set", func(m *fakeMachine) { delete(m.path, "python3"); m.env["UDFX_PYTHON"] = "/opt/py/bin/python" }},
 		{"no mvn", func(m *fakeMachine) { delete(m.path, "mvn") }},
+		{"no bwrap", func(m *fakeMachine) { delete(m.path, "bwrap") }},
+		{"bwrap without namespaces", func(m *fakeMachine) {
+			m.fails[bwrapProbe] = true
+			m.outputs[bwrapProbe] = "bwrap: No permissions to create new namespace, likely because the kernel does not allow non-privileged user namespaces."
+		}},
+		{"UDFX_BWRAP set", func(m *fakeMachine) {
+			m.env["UDFX_BWRAP"] = "/opt/bwrap/bin/bwrap"
+			m.path["/opt/bwrap/bin/bwrap"] = "/opt/bwrap/bin/bwrap"
+			m.outputs[strings.Join(sandbox.ProbeArgs("/opt/bwrap/bin/bwrap"), " ")] = "bubblewrap 0.11.0\n"
+		}},
 	}
 	var b strings.Builder
 	for _, tc := range cases {

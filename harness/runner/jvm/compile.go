@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/udfx/udfx/harness/runner"
+	"github.com/udfx/udfx/internal/sandbox"
 )
 
 // driverSource is the generated driver: one Java class that calls the UDF
@@ -100,7 +101,7 @@ func compileDriver(ctx context.Context, t *Tools, cacheDir, cpHash string) (stri
 		if err := os.WriteFile(src, driverSource, 0o644); err != nil {
 			return fmt.Errorf("writing the driver: %w", err)
 		}
-		res, err := runTool(ctx, t.Javac, "-proc:none", "-nowarn", "-encoding", "UTF-8",
+		res, err := runTool(ctx, nil, sandbox.Paths{}, t.Javac, "-proc:none", "-nowarn", "-encoding", "UTF-8",
 			"-cp", filepath.Join(t.SparkJars, "*"), "-d", filepath.Join(out, "classes"), src)
 		if err != nil {
 			return fmt.Errorf("compiling udfx's JVM driver: %w", err)
@@ -131,8 +132,10 @@ func compileDriver(ctx context.Context, t *Tools, cacheDir, cpHash string) (stri
 const moduleOptionsFile = "module-options.txt"
 
 // compileUser compiles the user's file as it is, returning the folder of
-// its classes and whether they came from the cache.
-func compileUser(ctx context.Context, t *Tools, cacheDir, cpHash, file string, scala bool) (string, bool, error) {
+// its classes and whether they came from the cache. The compiler reads
+// the user's source, so it runs in the sandbox sb, writing only its build
+// folder.
+func compileUser(ctx context.Context, t *Tools, sb sandbox.Decision, cacheDir, cpHash, file string, scala bool) (string, bool, error) {
 	src, err := os.ReadFile(file)
 	if err != nil {
 		return "", false, fmt.Errorf("reading the UDF's source: %w", err)
@@ -149,14 +152,18 @@ func compileUser(ctx context.Context, t *Tools, cacheDir, cpHash, file string, s
 		}
 		var res toolResult
 		var err error
+		paths := sandbox.Paths{
+			Writable: []string{out},
+			Readable: append([]string{file, t.JavaHome, t.Java, t.Javac, t.SparkJars}, t.ScalaJars...),
+		}
 		if scala {
 			// scalac 2.13, run on the JDK found; Spark's jars carry the
 			// Scala library the job links with at run time.
 			cp := t.ScalaJars[1] + string(os.PathListSeparator) + filepath.Join(t.SparkJars, "*")
-			res, err = runTool(ctx, t.Java, "-Xss16m", "-cp", strings.Join(t.ScalaJars, string(os.PathListSeparator)),
+			res, err = runTool(ctx, &sb, paths, t.Java, "-Xss16m", "-cp", strings.Join(t.ScalaJars, string(os.PathListSeparator)),
 				"scala.tools.nsc.Main", "-nowarn", "-encoding", "UTF-8", "-classpath", cp, "-d", classes, file)
 		} else {
-			res, err = runTool(ctx, t.Javac, "-proc:none", "-nowarn", "-encoding", "UTF-8", "-implicit:none",
+			res, err = runTool(ctx, &sb, paths, t.Javac, "-proc:none", "-nowarn", "-encoding", "UTF-8", "-implicit:none",
 				"-cp", filepath.Join(t.SparkJars, "*"), "-d", classes, file)
 		}
 		if err != nil {
@@ -216,13 +223,22 @@ type toolResult struct {
 	output string
 }
 
-// runTool runs a compiler; a non-zero exit is a result, not an error.
-func runTool(ctx context.Context, name string, args ...string) (toolResult, error) {
+// runTool runs a compiler, in the sandbox sb with paths unless sb is nil
+// (udfx's own driver); a non-zero exit is a result, not an error.
+func runTool(ctx context.Context, sb *sandbox.Decision, paths sandbox.Paths, name string, args ...string) (toolResult, error) {
 	cmd := runner.Command(ctx, name, args...)
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = &out
-	err := cmd.Run()
+	var err error
+	if sb != nil {
+		err = sb.Start(cmd, paths)
+	} else {
+		err = cmd.Start()
+	}
+	if err == nil {
+		err = cmd.Wait()
+	}
 	var exit *exec.ExitError
 	switch {
 	case err == nil:

@@ -27,6 +27,7 @@ import (
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/value"
+	"github.com/udfx/udfx/internal/sandbox"
 )
 
 // Options configure a Runner.
@@ -52,6 +53,7 @@ type Runner struct {
 	jvmOptions []string
 	call       string
 	args       []string
+	sandbox    sandbox.Decision
 
 	compileTime time.Duration
 	cacheHit    bool
@@ -88,6 +90,10 @@ func New(ctx context.Context, u *udf.UDF, opts Options) (*Runner, error) {
 	if err := callable(u); err != nil {
 		return nil, err
 	}
+	sb, err := opts.Limits.Contain()
+	if err != nil {
+		return nil, err
+	}
 	srcDir, err := filepath.Abs(filepath.Dir(u.File))
 	if err != nil {
 		return nil, fmt.Errorf("locating %s: %w", u.File, err)
@@ -111,12 +117,12 @@ func New(ctx context.Context, u *udf.UDF, opts Options) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Runner{u: u, limits: opts.Limits, tools: t}
+	r := &Runner{u: u, limits: opts.Limits, tools: t, sandbox: sb}
 	if r.driver, r.jvmOptions, err = compileDriver(ctx, &t, opts.CacheDir, cpHash); err != nil {
 		return nil, err
 	}
 	start := time.Now()
-	if r.classes, r.cacheHit, err = compileUser(ctx, &t, opts.CacheDir, cpHash, u.File, scala); err != nil {
+	if r.classes, r.cacheHit, err = compileUser(ctx, &t, sb, opts.CacheDir, cpHash, u.File, scala); err != nil {
 		return nil, err
 	}
 	r.compileTime = time.Since(start)
@@ -205,7 +211,7 @@ func (r *Runner) Describe() string {
 	if r.u.Language == udf.Scala {
 		compiler = "scalac " + r.tools.ScalaVersion
 	}
-	return fmt.Sprintf("%s, %s, Spark %s jars (%s), time zone UTC; %s", jdk, compiler, r.tools.SparkVersion, r.tools.SparkFrom, r.call)
+	return fmt.Sprintf("%s, %s, Spark %s jars (%s), time zone UTC; %s; %s", jdk, compiler, r.tools.SparkVersion, r.tools.SparkFrom, r.call, r.sandbox)
 }
 
 // CompileTime says how long New took to compile the UDF's file, and
@@ -375,7 +381,10 @@ func (r *Runner) start(ctx context.Context) error {
 	}
 	p := &process{cmd: cmd, stdin: stdin, stdout: bufio.NewReaderSize(stdout, 1<<16), stderr: &runner.Tail{Max: 16 << 10}, done: make(chan struct{})}
 	cmd.Stderr = p.stderr
-	if err := cmd.Start(); err != nil {
+	// The driver writes nothing but its pipes (the JVM's own temporary
+	// files go to the private /tmp): no folder is writable. The UDF's
+	// source tree stays readable, as it is to the compiler.
+	if err := r.sandbox.Start(cmd, sandbox.Paths{Readable: []string{r.tools.JavaHome, r.tools.Java, r.driver, r.classes, r.tools.SparkJars, r.u.File}}); err != nil {
 		return &runner.EnvError{What: "JDK", Msg: fmt.Sprintf("cannot start %s: %v", r.tools.Java, err)}
 	}
 	go func() {

@@ -66,7 +66,10 @@ func repoRoot(tb testing.TB) string {
 // `udfx test` does.
 func parseUDF(tb testing.TB, rel, name string) *udf.UDF {
 	tb.Helper()
-	path := filepath.Join(repoRoot(tb), rel)
+	path := rel
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(repoRoot(tb), rel)
+	}
 	src, err := os.ReadFile(path)
 	if err != nil {
 		tb.Fatal(err)

@@ -31,6 +31,7 @@ import (
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/value"
+	"github.com/udfx/udfx/internal/sandbox"
 
 	"github.com/udfx/udfx/harness/pyenv"
 )
@@ -90,6 +91,8 @@ type Runner struct {
 	opts      Options
 	python    string
 	dir       string // holds driver.py
+	file      string // the UDF's source, absolute
+	sandbox   sandbox.Decision
 	config    []byte
 	evalType  int
 	pyVersion string
@@ -127,6 +130,10 @@ func New(ctx context.Context, u *udf.UDF, opts Options) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
+	sb, err := opts.Limits.Contain()
+	if err != nil {
+		return nil, err
+	}
 	file, err := filepath.Abs(u.File)
 	if err != nil {
 		return nil, fmt.Errorf("python runner: %w", err)
@@ -154,7 +161,7 @@ func New(ctx context.Context, u *udf.UDF, opts Options) (*Runner, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("python runner: %w", err)
 	}
-	r := &Runner{u: u, opts: opts, python: py, dir: dir, config: config}
+	r := &Runner{u: u, opts: opts, python: py, dir: dir, file: file, sandbox: sb, config: config}
 	if err := r.start(ctx); err != nil {
 		os.RemoveAll(dir)
 		return nil, err
@@ -194,7 +201,7 @@ func (r *Runner) Describe() string {
 		evalScalarPandasI: fmt.Sprintf("over an iterator of %d-row batches (SQL_SCALAR_PANDAS_ITER_UDF)", r.opts.BatchSize),
 		evalGroupedAgg:    "once over all rows as one group (SQL_GROUPED_AGG_PANDAS_UDF)",
 	}[r.evalType]
-	return fmt.Sprintf("CPython %s, PySpark %s; %s.func %s", r.pyVersion, r.psVersion, r.u.Name, how)
+	return fmt.Sprintf("CPython %s, PySpark %s; %s.func %s; %s", r.pyVersion, r.psVersion, r.u.Name, how, r.sandbox)
 }
 
 // Close ends the interpreter and removes the driver script.
@@ -251,7 +258,8 @@ func (r *Runner) start(ctx context.Context) error {
 	}
 	errTail := &runner.Tail{Max: 16 << 10}
 	cmd.Stderr = errTail
-	if err := cmd.Start(); err != nil {
+	// The driver writes nothing but its pipes: no folder is writable.
+	if err := r.sandbox.Start(cmd, sandbox.Paths{Readable: []string{r.python, r.dir, r.file}}); err != nil {
 		return &runner.EnvError{What: "Python", Msg: fmt.Sprintf("cannot start %s: %v", r.python, err)}
 	}
 	p := &proc{cmd: cmd, stdin: stdin, stdout: bufio.NewReaderSize(stdout, 1<<16), stderr: errTail, exited: make(chan struct{})}

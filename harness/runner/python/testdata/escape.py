@@ -19,3 +19,11 @@ def bare(n):
     subprocess.Popen(["setsid", "sleep", str(n)], env={}, stdin=subprocess.DEVNULL,
                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return n
+
+
+@udf(returnType=LongType())
+def spin(n):
+    """Leaves the sleep running, then never returns: the run times out."""
+    subprocess.Popen(["setsid", "sleep", str(n)])
+    while True:
+        pass
