@@ -785,11 +785,12 @@ func callSQL(b *strings.Builder, e *Call) error {
 		b.WriteString(string(e.Fn) + "(" + strings.Join(args, ", ") + ")")
 		return nil
 	case TrimBoth, TrimLeading, TrimTrailing:
-		if l, ok := e.Args[1].(*Lit); !ok || l.Value == "" {
+		l, ok := e.Args[1].(*Lit)
+		set, _ := l.Value.(string)
+		if !ok || set == "" {
 			return sqlErr("a trim whose set of characters is not a non-empty literal")
 		}
-		where := map[Func]string{TrimBoth: "BOTH", TrimLeading: "LEADING", TrimTrailing: "TRAILING"}[e.Fn]
-		b.WriteString("TRIM(" + where + " " + args[1] + " FROM " + args[0] + ")")
+		b.WriteString(trimSQL(args[0], set, e.Fn != TrimTrailing, e.Fn != TrimLeading))
 		return nil
 	case PyIntOfFloat, PyRoundOfFloat, PyFloorOfFloat, PyCeilOfFloat:
 		// floor and ceil of a double are BIGINT in Spark; bround is half
@@ -867,13 +868,15 @@ func callSQL(b *strings.Builder, e *Call) error {
 			strings.Join(out, " OR "), fmt.Sprintf(f, vals...))
 		return nil
 	case PyFloatOrElse, PyIntOrElse:
-		if len(args) != 5 {
+		ws, ok := e.Args[2].(*Lit)
+		if len(args) != 5 || !ok {
 			return sqlErr("float() or int() without its character tables")
 		}
+		text := trimSQL("translate("+args[0]+", "+args[3]+", "+args[4]+")", ws.Value.(string), true, true)
 		if e.Fn == PyIntOrElse {
-			return pyIntSQL(b, args[0], args[1], args[2], args[3], args[4])
+			return pyIntSQL(b, text, args[1])
 		}
-		return pyFloatSQL(b, args[0], args[1], args[2], args[3], args[4])
+		return pyFloatSQL(b, text, args[1])
 	case UTF16Length:
 		// The class matches whole code points, in Java's regex as in
 		// the engine's.
@@ -1046,17 +1049,17 @@ func maxBig(a, b *big.Int) *big.Int {
 
 // pyFloatSQL binds the normalized text once, as a lambda's parameter,
 // so that the digit table appears once in the SQL.
-func pyFloatSQL(b *strings.Builder, s, orElse, ws, digitsFrom, digitsTo string) error {
+func pyFloatSQL(b *strings.Builder, text, orElse string) error {
 	const d = `[0-9](_?[0-9])*`
 	num := `^[+-]?(` + d + `(\\.(` + d + `)?)?|\\.` + d + `)([eE][+-]?` + d + `)?$`
 	inf := `[iI][nN][fF]([iI][nN][iI][tT][yY])?`
-	fmt.Fprintf(b, "coalesce(element_at(transform(array(TRIM(BOTH %s FROM translate(%s, %s, %s))), udfx_s -> "+
+	fmt.Fprintf(b, "coalesce(element_at(transform(array(%s), udfx_s -> "+
 		"CASE WHEN udfx_s RLIKE '%s' THEN CAST(replace(udfx_s, '_', '') AS DOUBLE) "+
 		"WHEN udfx_s RLIKE '^[+]?%s$' THEN CAST('Infinity' AS DOUBLE) "+
 		"WHEN udfx_s RLIKE '^-%s$' THEN CAST('-Infinity' AS DOUBLE) "+
 		"WHEN udfx_s RLIKE '^[+-]?[nN][aA][nN]$' THEN CAST('NaN' AS DOUBLE) "+
 		"ELSE CAST(NULL AS DOUBLE) END), 1), %s)",
-		ws, s, digitsFrom, digitsTo, num, inf, inf, orElse)
+		text, num, inf, inf, orElse)
 	return nil
 }
 
@@ -1072,14 +1075,41 @@ func operandsSQL(e *Binary) (string, string, error) {
 
 // pyIntSQL is int(s) with a fallback: the fallback is evaluated inside the
 // lambda, since NULL is a result here (an int beyond BIGINT).
-func pyIntSQL(b *strings.Builder, s, orElse, ws, digitsFrom, digitsTo string) error {
+func pyIntSQL(b *strings.Builder, text, orElse string) error {
 	// Leading zeros off, then at most 19 digits and within the range.
 	d := `regexp_replace(replace(udfx_s, '_', ''), '^([+-]?)0+([0-9])', '$1$2')`
-	fmt.Fprintf(b, "element_at(transform(array(TRIM(BOTH %s FROM translate(%s, %s, %s))), udfx_s -> "+
+	fmt.Fprintf(b, "element_at(transform(array(%s), udfx_s -> "+
 		"CASE WHEN udfx_s RLIKE '^[+-]?[0-9](_?[0-9])*$' THEN "+
-		"CASE WHEN char_length(regexp_replace(%[5]s, '^[+-]', '')) > 19 THEN CAST(NULL AS BIGINT) "+
-		"WHEN CAST(%[5]s AS DECIMAL(20,0)) >= -9223372036854775808BD AND CAST(%[5]s AS DECIMAL(20,0)) <= 9223372036854775807BD THEN CAST(%[5]s AS BIGINT) "+
-		"ELSE CAST(NULL AS BIGINT) END ELSE %[6]s END), 1)",
-		ws, s, digitsFrom, digitsTo, d, orElse)
+		"CASE WHEN char_length(regexp_replace(%[2]s, '^[+-]', '')) > 19 THEN CAST(NULL AS BIGINT) "+
+		"WHEN CAST(%[2]s AS DECIMAL(20,0)) >= -9223372036854775808BD AND CAST(%[2]s AS DECIMAL(20,0)) <= 9223372036854775807BD THEN CAST(%[2]s AS BIGINT) "+
+		"ELSE CAST(NULL AS BIGINT) END ELSE %[3]s END), 1)",
+		text, d, orElse)
 	return nil
+}
+
+// trimSQL removes the characters of set from the start and/or the end of
+// s, as TRIM(BOTH set FROM s) does, but with the set written as \x{...}
+// escapes of a regex class: Spark prints a literal's characters raw in
+// its plans, and a raw line break would split the plan's lines. \z, not
+// $, which in Java also matches before a final line terminator.
+func trimSQL(s, set string, leading, trailing bool) string {
+	var class strings.Builder
+	class.WriteByte('[')
+	for _, r := range set {
+		switch {
+		case r < 0x80 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'):
+			class.WriteRune(r)
+		default:
+			fmt.Fprintf(&class, `\\x{%X}`, r)
+		}
+	}
+	class.WriteString("]+")
+	var alts []string
+	if leading {
+		alts = append(alts, "^"+class.String())
+	}
+	if trailing {
+		alts = append(alts, class.String()+`\\z`)
+	}
+	return "regexp_replace(" + s + ", '" + strings.Join(alts, "|") + "', '')"
 }
