@@ -318,10 +318,15 @@ func Args(bwrap, dir string, p Paths, seccomp int, argv []string) []string {
 // the process then sees the real /tmp, read-only, and no private one.
 func underTmp(paths []string) []string {
 	var out []string
+	var all []string
 	for _, p := range paths {
-		if p == "" {
-			continue
+		if p != "" {
+			// A link on the way (a test repository's .venv linking to
+			// the checkout's) must resolve inside the sandbox too.
+			all = append(append(all, p), linkTargets(p, 0)...)
 		}
+	}
+	for _, p := range all {
 		rest, ok := strings.CutPrefix(clean(p), "/tmp")
 		if !ok || (rest != "" && rest[0] != '/') {
 			continue
@@ -341,4 +346,34 @@ func clean(p string) string {
 		return a
 	}
 	return filepath.Clean(p)
+}
+
+// linkTargets lists the targets of the symbolic links met on the way to p,
+// in order, following each target's own links (at most 40, as the kernel).
+func linkTargets(p string, depth int) []string {
+	if depth >= 40 {
+		return nil
+	}
+	parts := strings.Split(strings.TrimPrefix(clean(p), "/"), "/")
+	cur := "/"
+	for i, part := range parts {
+		cur = filepath.Join(cur, part)
+		fi, err := os.Lstat(cur)
+		if err != nil {
+			return nil
+		}
+		if fi.Mode()&os.ModeSymlink == 0 {
+			continue
+		}
+		t, err := os.Readlink(cur)
+		if err != nil {
+			return nil
+		}
+		if !filepath.IsAbs(t) {
+			t = filepath.Join(filepath.Dir(cur), t)
+		}
+		rest := filepath.Join(append([]string{t}, parts[i+1:]...)...)
+		return append([]string{t}, linkTargets(rest, depth+1)...)
+	}
+	return nil
 }

@@ -107,3 +107,19 @@ func TestDecideWithBrokenBwrap(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "not sandboxed (bubblewrap does not work here)", d.String())
 }
+
+// TestUnderTmpFollowsLinks: a path under /tmp whose link leads into
+// another /tmp folder (a test repository's .venv linking to a checkout
+// kept in /tmp) binds that folder too.
+func TestUnderTmpFollowsLinks(t *testing.T) {
+	a, err := os.MkdirTemp("/tmp", "udfx-links-a")
+	require.NoError(t, err)
+	defer os.RemoveAll(a)
+	b, err := os.MkdirTemp("/tmp", "udfx-links-b")
+	require.NoError(t, err)
+	defer os.RemoveAll(b)
+	require.NoError(t, os.MkdirAll(filepath.Join(b, "venv", "bin"), 0o755))
+	require.NoError(t, os.Symlink(filepath.Join(b, "venv"), filepath.Join(a, ".venv")))
+	got := underTmp([]string{filepath.Join(a, ".venv", "bin", "python")})
+	assert.Equal(t, []string{a, b}, got)
+}
