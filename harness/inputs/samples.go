@@ -20,9 +20,9 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
-	"github.com/udfx/udfx/harness/internal/regular"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/value"
+	"github.com/udfx/udfx/internal/regular"
 )
 
 // Errors a SampleError wraps where callers may tell the cases apart.
