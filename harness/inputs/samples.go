@@ -31,6 +31,9 @@ var (
 	ErrMissingColumn = errors.New("no such column")
 	ErrBadValue      = errors.New("cannot read value")
 	ErrBadRecord     = errors.New("malformed record")
+	// ErrNoRows is a file without a data row: the user asked for rows to
+	// be tested and there are none (an empty export, the wrong file).
+	ErrNoRows = errors.New("the file holds no rows")
 )
 
 // SampleError is a sample file that could not be read, located as
@@ -113,6 +116,9 @@ func LoadSamples(path string, params []Param, mem memory.Allocator) (arrow.Recor
 	}
 	if err != nil {
 		return nil, err
+	}
+	if len(cols) > 0 && len(cols[0]) == 0 {
+		return nil, &SampleError{File: path, Err: ErrNoRows}
 	}
 	return buildBatch(path, schema, cols, mem)
 }
