@@ -28,6 +28,38 @@ func (e *ChangedError) Error() string {
 	return fmt.Sprintf("refusing to apply: %s changed since the rewrite was made; run udfx rewrite again", e.File)
 }
 
+// OutsideError refuses to write a file whose path leads out of the
+// repository through a symbolic link (a committed udfx-rewrites -> /tmp).
+type OutsideError struct{ File, Resolved string }
+
+func (e *OutsideError) Error() string {
+	return fmt.Sprintf("refusing to apply: %s leads outside the repository, to %s, through a symbolic link", e.File, e.Resolved)
+}
+
+// checkInside returns an *OutsideError when the file rel, or the deepest
+// of its folders that exists, resolves outside the repository at root.
+func checkInside(root, rel string) error {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return err
+	}
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	for {
+		real, err := filepath.EvalSymlinks(p)
+		if errors.Is(err, os.ErrNotExist) && p != root {
+			p = filepath.Dir(p)
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if r, err := filepath.Rel(realRoot, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return &OutsideError{File: rel, Resolved: real}
+		}
+		return nil
+	}
+}
+
 // RepoRoot is the nearest folder at or above dir that holds .git, else
 // dir itself.
 func RepoRoot(dir string) string {
@@ -45,7 +77,8 @@ func RepoRoot(dir string) string {
 
 // Apply writes changes, the patch of the rewrite of the UDF name, into
 // the repository at root. Every file is first checked: unchanged since
-// the rewrite, and (unless force) without uncommitted changes. Then the
+// the rewrite, inside the repository once symbolic links are followed,
+// and (unless force) without uncommitted changes. Then the
 // files are replaced all or nothing, through a journal in the UDF's
 // workspace at root (JournalDir): if a write fails, the files already
 // written get their old content back; if udfx is killed halfway, the next
@@ -53,6 +86,9 @@ func RepoRoot(dir string) string {
 func Apply(root, name string, changes []FileChange, force bool) error {
 	var dirty []string
 	for _, c := range changes {
+		if err := checkInside(root, c.Path); err != nil {
+			return err
+		}
 		path := filepath.Join(root, filepath.FromSlash(c.Path))
 		cur, err := readIfExists(path)
 		if err != nil {

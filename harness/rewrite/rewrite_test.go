@@ -160,6 +160,42 @@ func TestApplyRollsBackAndRefusesChangedFiles(t *testing.T) {
 	assert.Equal(t, "old\n", string(b), "a failed apply restores what it wrote")
 }
 
+// TestApplyRefusesToWriteOutsideTheRepository: a committed symbolic link
+// (a folder or the file itself) that leads out of the repository stops
+// the apply before anything is written, there or in the repository.
+func TestApplyRefusesToWriteOutsideTheRepository(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "job.py"), []byte("old\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(outside, "lib.py"), []byte("old\n"), 0o644))
+	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "udfx-rewrites")))
+	require.NoError(t, os.Symlink(filepath.Join(outside, "lib.py"), filepath.Join(dir, "lib.py")))
+	for _, c := range []FileChange{
+		{Path: "udfx-rewrites/f/rewrite.sql", New: []byte("x + 1\n")},
+		{Path: "lib.py", Old: []byte("old\n"), New: []byte("new\n")},
+	} {
+		err := Apply(dir, "f", []FileChange{{Path: "job.py", Old: []byte("old\n"), New: []byte("new\n")}, c}, true)
+		var oe *OutsideError
+		require.ErrorAs(t, err, &oe, c.Path)
+		assert.Equal(t, c.Path, oe.File)
+		assert.Contains(t, err.Error(), "leads outside the repository")
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "job.py"))
+	require.NoError(t, err)
+	assert.Equal(t, "old\n", string(b))
+	entries, err := os.ReadDir(outside)
+	require.NoError(t, err)
+	require.Len(t, entries, 1)
+	b, err = os.ReadFile(filepath.Join(outside, "lib.py"))
+	require.NoError(t, err)
+	assert.Equal(t, "old\n", string(b))
+
+	// A link that stays inside is followed.
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "real"), 0o755))
+	require.NoError(t, os.Symlink("real", filepath.Join(dir, "alias")))
+	require.NoError(t, Apply(dir, "f", []FileChange{{Path: "alias/r.sql", New: []byte("x\n")}}, true))
+	assert.FileExists(t, filepath.Join(dir, "real", "r.sql"))
+}
+
 // Apply goes through a journal in the repository's own workspace, and
 // leaves none behind; an apply killed halfway is found by OpenJournals,
 // blocks the next apply, and Recover rolls it back.
