@@ -199,6 +199,10 @@ func compileError(file, output string) error {
 		}
 		return &runner.CompileError{File: file, Line: n, Msg: msg}
 	}
+	if strings.Contains(output, "java.lang.StackOverflowError") {
+		// The tail of the output is the compiler's own stack frames.
+		return &runner.CompileError{File: file, Msg: "does not compile: the compiler ran out of stack (java.lang.StackOverflowError): an expression nested too deeply"}
+	}
 	return &runner.CompileError{File: file, Msg: "does not compile: " + tail(strings.TrimSpace(output), 2000)}
 }
 

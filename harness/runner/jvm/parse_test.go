@@ -25,6 +25,8 @@ func TestCompileErrorParsing(t *testing.T) {
 		// An error in another file is not the user's line.
 		{"/other/B.scala:3: error: x\n", 0, "does not compile"},
 		{"error: bad option: '-foo'\n", 0, "bad option"},
+		// javac 17 on an expression 100,000 parentheses deep.
+		{"The system is out of resources.\nConsult the following stack trace for details.\njava.lang.StackOverflowError\n\tat jdk.compiler/com.sun.tools.javac.parser.JavacParser.term3(JavacParser.java:1203)\n", 0, "the compiler ran out of stack"},
 	}
 	for _, c := range cases {
 		err := compileError(file, c.out)
