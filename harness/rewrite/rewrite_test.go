@@ -1,6 +1,7 @@
 package rewrite
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -194,6 +195,36 @@ func TestApplyRefusesToWriteOutsideTheRepository(t *testing.T) {
 	require.NoError(t, os.Symlink("real", filepath.Join(dir, "alias")))
 	require.NoError(t, Apply(dir, "f", []FileChange{{Path: "alias/r.sql", New: []byte("x\n")}}, true))
 	assert.FileExists(t, filepath.Join(dir, "real", "r.sql"))
+}
+
+// TestApplyKeepsTheRecordedUseSites: a record whose use sites an earlier
+// apply rewrote is not replaced by one without them; one that keeps them
+// is.
+func TestApplyKeepsTheRecordedUseSites(t *testing.T) {
+	dir := t.TempDir()
+	site := evidence.UseSite{File: "job.py", Kind: "call", Old: "f(col(\"x\"))", New: "expr(\"x + 1\")",
+		Span: udf.Span{Start: udf.Position{Line: 7, Column: 5}, End: udf.Position{Line: 7, Column: 20}}}
+	record := func(sites ...evidence.UseSite) []byte {
+		b, err := json.Marshal(&evidence.Record{UseSites: sites})
+		require.NoError(t, err)
+		return b
+	}
+	const path = "udfx-rewrites/f/evidence.json"
+	old := record(site)
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "udfx-rewrites", "f"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, filepath.FromSlash(path)), old, 0o644))
+	err := Apply(dir, "f", []FileChange{{Path: path, Old: old, New: record()}}, true)
+	var de *DroppedUseSitesError
+	require.ErrorAs(t, err, &de)
+	assert.Equal(t, []string{"job.py:7:5"}, de.Sites)
+	assert.Contains(t, err.Error(), "remove udfx-rewrites/f")
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(path)))
+	require.NoError(t, err)
+	assert.Equal(t, old, b)
+
+	moved := site
+	moved.Span.Start.Line = 9
+	require.NoError(t, Apply(dir, "f", []FileChange{{Path: path, Old: old, New: record(moved)}}, true))
 }
 
 // Apply goes through a journal in the repository's own workspace, and
