@@ -86,18 +86,18 @@ func checkInside(root, rel string) error {
 	if err != nil {
 		return err
 	}
-	p := filepath.Join(root, filepath.FromSlash(rel))
+	p, tail := filepath.Join(root, filepath.FromSlash(rel)), ""
 	for {
 		real, err := filepath.EvalSymlinks(p)
 		if errors.Is(err, os.ErrNotExist) && p != root {
-			p = filepath.Dir(p)
+			p, tail = filepath.Dir(p), filepath.Join(filepath.Base(p), tail)
 			continue
 		}
 		if err != nil {
 			return err
 		}
 		if r, err := filepath.Rel(realRoot, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-			return &OutsideError{File: rel, Resolved: real}
+			return &OutsideError{File: rel, Resolved: filepath.Join(real, tail)}
 		}
 		return nil
 	}

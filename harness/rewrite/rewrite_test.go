@@ -178,6 +178,9 @@ func TestApplyRefusesToWriteOutsideTheRepository(t *testing.T) {
 		var oe *OutsideError
 		require.ErrorAs(t, err, &oe, c.Path)
 		assert.Equal(t, c.Path, oe.File)
+		realOutside, rerr := filepath.EvalSymlinks(outside)
+		require.NoError(t, rerr)
+		assert.Equal(t, filepath.Join(realOutside, strings.TrimPrefix(c.Path, "udfx-rewrites/")), oe.Resolved)
 		assert.Contains(t, err.Error(), "leads outside the repository")
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "job.py"))
