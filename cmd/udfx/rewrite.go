@@ -270,9 +270,11 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 		if err := rewrite.Apply(root, u.Name, out.Changes, opts.force); err != nil {
 			var de *rewrite.DirtyError
 			var ce *rewrite.ChangedError
+			var out *rewrite.OutsideError
+			var du *rewrite.DroppedUseSitesError
 			var oe *applyjournal.OpenError
 			switch {
-			case errors.As(err, &de) || errors.As(err, &ce):
+			case errors.As(err, &de) || errors.As(err, &ce) || errors.As(err, &out) || errors.As(err, &du):
 				return usageError(err)
 			case errors.As(err, &oe):
 				return stateError(err)

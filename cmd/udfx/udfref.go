@@ -9,8 +9,10 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/udfx/udfx/harness/scan"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/udf/frontends"
+	"github.com/udfx/udfx/internal/regular"
 	"github.com/udfx/udfx/internal/typeinfer"
 )
 
@@ -73,7 +75,8 @@ func findUDF(e *env, target string, types udfTypes) (*udf.UDF, error) {
 	if !ok {
 		return nil, usageErrorf("%s: not a Scala, Java or Python file", path)
 	}
-	src, err := os.ReadFile(e.abs(path))
+	// Not os.ReadFile: a named pipe would block it, a device never end.
+	src, err := regular.ReadFile(e.abs(path), scan.MaxFileSize)
 	if err != nil {
 		return nil, usageErrorf("read %s: %w", path, err)
 	}

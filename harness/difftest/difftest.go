@@ -167,9 +167,14 @@ func Run(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options) (*Report, er
 	orig, err := r.Run(ctx, rows)
 	origTime := time.Since(start)
 	if err != nil {
+		// A runaway or a crash names the input it happened on.
 		var te *runner.TimeoutError
-		if errors.As(err, &te) && te.Row < len(rows) {
+		var ce *runner.CrashError
+		switch {
+		case errors.As(err, &te) && !te.Starting && te.Row < len(rows):
 			return nil, &OriginalError{Err: fmt.Errorf("%w; input: %s", err, describeRow(params, rows[te.Row]))}
+		case errors.As(err, &ce) && ce.Row < len(rows):
+			return nil, &OriginalError{Err: fmt.Errorf("%w; input: %s", err, describeRow(params, rows[ce.Row]))}
 		}
 		return nil, &OriginalError{Err: err}
 	}

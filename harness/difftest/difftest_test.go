@@ -221,3 +221,30 @@ func TestTranscendentalRewritesNeedATolerance(t *testing.T) {
 	assert.True(t, rep.ApproxMath)
 	assert.Equal(t, int64(2), rep.Policy.ULP, "one ulp of the tolerance covers the engine's own error")
 }
+
+// failingRunner fails every Run with err.
+type failingRunner struct{ err error }
+
+func (f failingRunner) Run(context.Context, [][]value.Value) ([]value.Value, error) {
+	return nil, f.err
+}
+func (failingRunner) Describe() string { return "failing test double" }
+func (failingRunner) Close() error     { return nil }
+
+// TestAFailedOriginalNamesItsInput: a crash or a runaway at a row names
+// that row's input; a start-up that timed out had no row.
+func TestAFailedOriginalNamesItsInput(t *testing.T) {
+	run := func(err error) error {
+		_, rerr := Run(context.Background(), celsiusUDF(), Rewrite{SQL: "celsius"}, Options{Rows: 10,
+			NewRunner: func(context.Context, *udf.UDF, runner.Limits) (runner.Runner, error) { return failingRunner{err}, nil }})
+		var oe *OriginalError
+		require.ErrorAs(t, rerr, &oe)
+		return rerr
+	}
+	err := run(&runner.CrashError{Row: 0, Reason: "the interpreter exited (exit status 3)"})
+	assert.Regexp(t, `died at row 0: the interpreter exited \(exit status 3\); input: celsius = \S+`, err.Error())
+	err = run(&runner.TimeoutError{Row: 1})
+	assert.Regexp(t, `stopped at row 1; .*; input: celsius = \S+`, err.Error())
+	err = run(&runner.TimeoutError{Starting: true})
+	assert.NotContains(t, err.Error(), "input:")
+}

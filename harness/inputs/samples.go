@@ -20,9 +20,9 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
-	"github.com/udfx/udfx/harness/internal/regular"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/value"
+	"github.com/udfx/udfx/internal/regular"
 )
 
 // Errors a SampleError wraps where callers may tell the cases apart.
@@ -31,6 +31,9 @@ var (
 	ErrMissingColumn = errors.New("no such column")
 	ErrBadValue      = errors.New("cannot read value")
 	ErrBadRecord     = errors.New("malformed record")
+	// ErrNoRows is a file without a data row: the user asked for rows to
+	// be tested and there are none (an empty export, the wrong file).
+	ErrNoRows = errors.New("the file holds no rows")
 )
 
 // SampleError is a sample file that could not be read, located as
@@ -113,6 +116,9 @@ func LoadSamples(path string, params []Param, mem memory.Allocator) (arrow.Recor
 	}
 	if err != nil {
 		return nil, err
+	}
+	if len(cols) > 0 && len(cols[0]) == 0 {
+		return nil, &SampleError{File: path, Err: ErrNoRows}
 	}
 	return buildBatch(path, schema, cols, mem)
 }

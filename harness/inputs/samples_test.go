@@ -188,6 +188,9 @@ func TestLoadSamplesErrors(t *testing.T) {
 		{"jsonl missing", "s.jsonl", "{\"x\":1,\"y\":1}\n", 0, 0, "z", "", ErrMissingColumn, "no line has a member"},
 		{"jsonl nested", "s.jsonl", "{\"x\":1,\"y\":1,\"z\":{\"1\":5}}\n", 1, 1, "z", "{1:5}", ErrBadValue, "map value of \"1\": a JSON number cannot be a string"},
 		{"unknown format", "s.txt", "x,y,z\n", 0, 0, "", "", ErrUnknownFormat, "use .parquet, .csv or .jsonl"},
+		{"jsonl empty", "s.jsonl", "", 0, 0, "", "", ErrNoRows, "holds no rows"},
+		{"jsonl blank lines", "s.jsonl", "\n  \n", 0, 0, "", "", ErrNoRows, "holds no rows"},
+		{"csv header only", "s.csv", "x,y,z\n", 0, 0, "", "", ErrNoRows, "holds no rows"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeFile(t, tc.file, tc.text)

@@ -14,8 +14,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/udfx/udfx/harness/internal/regular"
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/internal/regular"
 )
 
 // TestSamplesRefuseDevicesAndPipes: /dev/zero (which never ends) and a

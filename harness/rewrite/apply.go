@@ -2,10 +2,12 @@ package rewrite
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -28,6 +30,79 @@ func (e *ChangedError) Error() string {
 	return fmt.Sprintf("refusing to apply: %s changed since the rewrite was made; run udfx rewrite again", e.File)
 }
 
+// OutsideError refuses to write a file whose path leads out of the
+// repository through a symbolic link (a committed udfx-rewrites -> /tmp).
+type OutsideError struct{ File, Resolved string }
+
+func (e *OutsideError) Error() string {
+	return fmt.Sprintf("refusing to apply: %s leads outside the repository, to %s, through a symbolic link", e.File, e.Resolved)
+}
+
+// DroppedUseSitesError refuses to replace an evidence record by one that
+// lacks use sites it lists: an earlier --apply rewrote them, and the source
+// no longer calls the UDF there (it holds the earlier rewrite, or the line
+// is gone). Without them in the record, verify would stop checking that
+// those sites hold the proved expression.
+type DroppedUseSitesError struct {
+	Record string
+	Sites  []string // file:line:column of each dropped site
+}
+
+func (e *DroppedUseSitesError) Error() string {
+	return fmt.Sprintf("refusing to apply: %s records use sites that an earlier --apply rewrote and that the source no longer has as calls of the UDF (%s); this apply would drop them from the record, and verify would stop checking them. Undo the earlier apply (or remove %s) to rewrite the UDF again",
+		e.Record, strings.Join(e.Sites, ", "), path.Dir(e.Record))
+}
+
+// checkUseSitesKept returns a *DroppedUseSitesError when c replaces an
+// evidence record by one without every use site the old one lists.
+func checkUseSitesKept(c FileChange) error {
+	if path.Base(c.Path) != evidence.FileName || c.Old == nil || c.New == nil {
+		return nil
+	}
+	var old, cur evidence.Record
+	if json.Unmarshal(c.Old, &old) != nil || json.Unmarshal(c.New, &cur) != nil {
+		return nil // not a record udfx reads: nothing of it to keep
+	}
+	kept := map[string]bool{}
+	for _, s := range cur.UseSites {
+		kept[s.File+"\x00"+s.Old] = true
+	}
+	var dropped []string
+	for _, s := range old.UseSites {
+		if !kept[s.File+"\x00"+s.Old] {
+			dropped = append(dropped, fmt.Sprintf("%s:%d:%d", s.File, s.Span.Start.Line, s.Span.Start.Column))
+		}
+	}
+	if len(dropped) > 0 {
+		return &DroppedUseSitesError{Record: c.Path, Sites: dropped}
+	}
+	return nil
+}
+
+// checkInside returns an *OutsideError when the file rel, or the deepest
+// of its folders that exists, resolves outside the repository at root.
+func checkInside(root, rel string) error {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return err
+	}
+	p, tail := filepath.Join(root, filepath.FromSlash(rel)), ""
+	for {
+		real, err := filepath.EvalSymlinks(p)
+		if errors.Is(err, os.ErrNotExist) && p != root {
+			p, tail = filepath.Dir(p), filepath.Join(filepath.Base(p), tail)
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if r, err := filepath.Rel(realRoot, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return &OutsideError{File: rel, Resolved: filepath.Join(real, tail)}
+		}
+		return nil
+	}
+}
+
 // RepoRoot is the nearest folder at or above dir that holds .git, else
 // dir itself.
 func RepoRoot(dir string) string {
@@ -45,7 +120,9 @@ func RepoRoot(dir string) string {
 
 // Apply writes changes, the patch of the rewrite of the UDF name, into
 // the repository at root. Every file is first checked: unchanged since
-// the rewrite, and (unless force) without uncommitted changes. Then the
+// the rewrite, inside the repository once symbolic links are followed,
+// not dropping use sites from an evidence record, and (unless force)
+// without uncommitted changes. Then the
 // files are replaced all or nothing, through a journal in the UDF's
 // workspace at root (JournalDir): if a write fails, the files already
 // written get their old content back; if udfx is killed halfway, the next
@@ -53,6 +130,12 @@ func RepoRoot(dir string) string {
 func Apply(root, name string, changes []FileChange, force bool) error {
 	var dirty []string
 	for _, c := range changes {
+		if err := checkInside(root, c.Path); err != nil {
+			return err
+		}
+		if err := checkUseSitesKept(c); err != nil {
+			return err
+		}
 		path := filepath.Join(root, filepath.FromSlash(c.Path))
 		cur, err := readIfExists(path)
 		if err != nil {

@@ -1,6 +1,7 @@
 package rewrite
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -158,6 +159,75 @@ func TestApplyRollsBackAndRefusesChangedFiles(t *testing.T) {
 	b, rerr := os.ReadFile(filepath.Join(dir, "a.txt"))
 	require.NoError(t, rerr)
 	assert.Equal(t, "old\n", string(b), "a failed apply restores what it wrote")
+}
+
+// TestApplyRefusesToWriteOutsideTheRepository: a committed symbolic link
+// (a folder or the file itself) that leads out of the repository stops
+// the apply before anything is written, there or in the repository.
+func TestApplyRefusesToWriteOutsideTheRepository(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "job.py"), []byte("old\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(outside, "lib.py"), []byte("old\n"), 0o644))
+	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "udfx-rewrites")))
+	require.NoError(t, os.Symlink(filepath.Join(outside, "lib.py"), filepath.Join(dir, "lib.py")))
+	for _, c := range []FileChange{
+		{Path: "udfx-rewrites/f/rewrite.sql", New: []byte("x + 1\n")},
+		{Path: "lib.py", Old: []byte("old\n"), New: []byte("new\n")},
+	} {
+		err := Apply(dir, "f", []FileChange{{Path: "job.py", Old: []byte("old\n"), New: []byte("new\n")}, c}, true)
+		var oe *OutsideError
+		require.ErrorAs(t, err, &oe, c.Path)
+		assert.Equal(t, c.Path, oe.File)
+		realOutside, rerr := filepath.EvalSymlinks(outside)
+		require.NoError(t, rerr)
+		assert.Equal(t, filepath.Join(realOutside, strings.TrimPrefix(c.Path, "udfx-rewrites/")), oe.Resolved)
+		assert.Contains(t, err.Error(), "leads outside the repository")
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "job.py"))
+	require.NoError(t, err)
+	assert.Equal(t, "old\n", string(b))
+	entries, err := os.ReadDir(outside)
+	require.NoError(t, err)
+	require.Len(t, entries, 1)
+	b, err = os.ReadFile(filepath.Join(outside, "lib.py"))
+	require.NoError(t, err)
+	assert.Equal(t, "old\n", string(b))
+
+	// A link that stays inside is followed.
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "real"), 0o755))
+	require.NoError(t, os.Symlink("real", filepath.Join(dir, "alias")))
+	require.NoError(t, Apply(dir, "f", []FileChange{{Path: "alias/r.sql", New: []byte("x\n")}}, true))
+	assert.FileExists(t, filepath.Join(dir, "real", "r.sql"))
+}
+
+// TestApplyKeepsTheRecordedUseSites: a record whose use sites an earlier
+// apply rewrote is not replaced by one without them; one that keeps them
+// is.
+func TestApplyKeepsTheRecordedUseSites(t *testing.T) {
+	dir := t.TempDir()
+	site := evidence.UseSite{File: "job.py", Kind: "call", Old: "f(col(\"x\"))", New: "expr(\"x + 1\")",
+		Span: udf.Span{Start: udf.Position{Line: 7, Column: 5}, End: udf.Position{Line: 7, Column: 20}}}
+	record := func(sites ...evidence.UseSite) []byte {
+		b, err := json.Marshal(&evidence.Record{UseSites: sites})
+		require.NoError(t, err)
+		return b
+	}
+	const path = "udfx-rewrites/f/evidence.json"
+	old := record(site)
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "udfx-rewrites", "f"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, filepath.FromSlash(path)), old, 0o644))
+	err := Apply(dir, "f", []FileChange{{Path: path, Old: old, New: record()}}, true)
+	var de *DroppedUseSitesError
+	require.ErrorAs(t, err, &de)
+	assert.Equal(t, []string{"job.py:7:5"}, de.Sites)
+	assert.Contains(t, err.Error(), "remove udfx-rewrites/f")
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(path)))
+	require.NoError(t, err)
+	assert.Equal(t, old, b)
+
+	moved := site
+	moved.Span.Start.Line = 9
+	require.NoError(t, Apply(dir, "f", []FileChange{{Path: path, Old: old, New: record(moved)}}, true))
 }
 
 // Apply goes through a journal in the repository's own workspace, and

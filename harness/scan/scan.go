@@ -12,8 +12,8 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/udfx/udfx/harness/internal/regular"
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/internal/regular"
 	"github.com/udfx/udfx/internal/typeinfer"
 )
 
@@ -176,7 +176,7 @@ func (e *InternalError) Unwrap() error { return e.Err }
 // udfx: it comes back as an *InternalError naming the file rather than
 // killing the process with a stack dump.
 func parseFile(fe udf.Frontend, f file) (udfs []udf.UDF, perr *udf.ParseError, skipped string, bug error) {
-	src, err := regular.ReadFile(f.abs, maxFileSize)
+	src, err := regular.ReadFile(f.abs, MaxFileSize)
 	var notRegular *regular.NotRegularError
 	var large *regular.TooLargeError
 	switch {

@@ -13,8 +13,8 @@ import (
 
 	gitignore "github.com/sabhiram/go-gitignore"
 
-	"github.com/udfx/udfx/harness/internal/regular"
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/internal/regular"
 )
 
 // languageOf maps a file extension to the language of its front-end.
@@ -37,11 +37,12 @@ var vendoredDirs = map[string]bool{
 // binarySniffLen is how much of a file is checked for NUL bytes.
 const binarySniffLen = 8000
 
-// maxFileSize bounds what is read: larger "source" files are generated.
-const maxFileSize = 4 << 20
+// MaxFileSize bounds what is read: larger "source" files are generated.
+// The commands that read one named source file keep to it too.
+const MaxFileSize = 4 << 20
 
-// tooLarge is the reason a file over maxFileSize is skipped.
-var tooLarge = "larger than " + regular.Size(maxFileSize) + ": generated code?"
+// tooLarge is the reason a file over MaxFileSize is skipped.
+var tooLarge = "larger than " + regular.Size(MaxFileSize) + ": generated code?"
 
 // InputError is a path argument that cannot be scanned: it does not exist
 // or is not a source file. It is the user's mistake, not udfx's.
@@ -244,7 +245,7 @@ func (w *walker) addFile(abs string, lang udf.Language, info fs.FileInfo) {
 		return
 	}
 	w.seen[real] = true
-	if info.Size() > maxFileSize {
+	if info.Size() > MaxFileSize {
 		w.skipped = append(w.skipped, Skipped{File: w.display(abs), Reason: tooLarge})
 		return
 	}

@@ -12,7 +12,10 @@ import (
 
 // Snapshot maps each file below root (relative, slash-separated) to its
 // mode and content, and each folder, as the path with a trailing /, to its
-// mode. The top-level entries named in skip (.git, .udfx) are left out.
+// mode. A symbolic link maps to its mode and target (it is not followed);
+// another file that is not a regular one (a named pipe, a socket) to its
+// mode only, since reading it could block. The top-level entries named in
+// skip (.git, .udfx) are left out.
 func Snapshot(t testing.TB, root string, skip ...string) map[string]string {
 	t.Helper()
 	skipped := map[string]bool{}
@@ -39,8 +42,16 @@ func Snapshot(t testing.TB, root string, skip ...string) map[string]string {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() {
+		switch {
+		case d.IsDir():
 			out[rel+"/"] = info.Mode().String()
+			return nil
+		case info.Mode()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			out[rel] = fmt.Sprintf("%s\n-> %s", info.Mode(), target)
+			return err
+		case !info.Mode().IsRegular():
+			out[rel] = info.Mode().String()
 			return nil
 		}
 		b, err := os.ReadFile(p)

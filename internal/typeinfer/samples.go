@@ -9,13 +9,20 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/internal/regular"
 )
 
 // ParquetSchema reads the column types of a Parquet file as Spark reads
 // them. A column whose Arrow type has no single Spark type here (nested,
 // unsigned, time) is left out.
 func ParquetSchema(path string) (map[string]*udf.Type, error) {
-	rdr, err := file.OpenParquetFile(path, false)
+	// Opened as a regular file only: a named pipe would block the open.
+	f, err := regular.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rdr, err := file.NewParquetReader(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a Parquet file: %w", path, err)
 	}

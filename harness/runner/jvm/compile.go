@@ -30,12 +30,18 @@ const driverClass = "UdfxDriver"
 
 // fingerprint identifies a classpath for the cache: jar names, sizes and
 // modification times, so that replaced jars invalidate compiled classes.
+// Names are taken with symbolic links resolved: the same jars reached
+// through each checkout's .venv link are one classpath, not one per
+// checkout (every repository a test creates compiled everything again).
 func fingerprint(jars []string) (string, error) {
 	h := sha256.New()
 	for _, j := range jars {
 		st, err := os.Stat(j)
 		if err != nil {
 			return "", fmt.Errorf("classpath: %w", err)
+		}
+		if real, err := filepath.EvalSymlinks(j); err == nil {
+			j = real
 		}
 		fmt.Fprintf(h, "%s\x00%d\x00%d\n", j, st.Size(), st.ModTime().UnixNano())
 	}
@@ -205,6 +211,10 @@ func compileError(file, output string) error {
 			msg += " " + tm
 		}
 		return &runner.CompileError{File: file, Line: n, Msg: msg}
+	}
+	if strings.Contains(output, "java.lang.StackOverflowError") {
+		// The tail of the output is the compiler's own stack frames.
+		return &runner.CompileError{File: file, Msg: "does not compile: the compiler ran out of stack (java.lang.StackOverflowError): an expression nested too deeply"}
 	}
 	return &runner.CompileError{File: file, Msg: "does not compile: " + tail(strings.TrimSpace(output), 2000)}
 }

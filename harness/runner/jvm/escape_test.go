@@ -18,7 +18,8 @@ import (
 
 // TestNoDescendantOutlivesRun: a Java original that starts `setsid sleep
 // n` with the JVM's stdio inherited neither hangs Run or Close nor leaves
-// the sleep running afterwards, in the sandbox or not.
+// the sleep running afterwards, in the sandbox or not, nor, for a sleep 1
+// that would end by itself after the JVM, a zombie re-parented to udfx.
 func TestNoDescendantOutlivesRun(t *testing.T) {
 	for _, mode := range []sandbox.Mode{sandbox.On, sandbox.Off} {
 		t.Run(string(mode), func(t *testing.T) {
@@ -28,9 +29,9 @@ func TestNoDescendantOutlivesRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			n := int64(100000 + rand.IntN(800000)) // a sleep no other process runs
-			got, err := r.Run(context.Background(), column(value.IntOf(n)))
-			if err != nil || len(got) != 1 || value.Token(got[0]) != fmt.Sprintf("i%d", n) {
-				t.Fatalf("got %v, %v; want [%d]", got, err, n)
+			got, err := r.Run(context.Background(), column(value.IntOf(n), value.IntOf(1)))
+			if err != nil || len(got) != 2 || value.Token(got[0]) != fmt.Sprintf("i%d", n) {
+				t.Fatalf("got %v, %v; want [%d 1]", got, err, n)
 			}
 			if len(proctest.WaitForSleepers(n, 3*time.Second)) == 0 {
 				t.Fatal("the UDF did not start its sleep")
@@ -44,6 +45,10 @@ func TestNoDescendantOutlivesRun(t *testing.T) {
 			}
 			if s := proctest.Sleepers(n); len(s) > 0 {
 				t.Errorf("sleep %d outlived the run: pids %v", n, s)
+			}
+			time.Sleep(1500 * time.Millisecond) // past the end of sleep 1
+			if z := proctest.ZombieChildren(); len(z) > 0 {
+				t.Errorf("dead descendants left unreaped: pids %v", z)
 			}
 		})
 	}

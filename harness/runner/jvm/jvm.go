@@ -222,6 +222,12 @@ func (r *Runner) CompileTime() (time.Duration, bool) { return r.compileTime, r.c
 func (r *Runner) Tools() Tools { return r.tools }
 
 // Close ends the JVM. The compiled classes stay in the cache.
+//
+// The JVM is killed with its tree, not left to exit on its own: a process
+// the UDF started (setsid sleep 1) is found and reaped while the JVM, its
+// parent, still lives. Once the JVM is gone such a process is re-parented
+// to udfx, the subreaper, and if it then exits by itself it stays a
+// zombie of udfx that nothing can tell apart as the run's.
 func (r *Runner) Close() error {
 	if r.proc == nil {
 		return nil
@@ -229,12 +235,8 @@ func (r *Runner) Close() error {
 	p := r.proc
 	r.proc = nil
 	p.stdin.Close()
-	select {
-	case <-p.done:
-	case <-time.After(2 * time.Second):
-		p.kill()
-		<-p.done
-	}
+	p.kill()
+	<-p.done
 	return nil
 }
 

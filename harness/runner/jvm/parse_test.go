@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -25,6 +27,8 @@ func TestCompileErrorParsing(t *testing.T) {
 		// An error in another file is not the user's line.
 		{"/other/B.scala:3: error: x\n", 0, "does not compile"},
 		{"error: bad option: '-foo'\n", 0, "bad option"},
+		// javac 17 on an expression 100,000 parentheses deep.
+		{"The system is out of resources.\nConsult the following stack trace for details.\njava.lang.StackOverflowError\n\tat jdk.compiler/com.sun.tools.javac.parser.JavacParser.term3(JavacParser.java:1203)\n", 0, "the compiler ran out of stack"},
 	}
 	for _, c := range cases {
 		err := compileError(file, c.out)
@@ -72,4 +76,32 @@ func FuzzReadResult(f *testing.F) {
 			t.Fatalf("%q: readResult %v, ParseToken %v", line, got, want)
 		}
 	})
+}
+
+// TestFingerprintFollowsLinks: the same jars reached through a link (each
+// checkout's .venv) are the same classpath for the compile cache; other
+// jars are not.
+func TestFingerprintFollowsLinks(t *testing.T) {
+	dir := t.TempDir()
+	jars := filepath.Join(dir, "jars")
+	if err := os.MkdirAll(jars, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(jars, "spark-core.jar"), []byte("PK"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(jars, filepath.Join(dir, "venv-link")); err != nil {
+		t.Fatal(err)
+	}
+	real, err1 := fingerprint([]string{filepath.Join(jars, "spark-core.jar")})
+	linked, err2 := fingerprint([]string{filepath.Join(dir, "venv-link", "spark-core.jar")})
+	if err1 != nil || err2 != nil || real != linked {
+		t.Errorf("through the link %s (%v), directly %s (%v): want one fingerprint", linked, err2, real, err1)
+	}
+	if err := os.WriteFile(filepath.Join(jars, "spark-core.jar"), []byte("PK\x03"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if changed, _ := fingerprint([]string{filepath.Join(jars, "spark-core.jar")}); changed == real {
+		t.Error("a replaced jar kept its fingerprint")
+	}
 }

@@ -1266,7 +1266,19 @@ def make_pandas(func, eval_type, rt, batch_size):
 
 
 def main():
-    inp = sys.stdin.buffer
+    global OUT
+    # The protocol keeps its own copies of stdin and stdout; fd 0 becomes
+    # /dev/null and fd 1 stderr. A UDF that prints (for debugging, as
+    # PySpark UDFs do: Spark sends it to the executor's log), writes to fd 1
+    # from a C library or reads stdin would otherwise corrupt the rows and
+    # results. Unbuffered, as -u made stdout: a result line leaves at once,
+    # so a runaway row is located.
+    inp = os.fdopen(os.dup(0), "rb")
+    OUT = os.fdopen(os.dup(1), "wb", buffering=0)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    os.dup2(2, 1)
     cfg = json.loads(inp.readline())
     path = os.path.abspath(cfg["file"])
     cfg["file"] = path

@@ -90,3 +90,18 @@ func TestReadResultsLongerThanTheBuffer(t *testing.T) {
 	assert.Equal(t, value.Token(value.StringOf(long)), value.Token(out[0]), "the long string came back changed")
 	assert.Equal(t, value.Token(value.StringOf("short")), value.Token(out[1]))
 }
+
+// TestUDFsCannotTouchTheProtocol: what a UDF prints, on sys.stdout or on
+// fd 1, goes to stderr, and its stdin is empty: the rows and the results
+// stay udfx's.
+func TestUDFsCannotTouchTheProtocol(t *testing.T) {
+	rows := [][]value.Value{{value.IntOf(1)}, {value.IntOf(2)}}
+	for _, name := range []string{"prints", "reads"} {
+		t.Run(name, func(t *testing.T) {
+			r := newRunner(t, parseUDF(t, "testdata/stdio.py", name), runner.Limits{Timeout: 15 * time.Second, MemoryMB: 512})
+			got, err := r.Run(context.Background(), rows)
+			require.NoError(t, err)
+			require.Equal(t, []string{"i1", "i2"}, tokens(got))
+		})
+	}
+}

@@ -40,6 +40,9 @@ func (f *Frontend) Close() {
 
 // Parse returns the UDFs defined in src.
 func (f *Frontend) Parse(path string, src []byte) ([]udf.UDF, error) {
+	if err := checkLineLengths(path, src); err != nil {
+		return nil, err
+	}
 	s, err := f.parser.Parse(path, src)
 	if err != nil {
 		return nil, err
@@ -55,6 +58,37 @@ func (f *Frontend) Parse(path string, src []byte) ([]udf.UDF, error) {
 	fl.findRegistrations()
 	fl.findUses()
 	return fl.result(), nil
+}
+
+// maxLineWork bounds the sum over a file's lines of the square of their
+// length. tree-sitter's lexer finds a token's column by walking back to
+// the start of its line, and the Scala grammar asks for the column at
+// most tokens, so a line costs time quadratic in its length: one line of
+// 100 KiB (minified or generated code, a deeply nested expression) took
+// half a minute, 800 KiB hours. The bound is one line of 32 KiB, or a
+// 4 MiB file of 256-byte lines: a few seconds.
+const maxLineWork = 1 << 30
+
+// checkLineLengths refuses, as a *udf.ParseError at its longest line, a
+// file whose lines would take the parser too long (maxLineWork).
+func checkLineLengths(path string, src []byte) error {
+	var work, longest, at int
+	for line, rest := 1, src; len(rest) > 0; line++ {
+		n := bytes.IndexByte(rest, '\n')
+		if n < 0 {
+			n = len(rest)
+		}
+		work += n * n
+		if n > longest {
+			longest, at = n, line
+		}
+		rest = rest[min(n+1, len(rest)):]
+	}
+	if work <= maxLineWork {
+		return nil
+	}
+	return &udf.ParseError{File: path, Pos: udf.Position{Line: at, Column: 1}, Message: fmt.Sprintf(
+		"line %d is %d bytes long: the Scala parser takes time that grows with the square of a line's length, so udfx does not parse files with lines this long (minified or generated code?)", at, longest)}
 }
 
 // mayHoldUDF is false for source that cannot define a UDF: no udf(...) or
