@@ -91,7 +91,7 @@ func prepareJVM(ctx context.Context, u *udf.UDF, in *Install, env func(string) s
 		compiler = "scalac " + tools.ScalaVersion
 	}
 	key := hashOf("spark-udf", shimVersion, string(src), filepath.Base(u.File), string(u.Language), string(u.Kind), u.Name,
-		strconv.Itoa(len(u.Params)), u.Return.String(), in.Jars, in.SparkVersion, compiler)
+		strconv.Itoa(len(u.Params)), u.Return.String(), resolved(in.Jars), in.SparkVersion, compiler)
 	dir := filepath.Join(cacheDir, key)
 	jar := filepath.Join(dir, "udf.jar")
 	callFile := filepath.Join(dir, "call.txt")
