@@ -82,8 +82,8 @@ func buildArtifact(ctx context.Context, opts Options, out *Outcome) error {
 		return fmt.Errorf("RapidsUDF build: %w", err)
 	}
 	defer os.RemoveAll(work)
-	origDir, genDir, srcDir := filepath.Join(work, "orig"), filepath.Join(work, "classes"), filepath.Join(work, "src")
-	for _, d := range []string{origDir, genDir, srcDir} {
+	genDir, srcDir := filepath.Join(work, "classes"), filepath.Join(work, "src")
+	for _, d := range []string{genDir, srcDir} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return err
 		}
@@ -91,24 +91,22 @@ func buildArtifact(ctx context.Context, opts Options, out *Outcome) error {
 	sparkCP := filepath.Join(tools.SparkJars, "*")
 	var built []string
 
-	// The columnar class extends the original: compile it first.
+	// The columnar class extends the original: its classes, as the JVM
+	// runner compiled them for the scaffold (from its cache).
 	origSrc := filepath.Join(opts.RepoRoot, filepath.FromSlash(opts.UDF.File))
-	var origCmd []string
 	switch opts.UDF.Language {
 	case udf.Java:
-		origCmd = []string{tools.Javac, "-nowarn", "-d", origDir, "-cp", sparkCP, origSrc}
 	case udf.Scala:
 		if len(tools.ScalaJars) == 0 {
 			rendered("no Scala 2.13 compiler for the original")
 			return nil
 		}
-		origCmd = []string{tools.Java, "-cp", strings.Join(tools.ScalaJars, string(os.PathListSeparator)), "scala.tools.nsc.Main",
-			"-usejavacp", "-d", origDir, "-classpath", sparkCP, origSrc}
 	default:
 		return nil
 	}
-	if msg, err := runTool(ctx, origCmd); err != nil {
-		rendered("the original did not compile here: " + firstLine(msg))
+	origDir, err := jvm.CompileSource(ctx, &tools, origSrc, "")
+	if err != nil {
+		rendered("the original did not compile here: " + firstLine(err.Error()))
 		return nil
 	}
 

@@ -41,6 +41,15 @@ func fingerprint(jars []string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
+// resolved is p with symbolic links resolved, or p when that fails: the
+// cache keys name files where they are, not the way they were reached.
+func resolved(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
 func hashOf(parts ...[]byte) string {
 	h := sha256.New()
 	for _, p := range parts {
@@ -139,7 +148,11 @@ func compileUser(ctx context.Context, t *Tools, cacheDir, cpHash, file string, s
 	}
 	compiler := "javac " + t.JDKVersion
 	if scala {
-		compiler = "scalac " + t.ScalaVersion + " " + strings.Join(t.ScalaJars, ":")
+		var jars []string
+		for _, j := range t.ScalaJars {
+			jars = append(jars, resolved(j))
+		}
+		compiler = "scalac " + t.ScalaVersion + " " + strings.Join(jars, ":")
 	}
 	key := hashOf([]byte("user"), src, []byte(filepath.Base(file)), driverSource, []byte(cpHash), []byte(t.JDKVersion), []byte(compiler))
 	dir, hit, err := cached(filepath.Join(cacheDir, "classes"), key, func(out string) error {
@@ -171,6 +184,46 @@ func compileUser(ctx context.Context, t *Tools, cacheDir, cpHash, file string, s
 		return "", false, err
 	}
 	return filepath.Join(dir, "classes"), hit, nil
+}
+
+// CompileSource compiles a Scala or Java source file as it is, as New
+// does for the runner, against the Spark jars of t, and returns the folder
+// of its classes. They come from the runner's cache (CacheDir) when the
+// same source was compiled before against the same jars and compilers, as
+// it is when a rewrite has run the original first. A source that does not
+// compile is a *runner.CompileError.
+func CompileSource(ctx context.Context, t *Tools, file, cacheDir string) (string, error) {
+	scala := strings.HasSuffix(file, ".scala")
+	if !scala && !strings.HasSuffix(file, ".java") {
+		return "", fmt.Errorf("%s is neither a Scala nor a Java file", file)
+	}
+	if t.SparkJars == "" || t.Javac == "" || scala && len(t.ScalaJars) == 0 {
+		return "", &runner.EnvError{What: "JDK", Msg: "compiling " + file + " needs a JDK, Spark's jars and, for Scala, a Scala " + ScalaBinary + " compiler: " + strings.Join(t.Notes, "; ")}
+	}
+	if cacheDir == "" {
+		d, err := defaultCacheDir()
+		if err != nil {
+			return "", err
+		}
+		cacheDir = d
+	}
+	cpHash, err := classpathHash(t)
+	if err != nil {
+		return "", err
+	}
+	classes, _, err := compileUser(ctx, t, cacheDir, cpHash, file, scala)
+	return classes, err
+}
+
+// classpathHash is the fingerprint of Spark's jars in t. The cache keys
+// hash the jars where they really are: two checkouts whose .venv links
+// the same environment share compiled classes.
+func classpathHash(t *Tools) (string, error) {
+	jars, err := sparkClasspath(resolved(t.SparkJars))
+	if err != nil {
+		return "", err
+	}
+	return fingerprint(jars)
 }
 
 // diagRE matches the first line of a scalac 2.13 or javac diagnostic:
