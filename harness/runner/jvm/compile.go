@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/udfx/udfx/harness/internal/buildcache"
 	"github.com/udfx/udfx/harness/runner"
 )
 
@@ -59,49 +60,11 @@ func hashOf(parts ...[]byte) string {
 	return hex.EncodeToString(h.Sum(nil))[:40]
 }
 
-// cached returns dir/key when a complete compilation is there, or runs
-// build into a fresh folder and moves it into place. A concurrent udfx
-// doing the same is harmless: the first rename wins and the other's output
-// is dropped.
-func cached(dir, key string, build func(out string) error) (path string, hit bool, err error) {
-	final := filepath.Join(dir, key)
-	if _, err := os.Stat(filepath.Join(final, ".complete")); err == nil {
-		return final, true, nil
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", false, fmt.Errorf("creating the class cache %s: %w", dir, err)
-	}
-	tmp, err := os.MkdirTemp(dir, ".build-")
-	if err != nil {
-		return "", false, fmt.Errorf("creating a build folder in %s: %w", dir, err)
-	}
-	defer os.RemoveAll(tmp)
-	if err := build(tmp); err != nil {
-		return "", false, err
-	}
-	if err := os.WriteFile(filepath.Join(tmp, ".complete"), nil, 0o644); err != nil {
-		return "", false, fmt.Errorf("marking %s complete: %w", tmp, err)
-	}
-	if err := os.Rename(tmp, final); err != nil {
-		if _, statErr := os.Stat(filepath.Join(final, ".complete")); statErr == nil {
-			return final, false, nil
-		}
-		// A stale, incomplete folder from a killed build: replace it.
-		if rmErr := os.RemoveAll(final); rmErr != nil {
-			return "", false, fmt.Errorf("replacing %s: %w", final, rmErr)
-		}
-		if err := os.Rename(tmp, final); err != nil {
-			return "", false, fmt.Errorf("moving compiled classes to %s: %w", final, err)
-		}
-	}
-	return final, false, nil
-}
-
 // compileDriver compiles the driver against Spark's jars, and returns its
 // classes and the JVM options Spark's launcher gives every Spark JVM.
 func compileDriver(ctx context.Context, t *Tools, cacheDir, cpHash string) (string, []string, error) {
 	key := hashOf([]byte("driver"), driverSource, []byte(cpHash), []byte(t.JDKVersion))
-	dir, _, err := cached(filepath.Join(cacheDir, "driver"), key, func(out string) error {
+	dir, _, err := buildcache.Dir(filepath.Join(cacheDir, "driver"), key, func(out string) error {
 		src := filepath.Join(out, "src", driverClass+".java")
 		if err := os.MkdirAll(filepath.Dir(src), 0o755); err != nil {
 			return fmt.Errorf("writing the driver: %w", err)
@@ -155,7 +118,7 @@ func compileUser(ctx context.Context, t *Tools, cacheDir, cpHash, file string, s
 		compiler = "scalac " + t.ScalaVersion + " " + strings.Join(jars, ":")
 	}
 	key := hashOf([]byte("user"), src, []byte(filepath.Base(file)), driverSource, []byte(cpHash), []byte(t.JDKVersion), []byte(compiler))
-	dir, hit, err := cached(filepath.Join(cacheDir, "classes"), key, func(out string) error {
+	dir, hit, err := buildcache.Dir(filepath.Join(cacheDir, "classes"), key, func(out string) error {
 		classes := filepath.Join(out, "classes")
 		if err := os.MkdirAll(classes, 0o755); err != nil {
 			return fmt.Errorf("creating %s: %w", classes, err)
