@@ -11,9 +11,9 @@ import (
 // sparkPool keeps the Spark sessions of the tests' --engine spark commands
 // running from one command to the next: a SparkSession's start is most of
 // such a command's time, and the tests need one per configuration, not
-// one per command: three (no jars for the Python UDFs, and one each for
-// the Scala and the Java example's jar, whose classes share a name).
-var sparkPool = &spark.Pool{MaxIdle: 3}
+// one per command: two, one without jars for the Python UDFs and one with
+// the Scala example's jar.
+var sparkPool = &spark.Pool{}
 
 // TestMain prepares the Python environment with pyspark that the tests
 // run originals and Spark with, the first time on a fresh machine, and
