@@ -24,8 +24,8 @@ import (
 // for Configs that list its jars now.
 //
 // A pooled session outlives the command that started it, so it does not
-// use Config.Workspace: its log and job files lie in a folder of the
-// pool's own, which Pool.Close removes. Nothing of one command's jobs is
+// use Config.Workspace: its log and job files lie in a temporary folder of
+// its own, removed when it stops. Nothing of one command's jobs is
 // visible to the next but what the driver keeps by design: imported Python
 // modules (by absolute path) and registered JVM UDFs (by jar and shim).
 type Pool struct {
@@ -69,16 +69,29 @@ func (p *Pool) Start(ctx context.Context, cfg Config) (*Session, error) {
 		p.mu.Unlock()
 		return nil, fmt.Errorf("spark: the session pool is closed")
 	}
+	var exited []*Session
+	defer func() {
+		for _, s := range exited {
+			s.pool = nil
+			s.Close()
+		}
+	}()
 	for i := len(p.idle) - 1; i >= 0; i-- {
 		s := p.idle[i]
-		if s.poolKey == key && sameJars(s.jars, cfg.Jars) {
-			p.idle = slices.Delete(p.idle, i, i+1)
-			p.mu.Unlock()
-			s.mu.Lock()
-			s.pooledIdle = false
-			s.mu.Unlock()
-			return s, nil
+		if s.poolKey != key || !sameJars(s.jars, cfg.Jars) {
+			continue
 		}
+		p.idle = slices.Delete(p.idle, i, i+1)
+		if s.driverExited() {
+			// It died while it waited: no command saw it go.
+			exited = append(exited, s)
+			continue
+		}
+		p.mu.Unlock()
+		s.mu.Lock()
+		s.pooledIdle = false
+		s.mu.Unlock()
+		return s, nil
 	}
 	p.mu.Unlock()
 	cfg.Workspace = ""
@@ -125,6 +138,20 @@ func (p *Pool) put(s *Session) bool {
 		old.Close()
 	}
 	return true
+}
+
+// driverExited says whether the driver process of a started session has
+// ended.
+func (s *Session) driverExited() bool {
+	if s.done == nil {
+		return false
+	}
+	select {
+	case <-s.done:
+		return true
+	default:
+		return false
+	}
 }
 
 // Close stops every idle session and makes the sessions still in use stop

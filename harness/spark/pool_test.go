@@ -92,6 +92,35 @@ func TestPoolHandsAnIdleSessionToAnEquivalentConfig(t *testing.T) {
 	}
 }
 
+// A session whose driver ended while it waited is stopped, not handed
+// out: the next equivalent one is.
+func TestPoolSkipsASessionWhoseDriverExited(t *testing.T) {
+	root := repoRoot(t)
+	p := &Pool{}
+	cfg := Config{ANSI: true, Dir: root, CacheDir: testCache}
+	healthy, exited := pooledStub(t, p, cfg), pooledStub(t, p, cfg)
+	exited.done = make(chan struct{})
+	close(exited.done)
+	for _, s := range []*Session{healthy, exited} {
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := p.Start(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != healthy {
+		t.Fatal("Start handed out the session whose driver exited")
+	}
+	if exited.dead == nil || p.Idle() != 0 {
+		t.Fatalf("the exited session should be stopped and gone: dead %v, %d idle", exited.dead, p.Idle())
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestPoolKeepsAtMostMaxIdleSessions(t *testing.T) {
 	root := repoRoot(t)
 	p := &Pool{MaxIdle: 2}
