@@ -11,6 +11,7 @@ import (
 )
 
 func TestBenchCommandTimesTheTranslatorsRewriteThenTheAppliedOne(t *testing.T) {
+	t.Parallel()
 	dir := tempRepo(t)
 	chart := filepath.Join(t.TempDir(), "bench.svg")
 	stdout, stderr, code := runCLI(t, dir, "bench", "examples/python-celsius/celsius.py", "--rows", "3000", "--runs", "3", "--format", "json", "--chart", chart)

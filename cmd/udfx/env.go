@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/udfx/udfx/harness/progress"
+	"github.com/udfx/udfx/harness/spark"
 )
 
 // env is what a command may touch of the outside world. main fills it from
@@ -24,6 +25,10 @@ type env struct {
 	// Now is the clock of progress lines (time.Now when nil; tests fix it
 	// so the lines are golden).
 	Now func() time.Time
+	// Spark, when set, keeps Spark sessions running between the commands
+	// this process runs, and commands take theirs from it; nil starts a
+	// session per command and stops it at the command's end.
+	Spark *spark.Pool
 
 	rep *progress.Reporter
 	// recovered counts the interrupted applies this command rolled back

@@ -71,7 +71,7 @@ func runCaptured(ctx context.Context, parent *env, args []string) (res mcpserver
 	var stdout, stderr bytes.Buffer
 	child := &env{
 		Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr,
-		WorkDir: parent.WorkDir, Getenv: toolGetenv(parent),
+		WorkDir: parent.WorkDir, Getenv: toolGetenv(parent), Spark: parent.Spark,
 	}
 	// A bug in one command must not take the server, and the client's
 	// session, down with it: report it as the internal failure it is.

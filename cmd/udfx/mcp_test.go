@@ -247,6 +247,7 @@ func TestMCPToolCallsAreNotACIStep(t *testing.T) {
 
 // The whole loop of an outside agent: rewrite with apply, then the gate.
 func TestMCPRewriteApplyThenVerify(t *testing.T) {
+	t.Parallel()
 	dir := tempRepo(t)
 	cs := serveMCP(t, dir)
 	res, _ := callTool(t, cs, "rewrite", map[string]any{"path": "examples/python-celsius/celsius.py", "rows": 1000, "apply": true})

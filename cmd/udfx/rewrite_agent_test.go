@@ -65,6 +65,7 @@ func noKeyIn(t *testing.T, dir string, outputs ...string) {
 }
 
 func TestRewriteWithTheModelAgent(t *testing.T) {
+	t.Parallel()
 	dir := tempRepo(t)
 	srv := scripted.New(
 		checked(toolTurn("read_udf", `{}`), scripted.SystemContains("# Convert a UDF into candidates", "to_fahrenheit")),
@@ -111,6 +112,7 @@ func TestRewriteWithTheModelAgent(t *testing.T) {
 }
 
 func TestRewriteWithAModelThatOnlyProposesWrongCandidates(t *testing.T) {
+	t.Parallel()
 	dir := tempRepo(t)
 	srv := scripted.New(
 		submitTurn(modelWrongSQL),
@@ -147,6 +149,7 @@ func TestRewriteWithAModelThatOnlyProposesWrongCandidates(t *testing.T) {
 }
 
 func TestRewriteAutoAsksTheModelForWhatTheTranslatorDeclines(t *testing.T) {
+	t.Parallel()
 	dir := tempRepo(t)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "halve.py"), []byte(halveThrice), 0o644))
 	git(t, dir, "add", "halve.py")
@@ -171,6 +174,7 @@ func TestRewriteAutoAsksTheModelForWhatTheTranslatorDeclines(t *testing.T) {
 // An endpoint that keeps failing is udfx failing to do its job under
 // --agent openai (exit 3), after the retries; nothing is recorded.
 func TestRewriteWithAFailingEndpoint(t *testing.T) {
+	t.Parallel()
 	dir := tempRepo(t)
 	srv := scripted.New().Then(func(int) scripted.Turn {
 		return scripted.Turn{Status: 502, ErrorMessage: "bad gateway for " + agentTestKey}
@@ -187,6 +191,7 @@ func TestRewriteWithAFailingEndpoint(t *testing.T) {
 }
 
 func TestRewriteAgentFlags(t *testing.T) {
+	t.Parallel()
 	dir := tempRepo(t)
 	py := "examples/python-celsius/celsius.py"
 	endpoint := map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:1/v1"}
@@ -221,6 +226,7 @@ func TestRewriteAgentFlags(t *testing.T) {
 // command's outputs: stdout, stderr, report.md and every other file under
 // .udfx, and the history sent back to the endpoint.
 func TestRewriteRedactsTheKeyTheModelEchoes(t *testing.T) {
+	t.Parallel()
 	dir := tempRepo(t)
 	keyed := "celsius * 1.8D + 32.0D + length('" + agentTestKey + "') * 0.0D"
 	srv := scripted.New(

@@ -77,11 +77,16 @@ var rewriteExamples = []struct {
 }
 
 func TestRewriteCommandWritesAVerifiedSQLRewrite(t *testing.T) {
+	t.Parallel()
 	for _, ex := range rewriteExamples {
 		t.Run(ex.name, func(t *testing.T) {
+			t.Parallel()
 			dir := tempRepo(t)
 			stdout, stderr, code := runCLI(t, dir, "rewrite", ex.target)
 			require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+			// Not a terminal: no progress lines (TestRewriteTalksOnATerminal
+			// has them on one).
+			assert.Empty(t, stderr)
 			assert.Contains(t, stdout, "candidate 1    sql: verified")
 			jvm := ex.name != "python"
 			if jvm {
@@ -191,6 +196,7 @@ func TestRewriteCommandWritesAVerifiedSQLRewrite(t *testing.T) {
 }
 
 func TestRewriteCommandRefusesToApplyOverUncommittedChanges(t *testing.T) {
+	t.Parallel()
 	dir := tempRepo(t)
 	file := filepath.Join(dir, "examples", "python-celsius", "celsius.py")
 	b, err := os.ReadFile(file)
@@ -230,6 +236,7 @@ def halve_thrice(x: float) -> float:
 `
 
 func TestRewriteCommandDeclines(t *testing.T) {
+	t.Parallel()
 	dir := tempRepo(t)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "halve.py"), []byte(halveThrice), 0o644))
 	git(t, dir, "add", "halve.py")
@@ -248,6 +255,7 @@ func TestRewriteCommandDeclines(t *testing.T) {
 }
 
 func TestRewriteCommandUsage(t *testing.T) {
+	t.Parallel()
 	dir := tempRepo(t)
 	for _, c := range []struct {
 		args []string

@@ -77,7 +77,11 @@ func startSpark(ctx context.Context, e *env, o *sparkOptions, u *udf.UDF, ansi b
 		cfg.Jars = []string{jar}
 	}
 	say("starting Spark")
-	s, err := spark.Start(ctx, cfg)
+	start := spark.Start
+	if e.Spark != nil {
+		start = e.Spark.Start
+	}
+	s, err := start(ctx, cfg)
 	if err != nil {
 		return nil, sparkError(err)
 	}

@@ -22,6 +22,7 @@ var celsiusExamples = []struct{ name, target string }{
 }
 
 func TestTestCommandProvesTheCelsiusRewrite(t *testing.T) {
+	t.Parallel()
 	for _, ex := range celsiusExamples {
 		t.Run(ex.name, func(t *testing.T) {
 			stdout, stderr, code := runCLI(t, repoRoot(t), "test", ex.target, "--sql", "celsius * 9.0 / 5.0 + 32.0", "--workspace", t.TempDir())
@@ -35,6 +36,7 @@ func TestTestCommandProvesTheCelsiusRewrite(t *testing.T) {
 }
 
 func TestTestCommandRefutesAWrongRewrite(t *testing.T) {
+	t.Parallel()
 	for _, ex := range celsiusExamples {
 		t.Run(ex.name, func(t *testing.T) {
 			stdout, stderr, code := runCLI(t, repoRoot(t), "test", ex.target, "--sql", "celsius * 1.8 + 32.0", "--workspace", t.TempDir(), "--format", "json")
@@ -65,6 +67,7 @@ func TestTestCommandRefutesAWrongRewrite(t *testing.T) {
 }
 
 func TestTestCommandReportsThrowingAndRunawayOriginals(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	stdout, stderr, code := runCLI(t, root, "test", "cmd/udfx/testdata/udfs/Guarded.scala:SqrtOrThrow", "--sql", "sqrt(x)", "--workspace", t.TempDir(), "--rows", "2000")
 	require.Equal(t, exitFailed, code, "stderr: %s", stderr)
@@ -79,14 +82,16 @@ func TestTestCommandReportsThrowingAndRunawayOriginals(t *testing.T) {
 	require.Equal(t, exitOK, code, "stderr: %s\n%s", stderr, stdout)
 	assert.Regexp(t, `error rows      \d+ rows threw in both`, stdout)
 
-	_, stderr, code = runCLI(t, root, "test", "cmd/udfx/testdata/udfs/Guarded.scala:SpinsAboveAHundred", "--sql", "x", "--workspace", t.TempDir(), "--rows", "200", "--timeout", "20s")
+	// The loop never ends: the whole limit is waited out, so keep it short.
+	_, stderr, code = runCLI(t, root, "test", "cmd/udfx/testdata/udfs/Guarded.scala:SpinsAboveAHundred", "--sql", "x", "--workspace", t.TempDir(), "--rows", "200", "--timeout", "3s")
 	assert.Equal(t, exitInternal, code)
-	assert.Contains(t, stderr, "did not finish evaluating its rows within 20s")
+	assert.Contains(t, stderr, "did not finish evaluating its rows within 3s")
 	assert.Contains(t, stderr, "start-up is not counted")
 	assert.Contains(t, stderr, "input: x = ")
 }
 
 func TestTestCommandUsageErrors(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	cases := []struct {
 		args []string
@@ -132,6 +137,7 @@ func TestTestCommandCannotRunTheOriginal(t *testing.T) {
 }
 
 func TestTestCommandTestsTheSamples(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	samples := filepath.Join(dir, "rows.jsonl")
 	require.NoError(t, os.WriteFile(samples, []byte("{\"celsius\": 21.5}\n{\"celsius\": -40}\n{\"celsius\": null}\n"), 0o644))

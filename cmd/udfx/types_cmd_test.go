@@ -45,6 +45,7 @@ func readRecord(t *testing.T, dir, udfName string) *evidence.Record {
 }
 
 func TestRewriteTypesFromTheSchemaInTheFile(t *testing.T) {
+	t.Parallel()
 	dir := typesRepo(t)
 	// The Celsius example without hints: the type of celsius is the one
 	// spark.read.schema(...) gives the column the UDF is applied to.
@@ -70,6 +71,7 @@ func TestRewriteTypesFromTheSchemaInTheFile(t *testing.T) {
 }
 
 func TestRewriteTypesOfALambdaFromAStructType(t *testing.T) {
+	t.Parallel()
 	dir := typesRepo(t)
 	stdout, stderr, code := runCLI(t, dir, "rewrite", "jobs/lambda_struct.py")
 	// c's type comes from the StructType the UDF's column is read with.
@@ -89,6 +91,7 @@ func TestRewriteTypesOfALambdaFromAStructType(t *testing.T) {
 }
 
 func TestRewriteScalaReturnTypeOfAMatch(t *testing.T) {
+	t.Parallel()
 	dir := typesRepo(t)
 	stdout, stderr, code := runCLI(t, dir, "rewrite", "jobs/MatchLambda.scala", "--target", "sql")
 	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
@@ -103,6 +106,7 @@ func TestRewriteScalaReturnTypeOfAMatch(t *testing.T) {
 }
 
 func TestRewriteUnknownTypeNamesTheFlag(t *testing.T) {
+	t.Parallel()
 	dir := typesRepo(t)
 	_, stderr, code := runCLI(t, dir, "rewrite", "jobs/untyped.py")
 	assert.Equal(t, exitInternal, code)
@@ -110,6 +114,7 @@ func TestRewriteUnknownTypeNamesTheFlag(t *testing.T) {
 }
 
 func TestTypesFlagAndSignatureArgument(t *testing.T) {
+	t.Parallel()
 	dir := typesRepo(t)
 	for _, tc := range []struct {
 		name   string
@@ -141,6 +146,7 @@ func TestTypesFlagAndSignatureArgument(t *testing.T) {
 }
 
 func TestLambdaNameFromScanIsAcceptedBack(t *testing.T) {
+	t.Parallel()
 	// scan prints <lambda@11:23> for the word count's flatMap lambda; the
 	// ':' inside it must not split FILE:NAME.
 	stdout, stderr, code := runCLI(t, repoRoot(t), "scaffold", "examples/python-wordcount/wordcount.py:<lambda@11:23>", "--workspace", t.TempDir())

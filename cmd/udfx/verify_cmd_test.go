@@ -304,7 +304,7 @@ func runCLIEnv(t *testing.T, dir string, vars map[string]string, args ...string)
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	code := run(args, &env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, WorkDir: dir,
-		Getenv: func(k string) string { return vars[k] }})
+		Getenv: func(k string) string { return vars[k] }, Spark: sparkPool})
 	return stdout.String(), stderr.String(), code
 }
 

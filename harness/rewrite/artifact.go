@@ -4,6 +4,9 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -16,6 +19,7 @@ import (
 
 	"github.com/udfx/udfx/gpu/toolkit"
 	"github.com/udfx/udfx/harness/evidence"
+	"github.com/udfx/udfx/harness/internal/buildcache"
 	"github.com/udfx/udfx/harness/mavenjar"
 	"github.com/udfx/udfx/harness/runner/jvm"
 	"github.com/udfx/udfx/harness/udf"
@@ -82,33 +86,37 @@ func buildArtifact(ctx context.Context, opts Options, out *Outcome) error {
 		return fmt.Errorf("RapidsUDF build: %w", err)
 	}
 	defer os.RemoveAll(work)
-	origDir, genDir, srcDir := filepath.Join(work, "orig"), filepath.Join(work, "classes"), filepath.Join(work, "src")
-	for _, d := range []string{origDir, genDir, srcDir} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return err
+	srcDir := filepath.Join(work, "src")
+	if err := os.MkdirAll(srcDir, 0o755); err != nil {
+		return err
+	}
+	cacheDir := opts.CacheDir
+	if cacheDir == "" {
+		d, err := os.UserCacheDir()
+		if err != nil {
+			return fmt.Errorf("RapidsUDF build: no cache folder: %w", err)
 		}
+		cacheDir = filepath.Join(d, "udfx")
 	}
 	sparkCP := filepath.Join(tools.SparkJars, "*")
 	var built []string
 
-	// The columnar class extends the original: compile it first.
+	// The columnar class extends the original: its classes, as the JVM
+	// runner compiled them for the scaffold (from its cache).
 	origSrc := filepath.Join(opts.RepoRoot, filepath.FromSlash(opts.UDF.File))
-	var origCmd []string
 	switch opts.UDF.Language {
 	case udf.Java:
-		origCmd = []string{tools.Javac, "-nowarn", "-d", origDir, "-cp", sparkCP, origSrc}
 	case udf.Scala:
 		if len(tools.ScalaJars) == 0 {
 			rendered("no Scala 2.13 compiler for the original")
 			return nil
 		}
-		origCmd = []string{tools.Java, "-cp", strings.Join(tools.ScalaJars, string(os.PathListSeparator)), "scala.tools.nsc.Main",
-			"-usejavacp", "-d", origDir, "-classpath", sparkCP, origSrc}
 	default:
 		return nil
 	}
-	if msg, err := runTool(ctx, origCmd); err != nil {
-		rendered("the original did not compile here: " + firstLine(msg))
+	origDir, err := jvm.CompileSource(ctx, &tools, opts.Limits, origSrc, filepath.Join(cacheDir, "jvm"))
+	if err != nil {
+		rendered("the original did not compile here: " + firstLine(err.Error()))
 		return nil
 	}
 
@@ -136,14 +144,37 @@ func buildArtifact(ctx context.Context, opts Options, out *Outcome) error {
 		}
 	}
 	cp := strings.Join([]string{cudfJar, rapidsJar, origDir, sparkCP}, string(os.PathListSeparator))
-	javacArgs := []string{tools.Javac, "-Xlint:all", "-Xlint:-serial", "-Xlint:-processing", "-Xlint:-classfile", "-Xlint:-path", "-Werror", "-d", genDir, "-cp", cp}
-	if msg, err := runTool(ctx, append(javacArgs, srcs...)); err != nil {
+	flags := []string{"-Xlint:all", "-Xlint:-serial", "-Xlint:-processing", "-Xlint:-classfile", "-Xlint:-path", "-Werror"}
+	// The classes are kept by what they are compiled from, so that the
+	// same rewrite (udfx rewrite, then udfx rewrite --apply) runs javac
+	// once. A compile that fails is not kept.
+	key, err := rapidsKey(tools, flags, []string{cudfJar, rapidsJar, origDir}, srcDir, srcs)
+	if err != nil {
+		return fmt.Errorf("RapidsUDF build: %w", err)
+	}
+	classDir, _, err := buildcache.Dir(filepath.Join(cacheDir, "rapidsudf"), key, func(dir string) error {
+		classes := filepath.Join(dir, "classes")
+		if err := os.MkdirAll(classes, 0o755); err != nil {
+			return err
+		}
+		args := append(append([]string{tools.Javac}, flags...), "-d", classes, "-cp", cp)
+		if msg, err := runTool(ctx, append(args, srcs...)); err != nil {
+			return &javacError{msg}
+		}
+		return nil
+	})
+	var je *javacError
+	if errors.As(err, &je) {
 		for _, r := range rs {
 			r.Accepted, r.Files = false, nil
-			r.Reason = "the generated RapidsUDF does not compile against the cuDF and RAPIDS jars (javac -Werror): " + tail(msg, 2000)
+			r.Reason = "the generated RapidsUDF does not compile against the cuDF and RAPIDS jars (javac -Werror): " + tail(je.output, 2000)
 		}
 		return nil
 	}
+	if err != nil {
+		return fmt.Errorf("RapidsUDF build: %w", err)
+	}
+	genDir := filepath.Join(classDir, "classes")
 	built = append(built, fmt.Sprintf("javac %s -Xlint:all -Werror against %s (%s) and %s (%s)",
 		tools.JDKVersion, path.Base(filepath.ToSlash(cudfJar)), shortHash(cudfJar), path.Base(filepath.ToSlash(rapidsJar)), shortHash(rapidsJar)))
 
@@ -254,6 +285,45 @@ func artifactsOf(rs []*Rendered) []evidence.Artifact {
 		}
 	}
 	return out
+}
+
+// javacError is javac's refusal of the generated classes, with its output.
+type javacError struct{ output string }
+
+func (e *javacError) Error() string { return "javac: " + firstLine(e.output) }
+
+// rapidsKey names the RapidsUDF classes by what javac makes them from:
+// javac and its flags, the jars and folders on the class path (where they
+// are, with their sizes and times; the original's classes are a folder of
+// the JVM runner's cache named by their own inputs, Spark's jars among
+// them) and each source, by its path under srcDir and its content.
+func rapidsKey(tools jvm.Tools, flags, classpath []string, srcDir string, srcs []string) (string, error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "rapidsudf 1\x00%s\x00%s\x00%s\n", resolvedPath(tools.Javac), tools.JDKVersion, strings.Join(flags, " "))
+	for _, p := range append(classpath, tools.SparkJars) {
+		st, err := os.Stat(p)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00%d\n", resolvedPath(p), st.Size(), st.ModTime().UnixNano())
+	}
+	for _, src := range srcs {
+		b, err := os.ReadFile(src)
+		if err != nil {
+			return "", err
+		}
+		rel, _ := filepath.Rel(srcDir, src)
+		fmt.Fprintf(h, "%s\x00%d\x00", filepath.ToSlash(rel), len(b))
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:40], nil
+}
+
+func resolvedPath(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
 }
 
 func runTool(ctx context.Context, args []string) (string, error) {

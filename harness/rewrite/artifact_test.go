@@ -23,8 +23,9 @@ import (
 // artifactCase renders the columnar and CUDA rewrites of the Java
 // ToFahrenheit example as renderTargets does (the CUDA one without its
 // host run, which templates/cuda tests) and returns the Options and
-// Outcome buildArtifact takes.
-func artifactCase(t *testing.T) (Options, *Outcome) {
+// Outcome buildArtifact takes, with cacheDir as its build cache (a fresh
+// one runs javac).
+func artifactCase(t *testing.T, cacheDir string) (Options, *Outcome) {
 	t.Helper()
 	for _, a := range []string{mavenjar.CuDF, mavenjar.Rapids} {
 		_, err := mavenjar.Resolve(context.Background(), a, func(s string) { t.Log(s) })
@@ -50,7 +51,7 @@ func artifactCase(t *testing.T) (Options, *Outcome) {
 	require.NoError(t, err)
 	require.NotNil(t, res.IR)
 	dir := "udfx-rewrites/ToFahrenheit"
-	opts := Options{UDF: u, Source: src, RepoRoot: root, Workspace: t.TempDir(), Tool: "udfx test"}
+	opts := Options{UDF: u, Source: src, RepoRoot: root, Workspace: t.TempDir(), Tool: "udfx test", CacheDir: cacheDir}
 	out := &Outcome{RewriteDir: dir}
 	col := &Rendered{Target: TargetColumnar}
 	require.NoError(t, renderColumnar(opts, res.IR, dir, dir+"/evidence.json", col))
@@ -71,7 +72,8 @@ func artifactCase(t *testing.T) (Options, *Outcome) {
 // and records every entry's hash; the jar's bytes are what the record
 // says.
 func TestBuildArtifactCompilesAndPackages(t *testing.T) {
-	opts, out := artifactCase(t)
+	cache := t.TempDir()
+	opts, out := artifactCase(t, cache)
 	require.NoError(t, buildArtifact(context.Background(), opts, out))
 	col, cu := out.Rendered[0], out.Rendered[1]
 	require.True(t, col.Accepted, col.Reason)
@@ -110,12 +112,25 @@ func TestBuildArtifactCompilesAndPackages(t *testing.T) {
 	for _, f := range z.File {
 		assert.True(t, f.Modified.Equal(jarEpoch), "%s: %s", f.Name, f.Modified)
 	}
+
+	// The same rewrite again (udfx rewrite, then --apply) takes the
+	// classes javac made from the cache: one build, the same jar.
+	opts2, out2 := artifactCase(t, cache)
+	require.NoError(t, buildArtifact(context.Background(), opts2, out2))
+	arts2 := artifactsOf(out2.Rendered)
+	require.Len(t, arts2, 1)
+	assert.Equal(t, a.SHA256, arts2[0].SHA256)
+	assert.Equal(t, a.Built, arts2[0].Built)
+	builds, err := filepath.Glob(filepath.Join(cache, "rapidsudf", "*"))
+	require.NoError(t, err)
+	assert.Len(t, builds, 1, "one javac build for the two runs")
 }
 
 // TestBuildArtifactDeclinesWhatDoesNotCompile: generated code that javac
 // rejects is declined with javac's words, never recorded as compiled.
 func TestBuildArtifactDeclinesWhatDoesNotCompile(t *testing.T) {
-	opts, out := artifactCase(t)
+	cache := t.TempDir()
+	opts, out := artifactCase(t, cache)
 	col := out.Rendered[0]
 	for i, f := range col.Files {
 		if strings.HasSuffix(f.path, ".java") {
@@ -129,4 +144,7 @@ func TestBuildArtifactDeclinesWhatDoesNotCompile(t *testing.T) {
 		assert.Contains(t, r.Reason, "rawtypes")
 	}
 	assert.Empty(t, artifactsOf(out.Rendered))
+	builds, err := filepath.Glob(filepath.Join(cache, "rapidsudf", "*"))
+	require.NoError(t, err)
+	assert.Empty(t, builds, "what javac rejects is not kept")
 }

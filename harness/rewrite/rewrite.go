@@ -51,6 +51,11 @@ type Options struct {
 	// nvcc into the RapidsUDF jar, when nvcc and the cuDF headers are
 	// found (gpu/toolkit); it takes minutes, so callers opt in.
 	BuildNative bool
+	// CacheDir holds what the RapidsUDF build compiles: the original's
+	// classes (under jvm/, shared with the JVM runner) and the generated
+	// classes (under rapidsudf/), by their inputs; default
+	// os.UserCacheDir()/udfx.
+	CacheDir string
 	// OptimizeBudget is how many optimize attempts the agent gets.
 	OptimizeBudget int
 	// Tool is "udfx <version>" for the record.

@@ -133,7 +133,7 @@ func prepareJVMs(ctx context.Context, us []*udf.UDF, in *Install, env func(strin
 			compiler = "scalac " + tools.ScalaVersion
 		}
 		key := hashOf("spark-udf", shimVersion, string(src), filepath.Base(u.File), string(u.Language), string(u.Kind), u.Name,
-			strconv.Itoa(len(u.Params)), u.Return.String(), in.Jars, in.SparkVersion, compiler)
+			strconv.Itoa(len(u.Params)), u.Return.String(), resolved(in.Jars), in.SparkVersion, compiler)
 		if first, ok := byKey[key]; ok {
 			aliases = append(aliases, [2]int{i, first})
 			continue

@@ -125,6 +125,13 @@ type Session struct {
 	// of the JVM UDF the session was last restarted for.
 	jars     []string
 	restarts int
+
+	// pool, when set, takes the session back on Close (see Pool);
+	// poolKey is the configuration it was started with, pooledIdle
+	// whether it waits in the pool.
+	pool       *Pool
+	poolKey    poolKey
+	pooledIdle bool
 }
 
 // Start finds Spark and Java, starts the driver process and the
@@ -133,6 +140,19 @@ type Session struct {
 // Python packages missing), *StartError (the JVM did not start, a port is
 // in use, a bad master URL, no Connect server), with the log's path.
 func Start(ctx context.Context, cfg Config) (*Session, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	in, err := Find(ctx, cfg.Env, cfg.Dir, cfg.Remote != "")
+	if err != nil {
+		return nil, err
+	}
+	return startOn(ctx, cfg, in)
+}
+
+// withDefaults is cfg with the defaults its documentation gives.
+func (cfg Config) withDefaults() (Config, error) {
 	if cfg.Env == nil {
 		cfg.Env = os.Getenv
 	}
@@ -148,14 +168,15 @@ func Start(ctx context.Context, cfg Config) (*Session, error) {
 	if cfg.CacheDir == "" {
 		d, err := defaultCacheDir()
 		if err != nil {
-			return nil, err
+			return cfg, err
 		}
 		cfg.CacheDir = d
 	}
-	in, err := Find(ctx, cfg.Env, cfg.Dir, cfg.Remote != "")
-	if err != nil {
-		return nil, err
-	}
+	return cfg, nil
+}
+
+// startOn starts a session of cfg, defaults filled in, on in.
+func startOn(ctx context.Context, cfg Config, in *Install) (*Session, error) {
 	s := &Session{cfg: cfg, in: in, env: cfg.Env, ws: cfg.Workspace, jvm: map[string]*jvmOriginal{}, jars: cfg.Jars}
 	if s.ws == "" {
 		d, err := os.MkdirTemp("", "udfx-spark-")
@@ -454,7 +475,11 @@ func (s *Session) Restarts() int {
 
 // Close stops Spark and ends the driver's process group. A temporary
 // workspace is removed (with the log: pass Config.Workspace to keep it).
+// A session from a Pool goes back to the pool instead, still running.
 func (s *Session) Close() error {
+	if p := s.pool; p != nil && p.put(s) {
+		return nil
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.stop()

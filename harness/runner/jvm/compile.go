@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/udfx/udfx/harness/internal/buildcache"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/internal/sandbox"
 )
@@ -48,6 +49,15 @@ func fingerprint(jars []string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
+// resolved is p with symbolic links resolved, or p when that fails: the
+// cache keys name files where they are, not the way they were reached.
+func resolved(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
 func hashOf(parts ...[]byte) string {
 	h := sha256.New()
 	for _, p := range parts {
@@ -57,49 +67,11 @@ func hashOf(parts ...[]byte) string {
 	return hex.EncodeToString(h.Sum(nil))[:40]
 }
 
-// cached returns dir/key when a complete compilation is there, or runs
-// build into a fresh folder and moves it into place. A concurrent udfx
-// doing the same is harmless: the first rename wins and the other's output
-// is dropped.
-func cached(dir, key string, build func(out string) error) (path string, hit bool, err error) {
-	final := filepath.Join(dir, key)
-	if _, err := os.Stat(filepath.Join(final, ".complete")); err == nil {
-		return final, true, nil
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", false, fmt.Errorf("creating the class cache %s: %w", dir, err)
-	}
-	tmp, err := os.MkdirTemp(dir, ".build-")
-	if err != nil {
-		return "", false, fmt.Errorf("creating a build folder in %s: %w", dir, err)
-	}
-	defer os.RemoveAll(tmp)
-	if err := build(tmp); err != nil {
-		return "", false, err
-	}
-	if err := os.WriteFile(filepath.Join(tmp, ".complete"), nil, 0o644); err != nil {
-		return "", false, fmt.Errorf("marking %s complete: %w", tmp, err)
-	}
-	if err := os.Rename(tmp, final); err != nil {
-		if _, statErr := os.Stat(filepath.Join(final, ".complete")); statErr == nil {
-			return final, false, nil
-		}
-		// A stale, incomplete folder from a killed build: replace it.
-		if rmErr := os.RemoveAll(final); rmErr != nil {
-			return "", false, fmt.Errorf("replacing %s: %w", final, rmErr)
-		}
-		if err := os.Rename(tmp, final); err != nil {
-			return "", false, fmt.Errorf("moving compiled classes to %s: %w", final, err)
-		}
-	}
-	return final, false, nil
-}
-
 // compileDriver compiles the driver against Spark's jars, and returns its
 // classes and the JVM options Spark's launcher gives every Spark JVM.
 func compileDriver(ctx context.Context, t *Tools, cacheDir, cpHash string) (string, []string, error) {
 	key := hashOf([]byte("driver"), driverSource, []byte(cpHash), []byte(t.JDKVersion))
-	dir, _, err := cached(filepath.Join(cacheDir, "driver"), key, func(out string) error {
+	dir, _, err := buildcache.Dir(filepath.Join(cacheDir, "driver"), key, func(out string) error {
 		src := filepath.Join(out, "src", driverClass+".java")
 		if err := os.MkdirAll(filepath.Dir(src), 0o755); err != nil {
 			return fmt.Errorf("writing the driver: %w", err)
@@ -148,10 +120,14 @@ func compileUser(ctx context.Context, t *Tools, sb sandbox.Decision, cacheDir, c
 	}
 	compiler := "javac " + t.JDKVersion
 	if scala {
-		compiler = "scalac " + t.ScalaVersion + " " + strings.Join(t.ScalaJars, ":")
+		var jars []string
+		for _, j := range t.ScalaJars {
+			jars = append(jars, resolved(j))
+		}
+		compiler = "scalac " + t.ScalaVersion + " " + strings.Join(jars, ":")
 	}
 	key := hashOf([]byte("user"), src, []byte(filepath.Base(file)), driverSource, []byte(cpHash), []byte(t.JDKVersion), []byte(compiler))
-	dir, hit, err := cached(filepath.Join(cacheDir, "classes"), key, func(out string) error {
+	dir, hit, err := buildcache.Dir(filepath.Join(cacheDir, "classes"), key, func(out string) error {
 		classes := filepath.Join(out, "classes")
 		if err := os.MkdirAll(classes, 0o755); err != nil {
 			return fmt.Errorf("creating %s: %w", classes, err)
@@ -184,6 +160,51 @@ func compileUser(ctx context.Context, t *Tools, sb sandbox.Decision, cacheDir, c
 		return "", false, err
 	}
 	return filepath.Join(dir, "classes"), hit, nil
+}
+
+// CompileSource compiles a Scala or Java source file as it is, as New
+// does for the runner, against the Spark jars of t, and returns the folder
+// of its classes. They come from the runner's cache (CacheDir) when the
+// same source was compiled before against the same jars and compilers, as
+// it is when a rewrite has run the original first. A source that does not
+// compile is a *runner.CompileError. The compiler reads the user's source,
+// so it runs contained as limits say, like the runner's own compile.
+func CompileSource(ctx context.Context, t *Tools, limits runner.Limits, file, cacheDir string) (string, error) {
+	scala := strings.HasSuffix(file, ".scala")
+	if !scala && !strings.HasSuffix(file, ".java") {
+		return "", fmt.Errorf("%s is neither a Scala nor a Java file", file)
+	}
+	if t.SparkJars == "" || t.Javac == "" || scala && len(t.ScalaJars) == 0 {
+		return "", &runner.EnvError{What: "JDK", Msg: "compiling " + file + " needs a JDK, Spark's jars and, for Scala, a Scala " + ScalaBinary + " compiler: " + strings.Join(t.Notes, "; ")}
+	}
+	if cacheDir == "" {
+		d, err := defaultCacheDir()
+		if err != nil {
+			return "", err
+		}
+		cacheDir = d
+	}
+	sb, err := limits.Contain()
+	if err != nil {
+		return "", err
+	}
+	cpHash, err := classpathHash(t)
+	if err != nil {
+		return "", err
+	}
+	classes, _, err := compileUser(ctx, t, sb, cacheDir, cpHash, file, scala)
+	return classes, err
+}
+
+// classpathHash is the fingerprint of Spark's jars in t. The cache keys
+// hash the jars where they really are: two checkouts whose .venv links
+// the same environment share compiled classes.
+func classpathHash(t *Tools) (string, error) {
+	jars, err := sparkClasspath(resolved(t.SparkJars))
+	if err != nil {
+		return "", err
+	}
+	return fingerprint(jars)
 }
 
 // diagRE matches the first line of a scalac 2.13 or javac diagnostic:

@@ -109,11 +109,7 @@ func New(ctx context.Context, u *udf.UDF, opts Options) (*Runner, error) {
 	if scala && len(t.ScalaJars) == 0 {
 		return nil, &runner.EnvError{What: "Scala compiler", Msg: "no Scala " + ScalaBinary + " compiler: " + strings.Join(t.Notes, "; ")}
 	}
-	jars, err := sparkClasspath(t.SparkJars)
-	if err != nil {
-		return nil, err
-	}
-	cpHash, err := fingerprint(jars)
+	cpHash, err := classpathHash(&t)
 	if err != nil {
 		return nil, err
 	}

@@ -434,6 +434,34 @@ func TestToolchain(t *testing.T) {
 	}
 }
 
+// A checkout whose .venv links the environment of another finds Spark's
+// jars under its own path; the class cache must see the same jars, or
+// every checkout (every temporary repository of the CLI's tests)
+// compiles each UDF anew.
+func TestClasspathHashSeesThroughLinks(t *testing.T) {
+	tools, err := Toolchain(os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "jars")
+	if err := os.Symlink(tools.SparkJars, link); err != nil {
+		t.Fatal(err)
+	}
+	direct, err := classpathHash(&tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	linked := tools
+	linked.SparkJars = link
+	viaLink, err := classpathHash(&linked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if direct != viaLink {
+		t.Errorf("the same jars hash to %s directly and %s through a link", direct, viaLink)
+	}
+}
+
 func TestJavaMajor(t *testing.T) {
 	for v, want := range map[string]int{"1.8.0_392": 8, "17.0.15": 17, "21": 21, "11.0.2+9": 11, "": 0} {
 		if got := JavaMajor(v); got != want {
