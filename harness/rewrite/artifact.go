@@ -157,7 +157,7 @@ func buildArtifact(ctx context.Context, opts Options, out *Outcome) error {
 		if err := os.MkdirAll(classes, 0o755); err != nil {
 			return err
 		}
-		args := append(append([]string{tools.Javac}, flags...), "-d", classes, "-cp", cp)
+		args := append(append(append([]string{tools.Javac}, jvm.JavacFlags()...), flags...), "-d", classes, "-cp", cp)
 		if msg, err := runTool(ctx, append(args, srcs...)); err != nil {
 			return &javacError{msg}
 		}

@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -528,11 +529,11 @@ func compile(ctx context.Context, t *jvm.Tools, in *Install, scala bool, files [
 	}
 	var cmd *exec.Cmd
 	if scala {
-		args := []string{"-Xss16m", "-cp", strings.Join(t.ScalaJars, sep),
-			"scala.tools.nsc.Main", "-nowarn", "-encoding", "UTF-8", "-classpath", t.ScalaJars[1] + sep + cp, "-d", out}
+		args := append(slices.Clone(jvm.CompilerJVMFlags), "-Xss16m", "-cp", strings.Join(t.ScalaJars, sep),
+			"scala.tools.nsc.Main", "-nowarn", "-encoding", "UTF-8", "-classpath", t.ScalaJars[1]+sep+cp, "-d", out)
 		cmd = runner.Command(ctx, t.Java, append(args, files...)...)
 	} else {
-		args := []string{"-proc:none", "-nowarn", "-encoding", "UTF-8", "-implicit:none", "-cp", cp, "-d", out}
+		args := append(jvm.JavacFlags(), "-proc:none", "-nowarn", "-encoding", "UTF-8", "-implicit:none", "-cp", cp, "-d", out)
 		cmd = runner.Command(ctx, t.Javac, append(args, files...)...)
 	}
 	var buf bytes.Buffer

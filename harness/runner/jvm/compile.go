@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -79,8 +80,8 @@ func compileDriver(ctx context.Context, t *Tools, cacheDir, cpHash string) (stri
 		if err := os.WriteFile(src, driverSource, 0o644); err != nil {
 			return fmt.Errorf("writing the driver: %w", err)
 		}
-		res, err := runTool(ctx, nil, sandbox.Paths{}, t.Javac, "-proc:none", "-nowarn", "-encoding", "UTF-8",
-			"-cp", filepath.Join(t.SparkJars, "*"), "-d", filepath.Join(out, "classes"), src)
+		res, err := runTool(ctx, nil, sandbox.Paths{}, t.Javac, append(JavacFlags(), "-proc:none", "-nowarn", "-encoding", "UTF-8",
+			"-cp", filepath.Join(t.SparkJars, "*"), "-d", filepath.Join(out, "classes"), src)...)
 		if err != nil {
 			return fmt.Errorf("compiling udfx's JVM driver: %w", err)
 		}
@@ -142,11 +143,11 @@ func compileUser(ctx context.Context, t *Tools, sb sandbox.Decision, cacheDir, c
 			// scalac 2.13, run on the JDK found; Spark's jars carry the
 			// Scala library the job links with at run time.
 			cp := t.ScalaJars[1] + string(os.PathListSeparator) + filepath.Join(t.SparkJars, "*")
-			res, err = runTool(ctx, &sb, paths, t.Java, "-Xss16m", "-cp", strings.Join(t.ScalaJars, string(os.PathListSeparator)),
-				"scala.tools.nsc.Main", "-nowarn", "-encoding", "UTF-8", "-classpath", cp, "-d", classes, file)
+			res, err = runTool(ctx, &sb, paths, t.Java, append(slices.Clone(CompilerJVMFlags), "-Xss16m", "-cp", strings.Join(t.ScalaJars, string(os.PathListSeparator)),
+				"scala.tools.nsc.Main", "-nowarn", "-encoding", "UTF-8", "-classpath", cp, "-d", classes, file)...)
 		} else {
-			res, err = runTool(ctx, &sb, paths, t.Javac, "-proc:none", "-nowarn", "-encoding", "UTF-8", "-implicit:none",
-				"-cp", filepath.Join(t.SparkJars, "*"), "-d", classes, file)
+			res, err = runTool(ctx, &sb, paths, t.Javac, append(JavacFlags(), "-proc:none", "-nowarn", "-encoding", "UTF-8", "-implicit:none",
+				"-cp", filepath.Join(t.SparkJars, "*"), "-d", classes, file)...)
 		}
 		if err != nil {
 			return fmt.Errorf("compiling %s: %w", file, err)

@@ -28,6 +28,22 @@ const MinJDK = 17
 // user's Scala source must be compiled by a 2.13 scalac to link with them.
 const ScalaBinary = "2.13"
 
+// CompilerJVMFlags are the JVM options scalac runs with. A compile is a
+// short run in which the optimizing JIT (C2) costs more than it saves:
+// stopping at C1 took scalac on the ToFahrenheit example from 42-47 s to
+// 23-30 s, and javac on the Java example from 15 s to 8 s, on a loaded
+// 2-core machine. The JIT tier changes no compiled class.
+var CompilerJVMFlags = []string{"-XX:TieredStopAtLevel=1"}
+
+// JavacFlags are CompilerJVMFlags as javac's launcher takes them.
+func JavacFlags() []string {
+	var out []string
+	for _, f := range CompilerJVMFlags {
+		out = append(out, "-J"+f)
+	}
+	return out
+}
+
 // Tools is what Toolchain found on this machine.
 type Tools struct {
 	// JavaHome is the JDK's folder; Java and Javac its launchers.
