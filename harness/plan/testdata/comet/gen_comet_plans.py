@@ -39,7 +39,7 @@ COMET = {
     "spark.shuffle.manager": "org.apache.spark.sql.comet.execution.shuffle.CometShuffleManager",
     "spark.comet.enabled": "true",
     "spark.comet.exec.enabled": "true",
-    "spark.comet.exec.shuffle.enabled": "true",
+    "spark.comet.shuffle.enabled": "true",
     "spark.memory.offHeap.enabled": "true",
     "spark.memory.offHeap.size": "2g",
     "spark.comet.explain.fallback.enabled": "true",
