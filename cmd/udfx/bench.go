@@ -101,7 +101,7 @@ func runBench(ctx context.Context, e *env, opts *benchOptions, target string) er
 	if err := opts.spark.check(); err != nil {
 		return err
 	}
-	sandboxMode, err := e.sandboxMode(opts.sandbox, opts.spark.engine == engineSpark)
+	sandboxMode, err := e.sandboxMode(opts.sandbox, opts.spark.onSpark())
 	if err != nil {
 		return err
 	}
@@ -131,7 +131,7 @@ func runBench(ctx context.Context, e *env, opts *benchOptions, target string) er
 		Limits: runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB, Sandbox: sandboxMode}, NewRunner: runners.New, Progress: progress,
 	}
 	var res *bench.Result
-	if opts.spark.engine == engineSpark {
+	if opts.spark.onSpark() {
 		res, err = benchOnSpark(ctx, e, &opts.spark, bopts)
 	} else {
 		res, err = bench.Embedded(ctx, bopts)
@@ -226,6 +226,10 @@ func writeBenchText(e *env, r *bench.Result, origin string) {
 	fmt.Fprintf(tw, "rewrite\t%.4fs\t%.4fs\t%s\t\n", r.RewriteMedianS, r.RewriteSpreadS, secondsList(r.RewriteS))
 	tw.Flush()
 	fmt.Fprintf(w, "\nspeedup %.2f× (original median / rewrite median)\n", r.Speedup)
+	if r.OriginalNative != nil && r.RewriteNative != nil {
+		fmt.Fprintf(w, "native    original: %s\n", r.OriginalNative.Line())
+		fmt.Fprintf(w, "native    rewrite:  %s\n", r.RewriteNative.Line())
+	}
 }
 
 func secondsList(xs []float64) string {

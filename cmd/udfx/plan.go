@@ -192,7 +192,22 @@ func writePlanReport(w io.Writer, format string, in *planInput) error {
 	writeFallbackTable(tw, "Fallbacks to the CPU row path", in.Report.Fallbacks, in.Report.Engine)
 	fmt.Fprintln(tw)
 	writeTransitionTable(tw, in.Report)
+	writeCometSummary(tw, in.Report)
 	return tw.Flush()
+}
+
+// writeCometSummary writes Comet's own count of what it accelerated,
+// when the text holds its report.
+func writeCometSummary(w io.Writer, r *plan.Report) {
+	c := r.Comet
+	if c == nil {
+		return
+	}
+	fmt.Fprintf(w, "\nComet's report (line %d): %d of %d eligible operators accelerated, %d transitions, %d native expressions, %d through the JVM codegen dispatcher\n",
+		c.Line, c.Accelerated, c.Eligible, c.Transitions, c.NativeExpressions, c.Dispatched)
+	for _, d := range r.Dispatched {
+		fmt.Fprintf(w, "  %s\n", d)
+	}
 }
 
 func writeJSONDoc(w io.Writer, doc any) error {

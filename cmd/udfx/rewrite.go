@@ -175,7 +175,7 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 	if err := opts.spark.check(); err != nil {
 		return err
 	}
-	sandboxMode, err := e.sandboxMode(opts.sandbox, opts.spark.engine == engineSpark)
+	sandboxMode, err := e.sandboxMode(opts.sandbox, opts.spark.onSpark())
 	if err != nil {
 		return err
 	}
@@ -204,7 +204,7 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 		return err
 	}
 	var session *spark.Session
-	if opts.spark.engine == engineSpark {
+	if opts.spark.onSpark() {
 		run := *u
 		run.File = filepath.Join(root, filepath.FromSlash(u.File))
 		if session, err = startSpark(ctx, e, &opts.spark, &run, true, filepath.Join(filepath.Dir(ws), "spark")); err != nil {
@@ -257,11 +257,18 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 	}
 	b := out.Best.Bench
 	fmt.Fprintf(w, "  result         verified: %s (%d rows, bit-exact, ANSI on)\n", out.Best.Candidate.SQL, out.Record.Rows)
-	if eng := out.Record.Engine; eng.Name == engineSpark {
+	switch eng := out.Record.Engine; eng.Name {
+	case engineSpark:
 		fmt.Fprintf(w, "  engine         Apache Spark %s (%s)\n", eng.Version, eng.Master)
+	case engineComet:
+		fmt.Fprintf(w, "  engine         Apache Spark %s with DataFusion Comet %s (%s)\n", eng.Version, eng.Comet, eng.Master)
 	}
 	if p := out.Record.Plans; p != nil {
 		fmt.Fprintf(w, "  plan           UDF nodes %d -> %d, row/columnar transitions %d -> %d\n", len(p.Original.UDFNodes), len(p.Rewrite.UDFNodes), p.Original.Transitions, p.Rewrite.Transitions)
+		if p.Original.Native != nil && p.Rewrite.Native != nil {
+			fmt.Fprintf(w, "  native         original: %s\n", p.Original.Native.Line())
+			fmt.Fprintf(w, "  native         rewrite: %s\n", p.Rewrite.Native.Line())
+		}
 	}
 	fmt.Fprintf(w, "  speedup        %.1f× (median %.4fs original vs %.4fs rewrite, %d runs)\n", b.Speedup, b.OriginalMedianS, b.RewriteMedianS, b.Runs)
 	fmt.Fprintf(w, "  report         %s\n", rel)

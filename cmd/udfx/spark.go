@@ -12,6 +12,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/udfx/udfx/harness/bench"
+	"github.com/udfx/udfx/harness/mavenjar"
+	"github.com/udfx/udfx/harness/plan"
 	"github.com/udfx/udfx/harness/rewrite"
 	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/udf"
@@ -21,35 +23,67 @@ import (
 const (
 	engineEmbedded = "embedded"
 	engineSpark    = "spark"
+	// engineComet is Spark with the Apache DataFusion Comet plugin: the
+	// same jobs, run by Comet's native operators where it can.
+	engineComet = "comet"
 )
 
 // sparkOptions choose the engine and, for Spark, where it runs.
 type sparkOptions struct {
-	engine string
-	master string
-	remote string
+	engine   string
+	master   string
+	remote   string
+	cometJar string
 }
 
 func addSparkFlags(f *pflag.FlagSet, o *sparkOptions) {
-	f.StringVar(&o.engine, "engine", engineEmbedded, "where to run: embedded (udfx's engine) or spark (real Apache Spark)")
-	f.StringVar(&o.master, "spark-master", "", "with --engine spark: the master (default "+spark.DefaultMaster+"; spark://host:port, yarn, k8s://...)")
+	f.StringVar(&o.engine, "engine", engineEmbedded, "where to run: embedded (udfx's engine), spark (real Apache Spark) or comet (Spark with the DataFusion Comet plugin)")
+	f.StringVar(&o.master, "spark-master", "", "with --engine spark or comet: the master (default "+spark.DefaultMaster+"; spark://host:port, yarn, k8s://...)")
 	f.StringVar(&o.remote, "spark-remote", "", "with --engine spark: a Spark Connect server (sc://host:port) instead of a master")
+	f.StringVar(&o.cometJar, "comet-jar", "", "with --engine comet: the Comet jar (default "+mavenjar.Comet+" from the local Maven repository, fetched with mvn when missing)")
 }
+
+// onSpark says whether the engine runs jobs in a Spark session.
+func (o *sparkOptions) onSpark() bool { return o.engine == engineSpark || o.engine == engineComet }
 
 func (o *sparkOptions) check() error {
 	switch o.engine {
 	case engineEmbedded:
 		if o.master != "" || o.remote != "" {
-			return usageErrorf("--spark-master and --spark-remote need --engine spark")
+			return usageErrorf("--spark-master and --spark-remote need --engine spark or comet")
 		}
 	case engineSpark:
 		if o.master != "" && o.remote != "" {
 			return usageErrorf("give one of --spark-master and --spark-remote, not both")
 		}
+	case engineComet:
+		if o.remote != "" {
+			return usageErrorf("--engine comet cannot use --spark-remote: Comet is a plugin of the Spark that runs the jobs, and a Spark Connect client cannot add it; start the Connect server with Comet and use --engine spark")
+		}
 	default:
-		return usageErrorf("unknown --engine %q: want embedded or spark", o.engine)
+		return usageErrorf("unknown --engine %q: want embedded, spark or comet", o.engine)
+	}
+	if o.cometJar != "" && o.engine != engineComet {
+		return usageErrorf("--comet-jar needs --engine comet")
 	}
 	return nil
+}
+
+// cometJar is the Comet jar of --engine comet: the flag's, or the one
+// in the local Maven repository, fetched there when it is missing.
+func (o *sparkOptions) cometJarPath(ctx context.Context, e *env) (string, error) {
+	if o.cometJar != "" {
+		return e.abs(o.cometJar), nil
+	}
+	jar, err := mavenjar.Resolve(ctx, mavenjar.Comet, e.progress().Step)
+	if err != nil {
+		var pe *mavenjar.PrereqError
+		if errors.As(err, &pe) {
+			return "", &exitError{code: exitInternal, err: fmt.Errorf("--engine comet: %s; or give the jar with --comet-jar", pe.Msg)}
+		}
+		return "", &exitError{code: exitInternal, err: fmt.Errorf("--engine comet: %w", err)}
+	}
+	return jar, nil
 }
 
 // startSpark starts the session a command runs u in. A Scala or Java
@@ -68,6 +102,13 @@ func startSpark(ctx context.Context, e *env, o *sparkOptions, u *udf.UDF, ansi b
 		cfg.Env = e.Getenv
 	}
 	say := e.progress().Step
+	if o.engine == engineComet {
+		jar, err := o.cometJarPath(ctx, e)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Comet = jar
+	}
 	if u.Language == udf.Scala || u.Language == udf.Java {
 		say("compiling " + u.Name + " for Spark")
 		jar, err := spark.CompileUDF(ctx, u, cfg)
@@ -76,7 +117,11 @@ func startSpark(ctx context.Context, e *env, o *sparkOptions, u *udf.UDF, ansi b
 		}
 		cfg.Jars = []string{jar}
 	}
-	say("starting Spark")
+	if cfg.Comet != "" {
+		say("starting Spark with Comet")
+	} else {
+		say("starting Spark")
+	}
 	start := spark.Start
 	if e.Spark != nil {
 		start = e.Spark.Start
@@ -142,10 +187,18 @@ func benchOnSpark(ctx context.Context, e *env, o *sparkOptions, bopts bench.Opti
 	}
 	info := s.Info()
 	res := &bench.Result{
-		UDF: u.Name, SQL: bopts.SQL, Rows: bopts.Rows, Warmup: bopts.Warmup, Engine: engineSpark,
+		UDF: u.Name, SQL: bopts.SQL, Rows: bopts.Rows, Warmup: bopts.Warmup, Engine: o.engine,
 		Original: fmt.Sprintf("Spark job: read Parquet, the original (%s), write to noop; %s", br.Call, sandbox.OnSpark),
-		Rewrite:  fmt.Sprintf("Spark job: read Parquet, the SQL rewrite, write to noop; Apache Spark %s (%s), Java %s, %.0fs in all", info.SparkVersion, info.Master, info.JavaVersion, time.Since(start).Seconds()),
+		Rewrite:  fmt.Sprintf("Spark job: read Parquet, the SQL rewrite, write to noop; %s (%s), Java %s, %.0fs in all", info.Name(), info.Master, info.JavaVersion, time.Since(start).Seconds()),
 		Machine:  bench.Machine(), OriginalS: br.Original, RewriteS: br.Rewrite,
+	}
+	if info.Comet != "" {
+		if res.OriginalNative, err = plan.CometCoverage(br.OriginalPlan, br.OriginalNativeReport, spark.ResultColumn); err != nil {
+			return nil, fmt.Errorf("the original's native coverage: %w", err)
+		}
+		if res.RewriteNative, err = plan.CometCoverage(br.RewritePlan, br.RewriteNativeReport, spark.ResultColumn); err != nil {
+			return nil, fmt.Errorf("the rewrite's native coverage: %w", err)
+		}
 	}
 	res.Summarize()
 	return res, nil

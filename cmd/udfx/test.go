@@ -135,7 +135,7 @@ func runTest(ctx context.Context, e *env, opts *testOptions, target string) erro
 	if err := opts.spark.check(); err != nil {
 		return err
 	}
-	sandboxMode, err := e.sandboxMode(opts.sandbox, opts.spark.engine == engineSpark)
+	sandboxMode, err := e.sandboxMode(opts.sandbox, opts.spark.onSpark())
 	if err != nil {
 		return err
 	}
@@ -168,7 +168,7 @@ func runTest(ctx context.Context, e *env, opts *testOptions, target string) erro
 	}
 	progress := e.progress().Func()
 	var session *spark.Session
-	if opts.spark.engine == engineSpark {
+	if opts.spark.onSpark() {
 		sws := filepath.Join(e.abs(".udfx"), "spark")
 		if opts.workspace != "" {
 			sws = filepath.Join(e.abs(opts.workspace), "spark")

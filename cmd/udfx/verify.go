@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/udfx/udfx/harness/mavenjar"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/runner/runners"
 	"github.com/udfx/udfx/harness/spark"
@@ -117,9 +118,10 @@ finds no working bubblewrap).`,
 	f.StringVarP(&opts.format, "format", "f", "table", "output format: table, json, sarif or junit")
 	f.BoolVar(&opts.skipRerun, "skip-rerun", false, "check the hashes only, without re-running the differential tests: a drift check, not a proof (forged hashes pass it)")
 	f.BoolVar(&opts.testdata, "include-testdata", false, "also verify rewrites under testdata folders (skipped by default: they hold test fixtures)")
-	f.StringVar(&opts.requireEngine, "require-engine", "", "accept only records proved on this engine: embedded or spark")
+	f.StringVar(&opts.requireEngine, "require-engine", "", "accept only records proved on this engine: embedded, spark or comet")
 	f.StringVar(&opts.spark.master, "spark-master", "", "the master records proved on Spark are re-run on (default "+spark.DefaultMaster+")")
 	f.StringVar(&opts.spark.remote, "spark-remote", "", "a Spark Connect server (sc://host:port) to re-run records proved on Spark")
+	f.StringVar(&opts.spark.cometJar, "comet-jar", "", "the Comet jar records proved on engine comet are re-run with (default "+mavenjar.Comet+" from the local Maven repository)")
 	f.DurationVar(&opts.timeout, "timeout", runner.DefaultLimits.Timeout, "time limit for running each original")
 	f.IntVar(&opts.memoryMB, "memory", runner.DefaultLimits.MemoryMB, "memory limit of each original's process, MiB")
 	addSandboxFlag(f, &opts.sandbox)
@@ -139,9 +141,9 @@ func runVerify(cmd *cobra.Command, e *env, opts *verifyOptions, path string) err
 		return usageErrorf("give one of --spark-master and --spark-remote, not both")
 	}
 	switch opts.requireEngine {
-	case "", "embedded", "spark":
+	case "", engineEmbedded, engineSpark, engineComet:
 	default:
-		return usageErrorf("unknown --require-engine %q: want embedded or spark", opts.requireEngine)
+		return usageErrorf("unknown --require-engine %q: want embedded, spark or comet", opts.requireEngine)
 	}
 	sandboxMode, err := sandbox.ParseMode(opts.sandbox)
 	if err != nil {
@@ -158,8 +160,11 @@ func runVerify(cmd *cobra.Command, e *env, opts *verifyOptions, path string) err
 	progress := e.progress().Func()
 	res, err := verify.Run(cmd.Context(), verify.Options{
 		Root: e.abs(path), Display: path, SkipRerun: opts.skipRerun, RequireEngine: opts.requireEngine, IncludeTestdata: opts.testdata,
-		StartSpark: e.sparkStarter(sandboxMode, func(ctx context.Context, u *udf.UDF) (*spark.Session, error) {
-			return startSpark(ctx, e, &opts.spark, u, true, filepath.Join(e.abs(path), ".udfx", "spark"))
+		StartSpark: e.sparkStarter(sandboxMode, func(ctx context.Context, u *udf.UDF, engine string) (*spark.Session, error) {
+			// A record is re-run on the engine that proved it.
+			so := opts.spark
+			so.engine = engine
+			return startSpark(ctx, e, &so, u, true, filepath.Join(e.abs(path), ".udfx", "spark"))
 		}),
 		Limits:    runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB, Sandbox: sandboxMode},
 		NewRunner: runners.New, Progress: progress,

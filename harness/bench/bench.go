@@ -11,6 +11,8 @@ import (
 	"runtime"
 	"sort"
 	"time"
+
+	"github.com/udfx/udfx/harness/plan"
 )
 
 // Result is one measured comparison.
@@ -37,6 +39,10 @@ type Result struct {
 	RewriteSpreadS  float64 `json:"rewrite_spread_s"`
 	// Speedup is OriginalMedianS / RewriteMedianS.
 	Speedup float64 `json:"speedup"`
+	// OriginalNative and RewriteNative are what Comet ran natively of
+	// each side's job (engine comet).
+	OriginalNative *plan.NativeCoverage `json:"original_native,omitempty"`
+	RewriteNative  *plan.NativeCoverage `json:"rewrite_native,omitempty"`
 }
 
 // Machine describes this machine for reports.

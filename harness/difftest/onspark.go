@@ -38,7 +38,10 @@ func runOnSpark(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options, param
 	}
 	info := s.Info()
 	rep.Engine, rep.EngineVersion, rep.Master = "spark", info.SparkVersion, info.Master
-	progress(fmt.Sprintf("running both sides on Spark %s (%s), %d rows", info.SparkVersion, info.Master, len(rows)))
+	if info.Comet != "" {
+		rep.Engine, rep.CometVersion = "comet", info.Comet
+	}
+	progress(fmt.Sprintf("running both sides on %s (%s), %d rows", info.Name(), info.Master, len(rows)))
 	ansi := opts.ANSI
 	run := func(rec arrow.RecordBatch) (*spark.Result, error) {
 		res, err := s.Run(ctx, spark.Job{UDF: u, Rewrite: rw.SQL, Input: rec, ANSI: &ansi})
@@ -88,7 +91,7 @@ func runOnSpark(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options, param
 	if call == "" {
 		call = fmt.Sprintf("%s imported from %s and called as its decorator declares", u.Name, u.File)
 	}
-	where := fmt.Sprintf("Apache Spark %s (%s)", info.SparkVersion, info.Master)
+	where := fmt.Sprintf("%s (%s)", info.Name(), info.Master)
 	if info.Connect {
 		where += " through Spark Connect"
 	} else {
@@ -110,6 +113,11 @@ func runOnSpark(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options, param
 	plans, err = withUDFsByClass(plans, res.Original.UDFs, res.Rewrite.UDFs)
 	if err != nil {
 		return nil, err
+	}
+	if info.Comet != "" && res.Rewrite.Err == nil {
+		if err := nativeEvidence(plans, res); err != nil {
+			return nil, err
+		}
 	}
 	rep.Plans = plans
 	if err := originalShowsItsUDF(u, plans); err != nil {
@@ -248,6 +256,22 @@ func planEvidence(original, rewrite string) (*evidence.Plans, error) {
 		p.Transitions = r.TotalTransitions
 	}
 	return ps, nil
+}
+
+// nativeEvidence reads Comet's account of both executed queries: what
+// ran natively, and whether the projection computing the result did.
+func nativeEvidence(plans *evidence.Plans, res *spark.Result) error {
+	for _, side := range []struct {
+		p   *evidence.Plan
+		res *spark.SideResult
+	}{{&plans.Original, res.Original}, {&plans.Rewrite, res.Rewrite}} {
+		c, err := plan.CometCoverage(side.res.Plan, side.res.NativeReport, spark.ResultColumn)
+		if err != nil {
+			return fmt.Errorf("native coverage: %w", err)
+		}
+		side.p.Native = c
+	}
+	return nil
 }
 
 // withUDFsByClass adds the user-defined expressions the driver found by

@@ -26,7 +26,10 @@ type Report struct {
 	// spark.
 	EngineVersion string `json:"engine_version,omitempty"`
 	Master        string `json:"spark_master,omitempty"`
-	ANSI          bool   `json:"ansi"`
+	// CometVersion is the DataFusion Comet plugin's version for engine
+	// comet (Spark with Comet).
+	CometVersion string `json:"comet_version,omitempty"`
+	ANSI         bool   `json:"ansi"`
 	// Policy is the comparison used: with ApproxMath (the rewrite uses
 	// functions the engine computes within 1 ulp of the JVM) one ulp
 	// tighter than the user asked for.
@@ -114,9 +117,12 @@ func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(tw, "%s\t%s (%s, %s)\n", "udf", r.UDF, r.Language, r.File)
 	fmt.Fprintf(tw, "%s\t%s\n", "original", r.Runtime)
 	fmt.Fprintf(tw, "%s\t%s\n", "rewrite", r.RewriteSQL)
-	if r.Engine == "spark" {
+	switch r.Engine {
+	case "spark":
 		fmt.Fprintf(tw, "%s\tApache Spark %s (%s), both sides in one session, ANSI %s\n", "engine", r.EngineVersion, r.Master, ansi)
-	} else {
+	case "comet":
+		fmt.Fprintf(tw, "%s\tApache Spark %s with DataFusion Comet %s (%s), both sides in one session, ANSI %s\n", "engine", r.EngineVersion, r.CometVersion, r.Master, ansi)
+	default:
 		fmt.Fprintf(tw, "%s\t%s engine, ANSI %s\n", "engine", r.Engine, ansi)
 	}
 	if r.ApproxMath {
@@ -141,6 +147,10 @@ func (r *Report) WriteText(w io.Writer) error {
 	if p := r.Plans; p != nil {
 		fmt.Fprintf(tw, "%s\t%s; %d row/columnar transitions\n", "original plan", udfNodesText(p.Original.UDFNodes), p.Original.Transitions)
 		fmt.Fprintf(tw, "%s\t%s; %d row/columnar transitions\n", "rewrite plan", udfNodesText(p.Rewrite.UDFNodes), p.Rewrite.Transitions)
+		if p.Original.Native != nil && p.Rewrite.Native != nil {
+			fmt.Fprintf(tw, "%s\t%s\n", "original native", p.Original.Native.Line())
+			fmt.Fprintf(tw, "%s\t%s\n", "rewrite native", p.Rewrite.Native.Line())
+		}
 	}
 	if r.Refuted != "" {
 		fmt.Fprintf(tw, "%s\t%s\n", "refuted", r.Refuted)

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/udfx/udfx/harness/plan"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/value"
 )
@@ -141,6 +142,10 @@ type Plan struct {
 	UDFNodes []string `json:"udf_nodes"`
 	// Transitions counts row/columnar transitions.
 	Transitions int `json:"transitions"`
+	// Native is what Comet ran natively of this query (engine comet):
+	// operators accelerated, transitions, fallback reasons, and whether
+	// the projection that computes the result runs natively.
+	Native *plan.NativeCoverage `json:"native,omitempty"`
 }
 
 // Original identifies the UDF a record proves a rewrite of.
@@ -181,6 +186,9 @@ type Engine struct {
 	// Master is the Spark master (local[2], spark://..., yarn) or the
 	// Spark Connect remote (sc://...) the test ran on.
 	Master string `json:"master,omitempty"`
+	// Comet is the DataFusion Comet version for engine comet (Spark with
+	// the Comet plugin), as the running plugin reported it.
+	Comet string `json:"comet,omitempty"`
 }
 
 // Benchmark is one measured comparison, original vs a rewrite, from the

@@ -1,7 +1,8 @@
 // Package mavenjar finds a jar in the local Maven repository and, when it
 // is missing, has Maven fetch it. The generated RapidsUDF classes are
-// compiled against the real cuDF and RAPIDS jars, which only Maven Central
-// serves.
+// compiled against the real cuDF and RAPIDS jars, and --engine comet runs
+// Spark with the real DataFusion Comet jar; only Maven Central serves
+// them.
 package mavenjar
 
 import (
@@ -21,6 +22,11 @@ const (
 	CuDF   = "ai.rapids:cudf:26.08.1:jar:cuda12"
 	Rapids = "com.nvidia:rapids-4-spark_2.13:26.08.1:jar:cuda12"
 )
+
+// Comet is Apache DataFusion Comet 1.2.0 built for Spark 4.1 and Scala
+// 2.13, the Spark udfx pins (spark.PinnedVersion). The jar (about 99 MB)
+// carries libcomet.so for linux/amd64 and arm64.
+const Comet = "org.apache.datafusion:comet-spark-spark4.1_2.13:1.2.0:jar"
 
 // PrereqError says what is missing and how to get it.
 type PrereqError struct{ Msg string }

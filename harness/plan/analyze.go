@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -89,6 +90,12 @@ type Report struct {
 	Stages         []StageCount `json:"stages"`
 	// TotalTransitions counts Transitions.
 	TotalTransitions int `json:"total_transitions"`
+	// Comet is Comet's own coverage line (its last one, where a log holds
+	// one per planning), when the text has one.
+	Comet *CometSummary `json:"comet,omitempty"`
+	// Dispatched are "Operator: note" for each Comet operator that runs
+	// expressions through Comet's JVM codegen dispatcher.
+	Dispatched []string `json:"dispatched,omitempty"`
 }
 
 // pythonOps are the operators that run Python (or typed Dataset) code, by
@@ -230,8 +237,11 @@ func Analyze(p *Plan) *Report {
 				u := UDFNode{Kind: c.Kind, Operator: n.Name, Function: c.Name, Call: c.Text,
 					Placement: place, Boundary: place == PlacementCPU, Inferred: c.Kind == "ScalaUDF" && c.Name != "UDF",
 					Stage: stage, Line: n.Line}
-				if place == PlacementGPU {
+				switch {
+				case place == PlacementGPU:
 					u.Note = "inside a GPU operator: a RapidsUDF implementation runs on the GPU; with spark.rapids.sql.rowBasedUDF.enabled a plain UDF runs row by row on the CPU here"
+				case place == PlacementNative && nodeEngine(n) == EngineComet && c.Kind == "ScalaUDF":
+					u.Note = "inside a Comet operator: Comet runs a ScalaUDF through its JVM codegen dispatcher, the JVM function over Arrow batches, with no row transition"
 				}
 				r.UDFs = append(r.UDFs, u)
 			}
@@ -244,6 +254,15 @@ func Analyze(p *Plan) *Report {
 		}
 	}
 	applyReports(p, r, fallbackIdx)
+	if n := len(p.CometSummaries); n > 0 {
+		s := p.CometSummaries[n-1]
+		r.Comet = &s
+	}
+	for _, rep := range p.Reports {
+		if rep.Dispatched {
+			r.Dispatched = append(r.Dispatched, rep.Class+": "+rep.Text)
+		}
+	}
 
 	byStage := map[string]int{}
 	for _, t := range r.Transitions {
@@ -375,12 +394,21 @@ func applyReports(p *Plan, r *Report, fallbackIdx map[string][]int) {
 			class = p.Reports[rep.Parent].Class
 		}
 		key := reportKey(class)
+		if k := fallbackAt(r, rep.Line); k >= 0 {
+			// Comet's annotated tree: the report line is the operator.
+			r.Fallbacks[k].Reasons = append(r.Fallbacks[k].Reasons, reason)
+			assigned[i] = k
+			continue
+		}
 		if idx := fallbackIdx[key]; len(idx) > 0 {
 			// The n-th report of an operator goes with the n-th operator of
 			// that name; surplus reports go with the last one.
 			k := min(next[key], len(idx)-1)
 			next[key]++
-			r.Fallbacks[idx[k]].Reasons = append(r.Fallbacks[idx[k]].Reasons, reason)
+			// A log repeats a report for each planning of the query.
+			if !slices.Contains(r.Fallbacks[idx[k]].Reasons, reason) {
+				r.Fallbacks[idx[k]].Reasons = append(r.Fallbacks[idx[k]].Reasons, reason)
+			}
 			assigned[i] = idx[k]
 			if rep.Parent >= 0 {
 				assigned[rep.Parent] = idx[k]
@@ -397,6 +425,16 @@ func applyReports(p *Plan, r *Report, fallbackIdx map[string][]int) {
 			assigned[rep.Parent] = len(r.Fallbacks) - 1
 		}
 	}
+}
+
+// fallbackAt is the index of the fallback whose operator is on line, or -1.
+func fallbackAt(r *Report, line int) int {
+	for k, f := range r.Fallbacks {
+		if f.Line == line && !f.FromReport {
+			return k
+		}
+	}
+	return -1
 }
 
 func parentClass(p *Plan, rep ReportLine) string {

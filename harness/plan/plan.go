@@ -94,8 +94,14 @@ type ReportLine struct {
 	// Class is the operator or expression class as printed, e.g.
 	// "ProjectExec", "ScalaUDF", "Project".
 	Class string
-	// Text is the expression as printed, where the line has one.
+	// Text is the expression as printed, where the line has one; for a
+	// Comet "[COMET-INFO: ...]" note, the note.
 	Text string
+	// Dispatched marks a Comet operator whose note says it runs some of
+	// its expressions through the JVM codegen dispatcher ("JVM codegen
+	// dispatcher: cast, bround"): in Comet, but Spark's generated code,
+	// not native code.
+	Dispatched bool
 	// OnAccelerator is true for "will run on GPU"/"could run on GPU" lines.
 	OnAccelerator bool
 	// Reason is why it will not run natively; empty for lines that say it will.
@@ -105,14 +111,37 @@ type ReportLine struct {
 	Parent int
 }
 
+// CometSummary is the line that ends Comet's report on a plan: "Comet
+// accelerated N out of M eligible operators (P%). Final plan contains T
+// transitions between Spark and Comet. Accelerated expressions: X native,
+// Y codegen dispatch."
+type CometSummary struct {
+	Line int `json:"line"`
+	// Accelerated of Eligible operators run in Comet (transitions and
+	// wrappers such as AQEShuffleRead are not eligible).
+	Accelerated int `json:"accelerated"`
+	Eligible    int `json:"eligible"`
+	// Transitions between Spark and Comet, as Comet counts them.
+	Transitions int `json:"transitions"`
+	// NativeExpressions are the distinct expressions Comet lowered to
+	// native (DataFusion) code; Dispatched those it runs through its JVM
+	// codegen dispatcher (Spark's generated code inside a Comet kernel).
+	NativeExpressions int    `json:"native_expressions"`
+	Dispatched        int    `json:"dispatched_expressions"`
+	Text              string `json:"text"`
+}
+
 // Plan is a parsed plan text.
 type Plan struct {
 	Engine Engine
 	// Detected is true when Engine was detected rather than forced.
-	Detected  bool
-	Nodes     []Node
-	Reports   []ReportLine
-	Formatted bool
+	Detected bool
+	Nodes    []Node
+	Reports  []ReportLine
+	// CometSummaries are Comet's coverage lines, in the order printed:
+	// a log holds one per planning of a query (AQE plans each stage).
+	CometSummaries []CometSummary
+	Formatted      bool
 	// Adaptive is true for an AdaptiveSparkPlan; FinalPlan when it printed
 	// isFinalPlan=true (the plan after execution).
 	Adaptive  bool
@@ -142,6 +171,9 @@ var (
 	glutenReportRe = regexp.MustCompile(`Validation failed (?:with exception )?for plan: ([^,\[]+?)(?:\[QueryId=\d+\])?, due to:\s*(.*)$`)
 	cometTreeRe    = regexp.MustCompile(`^[\s:+\-|]*?([A-Za-z][\w$]*)\b.*?\[COMET: (.*)\]\s*$`)
 	cometBecauseRe = regexp.MustCompile(`Comet cannot execute some parts of this plan natively(?: because(:)?\s*(.*))?`)
+	cometInfoRe    = regexp.MustCompile(`\s*\[COMET-INFO: ([^\]]*)\]`)
+	cometOpRe      = regexp.MustCompile(`^[\s:+\-|]*?([A-Za-z][\w$]*)\b`)
+	cometSummaryRe = regexp.MustCompile(`Comet accelerated (\d+) out of (\d+) eligible operators \(\d+%\)\. Final plan contains (\d+) transitions? between Spark and Comet\.(?: Accelerated expressions: (\d+) native, (\d+) codegen dispatch\.)?`)
 )
 
 // Parse reads a plan text. engine EngineAuto detects the engine from the
@@ -160,7 +192,7 @@ func Parse(text string, engine Engine) (*Plan, error) {
 	if err := parseTree(lines, start, end, headed, p); err != nil {
 		return nil, err
 	}
-	if len(p.Nodes) == 0 && len(p.Reports) == 0 {
+	if len(p.Nodes) == 0 && len(p.Reports) == 0 && len(p.CometSummaries) == 0 {
 		line := 0
 		for i, l := range lines {
 			if strings.TrimSpace(l) != "" {
@@ -239,6 +271,11 @@ func parseTree(lines []string, start, end int, headed bool, p *Plan) error {
 			continue
 		}
 		units, conn, rest := treePrefix(l)
+		if strings.Contains(rest, "[COMET") {
+			// Comet's report writes an annotated operator one space
+			// further in ("+-  BatchEvalPython [COMET: ...]").
+			rest = strings.TrimPrefix(rest, " ")
+		}
 		if strings.HasPrefix(rest, "== ") && strings.HasSuffix(strings.TrimSpace(rest), " ==") {
 			switch strings.TrimSpace(rest) {
 			case "== Final Plan ==":
@@ -254,7 +291,7 @@ func parseTree(lines []string, start, end int, headed bool, p *Plan) error {
 		}
 		isRoot := units == 0 && !conn
 		if !inTree {
-			if !isRoot || !looksLikeNode(rest) || isReportLine(l) {
+			if !isRoot || !looksLikeNode(rest) || (isReportLine(l) && !cometTreeLine(l)) {
 				if headed && !inTree && !isReportLine(l) && strings.TrimSpace(l) != "" && (conn || units > 0) {
 					return &ParseError{Line: i + 1, Msg: "operator line before the tree's root"}
 				}
@@ -303,6 +340,15 @@ func parseTree(lines []string, start, end int, headed bool, p *Plan) error {
 		}
 	}
 	return nil
+}
+
+// cometTreeLine says whether a report line is an operator of Comet's
+// annotated tree ("Project [COMET: ...]", "CometProject [COMET-INFO:
+// ...]") rather than a log line.
+func cometTreeLine(l string) bool {
+	t := strings.TrimSpace(l)
+	return (strings.Contains(t, "[COMET: ") || strings.Contains(t, "[COMET-INFO: ")) &&
+		!strings.Contains(t, "Comet cannot execute") && !timestampRe.MatchString(t)
 }
 
 func hasChildLine(lines []string, from, end int) bool {
@@ -460,6 +506,21 @@ func parseReports(lines []string, p *Plan) {
 			continue
 		}
 		glutenBullets = -1
+		if m := cometSummaryRe.FindStringSubmatch(raw); m != nil {
+			n := func(k int) int { v, _ := strconv.Atoi(m[k]); return v }
+			p.CometSummaries = append(p.CometSummaries, CometSummary{Line: i + 1, Accelerated: n(1), Eligible: n(2),
+				Transitions: n(3), NativeExpressions: n(4), Dispatched: n(5), Text: strings.TrimSpace(m[0])})
+			cometBullets = false
+			continue
+		}
+		if m := cometInfoRe.FindStringSubmatch(raw); m != nil {
+			if op := cometOpRe.FindStringSubmatch(raw); op != nil {
+				p.Reports = append(p.Reports, ReportLine{Engine: EngineComet, Line: i + 1, Class: op[1],
+					Text: strings.TrimSpace(m[1]), OnAccelerator: true, Parent: -1,
+					Dispatched: strings.Contains(m[1], "JVM codegen dispatcher: ")})
+			}
+			raw = cometInfoRe.ReplaceAllString(raw, "")
+		}
 		if m := cometTreeRe.FindStringSubmatch(raw); m != nil {
 			p.Reports = append(p.Reports, ReportLine{Engine: EngineComet, Line: i + 1, Class: m[1], Reason: strings.TrimSpace(m[2]), Parent: -1})
 			cometBullets = false
@@ -499,6 +560,7 @@ func detectEngine(p *Plan) Engine {
 	for _, r := range p.Reports {
 		score[r.Engine] += 2
 	}
+	score[EngineComet] += 2 * len(p.CometSummaries)
 	best, bestScore := EngineSpark, 0
 	for _, e := range []Engine{EngineRapids, EngineGluten, EngineComet} {
 		if score[e] > bestScore {

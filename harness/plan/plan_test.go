@@ -110,15 +110,25 @@ func TestEnginePlans(t *testing.T) {
 				"Filter: Not supported to map spark function name to substrait function name: java_to_fahrenheit(celsius#5), class name: ScalaUDF"},
 			map[string]int{"stage 0": 3}, 3},
 		{"gluten/sql-rewrite.formatted.txt", EngineGluten, nil, nil, map[string]int{"stage 0": 1}, 1},
+		// Real Comet 1.2.0 output (testdata/comet/gen_comet_plans.py): its
+		// fallback log holds one report per planning, each naming the
+		// Python operator that falls back.
 		{"comet/python-udf.txt", EngineComet,
-			[]string{"BatchEvalPython BatchEvalPython to_fahrenheit(celsius#5) cpu stage 0"},
-			[]string{"HashAggregate: HashAggregate is not native because the following children are not native (Exchange)",
-				"Exchange: Exchange is not native because the following children are not native (HashAggregate)",
-				"HashAggregate: HashAggregate is not native because the following children are not native (Project)",
-				"Project: Project is not native because the following children are not native (BatchEvalPython)",
+			[]string{"BatchEvalPython BatchEvalPython to_fahrenheit(celsius#5) cpu stage 0", "BatchEvalPython BatchEvalPython to_fahrenheit(celsius#5) cpu stage 0"},
+			[]string{"HashAggregate: ", "Project: ", "BatchEvalPython: BatchEvalPython is not supported", "Project: ", "Filter: ",
 				"BatchEvalPython: BatchEvalPython is not supported"},
-			map[string]int{"stage 0": 1}, 1},
+			map[string]int{"*(1)": 1, "*(4)": 1}, 2},
+		{"comet/python-udf.report.txt", EngineComet,
+			[]string{"BatchEvalPython BatchEvalPython ? cpu stage 0", "BatchEvalPython BatchEvalPython ? cpu stage 0"},
+			[]string{"HashAggregate: ", "Project: ", "BatchEvalPython: ", "Project: ", "Filter: ", "BatchEvalPython: BatchEvalPython is not supported"},
+			map[string]int{"stage 0": 1, "stage 1": 1}, 2},
 		{"comet/sql-rewrite.txt", EngineComet, nil, nil, map[string]int{"*(1)": 1}, 1},
+		{"comet/sql-rewrite.report.txt", EngineComet, nil, nil, map[string]int{"stage 1": 1}, 1},
+		// Comet 1.2 runs a ScalaUDF inside CometProject through its JVM
+		// codegen dispatcher: no fallback, no row transition.
+		{"comet/java-udf.txt", EngineComet,
+			[]string{"ScalaUDF CometProject java_to_fahrenheit(celsius#5) native stage 0", "ScalaUDF CometFilter java_to_fahrenheit(celsius#5) native stage 0"},
+			nil, map[string]int{"*(1)": 1}, 1},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
@@ -379,4 +389,67 @@ func TestAUDFUnderABuiltinNameIsFoundWhereTheTextShowsItsClass(t *testing.T) {
 	p, err := Parse(strings.ReplaceAll(string(b), "java_to_fahrenheit", "upper"), EngineSpark)
 	require.NoError(t, err)
 	assert.Empty(t, Analyze(p).UDFs)
+}
+
+func TestCometSummary(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "comet", "python-udf.txt"))
+	require.NoError(t, err)
+	p, err := Parse(string(b), EngineAuto)
+	require.NoError(t, err)
+	// One per planning: AQE plans the query's stages one by one.
+	require.Len(t, p.CometSummaries, 5)
+	last := p.CometSummaries[4]
+	assert.Equal(t, CometSummary{Line: last.Line, Accelerated: 4, Eligible: 10, Transitions: 1, NativeExpressions: 1, Dispatched: 0, Text: last.Text}, last)
+	assert.True(t, strings.HasPrefix(last.Text, "Comet accelerated 4 out of 10 eligible operators (40%)."), last.Text)
+
+	// A report alone (no tree with arguments) is a plan too.
+	b, err = os.ReadFile(filepath.Join("testdata", "comet", "sql-dispatch.report.txt"))
+	require.NoError(t, err)
+	p, err = Parse(string(b), EngineAuto)
+	require.NoError(t, err)
+	assert.Equal(t, EngineComet, p.Engine)
+	r := Analyze(p)
+	require.NotNil(t, r.Comet)
+	assert.Equal(t, 6, r.Comet.Accelerated)
+	assert.Equal(t, 4, r.Comet.Dispatched)
+	assert.Contains(t, r.Dispatched, "CometProject: JVM codegen dispatcher: add, bround, divide, multiply")
+	assert.Empty(t, r.Fallbacks)
+}
+
+func TestCometCoverage(t *testing.T) {
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join("testdata", "comet", name))
+		require.NoError(t, err)
+		return string(b)
+	}
+	cases := []struct {
+		name       string
+		projection string
+		native     bool
+		notNative  string
+		accel      [2]int
+		fallbacks  []string
+	}{
+		{"sql-rewrite", "CometProject", true, "", [2]int{6, 6}, []string{}},
+		{"python-udf", "Project", false, "Project runs in Spark; CometColumnarToRow below Project", [2]int{3, 9},
+			[]string{"BatchEvalPython: BatchEvalPython is not supported"}},
+		{"sql-dispatch", "CometProject", false, "JVM codegen dispatcher: add, bround, divide, multiply", [2]int{6, 6}, []string{}},
+		{"java-udf", "CometProject", false, "JVM codegen dispatcher: java_to_fahrenheit", [2]int{6, 6}, []string{}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cov, err := CometCoverage(read(c.name+".txt"), read(c.name+".report.txt"), "f")
+			require.NoError(t, err)
+			assert.Equal(t, c.projection, cov.Projection)
+			assert.Equal(t, c.native, cov.ProjectionNative)
+			assert.Equal(t, c.notNative, cov.NotNative)
+			assert.Equal(t, c.accel, [2]int{cov.OperatorsAccelerated, cov.OperatorsEligible})
+			assert.Equal(t, c.fallbacks, cov.Fallbacks)
+		})
+	}
+
+	_, err := CometCoverage(read("sql-rewrite.txt"), read("sql-rewrite.report.txt"), "nosuchcolumn")
+	assert.ErrorContains(t, err, "no operator of the executed plan computes nosuchcolumn")
+	_, err = CometCoverage(read("sql-rewrite.txt"), read("sql-rewrite.txt"), "f")
+	assert.ErrorContains(t, err, "no \"Comet accelerated N out of M eligible operators\" line")
 }

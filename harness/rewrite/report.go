@@ -9,6 +9,7 @@ import (
 
 	"github.com/udfx/udfx/harness/bench"
 	"github.com/udfx/udfx/harness/evidence"
+	"github.com/udfx/udfx/harness/plan"
 	"github.com/udfx/udfx/internal/typeinfer"
 )
 
@@ -148,7 +149,11 @@ func Markdown(o *Outcome) string {
 	if o.Best != nil && o.Best.Report != nil && o.Best.Report.Plans != nil {
 		r := o.Best.Report
 		p := r.Plans
-		fmt.Fprintf(&b, "\n## Spark plans\n\nThe test ran on Apache Spark %s (%s). Executed physical plans of the query with the original and with the rewrite:\n\n", r.EngineVersion, r.Master)
+		engine := "Apache Spark " + r.EngineVersion
+		if r.CometVersion != "" {
+			engine += " with DataFusion Comet " + r.CometVersion
+		}
+		fmt.Fprintf(&b, "\n## Spark plans\n\nThe test ran on %s (%s). Executed physical plans of the query with the original and with the rewrite:\n\n", engine, r.Master)
 		b.WriteString("| | UDF nodes | row/columnar transitions |\n|---|---|---|\n")
 		for _, side := range []struct {
 			name string
@@ -159,6 +164,9 @@ func Markdown(o *Outcome) string {
 				nodes = mdCode(strings.Join(side.plan.UDFNodes, "; "))
 			}
 			fmt.Fprintf(&b, "| %s | %s | %d |\n", side.name, nodes, side.plan.Transitions)
+		}
+		if p.Original.Native != nil && p.Rewrite.Native != nil {
+			writeNative(&b, p)
 		}
 		for _, side := range []struct{ name, text string }{{"original", p.Original.Text}, {"rewrite", p.Rewrite.Text}} {
 			fmt.Fprintf(&b, "\n<details><summary>%s plan</summary>\n\n```\n%s\n```\n\n</details>\n", side.name, strings.TrimRight(side.text, "\n"))
@@ -236,4 +244,38 @@ func exceptionNames(orig, rw map[string]int) string {
 		return strings.Join(ks, ", ")
 	}
 	return names(orig) + " → " + names(rw)
+}
+
+// writeNative writes what Comet ran natively of each side, from its
+// executed plan and its own report, and the verdict on the rewrite's
+// projection: an exact rewrite Comet does not run natively is verified,
+// not native.
+func writeNative(b *strings.Builder, p *evidence.Plans) {
+	rw := p.Rewrite.Native
+	if rw.ProjectionNative {
+		fmt.Fprintf(b, "Native: the rewrite's projection (%s) runs natively in Comet: no row/columnar transition below it, no fallback reason, no JVM codegen dispatch.\n\n", rw.Projection)
+	} else {
+		fmt.Fprintf(b, "Native: verified, not native. The rewrite is exact, but Comet does not run its projection (%s) natively: %s.\n\n", rw.Projection, rw.NotNative)
+	}
+	b.WriteString("| | operators accelerated | transitions | projection | fallback reasons | JVM codegen dispatch |\n|---|---|---|---|---|---|\n")
+	for _, side := range []struct {
+		name string
+		c    *plan.NativeCoverage
+	}{{"original", p.Original.Native}, {"rewrite", rw}} {
+		c := side.c
+		proj := c.Projection + ", native"
+		if !c.ProjectionNative {
+			proj = c.Projection + ", not native: " + c.NotNative
+		}
+		fmt.Fprintf(b, "| %s | %d of %d | %d | %s | %s | %s |\n", side.name, c.OperatorsAccelerated, c.OperatorsEligible, c.Transitions,
+			mdCell(proj), mdCell(listOrNone(c.Fallbacks)), mdCell(listOrNone(c.Dispatched)))
+	}
+	fmt.Fprintf(b, "\nComet's summaries: original %s; rewrite %s\n\n", mdCode(p.Original.Native.Summary), mdCode(rw.Summary))
+}
+
+func listOrNone(xs []string) string {
+	if len(xs) == 0 {
+		return "none"
+	}
+	return strings.Join(xs, "; ")
 }

@@ -507,7 +507,7 @@ func buildRewrite(ctx context.Context, opts Options, sc *scaffolded, out *Outcom
 		Seed:         opts.Seed,
 		Rows:         best.Report.Rows,
 		Engine: evidence.Engine{Name: best.Report.Engine, ANSI: best.Report.ANSI,
-			Version: best.Report.EngineVersion, Master: best.Report.Master},
+			Version: best.Report.EngineVersion, Master: best.Report.Master, Comet: best.Report.CometVersion},
 		Policy:      best.Report.Policy,
 		Result:      evidence.Verified,
 		Mismatches:  best.Report.Mismatches,

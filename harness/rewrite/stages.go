@@ -280,7 +280,7 @@ func benchmarkOnSpark(ctx context.Context, sc *scaffolded, c Candidate, runs int
 	b := &Bench{
 		Rows: len(sc.rows), Runs: runs, OriginalS: res.Original, RewriteS: res.Rewrite,
 		Original: fmt.Sprintf("Spark job with the original (%s)", res.Call),
-		Engine:   fmt.Sprintf("Spark job with the SQL rewrite, Apache Spark %s (%s); each job reads Parquet and writes to the noop sink", info.SparkVersion, info.Master),
+		Engine:   fmt.Sprintf("Spark job with the SQL rewrite, %s (%s); each job reads Parquet and writes to the noop sink", info.Name(), info.Master),
 		Machine:  bench.Machine(),
 	}
 	b.summarize()

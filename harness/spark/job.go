@@ -78,11 +78,23 @@ type SideResult struct {
 	Seconds float64
 	// Call says how the original was registered (JVM UDFs).
 	Call string
+	// NativeReport is Comet's account of the executed plan (sessions
+	// with Config.Comet): its fallback report, the tree with a [COMET:
+	// ...] reason on each operator that did not run natively and the
+	// "Comet accelerated N out of M eligible operators" line, as
+	// org.apache.comet.ExtendedExplainInfo prints it. package plan reads
+	// it. Empty without Comet.
+	NativeReport string
 	// Function is the SQL name a JVM original is registered under
 	// (RegisteredPrefix + a hash): Spark prints a ScalaUDF in a plan by
 	// that name, "udfx_orig_....(celsius#1)", not as "ScalaUDF".
 	Function string
 }
+
+// ResultColumn is the column both sides of a job and of a benchmark
+// compute ("... AS result"): the alias by which a plan reader finds the
+// operator that evaluates the UDF or the rewrite.
+const ResultColumn = "result"
 
 // RegisteredPrefix starts the SQL name of every JVM original udfx
 // registers, so that a plan analyzer can tell its calls apart.
@@ -115,6 +127,7 @@ type UDFExpr struct {
 type sideWire struct {
 	UDFs    []UDFExpr  `json:"udfs"`
 	Plan    string     `json:"plan"`
+	Native  string     `json:"native_report"`
 	Seconds float64    `json:"seconds"`
 	Rows    int        `json:"rows"`
 	Out     string     `json:"out"`
@@ -219,7 +232,7 @@ func (s *Session) side(side Side, w *sideWire, asked bool, rows int) (*SideResul
 	if w == nil {
 		return nil, &SessionError{Msg: fmt.Sprintf("the driver sent no %s result", side), Log: s.logPath}
 	}
-	r := &SideResult{Plan: w.Plan, UDFs: w.UDFs, Seconds: w.Seconds}
+	r := &SideResult{Plan: w.Plan, UDFs: w.UDFs, Seconds: w.Seconds, NativeReport: w.Native}
 	if w.Error != nil {
 		r.Err = w.Error.jobError(side, s.logPath)
 		return r, nil
@@ -349,7 +362,10 @@ type BenchResult struct {
 	WarmupOriginal, WarmupRewrite []float64
 	// Plans are the executed physical plans of the first run of each side.
 	OriginalPlan, RewritePlan string
-	Call                      string
+	// NativeReports are Comet's reports on those plans (see
+	// SideResult.NativeReport); empty without Comet.
+	OriginalNativeReport, RewriteNativeReport string
+	Call                                      string
 }
 
 // Bench times the original job and the rewritten job end to end: read the
@@ -415,9 +431,10 @@ func (s *Session) Bench(ctx context.Context, job BenchJob) (*BenchResult, error)
 		return nil, s.requestError(werr, job.UDF)
 	}
 	var reply struct {
-		Warmup struct{ Original, Rewrite []float64 }
-		Runs   struct{ Original, Rewrite []float64 }
-		Plans  struct{ Original, Rewrite string }
+		Warmup        struct{ Original, Rewrite []float64 }
+		Runs          struct{ Original, Rewrite []float64 }
+		Plans         struct{ Original, Rewrite string }
+		NativeReports struct{ Original, Rewrite string } `json:"native_reports"`
 	}
 	if err := json.Unmarshal(raw, &reply); err != nil {
 		return nil, &SessionError{Msg: fmt.Sprintf("bad bench reply: %v", err), Log: s.logPath}
@@ -426,5 +443,6 @@ func (s *Session) Bench(ctx context.Context, job BenchJob) (*BenchResult, error)
 		Original: reply.Runs.Original, Rewrite: reply.Runs.Rewrite,
 		WarmupOriginal: reply.Warmup.Original, WarmupRewrite: reply.Warmup.Rewrite,
 		OriginalPlan: reply.Plans.Original, RewritePlan: reply.Plans.Rewrite, Call: call,
+		OriginalNativeReport: reply.NativeReports.Original, RewriteNativeReport: reply.NativeReports.Rewrite,
 	}, nil
 }

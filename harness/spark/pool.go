@@ -17,7 +17,7 @@ import (
 // A session from Pool.Start goes back to the pool on Close, still running,
 // unless it died; the next Start with an equivalent Config gets it. Two
 // Configs are equivalent when they would start the same driver: the same
-// master or Connect URL, ANSI default, jars, settings and cache, the same
+// master or Connect URL, ANSI default, jars, Comet jar, settings and cache, the same
 // Python, Spark and Java once symbolic links are resolved (two checkouts
 // linking the same .venv share sessions), and the same PATH, PYTHONPATH
 // and SCALA_HOME. A session that restarted for a UDF's jar is handed out
@@ -42,6 +42,7 @@ type Pool struct {
 // (compared as sets, see sameJars).
 type poolKey struct {
 	master, remote, conf, cacheDir string
+	comet                          string
 	ansi                           bool
 	python, pythonPath, sparkHome  string
 	sparkJars, javaHome            string
@@ -53,6 +54,9 @@ type poolKey struct {
 func (p *Pool) Start(ctx context.Context, cfg Config) (*Session, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
+		return nil, err
+	}
+	if err := cfg.checkComet(); err != nil {
 		return nil, err
 	}
 	in, err := Find(ctx, cfg.Env, cfg.Dir, cfg.Remote != "")
@@ -205,6 +209,7 @@ func keyOf(cfg *Config, in *Install) poolKey {
 	slices.Sort(conf)
 	return poolKey{
 		master: cfg.Master, remote: cfg.Remote, conf: strings.Join(conf, "\x00"), cacheDir: resolved(cfg.CacheDir),
+		comet:  resolved(cfg.Comet),
 		ansi:   cfg.ANSI,
 		python: in.Python, pythonPath: strings.Join(in.PythonPath, "\x00"),
 		sparkHome: in.SparkHome, sparkJars: in.Jars, javaHome: in.JavaHome,

@@ -169,6 +169,7 @@ func TestPoolKeyTellsDriversApart(t *testing.T) {
 		"ansi":   func(c *Config) { c.ANSI = false },
 		"conf":   func(c *Config) { c.Conf = map[string]string{"spark.driver.memory": "2g"} },
 		"cache":  func(c *Config) { c.CacheDir = t.TempDir() },
+		"comet":  func(c *Config) { c.Comet = "/opt/comet.jar" },
 		"path": func(c *Config) {
 			c.Env = func(k string) string {
 				if k == "PATH" {

@@ -64,6 +64,13 @@ type Config struct {
 	// running session share one class namespace, and two UDF sources that
 	// define the same class (examples/*/ToFahrenheit) would clash.
 	Jars []string
+	// Comet, when set, is the Apache DataFusion Comet jar
+	// (mavenjar.Comet): the session runs with Comet's plugin and
+	// CometSettings, the jar on the driver's and the executors' class
+	// path from their start, and each job also returns Comet's own
+	// account of what ran natively (SideResult.NativeReport). Not for
+	// Connect, whose server decides its plugins.
+	Comet string
 	// Conf is more Spark settings (spark.driver.memory, spark.driver.port,
 	// ...), applied last.
 	Conf map[string]string
@@ -99,6 +106,9 @@ type Info struct {
 	From string
 	// StartSeconds is how long the SparkSession took to start.
 	StartSeconds float64
+	// Comet is the version of the DataFusion Comet plugin the session
+	// runs with, as the plugin reports it; empty without Comet.
+	Comet string
 }
 
 // Session is one running Spark driver. Its methods are safe for concurrent
@@ -144,6 +154,9 @@ func Start(ctx context.Context, cfg Config) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := cfg.checkComet(); err != nil {
+		return nil, err
+	}
 	in, err := Find(ctx, cfg.Env, cfg.Dir, cfg.Remote != "")
 	if err != nil {
 		return nil, err
@@ -173,6 +186,18 @@ func (cfg Config) withDefaults() (Config, error) {
 		cfg.CacheDir = d
 	}
 	return cfg, nil
+}
+
+// checkComet refuses a Comet session that cannot start: Connect, or a
+// jar that is not Comet's.
+func (cfg Config) checkComet() error {
+	if cfg.Comet == "" {
+		return nil
+	}
+	if cfg.Remote != "" {
+		return &EnvError{What: "Comet", Msg: "Comet is a plugin of the Spark that runs the jobs: a Spark Connect server must be started with it; udfx cannot add it from the client"}
+	}
+	return checkCometJar(cfg.Comet)
 }
 
 // startOn starts a session of cfg, defaults filled in, on in.
@@ -251,6 +276,9 @@ func (s *Session) start(ctx context.Context) error {
 		"op": "start", "master": s.cfg.Master, "remote": s.cfg.Remote, "ansi": s.cfg.ANSI,
 		"jars": s.jars, "conf": s.cfg.Conf, "app": "udfx",
 	}
+	if s.cfg.Comet != "" {
+		req["comet"] = map[string]any{"jar": s.cfg.Comet, "conf": cometSettings()}
+	}
 	sctx, cancel := context.WithTimeout(ctx, s.cfg.StartTimeout)
 	defer cancel()
 	raw, werr, err := s.call(sctx, req, nil)
@@ -272,15 +300,18 @@ func (s *Session) start(ctx context.Context) error {
 		return startError(werr, s.cfg.Master, s.cfg.Remote, s.logPath)
 	}
 	var info struct {
-		Spark, Java, Master, Python string
-		Connect                     bool
-		StartSeconds                float64 `json:"start_seconds"`
+		Spark, Java, Master, Python, Comet string
+		Connect                            bool
+		StartSeconds                       float64 `json:"start_seconds"`
 	}
 	if err := json.Unmarshal(raw, &info); err != nil {
 		return &SessionError{Msg: fmt.Sprintf("bad start reply %q: %v", raw, err), Log: s.logPath}
 	}
 	s.info = Info{SparkVersion: info.Spark, JavaVersion: info.Java, Master: info.Master, Connect: info.Connect,
-		ANSI: s.cfg.ANSI, PythonVersion: info.Python, From: s.in.From, StartSeconds: info.StartSeconds}
+		ANSI: s.cfg.ANSI, PythonVersion: info.Python, From: s.in.From, StartSeconds: info.StartSeconds, Comet: info.Comet}
+	if s.cfg.Comet != "" && info.Comet == "" {
+		return &StartError{Cause: CauseJVM, Summary: "Spark started without the Comet plugin", Hint: "Comet's driver plugin did not set spark.comet.version; its reason is in the log", Log: s.logPath}
+	}
 	return nil
 }
 

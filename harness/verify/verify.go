@@ -205,10 +205,11 @@ type Options struct {
 	// engine ("spark": only records of a test on real Spark pass).
 	RequireEngine string
 	// StartSpark starts the Spark session that records proved on Spark
-	// are re-run in (once per gate run, for the first such UDF; the
-	// session takes the next UDFs' jars itself). Nil: such records are
-	// errors unless SkipRerun.
-	StartSpark func(ctx context.Context, u *udf.UDF) (*spark.Session, error)
+	// are re-run in (once per gate run and engine, for the first such
+	// UDF; the session takes the next UDFs' jars itself). engine is the
+	// record's: "spark", or "comet" for Spark with the Comet plugin.
+	// Nil: such records are errors unless SkipRerun.
+	StartSpark func(ctx context.Context, u *udf.UDF, engine string) (*spark.Session, error)
 	Limits     runner.Limits
 	// NewRunner starts the original's runner (runners.New in production).
 	NewRunner func(ctx context.Context, u *udf.UDF, limits runner.Limits) (runner.Runner, error)
@@ -284,8 +285,8 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		v.configs[repo] = cfg
 	}
 	defer func() {
-		if v.session != nil {
-			v.session.Close()
+		for _, s := range v.sessions {
+			s.Close()
 		}
 	}()
 	res := &Result{Root: opts.Display, Records: len(records), SkipRerun: opts.SkipRerun}
@@ -423,27 +424,32 @@ type verifier struct {
 	root     string
 	opts     Options
 	progress func(string)
-	// session is the Spark session re-runs of records proved on Spark
-	// share, started on the first one.
-	session *spark.Session
+	// sessions are the Spark sessions re-runs of records proved on
+	// Spark share, by engine (spark, comet), each started on the first
+	// record of its engine.
+	sessions map[string]*spark.Session
 	// configs are the repositories' udfx.yaml, by repository root.
 	configs map[string]*Config
 }
 
-// sparkFor returns the shared Spark session, starting it for u.
-func (v *verifier) sparkFor(ctx context.Context, u *udf.UDF) (*spark.Session, error) {
-	if v.session != nil {
-		return v.session, nil
+// sparkFor returns the shared Spark session of engine, starting it for
+// u.
+func (v *verifier) sparkFor(ctx context.Context, u *udf.UDF, engine string) (*spark.Session, error) {
+	if s := v.sessions[engine]; s != nil {
+		return s, nil
 	}
 	if v.opts.StartSpark == nil {
 		return nil, errors.New("the record was proved on Spark and this gate has no Spark configured")
 	}
-	v.progress("starting Spark")
-	s, err := v.opts.StartSpark(ctx, u)
+	v.progress("starting Spark for the records proved on " + engine)
+	s, err := v.opts.StartSpark(ctx, u, engine)
 	if err != nil {
 		return nil, err
 	}
-	v.session = s
+	if v.sessions == nil {
+		v.sessions = map[string]*spark.Session{}
+	}
+	v.sessions[engine] = s
 	return s, nil
 }
 
@@ -835,10 +841,10 @@ func (v *verifier) rerun(ctx context.Context, rec *evidence.Record, u *udf.UDF, 
 	run.File = filepath.Join(repoOf(filepath.Join(v.root, filepath.FromSlash(it.Record))), filepath.FromSlash(rec.Original.File))
 	// A record is re-run on the engine that proved it.
 	var session *spark.Session
-	if rec.Engine.Name == "spark" {
+	if rec.Engine.Name == "spark" || rec.Engine.Name == "comet" {
 		var err error
-		if session, err = v.sparkFor(ctx, &run); err != nil {
-			it.Status, it.Detail = Error, fmt.Sprintf("cannot re-run the test on Spark: %v", err)
+		if session, err = v.sparkFor(ctx, &run, rec.Engine.Name); err != nil {
+			it.Status, it.Detail = Error, fmt.Sprintf("cannot re-run the test on %s: %v", rec.Engine.Name, err)
 			return
 		}
 	}
@@ -873,7 +879,13 @@ func (v *verifier) rerun(ctx context.Context, rec *evidence.Record, u *udf.UDF, 
 	}
 	if rep.Equal {
 		it.Detail = fmt.Sprintf("hashes match the record; differential test re-run: %d of %d rows agree (%s)", total, total, it.Policy)
-		if session != nil {
+		switch {
+		case rep.Engine == "comet":
+			it.Detail += fmt.Sprintf(" on Apache Spark %s with DataFusion Comet %s (%s), no UDF node in the rewritten plan", rep.EngineVersion, rep.CometVersion, rep.Master)
+			if n := rep.Plans.Rewrite.Native; n != nil && !n.ProjectionNative {
+				it.Detail += "; verified, not native: " + n.NotNative
+			}
+		case session != nil:
 			it.Detail += fmt.Sprintf(" on Apache Spark %s (%s), no UDF node in the rewritten plan", rep.EngineVersion, rep.Master)
 		}
 		return

@@ -21,7 +21,7 @@ import traceback
 PROTO = None
 SPARK = None
 CONNECT = False
-STATE = {"registered": {}, "modules": {}, "jars": set()}
+STATE = {"registered": {}, "modules": {}, "jars": set(), "comet": False}
 
 # What a classic session is started with: UTC everywhere (Spark's session
 # time zone, the JVM's default, the Python workers' local time zone, which
@@ -241,11 +241,22 @@ def start(req):
             conf["spark.jars"] = ",".join(jars)
             conf["spark.driver.extraClassPath"] = os.pathsep.join(jars)
             STATE["jars"].update(jars)
+        comet = req.get("comet")
+        if comet:
+            # Comet's plugin and shuffle manager load when each JVM starts,
+            # before spark.jars reaches an executor: the jar goes on both
+            # class paths from the start (executors of a cluster on this
+            # machine read it where it lies).
+            conf["spark.driver.extraClassPath"] = os.pathsep.join([comet["jar"]] + jars)
+            conf["spark.executor.extraClassPath"] = comet["jar"]
+            conf.update(comet.get("conf") or {})
+            STATE["comet"] = True
     for k, v in (req.get("conf") or {}).items():
         conf[k] = v
     for k, v in conf.items():
         b = b.config(k, v)
     t0 = time.perf_counter()
+    comet_version = ""
     SPARK = b.getOrCreate()
     if CONNECT:
         # The first RPC: a Connect endpoint that is not listening fails here.
@@ -257,10 +268,15 @@ def start(req):
     else:
         SPARK.sparkContext.setLogLevel(req.get("log_level") or "WARN")
         version = SPARK.version
+        if STATE.get("comet"):
+            # Comet's driver plugin sets this once it is active; a plugin
+            # that disabled itself (no off-heap memory, say) leaves it unset.
+            comet_version = SPARK.conf.get("spark.comet.version", "") or ""
         java = SPARK.sparkContext._jvm.java.lang.System.getProperty("java.version")
         master = SPARK.sparkContext.master
     STATE["conf"] = conf
     return {
+        "comet": comet_version,
         "spark": version,
         "java": java,
         "master": master,
@@ -374,6 +390,20 @@ def plan_of(df):
         return df._jdf.queryExecution().executedPlan().toString()
     except Exception as e:
         return "(no plan: %s)" % e
+
+
+def native_report(df):
+    """Comet's own account of the executed plan, as its fallback report
+    prints it: the operator tree with a [COMET: ...] reason on each
+    operator that did not run natively, and the line "Comet accelerated N
+    out of M eligible operators ...". None without Comet."""
+    if not STATE.get("comet"):
+        return None
+    try:
+        info = SPARK.sparkContext._jvm.org.apache.comet.ExtendedExplainInfo()
+        return str(info.generateExtendedInfo(df._jdf.queryExecution().executedPlan()))
+    except Exception as e:
+        return "(no Comet report: %s)" % e
 
 
 # Expression classes that evaluate user code, by simple name; anything that
@@ -663,12 +693,12 @@ def run_side(make, out):
     try:
         tbl = df.toArrow()
     except Exception as e:
-        return {"error": describe(e), "plan": plan_of(df), "seconds": time.perf_counter() - t0}
+        return {"error": describe(e), "plan": plan_of(df), "native_report": native_report(df), "seconds": time.perf_counter() - t0}
     secs = time.perf_counter() - t0
     with pa.OSFile(out, "wb") as f:
         with pa.ipc.new_file(f, tbl.schema) as w:
             w.write_table(tbl)
-    return {"plan": plan_of(df), "udfs": udf_nodes(df), "seconds": secs, "rows": tbl.num_rows, "out": out}
+    return {"plan": plan_of(df), "native_report": native_report(df), "udfs": udf_nodes(df), "seconds": secs, "rows": tbl.num_rows, "out": out}
 
 
 def with_ansi(req, fn):
@@ -725,6 +755,7 @@ def bench(req):
 
         sides = {"original": orig, "rewrite": rewrite}
         plans = {}
+        reports = {}
 
         def once(side, phase, i):
             t0 = time.perf_counter()
@@ -736,6 +767,7 @@ def bench(req):
             secs = time.perf_counter() - t0
             if side not in plans:
                 plans[side] = plan_of(df)
+                reports[side] = native_report(df)
             send({"event": "progress", "side": side, "phase": phase, "run": i, "seconds": secs})
             return secs
 
@@ -750,7 +782,7 @@ def bench(req):
             order = ("original", "rewrite") if i % 2 == 0 else ("rewrite", "original")
             for side in order:
                 runs[side].append(once(side, "run", i))
-        return {"warmup": warm, "runs": runs, "plans": plans}
+        return {"warmup": warm, "runs": runs, "plans": plans, "native_reports": reports}
 
     return with_ansi(req, go)
 
