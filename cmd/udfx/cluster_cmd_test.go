@@ -134,7 +134,11 @@ func (c *standalone) executorsRan(t *testing.T) int {
 // cluster: the original and the rewrite run on executors in the Workers'
 // JVMs, not in the driver, and a Scala UDF's jar reaches them through
 // spark.jars.
+//
+// It sets no environment and has a session pool of its own, so it runs
+// beside the other parallel tests: most of its time is JVMs starting.
 func TestStandaloneClusterRunsThePythonAndScalaUDFs(t *testing.T) {
+	t.Parallel()
 	cluster := startStandalone(t)
 	dir := tempRepo(t)
 	// Sessions on this cluster must stop before it does: a pool of their
