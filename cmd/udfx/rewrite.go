@@ -271,6 +271,9 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 		}
 	}
 	fmt.Fprintf(w, "  speedup        %.1f× (median %.4fs original vs %.4fs rewrite, %d runs)\n", b.Speedup, b.OriginalMedianS, b.RewriteMedianS, b.Runs)
+	if out.NotFaster() {
+		fmt.Fprintf(w, "  verdict        verified, %s\n", out.NotFasterNote())
+	}
 	fmt.Fprintf(w, "  report         %s\n", rel)
 	fmt.Fprintf(w, "  patch          %s\n", workRel(e, out.PatchPath))
 	if opts.apply {

@@ -200,7 +200,10 @@ type Benchmark struct {
 	OriginalMedianS float64 `json:"original_median_s"`
 	RewriteMedianS  float64 `json:"rewrite_median_s"`
 	Speedup         float64 `json:"speedup"`
-	Where           string  `json:"where"` // engine and machine
+	// Faster is whether the rewrite's median was below the original's:
+	// an exact rewrite that is not faster is no reason to change the job.
+	Faster bool   `json:"faster"`
+	Where  string `json:"where"` // engine and machine
 }
 
 // Results.

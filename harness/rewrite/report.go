@@ -60,6 +60,9 @@ func Markdown(o *Outcome) string {
 	fmt.Fprintf(&b, "- targets: %s; agent: %s\n", strings.Join(o.Targets, ", "), o.Agent)
 	if o.Verified() {
 		fmt.Fprintf(&b, "- result: **verified** (candidate %d, target %s)\n", o.Best.Index, o.Best.Candidate.Target)
+		if o.NotFaster() {
+			b.WriteString("- verdict: **" + o.NotFasterNote() + "**\n")
+		}
 	} else {
 		b.WriteString("- result: **no verified rewrite**\n")
 	}
@@ -218,7 +221,11 @@ func Markdown(o *Outcome) string {
 			}
 		}
 		b.WriteString("\nThe registration stays in place: nothing is commented out. Once no SQL text or DataFrame code calls the UDF any more, remove its registration (and the UDF) by hand.\n")
-		b.WriteString("Apply it with `udfx rewrite ... --apply` or `git apply " + filepath.Base(o.PatchPath) + "`; `udfx verify` re-checks the record in CI.\n")
+		if o.NotFaster() {
+			b.WriteString("**Verified, " + o.NotFasterNote() + ".** The patch is kept for review; if you apply it anyway, `udfx verify` re-checks the record in CI.\n")
+		} else {
+			b.WriteString("Apply it with `udfx rewrite ... --apply` or `git apply " + filepath.Base(o.PatchPath) + "`; `udfx verify` re-checks the record in CI.\n")
+		}
 	}
 	return b.String()
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/plan"
+	"github.com/udfx/udfx/harness/udf"
 )
 
 // coverage reads a real Comet 1.2.0 plan and report pair from
@@ -40,4 +41,32 @@ func TestReportSaysWhetherTheRewriteRunsNatively(t *testing.T) {
 	writeNative(&dispatched, &evidence.Plans{Original: evidence.Plan{Native: coverage(t, "python-udf")}, Rewrite: evidence.Plan{Native: coverage(t, "sql-dispatch")}})
 	assert.Contains(t, dispatched.String(), "Native: verified, not native. The rewrite is exact, but Comet does not run its projection (CometProject) natively: JVM codegen dispatcher: add, bround, divide, multiply.")
 	assert.Contains(t, dispatched.String(), "| rewrite | 6 of 6 | 1 | CometProject, not native: JVM codegen dispatcher: add, bround, divide, multiply | none | CometProject: JVM codegen dispatcher: add, bround, divide, multiply; CometFilter: JVM codegen dispatcher: add, bround, divide, multiply; CometNativeScan: JVM codegen dispatcher: add, bround, divide, multiply |")
+}
+
+// A verified rewrite measured slower than the original is reported as
+// such: the summary and the last paragraph say to keep the original
+// instead of recommending --apply, and the record says faster: false.
+func TestReportSaysARewriteThatIsNotFasterIsNotWorthApplying(t *testing.T) {
+	outcome := func(originalS, rewriteS float64) *Outcome {
+		b := &Bench{Rows: 1000, Runs: 5, OriginalS: []float64{originalS}, RewriteS: []float64{rewriteS}}
+		b.summarize()
+		best := &Tried{Index: 1, Candidate: Candidate{Target: TargetSQL, SQL: "least(greatest(x, 0.0D), 1.0D)"}, Accepted: true, Bench: b}
+		return &Outcome{UDF: &udf.UDF{Name: "clamp", Language: udf.Scala}, Targets: []string{TargetSQL}, Agent: "builtin",
+			Tried: []*Tried{best}, Best: best, Optimize: "budget of 3 attempts spent", PatchPath: "rewrite.patch", Record: &evidence.Record{}}
+	}
+	slow := outcome(0.010, 0.014)
+	require.True(t, slow.NotFaster())
+	md := Markdown(slow)
+	want := "not faster: the verified rewrite's median run took 0.0140 s, the original's 0.0100 s (0.71×, 5 runs each, same run); keep the original, applying the rewrite is not recommended on this engine"
+	assert.Contains(t, md, "- verdict: **"+want+"**\n")
+	assert.Contains(t, md, "**Verified, "+want+".**")
+	assert.NotContains(t, md, "Apply it with")
+	assert.False(t, slow.Best.Bench.record(TargetSQL).Faster)
+
+	fast := outcome(0.014, 0.010)
+	assert.False(t, fast.NotFaster())
+	md = Markdown(fast)
+	assert.NotContains(t, md, "not faster")
+	assert.Contains(t, md, "Apply it with `udfx rewrite ... --apply`")
+	assert.True(t, fast.Best.Bench.record(TargetSQL).Faster)
 }

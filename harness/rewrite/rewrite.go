@@ -149,6 +149,19 @@ func (o *Outcome) judged(c Candidate) *Tried {
 // Verified reports whether a rewrite passed.
 func (o *Outcome) Verified() bool { return o.Best != nil }
 
+// NotFaster reports whether the verified rewrite was measured no faster
+// than the original: exact, but no reason to change the job.
+func (o *Outcome) NotFaster() bool {
+	return o.Best != nil && o.Best.Bench != nil && !o.Best.Bench.Faster()
+}
+
+// NotFasterNote says so, with the medians, for the summary and report.md.
+func (o *Outcome) NotFasterNote() string {
+	b := o.Best.Bench
+	return fmt.Sprintf("not faster: the verified rewrite's median run took %.4f s, the original's %.4f s (%.2f×, %d runs each, same run); keep the original, applying the rewrite is not recommended on this engine",
+		b.RewriteMedianS, b.OriginalMedianS, b.Speedup, b.Runs)
+}
+
 // Scaffolded is what the scaffold stage alone proved and wrote.
 type Scaffolded struct {
 	Workspace string `json:"workspace"`

@@ -200,10 +200,16 @@ func (b *Bench) result(udfName string) *bench.Result {
 	return r
 }
 
+// Faster is whether the rewrite's median run took less time than the
+// original's, both measured in the same run.
+func (b *Bench) Faster() bool {
+	return b.RewriteMedianS < b.OriginalMedianS
+}
+
 func (b *Bench) record(target string) evidence.Benchmark {
 	return evidence.Benchmark{
 		Target: target, Rows: b.Rows, Runs: b.Runs,
-		OriginalMedianS: b.OriginalMedianS, RewriteMedianS: b.RewriteMedianS, Speedup: b.Speedup,
+		OriginalMedianS: b.OriginalMedianS, RewriteMedianS: b.RewriteMedianS, Speedup: b.Speedup, Faster: b.Faster(),
 		Where: b.Engine + " vs " + b.Original + "; " + b.Machine,
 	}
 }
