@@ -9,6 +9,9 @@ typedef struct TSTree TSTree;
 
 // From tree-sitter's api.h; go-tree-sitter compiles and links the library.
 TSTree *ts_parser_parse_string(TSParser *self, const TSTree *old_tree, const char *string, uint32_t length);
+void ts_set_allocator(void *(*new_malloc)(size_t), void *(*new_calloc)(size_t, size_t), void *(*new_realloc)(void *, size_t), void (*new_free)(void *));
+
+static void udfx_use_default_allocator(void) { ts_set_allocator(NULL, NULL, NULL, NULL); }
 */
 import "C"
 
@@ -18,6 +21,15 @@ import (
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 )
+
+// go-tree-sitter routes every allocation of tree-sitter through a Go
+// callback (C to Go and back to C's malloc): on a 1 MB Java file that
+// callback was a sixth of the parse's time, and without it the parse took
+// 7-20% less. Its callbacks call the C library's functions anyway;
+// tree-sitter's own defaults (NULL here) call them directly and abort
+// with a message when memory runs out. This runs after go-tree-sitter's
+// own init, before any parser exists.
+func init() { C.udfx_use_default_allocator() }
 
 // parseString parses src with tree-sitter's ts_parser_parse_string, from
 // one copy of src in C memory.
