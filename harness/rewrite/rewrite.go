@@ -213,7 +213,7 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 	if err := CheckTargets(u, opts.Targets); err != nil {
 		return nil, err
 	}
-	if !wants(opts.Targets, TargetSQL) {
+	if !wants(opts.Targets, TargetSQL) && !vectorizedOnly(opts.Targets) {
 		opts.Targets = append([]string{TargetSQL}, opts.Targets...)
 	}
 	out := &Outcome{UDF: u, Agent: opts.Agent.Name(), Targets: opts.Targets, Workspace: opts.Workspace}
@@ -232,6 +232,19 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 	out.Determinism = sc.determinism()
 	if err := checkScaffold(opts.Workspace, sc); err != nil {
 		return nil, err
+	}
+
+	if vectorizedOnly(opts.Targets) {
+		// Stages 2 to 4 in one: the renderer gives one candidate, its
+		// test in CPython is the proof, and the test's timings the
+		// benchmark.
+		if err := tryVectorized(ctx, opts, sc, out); err != nil {
+			return nil, err
+		}
+		if err := writeWorkspace(opts, out); err != nil {
+			return nil, err
+		}
+		return out, nil
 	}
 
 	// Stage 2: convert.
@@ -290,6 +303,11 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 			return nil, err
 		}
 		if err := buildRewrite(ctx, opts, sc, out); err != nil {
+			return nil, err
+		}
+	}
+	if out.Best == nil && wants(opts.Targets, TargetVectorizedPython) {
+		if err := tryVectorized(ctx, opts, sc, out); err != nil {
 			return nil, err
 		}
 	}
