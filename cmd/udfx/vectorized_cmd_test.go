@@ -68,7 +68,7 @@ func TestRewriteVectorsToNumba(t *testing.T) {
 	assert.Contains(t, stdout, "1 rewrite checked (1 records, hashes only): 1 pass")
 
 	// A kernel edited by hand no longer hashes as proved.
-	require.NoError(t, os.WriteFile(py, []byte(strings.Replace(string(b), "(v_s_32 / _t13)", "(v_s_32 * _t13)", 1)), 0o644))
+	require.NoError(t, os.WriteFile(py, []byte(strings.Replace(string(b), "(v_s_32 / _t14)", "(v_s_32 * _t13)", 1)), 0o644))
 	stdout, _, code = runCLI(t, dir, "verify", "--skip-rerun")
 	assert.Equal(t, exitFailed, code)
 	assert.Contains(t, stdout, "stale-rewrite")

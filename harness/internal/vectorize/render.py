@@ -23,7 +23,6 @@
 #   - No fastmath: every operation is rounded as CPython rounds it, in the
 #     same order (the kernel is the same statements).
 import ast
-import hashlib
 import json
 import sys
 import textwrap
@@ -479,6 +478,23 @@ class Renderer:
             return
         if isinstance(s, ast.AugAssign):
             name = s.target.id
+            if self.f.types[name] == UNION and self.f.expr_type(s.value) == F32 and not isinstance(s.op, ast.Div):
+                # An accumulator's first float32 addend makes it a float32:
+                # one branch, taken once, instead of a select on the flag in
+                # every iteration's dependency chain.
+                sym = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*"}.get(type(s.op))
+                if sym is None:
+                    decline(s, "operator %s is not rendered" % type(s.op).__name__)
+                _, rc = self.expr(s.value, ind)
+                r = self.fresh()
+                self.emit(ind, "%s = %s" % (r, rc))
+                f, c64, c32 = self.var(name, "_f"), self.var(name, "_64"), self.var(name, "_32")
+                self.emit(ind, "if %s:" % f)
+                self.emit(ind + 1, "%s = %s %s %s" % (c32, c32, sym, r))
+                self.emit(ind, "else:")
+                self.emit(ind + 1, "%s = np.float32(%s) %s %s" % (c32, c64, sym, r))
+                self.emit(ind + 1, "%s = True" % f)
+                return
             t, c = self.binop(s.op, ast.Name(id=name, ctx=ast.Load()), s.value, s, ind)
             self.store(name, t, c, ind, s)
             return
@@ -763,8 +779,6 @@ def render(req):
     decorator = ast.get_source_segment(src, fn.decorator_list[0]) if fn.decorator_list else None
     if decorator is None:
         raise Decline("the pandas_udf has no decorator to copy")
-    kernel_module = "udfx_numba_%s_%s" % ("".join(c if c.isalnum() else "_" for c in name),
-                                           hashlib.sha256(body.encode()).hexdigest()[:12])
     out = [
         req["marker"],
         '"""udfx vectorized-python rewrite of %s:%s.' % (req["rel_file"], name),
@@ -776,9 +790,6 @@ def render(req):
         "an index out of range, an int past 64 bits, an input that is not a",
         "1-d %s array) runs the original's per-row function, copied" % elem_dtype.split(".")[1],
         'below unchanged. Proved bit-exact by udfx\'s differential test."""',
-        "import sys",
-        "import types",
-        "",
         "import numba",
         "import numpy as np",
         "import pandas as pd",
@@ -800,15 +811,16 @@ def render(req):
         "    return _%s_original(x)" % name,
         "",
         "",
-        "# numba's cache records the module a kernel was compiled in and imports",
-        "# it again by that name when it loads the kernel: the kernels name one",
-        "# module of their own, the same whatever name this file is imported by.",
-        "_KERNEL_MODULE = %r" % kernel_module,
-        "if _KERNEL_MODULE not in sys.modules:",
-        "    sys.modules[_KERNEL_MODULE] = types.ModuleType(_KERNEL_MODULE)",
+        "# numba imports a kernel's module by name when it compiles the kernel",
+        "# and when it loads it from its cache. This file's name differs between",
+        "# udfx's runner, the job and Spark's workers (which may get the",
+        "# functions by value and never import it, or fail to, since",
+        "# @pandas_udf(\"...\") needs a SparkContext to parse its type), so the",
+        "# kernels name __main__, which every process has. They use no module",
+        "# globals at run time: what they call numba resolved when compiling.",
         "for _d in list(globals().values()):",
         "    if isinstance(_d, numba.core.registry.CPUDispatcher):",
-        "        _d.py_func.__module__ = _KERNEL_MODULE",
+        "        _d.py_func.__module__ = \"__main__\"",
         "",
         "",
         "@%s" % decorator,

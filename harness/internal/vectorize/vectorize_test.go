@@ -39,12 +39,12 @@ func TestRendersTheVectorExamples(t *testing.T) {
 		// The accumulator is a Python float until its first float32
 		// addend (numpy 2, NEP 50): the kernel keeps both and a flag.
 		{"mean_pairwise_abs_diff", "float", []string{
-			"v_tot_32 = ((v_tot_32 if v_tot_f else np.float32(v_tot_64)) + abs((v_x[v_i] - v_x[v_j])))",
-			"_t5 = _add_int(v_cnt, np.int64(1))",
+			"_t5 = abs((v_x[v_i] - v_x[v_j]))\n            if v_tot_f:\n                v_tot_32 = v_tot_32 + _t5\n            else:\n                v_tot_32 = np.float32(v_tot_64) + _t5\n                v_tot_f = True",
+			"_t6 = _add_int(v_cnt, np.int64(1))",
 			`@pandas_udf("float")`,
 		}},
 		{"moving_average", "array<float>", []string{
-			"v_s_32 = ((v_s_32 if v_s_f else np.float32(v_s_64)) + v_x[v_j])",
+			"if v_s_f:\n                v_s_32 = v_s_32 + _t10\n",
 			"np.empty(_t2, dtype=np.float32)",
 			`@pandas_udf("array<float>")`,
 		}},
