@@ -41,6 +41,8 @@ func TestRewriteVectorsToNumba(t *testing.T) {
 	assert.Contains(t, stdout, "candidate 1    vectorized-python: verified")
 	assert.Contains(t, stdout, "result         verified: vectorized-python udfx-rewrites/moving_average/vectorized.py (200 rows, bit-exact")
 	assert.Contains(t, stdout, "applied        2 files changed")
+	assert.Contains(t, stdout, "not a benchmark")
+	assert.NotContains(t, stdout, "speedup")
 
 	py := filepath.Join(dir, "udfx-rewrites", "moving_average", "vectorized.py")
 	b, err := os.ReadFile(py)
