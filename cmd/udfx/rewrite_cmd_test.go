@@ -263,7 +263,8 @@ func TestRewriteCommandUsage(t *testing.T) {
 	}{
 		{[]string{"rewrite", "examples/python-celsius/celsius.py", "--target", "cuda"}, "--target: target cuda does not apply to to_fahrenheit: it is a python UDF; columnar and cuda rewrites are RAPIDS rewrites of JVM (Java, Scala) UDFs"},
 		{[]string{"rewrite", "examples/python-celsius/celsius.py", "--target", "sql,columnar"}, "--target: target columnar does not apply to to_fahrenheit"},
-		{[]string{"rewrite", "examples/scala-to-fahrenheit/ToFahrenheit.scala", "--target", "gpu"}, `unknown --target "gpu": udfx rewrites to: sql, columnar, cuda`},
+		{[]string{"rewrite", "examples/scala-to-fahrenheit/ToFahrenheit.scala", "--target", "gpu"}, `unknown --target "gpu": udfx rewrites to: sql, columnar, cuda, vectorized-python`},
+		{[]string{"rewrite", "examples/scala-to-fahrenheit/ToFahrenheit.scala", "--target", "vectorized-python"}, "--target: target vectorized-python does not apply to ToFahrenheit: it is a scala function-class; vectorized-python rewrites Python UDFs"},
 		{[]string{"rewrite", "examples/python-celsius/celsius.py", "--force"}, "--force only makes sense with --apply"},
 		{[]string{"rewrite", "examples/nope.py"}, "read examples/nope.py"},
 	} {

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/udfx/udfx/harness/evidence"
+	"github.com/udfx/udfx/harness/inputs"
 	"github.com/udfx/udfx/harness/value"
 )
 
@@ -21,7 +22,10 @@ type Report struct {
 	// Runtime names the real runtime the original ran in.
 	Runtime    string `json:"original_runtime"`
 	RewriteSQL string `json:"rewrite_sql"`
-	Engine     string `json:"engine"`
+	// RewriteFile is the rewrite module a Python rewrite (engine cpython)
+	// was loaded from.
+	RewriteFile string `json:"rewrite_file,omitempty"`
+	Engine      string `json:"engine"`
 	// EngineVersion and Master name the Spark that ran a test with engine
 	// spark.
 	EngineVersion string `json:"engine_version,omitempty"`
@@ -45,6 +49,10 @@ type Report struct {
 	// Options.LeaveOutThrowingRows, those on which the original throws in
 	// udfx's own runner.
 	LeftOutRows int `json:"left_out_rows,omitempty"`
+	// LongArrayRows are rows of Rows past the generated ones: the long
+	// float arrays a Python rewrite is also tested on
+	// (inputs.LongArrayRows).
+	LongArrayRows int `json:"long_array_rows,omitempty"`
 	// OriginalExceptions and RewriteExceptions count rows that threw, by
 	// exception class (Spark error condition for the rewrite).
 	OriginalExceptions map[string]int `json:"original_exceptions"`
@@ -116,7 +124,11 @@ func (r *Report) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "%s\t%s (%s, %s)\n", "udf", r.UDF, r.Language, r.File)
 	fmt.Fprintf(tw, "%s\t%s\n", "original", r.Runtime)
-	fmt.Fprintf(tw, "%s\t%s\n", "rewrite", r.RewriteSQL)
+	if r.RewriteFile != "" {
+		fmt.Fprintf(tw, "%s\t%s\n", "rewrite", r.RewriteFile)
+	} else {
+		fmt.Fprintf(tw, "%s\t%s\n", "rewrite", r.RewriteSQL)
+	}
 	switch r.Engine {
 	case "spark":
 		fmt.Fprintf(tw, "%s\tApache Spark %s (%s), both sides in one session, ANSI %s\n", "engine", r.EngineVersion, r.Master, ansi)
@@ -130,6 +142,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintf(tw, "%s\t%s\n", "policy", r.policyText())
 	fmt.Fprintf(tw, "%s\t%d (%d special-value rows, %d all-null rows, %d sample rows; seed %d)\n", "rows", r.Rows, r.SpecialRows, r.NullRows, r.SampleRows, r.Seed)
+	if r.LongArrayRows > 0 {
+		fmt.Fprintf(tw, "%s\t%d rows of long float arrays (%d to %d elements) after the generated ones\n", "long arrays", r.LongArrayRows, inputs.LongArrayLengths[0], inputs.LongArrayLengths[len(inputs.LongArrayLengths)-1])
+	}
 	if r.LeftOutRows > 0 {
 		fmt.Fprintf(tw, "%s\t%d rows on which the original throws in udfx's runner (Spark stops a job at its first exception)\n", "left out", r.LeftOutRows)
 	}

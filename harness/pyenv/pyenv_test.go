@@ -69,5 +69,5 @@ func TestPinned(t *testing.T) {
 }
 
 func TestPinnedNames(t *testing.T) {
-	assert.Equal(t, []string{"pyspark", "pandas", "pyarrow", "numpy", "grpcio", "grpcio-status", "googleapis-common-protos", "zstandard", "protobuf"}, pinnedNames(Requirements))
+	assert.Equal(t, []string{"pyspark", "pandas", "pyarrow", "numpy", "numba", "llvmlite", "grpcio", "grpcio-status", "googleapis-common-protos", "zstandard", "protobuf"}, pinnedNames(Requirements))
 }

@@ -53,6 +53,9 @@ type Candidate struct {
 	// SQL is the Spark SQL expression over the UDF's parameters (target
 	// sql).
 	SQL string `json:"sql"`
+	// File is the rewrite module of a vectorized-python candidate,
+	// relative to the repository root.
+	File string `json:"file,omitempty"`
 	// Origin says who produced it and how ("built-in translator").
 	Origin string `json:"origin"`
 	// IR is the translator's expression the SQL was rendered from; the

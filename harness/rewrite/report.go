@@ -84,7 +84,11 @@ func Markdown(o *Outcome) string {
 			if !t.Accepted {
 				verdict = "rejected: " + t.Reason
 			}
-			fmt.Fprintf(&b, "| %d | %s | %s | %s | %s |\n", t.Index, t.Stage, t.Candidate.Target, mdCode(t.Candidate.SQL), mdCell(verdict))
+			what := mdCode(t.Candidate.SQL)
+			if t.Candidate.File != "" {
+				what = mdCode(t.Candidate.File)
+			}
+			fmt.Fprintf(&b, "| %d | %s | %s | %s | %s |\n", t.Index, t.Stage, t.Candidate.Target, what, mdCell(verdict))
 		}
 		for _, t := range o.Tried {
 			if t.Report == nil || t.Report.Counterexample == nil {
@@ -186,6 +190,12 @@ func Markdown(o *Outcome) string {
 
 	if o.Verified() {
 		b.WriteString("\n## Patch\n\n")
+		if f := o.Best.Candidate.File; f != "" {
+			fmt.Fprintf(&b, "`rewrite.patch` adds `%s`, a module that defines `%s` as a pandas_udf of the same type over the same column, and the record `%s/%s`. ", f, u.Name, o.RewriteDir, evidence.FileName)
+			fmt.Fprintf(&b, "It changes no use site: import `%s` from the rewrite module where the job imports the original (the module needs numba).\n", u.Name)
+			b.WriteString("Apply it with `udfx rewrite ... --apply` or `git apply " + filepath.Base(o.PatchPath) + "`; `udfx verify` re-checks the record in CI.\n")
+			return b.String()
+		}
 		fmt.Fprintf(&b, "`rewrite.patch` adds `%s/rewrite.sql`", o.RewriteDir)
 		for _, r := range o.Rendered {
 			if r.Accepted {

@@ -150,9 +150,12 @@ func (o *Outcome) judged(c Candidate) *Tried {
 func (o *Outcome) Verified() bool { return o.Best != nil }
 
 // NotFaster reports whether the verified rewrite was measured no faster
-// than the original: exact, but no reason to change the job.
+// than the original: exact, but no reason to change the job. A
+// vectorized-python rewrite's times are its proof's, one row per batch
+// with numba compiling, not a benchmark (task bench-vectors measures it),
+// so they say nothing either way.
 func (o *Outcome) NotFaster() bool {
-	return o.Best != nil && o.Best.Bench != nil && !o.Best.Bench.Faster()
+	return o.Best != nil && o.Best.Bench != nil && o.Best.Candidate.Target != TargetVectorizedPython && !o.Best.Bench.Faster()
 }
 
 // NotFasterNote says so, with the medians, for the summary and report.md.
@@ -226,7 +229,7 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 	if err := CheckTargets(u, opts.Targets); err != nil {
 		return nil, err
 	}
-	if !wants(opts.Targets, TargetSQL) {
+	if !wants(opts.Targets, TargetSQL) && !vectorizedOnly(opts.Targets) {
 		opts.Targets = append([]string{TargetSQL}, opts.Targets...)
 	}
 	out := &Outcome{UDF: u, Agent: opts.Agent.Name(), Targets: opts.Targets, Workspace: opts.Workspace}
@@ -245,6 +248,19 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 	out.Determinism = sc.determinism()
 	if err := checkScaffold(opts.Workspace, sc); err != nil {
 		return nil, err
+	}
+
+	if vectorizedOnly(opts.Targets) {
+		// Stages 2 to 4 in one: the renderer gives one candidate, its
+		// test in CPython is the proof, and the test's timings the
+		// benchmark.
+		if err := tryVectorized(ctx, opts, sc, out); err != nil {
+			return nil, err
+		}
+		if err := writeWorkspace(opts, out); err != nil {
+			return nil, err
+		}
+		return out, nil
 	}
 
 	// Stage 2: convert.
@@ -303,6 +319,11 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 			return nil, err
 		}
 		if err := buildRewrite(ctx, opts, sc, out); err != nil {
+			return nil, err
+		}
+	}
+	if out.Best == nil && wants(opts.Targets, TargetVectorizedPython) {
+		if err := tryVectorized(ctx, opts, sc, out); err != nil {
 			return nil, err
 		}
 	}

@@ -48,11 +48,15 @@ func jvmTargetsApply(u *udf.UDF) bool {
 	return u.Language == udf.Java || u.Language == udf.Scala
 }
 
-// DefaultTargets are the targets that apply to u: sql always, columnar
-// and cuda for a JVM UDF.
+// DefaultTargets are the targets that apply to u: sql, with columnar
+// and cuda for a JVM UDF; vectorized-python alone for a pandas_udf, whose
+// batch code no SQL expression replaces.
 func DefaultTargets(u *udf.UDF) []string {
-	if jvmTargetsApply(u) {
+	switch {
+	case jvmTargetsApply(u):
 		return []string{TargetSQL, TargetColumnar, TargetCUDA}
+	case u.Language == udf.Python && u.Kind == udf.KindPandasUDF:
+		return []string{TargetVectorizedPython}
 	}
 	return []string{TargetSQL}
 }
@@ -77,8 +81,12 @@ func CheckTargets(u *udf.UDF, targets []string) error {
 			if !jvmTargetsApply(u) {
 				return &TargetError{Target: t, UDF: u.Name, Reason: fmt.Sprintf("it is a %s UDF; columnar and cuda rewrites are RAPIDS rewrites of JVM (Java, Scala) UDFs", u.Language)}
 			}
+		case TargetVectorizedPython:
+			if !vectorizedApplies(u) {
+				return &TargetError{Target: t, UDF: u.Name, Reason: fmt.Sprintf("it is a %s %s; vectorized-python rewrites Python UDFs", u.Language, u.Kind)}
+			}
 		default:
-			return &TargetError{Target: t, UDF: u.Name, Reason: "unknown target; udfx rewrites to sql, columnar and cuda"}
+			return &TargetError{Target: t, UDF: u.Name, Reason: "unknown target; udfx rewrites to sql, columnar, cuda and vectorized-python"}
 		}
 	}
 	return nil

@@ -17,6 +17,8 @@ func TestTargetsApply(t *testing.T) {
 	assert.Equal(t, []string{TargetSQL, TargetColumnar, TargetCUDA}, DefaultTargets(scala))
 	assert.Equal(t, []string{TargetSQL, TargetColumnar, TargetCUDA}, DefaultTargets(&udf.UDF{Language: udf.Java}))
 	assert.Equal(t, []string{TargetSQL}, DefaultTargets(python))
+	pandas := &udf.UDF{Name: "moving_average", Language: udf.Python, Kind: udf.KindPandasUDF}
+	assert.Equal(t, []string{TargetVectorizedPython}, DefaultTargets(pandas))
 	for _, c := range []struct {
 		u       *udf.UDF
 		targets []string
@@ -28,6 +30,10 @@ func TestTargetsApply(t *testing.T) {
 		{python, []string{"sql", "cuda"}, "target cuda does not apply to to_fahrenheit: it is a python UDF"},
 		{python, []string{"columnar"}, "target columnar does not apply to to_fahrenheit"},
 		{scala, []string{"gpu"}, "target gpu does not apply to ToFahrenheit: unknown target"},
+		{pandas, []string{"vectorized-python"}, ""},
+		{python, []string{"sql", "vectorized-python"}, ""},
+		{scala, []string{"vectorized-python"}, "target vectorized-python does not apply to ToFahrenheit: it is a scala"},
+		{&udf.UDF{Name: "<lambda@1:1>", Language: udf.Python, Kind: udf.KindRDDLambda}, []string{"vectorized-python"}, "vectorized-python rewrites Python UDFs"},
 	} {
 		err := CheckTargets(c.u, c.targets)
 		if c.want == "" {

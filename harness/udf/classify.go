@@ -31,6 +31,9 @@ func feasibleReason(u *UDF, t Target) string {
 		}
 		return "fixed-width types and pure per-row code; a kernel can evaluate it per row"
 	case TargetVectorizedPython:
+		if u.Kind == KindPandasUDF {
+			return "a pandas_udf that loops in Python; numba may compile its per-row function"
+		}
 		if hasBlocker(u, BlockerLoop) {
 			return "pure per-row Python; the loop needs numba to vectorize"
 		}
@@ -89,7 +92,7 @@ func targetBlockers(u *UDF, t Target) []string {
 		switch {
 		case u.Language != Python:
 			reasons = append(reasons, "vectorized Python replaces Python UDFs only")
-		case u.Kind == KindPandasUDF:
+		case u.Kind == KindPandasUDF && !hasBlocker(u, BlockerLoop):
 			reasons = append(reasons, "already a vectorized pandas_udf")
 		case u.Kind == KindRDDLambda:
 			reasons = append(reasons, "an RDD transformation, not a column expression: the job must move to DataFrames first")

@@ -99,6 +99,9 @@ func TestClassify(t *testing.T) {
 	pandas.Finish()
 	assert.False(t, advice(&pandas, TargetSQL).Feasible)
 	assert.Equal(t, []string{"already a vectorized pandas_udf"}, advice(&pandas, TargetVectorizedPython).Reasons)
+	looping := UDF{Language: Python, Kind: KindPandasUDF, Return: d, Blockers: []Blocker{{Kind: BlockerLoop, Detail: "for loop"}}}
+	looping.Finish()
+	assert.True(t, advice(&looping, TargetVectorizedPython).Feasible, "numba compiles the loops of a pandas_udf's per-row function")
 
 	unknownRet := UDF{Language: Scala, Kind: KindLambda, Params: []Param{{Name: "c", Type: d, Primitive: true}}}
 	unknownRet.Finish()

@@ -34,6 +34,7 @@ import (
 	"github.com/udfx/udfx/harness/inputs"
 	"github.com/udfx/udfx/harness/rewrite"
 	"github.com/udfx/udfx/harness/runner"
+	"github.com/udfx/udfx/harness/runner/python"
 	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/udf/frontends"
@@ -520,8 +521,8 @@ func (v *verifier) checkRecord(ctx context.Context, recAbs string) []Item {
 
 	// Each rewrite file: its bytes must hash as they did and its marker,
 	// if any, must name this record.
-	sqlIdx := -1
-	var sqlText string
+	sqlIdx, pyIdx := -1, -1
+	var sqlText, pyAbs string
 	for i, rw := range rec.Rewrites {
 		it := &items[i]
 		abs := filepath.Join(repo, filepath.FromSlash(rw.Path))
@@ -540,6 +541,9 @@ func (v *verifier) checkRecord(ctx context.Context, recAbs string) []Item {
 		}
 		if rw.Target == string(udf.TargetSQL) && sqlIdx < 0 {
 			sqlIdx, sqlText = i, evidence.StripSQLComments(string(b))
+		}
+		if rw.Target == string(udf.TargetVectorizedPython) && pyIdx < 0 {
+			pyIdx, pyAbs = i, abs
 		}
 	}
 
@@ -587,6 +591,10 @@ func (v *verifier) checkRecord(ctx context.Context, recAbs string) []Item {
 				items[i].Detail += "; " + n
 			}
 		}
+	}
+	if !v.opts.SkipRerun && sqlIdx < 0 && pyIdx >= 0 && items[pyIdx].Status == Pass {
+		v.rerunPython(ctx, rec, u, &items[pyIdx], pyAbs, pol)
+		return items
 	}
 	if v.opts.SkipRerun || sqlIdx < 0 || items[sqlIdx].Status != Pass {
 		if !v.opts.SkipRerun {
@@ -902,6 +910,57 @@ func (v *verifier) rerun(ctx context.Context, rec *evidence.Record, u *udf.UDF, 
 	}
 }
 
+// rerunPython re-runs the differential test of a vectorized-python
+// rewrite: the original and the rewrite module, both in CPython, one row
+// per batch, under the project's policy and seeds, as rerun does for SQL.
+func (v *verifier) rerunPython(ctx context.Context, rec *evidence.Record, u *udf.UDF, it *Item, rewriteAbs string, pol *policy) {
+	it.Rerun = true
+	rows := min(max(rec.Rows, DefaultRows), MaxRows)
+	seeds := seedsFor(rec.Seed)
+	it.Policy = pol.describe(rows, seeds)
+	v.progress(fmt.Sprintf("re-running the differential test of %s (CPython against CPython)", u.Name))
+	run := *u
+	run.File = filepath.Join(repoOf(filepath.Join(v.root, filepath.FromSlash(it.Record))), filepath.FromSlash(rec.Original.File))
+	rw := run
+	rw.File = rewriteAbs
+	total := 0
+	var rep *difftest.Report
+	for _, seed := range seeds {
+		var err error
+		rep, err = difftest.RunPython(ctx, &run, &rw, difftest.Options{
+			Seed: seed, Rows: rows, ANSI: pol.ansi, Policy: pol.compare,
+			AllowErrorToNull: pol.allowErrorToNull, Limits: v.opts.Limits, NewRunner: python.NewPerRow,
+		})
+		if err != nil {
+			var ue *difftest.UsageError
+			var oe *difftest.OriginalError
+			switch {
+			case errors.As(err, &ue):
+				it.Status, it.Detail = Failed, fmt.Sprintf("the rewrite cannot be tested now: %v", err)
+			case errors.As(err, &oe):
+				it.Status, it.Detail = Error, fmt.Sprintf("cannot run the original: %v", oe.Err)
+			default:
+				it.Status, it.Detail = Failed, fmt.Sprintf("the rewrite cannot be run now: %v", err)
+			}
+			return
+		}
+		if !rep.Equal {
+			break
+		}
+		total += rep.Rows
+	}
+	if rep.Equal {
+		it.Detail = fmt.Sprintf("hashes match the record; differential test re-run in CPython: %d of %d rows agree (%s)", total, total, it.Policy)
+		return
+	}
+	it.Status = Mismatch
+	it.Counterexample = rep.Counterexample
+	it.Detail = fmt.Sprintf("the rewrite differs from %s on %d of %d rows (seed %d; %s)", u.Name, rep.Mismatches, rep.Rows, rep.Seed, it.Policy)
+	if ce := rep.Counterexample; ce != nil {
+		it.Detail += "; counterexample: " + CounterexampleText(ce)
+	}
+}
+
 // CounterexampleText writes a counterexample on one line.
 func CounterexampleText(ce *difftest.Counterexample) string {
 	ins := make([]string, len(ce.Inputs))
@@ -956,6 +1015,8 @@ func targetOf(p string) string {
 		return string(udf.TargetColumnar)
 	case ".cu", ".cuh", ".cpp", ".cc", ".h", ".hpp", ".txt", ".cmake":
 		return string(udf.TargetCUDA)
+	case ".py":
+		return string(udf.TargetVectorizedPython)
 	}
 	return "-"
 }

@@ -22,21 +22,19 @@ func floatArray(xs []float32) value.Value {
 	return value.ArrayOf(elems...)
 }
 
-// movingAverage is vectors.py's smooth() in Go. The samples are small
-// integers, so every float32 window sum is exact whatever order numpy adds
-// in, and dividing by 128 (the kernel is 1/128 = 2^-7) is exact too.
+// movingAverage is vectors.py's moving_average in Go. With numpy 2 the
+// Python float accumulator becomes a float32 at its first float32 element
+// (NEP 50), so the sum is a float32 sum, divided by 128 in float32. The
+// samples are small integers, so every window sum is exact anyway.
 func movingAverage(xs []float32) []float32 {
 	const window = 128
-	if len(xs) < window {
-		return xs
-	}
 	out := make([]float32, len(xs)-window+1)
 	for i := range out {
 		var s float32
 		for _, x := range xs[i : i+window] {
 			s += x
 		}
-		out[i] = s * (1.0 / window)
+		out[i] = s / window
 	}
 	return out
 }
@@ -47,7 +45,7 @@ func TestMovingAverage(t *testing.T) {
 	r := newRunner(t, u, runner.DefaultLimits)
 	assert.False(t, r.IsScalarAggregate())
 	var inputs [][]float32
-	for _, n := range []int{0, 3, 127, 128, 129, 300} {
+	for _, n := range []int{127, 128, 129, 300} {
 		xs := make([]float32, n)
 		for i := range xs {
 			xs[i] = float32((i*37)%101 - 50)
@@ -65,27 +63,36 @@ func TestMovingAverage(t *testing.T) {
 		assert.Equal(t, value.Token(floatArray(movingAverage(xs))), value.Token(got[i]), "array of %d", len(xs))
 	}
 	t.Log(r.Describe())
+
+	// Shorter than 127: np.empty of a negative size raises, and the whole
+	// batch fails with it, as the Spark task would.
+	got, err = r.Run(context.Background(), [][]value.Value{{floatArray(make([]float32, 300))}, {floatArray([]float32{1, 2})}})
+	require.NoError(t, err)
+	for _, v := range got {
+		assert.Equal(t, value.Error, v.Kind)
+		assert.Equal(t, "ValueError", v.Class)
+	}
 }
 
-func TestMeanPairwiseDiffIsOneResultPerGroup(t *testing.T) {
+func TestMeanPairwiseDiffPerRow(t *testing.T) {
 	u := parseUDF(t, vectorsPath, "mean_pairwise_abs_diff")
-	require.Equal(t, udf.PandasSeriesToScalar, u.PandasFlavor)
+	require.Equal(t, udf.PandasSeriesToSeries, u.PandasFlavor)
 	r := newRunner(t, u, runner.DefaultLimits)
-	require.True(t, r.IsScalarAggregate())
+	require.False(t, r.IsScalarAggregate())
 	rows := [][]value.Value{
 		{floatArray([]float32{1, 2})},
-		{floatArray([]float32{4})},
-		{floatArray([]float32{})},
+		{floatArray([]float32{1, 2, 4})},
 	}
 	got, err := r.Run(context.Background(), rows)
 	require.NoError(t, err)
-	// |1-2|+|1-4|+|2-4| = 6, counted both ways = 12, over 3*2 pairs.
-	assert.Equal(t, []string{value.Token(value.FloatOf(2))}, tokens(got))
+	// |1-2| = 1 over 1 pair; |1-2|+|1-4|+|2-4| = 6 over 3 pairs.
+	assert.Equal(t, []string{value.Token(value.FloatOf(1)), value.Token(value.FloatOf(2))}, tokens(got))
 
-	// One value in the group: the UDF returns NaN, which pyspark's
-	// _create_array masks as null (pa.Array.from_pandas with
-	// mask=series.isnull()), so Spark stores NULL.
-	got, err = r.Run(context.Background(), [][]value.Value{{floatArray([]float32{7})}})
+	// One value: no pair, 0.0 / 0 raises, and the batch fails with it.
+	got, err = r.Run(context.Background(), [][]value.Value{{floatArray([]float32{1, 2})}, {floatArray([]float32{7})}})
 	require.NoError(t, err)
-	assert.Equal(t, []string{"N"}, tokens(got))
+	for _, v := range got {
+		assert.Equal(t, value.Error, v.Kind)
+		assert.Equal(t, "ZeroDivisionError", v.Class)
+	}
 }

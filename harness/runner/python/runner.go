@@ -169,6 +169,18 @@ func New(ctx context.Context, u *udf.UDF, opts Options) (*Runner, error) {
 	return r, nil
 }
 
+// NumbaCacheDir is where numba caches the kernels of vectorized-python
+// rewrites the runner imports, unless NUMBA_CACHE_DIR says otherwise.
+const NumbaCacheDir = "/tmp/udfx-numba-cache"
+
+// NewPerRow starts a runner that calls a pandas_udf on one row at a time
+// (batches of one). A series-to-series pandas_udf that raises on one row
+// fails its whole batch in Spark; one row per batch gives each row its own
+// result, so a differential test compares every row, not whole batches.
+func NewPerRow(ctx context.Context, u *udf.UDF, limits runner.Limits) (runner.Runner, error) {
+	return New(ctx, u, Options{Limits: limits, BatchSize: 1})
+}
+
 // findPython picks the interpreter (see Options.Python).
 func findPython(file string, opts Options) (string, error) {
 	if opts.Python != "" {
@@ -247,6 +259,12 @@ func (r *Runner) start(ctx context.Context) error {
 	// pyspark's TimestampType conversions use, the session time zone udfx
 	// assumes.
 	cmd.Env = append(os.Environ(), "TZ=UTC", "PYTHONHASHSEED=0", "PYTHONDONTWRITEBYTECODE=1", "PYTHONIOENCODING=utf-8")
+	// numba's cache=True needs a writable folder: beside the module is
+	// read-only in the sandbox, whose /tmp is private and writable (so a
+	// contained run compiles its kernels once per start).
+	if os.Getenv("NUMBA_CACHE_DIR") == "" {
+		cmd.Env = append(cmd.Env, "NUMBA_CACHE_DIR="+NumbaCacheDir)
+	}
 	runner.SetProcessGroup(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

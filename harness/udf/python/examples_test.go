@@ -53,21 +53,27 @@ func TestExampleVectors(t *testing.T) {
 	want := []udf.UDF{
 		{
 			Name: "mean_pairwise_abs_diff", RegisteredNames: []string{}, Language: udf.Python, Kind: udf.KindPandasUDF,
-			PandasFlavor: udf.PandasSeriesToScalar,
-			File:         path, Span: span(8, 1, 16, 46), BodySpan: span(9, 1, 16, 46),
-			Params:   []udf.Param{{Name: "vectors", SourceType: "pd.Series"}},
+			PandasFlavor: udf.PandasSeriesToSeries,
+			File:         path, Span: span(10, 1, 22, 22), BodySpan: span(11, 1, 22, 22),
+			Params:   []udf.Param{{Name: "v", SourceType: "pd.Series"}},
 			Return:   udf.Prim(udf.Float),
-			UseSites: []udf.UseSite{{Kind: udf.UseCall, Span: span(37, 30, 37, 63), Text: `mean_pairwise_abs_diff("samples")`}},
-			Blockers: []udf.Blocker{{Kind: udf.BlockerLoop, Detail: "list comprehension", Span: span(11, 29, 11, 79)}},
+			UseSites: []udf.UseSite{{Kind: udf.UseCall, Span: span(44, 28, 44, 60), Text: `mean_pairwise_abs_diff("vector")`}},
+			Blockers: []udf.Blocker{
+				{Kind: udf.BlockerLoop, Detail: "for loop", Span: span(16, 9, 19, 25)},
+				{Kind: udf.BlockerLoop, Detail: "for loop", Span: span(17, 13, 19, 25)},
+			},
 		},
 		{
 			Name: "moving_average", RegisteredNames: []string{}, Language: udf.Python, Kind: udf.KindPandasUDF,
 			PandasFlavor: udf.PandasSeriesToSeries,
-			File:         path, Span: span(19, 1, 31, 33), BodySpan: span(20, 1, 31, 33),
-			Params:   []udf.Param{{Name: "vectors", SourceType: "pd.Series"}},
+			File:         path, Span: span(25, 1, 38, 22), BodySpan: span(26, 1, 38, 22),
+			Params:   []udf.Param{{Name: "v", SourceType: "pd.Series"}},
 			Return:   udf.ArrayOf(udf.Prim(udf.Float)),
-			UseSites: []udf.UseSite{{Kind: udf.UseCall, Span: span(38, 25, 38, 50), Text: `moving_average("samples")`}},
-			Blockers: []udf.Blocker{},
+			UseSites: []udf.UseSite{{Kind: udf.UseCall, Span: span(45, 28, 45, 52), Text: `moving_average("vector")`}},
+			Blockers: []udf.Blocker{
+				{Kind: udf.BlockerLoop, Detail: "for loop", Span: span(31, 9, 35, 25)},
+				{Kind: udf.BlockerLoop, Detail: "for loop", Span: span(33, 13, 34, 26)},
+			},
 		},
 	}
 	assert.Equal(t, want, parseExample(t, path))

@@ -1,0 +1,128 @@
+package difftest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/udfx/udfx/harness/inputs"
+	"github.com/udfx/udfx/harness/runner"
+	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/harness/value"
+	"github.com/udfx/udfx/internal/typeinfer"
+)
+
+// EngineCPython names the engine of a test whose rewrite is Python code
+// (the vectorized-python target): it runs in CPython, as the original
+// does, not on a SQL engine.
+const EngineCPython = "cpython"
+
+// RunPython tests a Python rewrite against u: rw is the rewrite as a UDF
+// (its File the rewrite's module, its name, kind and types u's), and both
+// run in real CPython through opts.NewRunner on the same generated inputs,
+// which opts.Workspace keeps as Run keeps them, and, for arrays of
+// floats, inputs.LongArrayRows after them. The comparison is opts'
+// policy; a row where the original raises must raise in the rewrite too.
+// There is no shrinking: the counterexample is the first differing row.
+func RunPython(ctx context.Context, u, rw *udf.UDF, opts Options) (*Report, error) {
+	progress := opts.Progress
+	if progress == nil {
+		progress = func(string) {}
+	}
+	if opts.Rows <= 0 {
+		opts.Rows = 10_000
+	}
+	if u.Language != udf.Python || rw.Language != udf.Python {
+		return nil, &UsageError{Err: fmt.Errorf("a Python rewrite is tested against a Python UDF; %s is %s", u.Name, u.Language)}
+	}
+	if err := typeinfer.Missing(u); err != nil {
+		return nil, &UsageError{Err: err}
+	}
+	params, _, err := signature(u)
+	if err != nil {
+		return nil, &UsageError{Err: err}
+	}
+	mem := memory.NewGoAllocator()
+	progress("generating inputs")
+	rec, stats, err := inputs.Generate(params, inputs.Options{Seed: opts.Seed, Rows: opts.Rows}, mem)
+	if err != nil {
+		return nil, fmt.Errorf("generate inputs: %w", err)
+	}
+	defer rec.Release()
+	if opts.Workspace != "" {
+		if err := os.MkdirAll(opts.Workspace, 0o755); err != nil {
+			return nil, fmt.Errorf("workspace: %w", err)
+		}
+		if err := inputs.WriteIPC(filepath.Join(opts.Workspace, "inputs.arrow"), rec); err != nil {
+			return nil, fmt.Errorf("save inputs: %w", err)
+		}
+	}
+	rows := recordRows(rec)
+	long := inputs.LongArrayRows(params, opts.Seed)
+	rows = append(rows, long...)
+	rep := &Report{
+		UDF: u.Name, Language: string(u.Language), File: u.File, RewriteFile: rw.File,
+		Engine: EngineCPython, ANSI: opts.ANSI, Policy: opts.Policy, Seed: opts.Seed,
+		Rows: len(rows), SpecialRows: stats.SpecialRows, NullRows: stats.NullRows, LongArrayRows: len(long),
+		OriginalExceptions: map[string]int{}, RewriteExceptions: map[string]int{},
+	}
+
+	progress(StartingStep(u))
+	orig, origTime, describe, err := runPythonSide(ctx, u, rows, params, opts)
+	if err != nil {
+		return nil, &OriginalError{Err: err}
+	}
+	progress("running the rewrite in CPython")
+	got, rwTime, _, err := runPythonSide(ctx, rw, rows, params, opts)
+	if err != nil {
+		return nil, fmt.Errorf("the rewrite %s: %w", rw.File, err)
+	}
+	for i := range orig {
+		orig[i] = sparkStores(u.Language, u.Return, orig[i], opts.ANSI)
+		got[i] = sparkStores(rw.Language, rw.Return, got[i], opts.ANSI)
+	}
+	rep.Runtime = describe
+	rep.OriginalSeconds, rep.RewriteSeconds = origTime.Seconds(), rwTime.Seconds()
+	firstBad := tally(rep, opts, orig, got)
+	rep.Equal = rep.Mismatches == 0
+	if firstBad >= 0 {
+		ce := &Counterexample{Original: JSONValue{orig[firstBad]}, Rewrite: JSONValue{got[firstBad]}, Row: firstBad}
+		for i, p := range params {
+			ce.Inputs = append(ce.Inputs, NamedValue{Name: p.Name, Value: JSONValue{rows[firstBad][i]}})
+		}
+		rep.Counterexample = ce
+	}
+	return rep, nil
+}
+
+// runPythonSide runs one side on every row and says what ran it.
+func runPythonSide(ctx context.Context, u *udf.UDF, rows [][]value.Value, params []inputs.Param, opts Options) ([]value.Value, time.Duration, string, error) {
+	r, err := opts.NewRunner(ctx, u, opts.Limits)
+	if err != nil {
+		return nil, 0, "", err
+	}
+	defer r.Close()
+	start := time.Now()
+	out, err := r.Run(ctx, rows)
+	took := time.Since(start)
+	if err != nil {
+		var te *runner.TimeoutError
+		var ce *runner.CrashError
+		switch {
+		case errors.As(err, &te) && !te.Starting && te.Row < len(rows):
+			return nil, 0, "", fmt.Errorf("%w; input: %s", err, describeRow(params, rows[te.Row]))
+		case errors.As(err, &ce) && ce.Row < len(rows):
+			return nil, 0, "", fmt.Errorf("%w; input: %s", err, describeRow(params, rows[ce.Row]))
+		}
+		return nil, 0, "", err
+	}
+	if len(out) != len(rows) {
+		return nil, 0, "", fmt.Errorf("the runner returned %d results for %d rows", len(out), len(rows))
+	}
+	return out, took, r.Describe(), nil
+}

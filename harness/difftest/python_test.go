@@ -1,0 +1,95 @@
+package difftest
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/udfx/udfx/harness/inputs"
+	"github.com/udfx/udfx/harness/internal/vectorize"
+	"github.com/udfx/udfx/harness/runner"
+	"github.com/udfx/udfx/harness/runner/python"
+	"github.com/udfx/udfx/harness/testsetup"
+	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/harness/udf/frontends"
+)
+
+// vectorsUDF is examples/python-vectors' UDF as udfx finds it.
+func vectorsUDF(t *testing.T, root, name string) *udf.UDF {
+	t.Helper()
+	file := filepath.Join(root, "examples", "python-vectors", "vectors.py")
+	src, err := os.ReadFile(file)
+	require.NoError(t, err)
+	fe := frontends.New(udf.Python)
+	defer fe.Close()
+	us, err := fe.Parse(file, src)
+	require.NoError(t, err)
+	for i := range us {
+		if us[i].Name == name {
+			u := us[i]
+			u.Params[0].Type = udf.ArrayOf(udf.Prim(udf.Float))
+			return &u
+		}
+	}
+	t.Fatalf("no %s in %s", name, file)
+	return nil
+}
+
+func testOptions() Options {
+	return Options{Seed: 1, Rows: 200, ANSI: true, Limits: runner.DefaultLimits, NewRunner: python.NewPerRow}
+}
+
+// TestRunPythonProvesTheNumbaRewrite: the rendered numba rewrite of the
+// moving average equals the original, both in real CPython, on the
+// generated arrays (nulls, empty, shorter than the window) and the long
+// ones with NaN, ±Inf and -0.0 in them.
+func TestRunPythonProvesTheNumbaRewrite(t *testing.T) {
+	root, err := testsetup.RepoRoot()
+	require.NoError(t, err)
+	u := vectorsUDF(t, root, "moving_average")
+	src, err := vectorize.Render(context.Background(), filepath.Join(root, ".venv", "bin", "python"), vectorize.Request{
+		File: u.File, RelFile: "examples/python-vectors/vectors.py", Name: u.Name, Kind: string(u.Kind),
+		Flavor: string(u.PandasFlavor), ReturnType: "array<float>", ParamTypes: []string{"array<float>"}, Marker: "# test",
+	})
+	require.NoError(t, err)
+	// The rewrite lives outside the repository: the runner finds the
+	// repository's interpreter through UDFX_PYTHON.
+	t.Setenv("UDFX_PYTHON", filepath.Join(root, ".venv", "bin", "python"))
+	rw := *u
+	rw.File = filepath.Join(t.TempDir(), "vectorized.py")
+	require.NoError(t, os.WriteFile(rw.File, src, 0o644))
+
+	rep, err := RunPython(context.Background(), u, &rw, testOptions())
+	require.NoError(t, err)
+	assert.True(t, rep.Equal, "counterexample: %+v", rep.Counterexample)
+	assert.Equal(t, 200+3*len(inputs.LongArrayLengths), rep.Rows)
+	assert.Equal(t, "cpython", rep.Engine)
+	// Arrays shorter than 127 raise ValueError in both, nulls TypeError;
+	// the long arrays from 127 elements on (all but the 126 ones) give
+	// values, compared bit for bit.
+	assert.Greater(t, rep.OriginalExceptions["ValueError"], 0)
+	assert.Greater(t, rep.OriginalExceptions["TypeError"], 0)
+	assert.Equal(t, rep.OriginalExceptions, rep.RewriteExceptions)
+	assert.GreaterOrEqual(t, rep.Rows-rep.ErrorRowsMatched, 3*(len(inputs.LongArrayLengths)-1))
+}
+
+// TestRunPythonRefutesTheReferenceNumba: the published numba version
+// keeps the sum in a float64, where CPython with numpy 2 sums in float32
+// after the first element; the test finds the difference.
+func TestRunPythonRefutesTheReferenceNumba(t *testing.T) {
+	root, err := testsetup.RepoRoot()
+	require.NoError(t, err)
+	u := vectorsUDF(t, root, "moving_average")
+	rw := *u
+	rw.File = filepath.Join(root, "bench", "vectors", "reference_numba.py")
+	rep, err := RunPython(context.Background(), u, &rw, testOptions())
+	require.NoError(t, err)
+	assert.False(t, rep.Equal)
+	assert.Greater(t, rep.Mismatches, 0)
+	require.NotNil(t, rep.Counterexample)
+	assert.GreaterOrEqual(t, len(rep.Counterexample.Inputs[0].Value.Elems), 126)
+}

@@ -1,0 +1,105 @@
+package vectorize
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/udfx/udfx/harness/testsetup"
+)
+
+// TestMain links udfx's Python environment, whose interpreter the
+// renderer runs in, the first time on a fresh machine.
+func TestMain(m *testing.M) { os.Exit(testsetup.Main(m)) }
+
+func python(t *testing.T) string {
+	t.Helper()
+	root, err := testsetup.RepoRoot()
+	require.NoError(t, err)
+	return filepath.Join(root, ".venv", "bin", "python")
+}
+
+func vectorsFile(t *testing.T) string {
+	t.Helper()
+	root, err := testsetup.RepoRoot()
+	require.NoError(t, err)
+	return filepath.Join(root, "examples", "python-vectors", "vectors.py")
+}
+
+func TestRendersTheVectorExamples(t *testing.T) {
+	for _, c := range []struct {
+		name, ret string
+		want      []string
+	}{
+		// The accumulator is a Python float until its first float32
+		// addend (numpy 2, NEP 50): the kernel keeps both and a flag.
+		{"mean_pairwise_abs_diff", "float", []string{
+			"_t5 = abs((v_x[v_i] - v_x[v_j]))\n            if v_tot_f:\n                v_tot_32 = v_tot_32 + _t5\n            else:\n                v_tot_32 = np.float32(v_tot_64) + _t5\n                v_tot_f = True",
+			"_t6 = _add_int(v_cnt, np.int64(1))",
+			`@pandas_udf("float")`,
+		}},
+		{"moving_average", "array<float>", []string{
+			"if v_s_f:\n                v_s_32 = v_s_32 + _t10\n",
+			"np.empty(_t2, dtype=np.float32)",
+			`@pandas_udf("array<float>")`,
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src, err := Render(context.Background(), python(t), Request{
+				File: vectorsFile(t), RelFile: "examples/python-vectors/vectors.py", Name: c.name,
+				Kind: "pandas-udf", Flavor: "series-to-series", ReturnType: c.ret, ParamTypes: []string{"array<float>"},
+				Marker: "# udfx:rewrite udfx-rewrites/x/evidence.json",
+			})
+			require.NoError(t, err)
+			s := string(src)
+			assert.True(t, strings.HasPrefix(s, "# udfx:rewrite udfx-rewrites/x/evidence.json\n"))
+			assert.Contains(t, s, "@numba.njit(cache=True, error_model=\"numpy\")\ndef _"+c.name+"_kernel(v_x):")
+			assert.NotContains(t, s, "fastmath=")
+			// The original's per-row function, copied for the rows the
+			// kernel leaves to it.
+			assert.Contains(t, s, "def _"+c.name+"_original(x):")
+			for _, w := range c.want {
+				assert.Contains(t, s, w)
+			}
+		})
+	}
+}
+
+// TestDeclines: what cannot be rendered exactly is declined with where
+// and why, never approximated.
+func TestDeclines(t *testing.T) {
+	const head = "import numpy as np\nimport pandas as pd\nfrom pyspark.sql.functions import pandas_udf\nK = 3\n\n\n"
+	wrap := func(body string) string {
+		return head + "@pandas_udf(\"double\")\ndef u(v: pd.Series) -> pd.Series:\n    def f(x):\n" + body + "\n    return v.apply(f)\n"
+	}
+	for _, c := range []struct {
+		name, src, flavor, want string
+	}{
+		{"global", wrap("        return x[0] * K"), "series-to-series", "reads K from outside itself"},
+		{"float floor division", wrap("        return x[0] // 2.0"), "series-to-series", "// and % are rendered for ints only"},
+		{"power", wrap("        return x[0] ** 2"), "series-to-series", "** is not rendered"},
+		{"mixed comparison", wrap("        if x[0] > 0:\n            return 1.0\n        return 0.0"), "series-to-series", "comparing a numpy float64 with a Python int"},
+		{"int and float", wrap("        s = 0\n        for i in range(len(x)):\n            s = s + 0.5\n        return s"), "series-to-series", "s is sometimes a Python int and sometimes a Python float"},
+		{"while else", wrap("        i = 0\n        while i < 3:\n            i += 1\n        else:\n            i = 0\n        return x[i]"), "series-to-series", "while ... else is not rendered"},
+		{"method call", wrap("        return x.sum()"), "series-to-series", "call of x.sum is not rendered"},
+		{"series to scalar", wrap("        return 0.0"), "series-to-scalar", "renders pandas_udfs of the series-to-series shape"},
+		{"not apply", head + "@pandas_udf(\"double\")\ndef u(v: pd.Series) -> pd.Series:\n    return v * 2\n", "series-to-series", "is not `def f(x): ...` then `return v.apply(f)`"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "m.py")
+			require.NoError(t, os.WriteFile(file, []byte(c.src), 0o644))
+			_, err := Render(context.Background(), python(t), Request{
+				File: file, RelFile: "m.py", Name: "u", Kind: "pandas-udf", Flavor: c.flavor,
+				ReturnType: "double", ParamTypes: []string{"array<double>"}, Marker: "# m",
+			})
+			var de *DeclineError
+			require.ErrorAs(t, err, &de)
+			assert.Contains(t, de.Reason, c.want)
+		})
+	}
+}
