@@ -856,34 +856,15 @@ func (v *verifier) rerun(ctx context.Context, rec *evidence.Record, u *udf.UDF, 
 			return
 		}
 	}
-	total := 0
-	var rep *difftest.Report
-	for _, seed := range seeds {
-		var err error
-		rep, err = difftest.Run(ctx, &run, difftest.Rewrite{SQL: sql}, difftest.Options{
+	rep, total, ok := reRunSeeds(it, seeds, Error, func(seed int64) (*difftest.Report, error) {
+		return difftest.Run(ctx, &run, difftest.Rewrite{SQL: sql}, difftest.Options{
 			Seed: seed, Rows: rows, ANSI: pol.ansi, Policy: pol.compare,
 			AllowErrorToNull: pol.allowErrorToNull, Limits: v.opts.Limits, NewRunner: v.opts.NewRunner,
 			Spark: session,
 		})
-		if err != nil {
-			var ue *difftest.UsageError
-			var oe *difftest.OriginalError
-			switch {
-			case errors.As(err, &ue):
-				// The record said verified, yet the rewrite no longer even
-				// evaluates (for example a newer engine rejects it).
-				it.Status, it.Detail = Failed, fmt.Sprintf("the rewrite cannot be tested now: %v", err)
-			case errors.As(err, &oe):
-				it.Status, it.Detail = Error, fmt.Sprintf("cannot run the original: %v", oe.Err)
-			default:
-				it.Status, it.Detail = Error, fmt.Sprintf("differential test: %v", err)
-			}
-			return
-		}
-		if !rep.Equal {
-			break
-		}
-		total += rep.Rows
+	})
+	if !ok {
+		return
 	}
 	if rep.Equal {
 		it.Detail = fmt.Sprintf("hashes match the record; differential test re-run: %d of %d rows agree (%s)", total, total, it.Policy)
@@ -898,16 +879,7 @@ func (v *verifier) rerun(ctx context.Context, rec *evidence.Record, u *udf.UDF, 
 		}
 		return
 	}
-	if rep.Refuted != "" && rep.Counterexample == nil {
-		it.Status, it.Detail = Mismatch, "the re-run refutes the rewrite: "+rep.Refuted
-		return
-	}
-	it.Status = Mismatch
-	it.Counterexample = rep.Counterexample
-	it.Detail = fmt.Sprintf("the rewrite differs from %s on %d of %d rows (seed %d; %s)", u.Name, rep.Mismatches, rep.Rows, rep.Seed, it.Policy)
-	if ce := rep.Counterexample; ce != nil {
-		it.Detail += "; counterexample: " + CounterexampleText(ce)
-	}
+	mismatch(it, u, rep)
 }
 
 // rerunPython re-runs the differential test of a vectorized-python
@@ -923,34 +895,60 @@ func (v *verifier) rerunPython(ctx context.Context, rec *evidence.Record, u *udf
 	run.File = filepath.Join(repoOf(filepath.Join(v.root, filepath.FromSlash(it.Record))), filepath.FromSlash(rec.Original.File))
 	rw := run
 	rw.File = rewriteAbs
-	total := 0
-	var rep *difftest.Report
-	for _, seed := range seeds {
-		var err error
-		rep, err = difftest.RunPython(ctx, &run, &rw, difftest.Options{
+	rep, total, ok := reRunSeeds(it, seeds, Failed, func(seed int64) (*difftest.Report, error) {
+		return difftest.RunPython(ctx, &run, &rw, difftest.Options{
 			Seed: seed, Rows: rows, ANSI: pol.ansi, Policy: pol.compare,
 			AllowErrorToNull: pol.allowErrorToNull, Limits: v.opts.Limits, NewRunner: python.NewPerRow,
 		})
-		if err != nil {
+	})
+	if !ok {
+		return
+	}
+	if rep.Equal {
+		it.Detail = fmt.Sprintf("hashes match the record; differential test re-run in CPython: %d of %d rows agree (%s)", total, total, it.Policy)
+		return
+	}
+	mismatch(it, u, rep)
+}
+
+// reRunSeeds runs the differential test once per seed until one run is
+// not equal, and returns the last report and the rows that agreed. A run
+// that ends in an error sets it.Status (a rewrite that can no longer
+// be evaluated fails; an original that cannot run is an error; anything
+// else is other) and returns ok false.
+func reRunSeeds(it *Item, seeds []int64, other Status, run func(seed int64) (*difftest.Report, error)) (rep *difftest.Report, total int, ok bool) {
+	for _, seed := range seeds {
+		var err error
+		if rep, err = run(seed); err != nil {
 			var ue *difftest.UsageError
 			var oe *difftest.OriginalError
 			switch {
 			case errors.As(err, &ue):
+				// The record said verified, yet the rewrite no longer even
+				// evaluates (for example a newer engine rejects it).
 				it.Status, it.Detail = Failed, fmt.Sprintf("the rewrite cannot be tested now: %v", err)
 			case errors.As(err, &oe):
 				it.Status, it.Detail = Error, fmt.Sprintf("cannot run the original: %v", oe.Err)
-			default:
+			case other == Failed:
 				it.Status, it.Detail = Failed, fmt.Sprintf("the rewrite cannot be run now: %v", err)
+			default:
+				it.Status, it.Detail = other, fmt.Sprintf("differential test: %v", err)
 			}
-			return
+			return nil, 0, false
 		}
 		if !rep.Equal {
 			break
 		}
 		total += rep.Rows
 	}
-	if rep.Equal {
-		it.Detail = fmt.Sprintf("hashes match the record; differential test re-run in CPython: %d of %d rows agree (%s)", total, total, it.Policy)
+	return rep, total, true
+}
+
+// mismatch records a re-run that was not equal: the refutation, or the
+// rows that differ and a counterexample.
+func mismatch(it *Item, u *udf.UDF, rep *difftest.Report) {
+	if rep.Refuted != "" && rep.Counterexample == nil {
+		it.Status, it.Detail = Mismatch, "the re-run refutes the rewrite: "+rep.Refuted
 		return
 	}
 	it.Status = Mismatch
