@@ -136,13 +136,8 @@ func Run(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options) (*Report, er
 		defer joined.Release()
 		rec = joined
 	}
-	if opts.Workspace != "" {
-		if err := os.MkdirAll(opts.Workspace, 0o755); err != nil {
-			return nil, fmt.Errorf("workspace: %w", err)
-		}
-		if err := inputs.WriteIPC(filepath.Join(opts.Workspace, "inputs.arrow"), rec); err != nil {
-			return nil, fmt.Errorf("save inputs: %w", err)
-		}
+	if err := saveInputs(opts.Workspace, rec); err != nil {
+		return nil, err
 	}
 	rows := recordRows(rec)
 	rep := &Report{
@@ -365,4 +360,19 @@ func StartingStep(u *udf.UDF) string {
 		return "importing " + base + " in CPython"
 	}
 	return "starting the original"
+}
+
+// saveInputs writes the generated inputs to the workspace, when there is
+// one, as inputs.arrow.
+func saveInputs(workspace string, rec arrow.RecordBatch) error {
+	if workspace == "" {
+		return nil
+	}
+	if err := os.MkdirAll(workspace, 0o755); err != nil {
+		return fmt.Errorf("workspace: %w", err)
+	}
+	if err := inputs.WriteIPC(filepath.Join(workspace, "inputs.arrow"), rec); err != nil {
+		return fmt.Errorf("save inputs: %w", err)
+	}
+	return nil
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -54,13 +52,8 @@ func RunPython(ctx context.Context, u, rw *udf.UDF, opts Options) (*Report, erro
 		return nil, fmt.Errorf("generate inputs: %w", err)
 	}
 	defer rec.Release()
-	if opts.Workspace != "" {
-		if err := os.MkdirAll(opts.Workspace, 0o755); err != nil {
-			return nil, fmt.Errorf("workspace: %w", err)
-		}
-		if err := inputs.WriteIPC(filepath.Join(opts.Workspace, "inputs.arrow"), rec); err != nil {
-			return nil, fmt.Errorf("save inputs: %w", err)
-		}
+	if err := saveInputs(opts.Workspace, rec); err != nil {
+		return nil, err
 	}
 	rows := recordRows(rec)
 	long := inputs.LongArrayRows(params, opts.Seed)
