@@ -96,6 +96,14 @@ import struct
 import sys
 import traceback
 
+# pyarrow's default memory pool (jemalloc or mimalloc) reserves address
+# space in large chunks, and RLIMIT_AS, which bounds the UDF's memory,
+# counts reserved space: 500 generated rows of array<float> (a few MB) died
+# with MemoryError at row 0 under a 1 GiB limit. The system allocator maps
+# what is used. The pool decides where Arrow's buffers live, never a value.
+# It must be set before pyarrow is imported.
+os.environ["ARROW_DEFAULT_MEMORY_POOL"] = "system"
+
 OUT = sys.stdout.buffer
 ERR_NOT_REPRODUCIBLE = "udfx.NotReproducible"
 

@@ -7,6 +7,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/udfx/udfx/harness/inputs"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/value"
@@ -95,4 +98,32 @@ func TestMeanPairwiseDiffPerRow(t *testing.T) {
 		assert.Equal(t, value.Error, v.Kind)
 		assert.Equal(t, "ZeroDivisionError", v.Class)
 	}
+}
+
+// TestArrayBatchWithinTheMemoryLimit: the 500 rows udfx generates for
+// an array<float> parameter run as one batch under the default memory
+// limit. pyarrow's default memory pool reserves address space in large
+// chunks, which RLIMIT_AS counts: the batch died with MemoryError at row 0
+// until the runner made pyarrow use the system allocator.
+func TestArrayBatchWithinTheMemoryLimit(t *testing.T) {
+	u := parseUDF(t, vectorsPath, "moving_average")
+	// The type the file's schema gives the column (udfx rewrite finds it).
+	u.Params[0].Type = udf.ArrayOf(udf.Prim(udf.Float))
+	r := newRunner(t, u, runner.DefaultLimits)
+	rec, _, err := inputs.Generate([]inputs.Param{{Name: u.Params[0].Name, Type: u.Params[0].Type}}, inputs.Options{Seed: 1, Rows: 500}, memory.NewGoAllocator())
+	require.NoError(t, err)
+	defer rec.Release()
+	rows := make([][]value.Value, rec.NumRows())
+	for i := range rows {
+		rows[i] = []value.Value{value.FromArrow(rec.Column(0), i)}
+	}
+	got, err := r.Run(context.Background(), rows)
+	require.NoError(t, err)
+	require.Len(t, got, len(rows))
+	for i, v := range got {
+		// Arrays shorter than the window make np.empty raise, and with
+		// it the whole batch, as in a Spark task: every row the same.
+		assert.Equal(t, value.Token(got[0]), value.Token(v), "row %d", i)
+	}
+	assert.NotEqual(t, "MemoryError", got[0].Class, "the batch ran out of memory")
 }
