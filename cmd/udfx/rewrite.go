@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/udfx/udfx/gpu/toolkit"
 	"github.com/udfx/udfx/harness/rewrite"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/runner/runners"
@@ -23,6 +25,7 @@ type rewriteOptions struct {
 	targets   []string
 	apply     bool
 	force     bool
+	native    bool
 	recover   bool
 	seed      int64
 	rows      int
@@ -149,6 +152,7 @@ not be rolled back (a file changed since, or a damaged journal).`,
 	f.BoolVar(&opts.apply, "apply", false, "apply the patch to the working tree")
 	f.BoolVar(&opts.force, "force", false, "with --apply: apply over uncommitted changes")
 	f.BoolVar(&opts.recover, "recover", false, "only roll back an interrupted --apply in the current folder's repository")
+	f.BoolVar(&opts.native, "native", false, "with the cuda target: build the kernel and JNI bridge with nvcc into the RapidsUDF jar (installs the CUDA toolkit from PyPI into the user cache the first time; minutes)")
 	f.Int64Var(&opts.seed, "seed", 1, "seed of the random inputs")
 	f.IntVar(&opts.rows, "rows", 10_000, "rows to test, special values included")
 	f.DurationVar(&opts.timeout, "timeout", runner.DefaultLimits.Timeout, "time limit for each run of the original")
@@ -203,6 +207,14 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 	if err := rewrite.CheckTargets(u, targets); err != nil {
 		return usageErrorf("--target: %w", err)
 	}
+	if opts.native && !slices.Contains(targets, rewrite.TargetCUDA) {
+		return usageErrorf("--native builds the cuda target's kernel, and the targets here are %s: add --target cuda (Java and Scala UDFs)", strings.Join(targets, ","))
+	}
+	if opts.native {
+		if err := ensureNVCC(ctx, e); err != nil {
+			return err
+		}
+	}
 	agent, err := newAgent(e, &opts.agent, ws)
 	if err != nil {
 		return err
@@ -222,6 +234,7 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 		Agent: agent, Seed: opts.seed, Rows: opts.rows,
 		Limits:    runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB, Sandbox: sandboxMode},
 		NewRunner: runners.New, Tool: "udfx " + version, Progress: progress, Spark: session,
+		BuildNative: opts.native,
 	})
 	if err != nil {
 		var oe *rewrite.OriginalError
@@ -306,6 +319,20 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 			return internalError(err)
 		}
 		fmt.Fprintf(w, "  applied        %d files changed in %s\n", len(out.Changes), root)
+	}
+	return nil
+}
+
+// ensureNVCC finds nvcc and the cuDF headers the CUDA build compiles
+// against, or installs them from PyPI into the user cache (gpu/toolkit),
+// so that --native builds the library rather than silently skipping it.
+func ensureNVCC(ctx context.Context, e *env) error {
+	opts := toolkit.Options{Progress: e.progress().Func()}
+	if _, err := toolkit.Ensure(ctx, opts); err != nil {
+		return internalError(fmt.Errorf("--native: no nvcc: %w", err))
+	}
+	if _, err := toolkit.EnsureCudfHeaders(ctx, opts); err != nil {
+		return internalError(fmt.Errorf("--native: no cuDF headers for the JNI bridge: %w", err))
 	}
 	return nil
 }

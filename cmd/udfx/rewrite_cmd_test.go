@@ -266,6 +266,8 @@ func TestRewriteCommandUsage(t *testing.T) {
 		{[]string{"rewrite", "examples/scala-to-fahrenheit/ToFahrenheit.scala", "--target", "gpu"}, `unknown --target "gpu": udfx rewrites to: sql, columnar, cuda, vectorized-python`},
 		{[]string{"rewrite", "examples/scala-to-fahrenheit/ToFahrenheit.scala", "--target", "vectorized-python"}, "--target: target vectorized-python does not apply to ToFahrenheit: it is a scala function-class; vectorized-python rewrites Python UDFs"},
 		{[]string{"rewrite", "examples/python-celsius/celsius.py", "--force"}, "--force only makes sense with --apply"},
+		{[]string{"rewrite", "examples/python-celsius/celsius.py", "--native"}, "--native builds the cuda target's kernel, and the targets here are sql: add --target cuda (Java and Scala UDFs)"},
+		{[]string{"rewrite", "examples/scala-to-fahrenheit/ToFahrenheit.scala", "--target", "sql,columnar", "--native"}, "--native builds the cuda target's kernel, and the targets here are sql,columnar: add --target cuda"},
 		{[]string{"rewrite", "examples/nope.py"}, "read examples/nope.py"},
 	} {
 		_, stderr, code := runCLI(t, dir, c.args...)
