@@ -52,14 +52,7 @@ type poolKey struct {
 // Start returns an idle session of the pool equivalent to cfg, or starts
 // one as spark.Start does (Config.Workspace aside). Close gives it back.
 func (p *Pool) Start(ctx context.Context, cfg Config) (*Session, error) {
-	cfg, err := cfg.withDefaults()
-	if err != nil {
-		return nil, err
-	}
-	if err := cfg.checkComet(); err != nil {
-		return nil, err
-	}
-	in, err := Find(ctx, cfg.Env, cfg.Dir, cfg.Remote != "")
+	cfg, in, err := prepare(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}

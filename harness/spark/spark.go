@@ -150,18 +150,25 @@ type Session struct {
 // Python packages missing), *StartError (the JVM did not start, a port is
 // in use, a bad master URL, no Connect server), with the log's path.
 func Start(ctx context.Context, cfg Config) (*Session, error) {
-	cfg, err := cfg.withDefaults()
-	if err != nil {
-		return nil, err
-	}
-	if err := cfg.checkComet(); err != nil {
-		return nil, err
-	}
-	in, err := Find(ctx, cfg.Env, cfg.Dir, cfg.Remote != "")
+	cfg, in, err := prepare(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
 	return startOn(ctx, cfg, in)
+}
+
+// prepare fills cfg's defaults, checks its Comet settings and finds the
+// Spark install it names.
+func prepare(ctx context.Context, cfg Config) (Config, *Install, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return cfg, nil, err
+	}
+	if err := cfg.checkComet(); err != nil {
+		return cfg, nil, err
+	}
+	in, err := Find(ctx, cfg.Env, cfg.Dir, cfg.Remote != "")
+	return cfg, in, err
 }
 
 // withDefaults is cfg with the defaults its documentation gives.
