@@ -158,30 +158,16 @@ func Run(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options) (*Report, er
 	}
 	defer r.Close()
 	progress(fmt.Sprintf("running the original on %d rows", len(rows)))
-	start := time.Now()
-	orig, err := r.Run(ctx, rows)
-	origTime := time.Since(start)
+	orig, origTime, err := runRows(ctx, r, rows, params)
 	if err != nil {
-		// A runaway or a crash names the input it happened on.
-		var te *runner.TimeoutError
-		var ce *runner.CrashError
-		switch {
-		case errors.As(err, &te) && !te.Starting && te.Row < len(rows):
-			return nil, &OriginalError{Err: fmt.Errorf("%w; input: %s", err, describeRow(params, rows[te.Row]))}
-		case errors.As(err, &ce) && ce.Row < len(rows):
-			return nil, &OriginalError{Err: fmt.Errorf("%w; input: %s", err, describeRow(params, rows[ce.Row]))}
-		}
 		return nil, &OriginalError{Err: err}
-	}
-	if len(orig) != len(rows) {
-		return nil, &OriginalError{Err: fmt.Errorf("the runner returned %d results for %d rows", len(orig), len(rows))}
 	}
 	for i := range orig {
 		orig[i] = sparkStores(u.Language, u.Return, orig[i], opts.ANSI)
 	}
 
 	progress("evaluating the rewrite")
-	start = time.Now()
+	start := time.Now()
 	got, err := evalRewrite(expr, rec, mem)
 	rwTime := time.Since(start)
 	if err != nil {
@@ -375,4 +361,28 @@ func saveInputs(workspace string, rec arrow.RecordBatch) error {
 		return fmt.Errorf("save inputs: %w", err)
 	}
 	return nil
+}
+
+// runRows runs r on every row and times it. A runaway or a crash names
+// the input it happened on; a runner that answers for fewer or more rows
+// than it was given is an error.
+func runRows(ctx context.Context, r runner.Runner, rows [][]value.Value, params []inputs.Param) ([]value.Value, time.Duration, error) {
+	start := time.Now()
+	out, err := r.Run(ctx, rows)
+	took := time.Since(start)
+	if err != nil {
+		var te *runner.TimeoutError
+		var ce *runner.CrashError
+		switch {
+		case errors.As(err, &te) && !te.Starting && te.Row < len(rows):
+			return nil, 0, fmt.Errorf("%w; input: %s", err, describeRow(params, rows[te.Row]))
+		case errors.As(err, &ce) && ce.Row < len(rows):
+			return nil, 0, fmt.Errorf("%w; input: %s", err, describeRow(params, rows[ce.Row]))
+		}
+		return nil, 0, err
+	}
+	if len(out) != len(rows) {
+		return nil, 0, fmt.Errorf("the runner returned %d results for %d rows", len(out), len(rows))
+	}
+	return out, took, nil
 }

@@ -2,14 +2,12 @@ package difftest
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/udfx/udfx/harness/inputs"
-	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/value"
 	"github.com/udfx/udfx/internal/typeinfer"
@@ -100,22 +98,9 @@ func runPythonSide(ctx context.Context, u *udf.UDF, rows [][]value.Value, params
 		return nil, 0, "", err
 	}
 	defer r.Close()
-	start := time.Now()
-	out, err := r.Run(ctx, rows)
-	took := time.Since(start)
+	out, took, err := runRows(ctx, r, rows, params)
 	if err != nil {
-		var te *runner.TimeoutError
-		var ce *runner.CrashError
-		switch {
-		case errors.As(err, &te) && !te.Starting && te.Row < len(rows):
-			return nil, 0, "", fmt.Errorf("%w; input: %s", err, describeRow(params, rows[te.Row]))
-		case errors.As(err, &ce) && ce.Row < len(rows):
-			return nil, 0, "", fmt.Errorf("%w; input: %s", err, describeRow(params, rows[ce.Row]))
-		}
 		return nil, 0, "", err
-	}
-	if len(out) != len(rows) {
-		return nil, 0, "", fmt.Errorf("the runner returned %d results for %d rows", len(out), len(rows))
 	}
 	return out, took, r.Describe(), nil
 }
