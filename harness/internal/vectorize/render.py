@@ -287,6 +287,19 @@ class Renderer:
     # expr returns (type, code) for a plain value, or (UNION, (flag, c64, c32))
     # for a value that is a Python float or a float32 depending on a flag.
 
+    def unary(self, int_helper, fmt, t, c, ind):
+        """A unary operation: an int goes through its checked helper (a
+        64-bit result CPython would not give raises), a float through fmt,
+        and an accumulator not yet promoted through fmt on both widths."""
+        if t == INT:
+            r = self.fresh()
+            self.emit(ind, "%s = %s(%s)" % (r, int_helper, c))
+            return INT, r
+        if t == UNION:
+            f, c64, c32 = c
+            return UNION, (f, fmt % c64, fmt % c32)
+        return t, fmt % c
+
     def expr(self, e, ind):
         t = self.f.expr_type(e)
         if isinstance(e, ast.Constant):
@@ -307,14 +320,7 @@ class Renderer:
             ot, oc = self.expr(e.operand, ind)
             if isinstance(e.op, ast.Not):
                 return BOOL, "(not %s)" % oc
-            if ot == INT:
-                r = self.fresh()
-                self.emit(ind, "%s = _neg_int(%s)" % (r, oc))
-                return INT, r
-            if ot == UNION:
-                f, c64, c32 = oc
-                return UNION, (f, "(-%s)" % c64, "(-%s)" % c32)
-            return ot, "(-%s)" % oc
+            return self.unary("_neg_int", "(-%s)", ot, oc, ind)
         if isinstance(e, ast.Compare):
             _, a = self.expr(e.left, ind)
             _, b = self.expr(e.comparators[0], ind)
@@ -342,14 +348,7 @@ class Renderer:
             name = e.func.id if isinstance(e.func, ast.Name) else e.func.attr
             if name == "abs":
                 at, ac = self.expr(e.args[0], ind)
-                if at == INT:
-                    r = self.fresh()
-                    self.emit(ind, "%s = _abs_int(%s)" % (r, ac))
-                    return INT, r
-                if at == UNION:
-                    f, c64, c32 = ac
-                    return UNION, (f, "abs(%s)" % c64, "abs(%s)" % c32)
-                return at, "abs(%s)" % ac
+                return self.unary("_abs_int", "abs(%s)", at, ac, ind)
             if name == "len":
                 _, ac = self.expr(e.args[0], ind)
                 return INT, "np.int64(%s.shape[0])" % ac
