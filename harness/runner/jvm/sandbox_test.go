@@ -4,6 +4,7 @@ package jvm
 
 import (
 	"context"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,6 +59,54 @@ func TestSandboxStopsWrites(t *testing.T) {
 			}
 			if d := r.Describe(); !strings.HasSuffix(d, "; not sandboxed (--sandbox off)") {
 				t.Errorf("Describe() = %q: it does not say the original ran unsandboxed", d)
+			}
+		})
+	}
+}
+
+// TestSandboxStopsConnections: a Java original that connects to a
+// listener the test opens on 127.0.0.1 fails with the sandbox on (its
+// loopback is its own: nothing listens there) and the listener gets no
+// connection; with the sandbox off, it connects.
+func TestSandboxStopsConnections(t *testing.T) {
+	u := parseUDF(t, "harness/runner/jvm/testdata/HostileConnect.java", "HostileConnect")
+	for _, mode := range []sandbox.Mode{sandbox.On, sandbox.Off} {
+		t.Run(string(mode), func(t *testing.T) {
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ln.Close()
+			accepted := make(chan struct{}, 1)
+			go func() {
+				if c, err := ln.Accept(); err == nil {
+					c.Close()
+					accepted <- struct{}{}
+				}
+			}()
+			r := newRunner(t, u, runner.Limits{Timeout: 60 * time.Second, MemoryMB: 256, Sandbox: mode})
+			got, err := r.Run(context.Background(), column(value.IntOf(int64(ln.Addr().(*net.TCPAddr).Port))))
+			if err != nil || len(got) != 1 {
+				t.Fatalf("got %v, %v; want one result", got, err)
+			}
+			if mode == sandbox.On {
+				if got[0].Class != "java.net.ConnectException" || !strings.Contains(got[0].Message, "Connection refused") {
+					t.Errorf("got %v, want a java.net.ConnectException: Connection refused", got[0])
+				}
+				select {
+				case <-accepted:
+					t.Error("the listener got a connection from the sandbox")
+				case <-time.After(200 * time.Millisecond):
+				}
+				return
+			}
+			if value.Token(got[0]) != value.Token(value.StringOf("connected")) {
+				t.Errorf("got %v, want connected", got[0])
+			}
+			select {
+			case <-accepted:
+			case <-time.After(5 * time.Second):
+				t.Error("the listener got no connection with the sandbox off")
 			}
 		})
 	}
