@@ -541,7 +541,11 @@ func readResults(rd *bufio.Reader, want int, out *[]value.Value) error {
 			err = err2
 		}
 		if err != nil {
-			if errors.Is(err, io.EOF) {
+			// The goroutine waiting on the interpreter closes this pipe
+			// once it has exited (exec.Cmd.Wait), so a read that races it
+			// sees a closed file rather than the end of the output: the
+			// same event.
+			if errors.Is(err, io.EOF) || errors.Is(err, os.ErrClosed) {
 				return fmt.Errorf("the interpreter exited")
 			}
 			return fmt.Errorf("reading results: %w", err)

@@ -3,7 +3,9 @@ package python
 import (
 	"bufio"
 	"context"
+	"io"
 	"math"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -89,6 +91,32 @@ func TestReadResultsLongerThanTheBuffer(t *testing.T) {
 	require.Len(t, out, 2)
 	assert.Equal(t, value.Token(value.StringOf(long)), value.Token(out[0]), "the long string came back changed")
 	assert.Equal(t, value.Token(value.StringOf("short")), value.Token(out[1]))
+}
+
+// closedPipe reads its text, then fails as a pipe that exec.Cmd.Wait
+// closed under the reader does.
+type closedPipe struct{ r io.Reader }
+
+func (c closedPipe) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if err == io.EOF {
+		return n, &os.PathError{Op: "read", Path: "|0", Err: os.ErrClosed}
+	}
+	return n, err
+}
+
+// TestReadResultsAfterTheInterpreterExited: the output ending, at its end
+// or because Wait closed the pipe once the interpreter exited, reads as
+// the interpreter having exited (CI once saw "read |0: file already
+// closed" for an original that called os._exit).
+func TestReadResultsAfterTheInterpreterExited(t *testing.T) {
+	line := value.Token(value.DoubleOf(1)) + "\n"
+	for _, r := range []io.Reader{strings.NewReader(line), closedPipe{strings.NewReader(line)}} {
+		var out []value.Value
+		err := readResults(bufio.NewReader(r), 2, &out)
+		require.EqualError(t, err, "the interpreter exited")
+		assert.Len(t, out, 1)
+	}
 }
 
 // TestUDFsCannotTouchTheProtocol: what a UDF prints, on sys.stdout or on
