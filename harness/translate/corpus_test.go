@@ -1,7 +1,6 @@
 package translate
 
 import (
-	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -19,8 +18,8 @@ import (
 
 	"github.com/udfx/udfx/harness/difftest"
 	"github.com/udfx/udfx/harness/runner/runners"
+	"github.com/udfx/udfx/harness/translate/corpus"
 	"github.com/udfx/udfx/harness/udf"
-	"github.com/udfx/udfx/harness/udf/frontends"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/corpus/report.golden and spark-reference.golden from the current outcomes")
@@ -34,38 +33,6 @@ const (
 	corpusRows = 300
 )
 
-// corpusCase is one row of testdata/corpus/manifest.tsv: a UDF, its
-// category and the outcome it must have: "verified", or "declined" with
-// the construct the first decline names.
-type corpusCase struct {
-	File, Name, Category, Expect, Construct string
-}
-
-func readManifest(t *testing.T) []corpusCase {
-	t.Helper()
-	f, err := os.Open(filepath.Join(corpusDir, "manifest.tsv"))
-	require.NoError(t, err)
-	defer f.Close()
-	var out []corpusCase
-	sc := bufio.NewScanner(f)
-	for line := 1; sc.Scan(); line++ {
-		s := sc.Text()
-		if s == "" || strings.HasPrefix(s, "#") {
-			continue
-		}
-		cols := strings.Split(s, "\t")
-		require.True(t, len(cols) == 4 || len(cols) == 5, "manifest.tsv:%d: want file, name, category, expect[, construct]", line)
-		c := corpusCase{File: cols[0], Name: cols[1], Category: cols[2], Expect: cols[3]}
-		if len(cols) == 5 {
-			c.Construct = cols[4]
-		}
-		require.Contains(t, []string{"verified", "declined"}, c.Expect, "manifest.tsv:%d", line)
-		out = append(out, c)
-	}
-	require.NoError(t, sc.Err())
-	return out
-}
-
 // TestCorpus runs the built-in translator over the corpus and proves
 // every rewrite it emits against the real original (scalac/javac + JVM,
 // CPython) on the embedded engine, ANSI on, bit-exact. The full run also
@@ -78,9 +45,9 @@ func readManifest(t *testing.T) []corpusCase {
 // classes by source), so the cost is one JVM or CPython start per
 // verified case.
 func TestCorpus(t *testing.T) {
-	cases := readManifest(t)
-	parsed := map[string][]udf.UDF{}
-	srcs := map[string][]byte{}
+	cases, err := corpus.Read(corpusDir)
+	require.NoError(t, err)
+	parsed := map[string]*corpus.Source{}
 	lines := make([]string, len(cases))
 	type key struct{ lang, cat string }
 	counts := map[key]map[string]int{}
@@ -90,22 +57,11 @@ func TestCorpus(t *testing.T) {
 	}
 	results := make([]result, len(cases))
 	for i, c := range cases {
-		path := filepath.Join(corpusDir, c.File)
-		if _, ok := parsed[path]; !ok {
-			src, err := os.ReadFile(path)
+		if parsed[c.File] == nil {
+			parsed[c.File], err = corpus.Parse(corpusDir, c.File)
 			require.NoError(t, err)
-			lang := map[string]udf.Language{".scala": udf.Scala, ".java": udf.Java, ".py": udf.Python}[filepath.Ext(path)]
-			fe := frontends.New(lang)
-			us, err := fe.Parse(path, src)
-			fe.Close()
-			require.NoError(t, err)
-			parsed[path], srcs[path] = us, src
 		}
-		for j := range parsed[path] {
-			if parsed[path][j].Name == c.Name {
-				results[i].u = &parsed[path][j]
-			}
-		}
+		results[i].u = parsed[c.File].Find(c.Name)
 		require.NotNil(t, results[i].u, "%s: no UDF %s", c.File, c.Name)
 	}
 	// The originals run in parallel, one per CPU: each verified case
@@ -133,14 +89,14 @@ func TestCorpus(t *testing.T) {
 		if !first[c.File] {
 			first[c.File] = true
 			wg.Wait()
-			results[i].outcome, results[i].detail = corpusOutcome(u, srcs[filepath.Join(corpusDir, c.File)], nil)
+			results[i].outcome, results[i].detail = corpusOutcome(u, parsed[c.File].Src, nil)
 			reproved.Add(1)
 			continue
 		}
 		known := proven[string(u.Language)+" "+u.Name]
 		run := func() {
 			var ran bool
-			results[i].outcome, results[i].detail = corpusOutcome(u, srcs[filepath.Join(corpusDir, c.File)], func(sql string) bool {
+			results[i].outcome, results[i].detail = corpusOutcome(u, parsed[c.File].Src, func(sql string) bool {
 				ran = sql != known
 				return ran
 			})

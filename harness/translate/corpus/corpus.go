@@ -1,0 +1,94 @@
+// Package corpus reads the reviewed corpus of UDFs the translator is
+// measured on (harness/translate/testdata/corpus): its manifest of
+// expected outcomes and its source files, parsed by the real front-ends.
+// The translator's own test, and the template tests that compile every
+// verified case's generated code, read it through this package so that
+// they agree on what the corpus is.
+package corpus
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/harness/udf/frontends"
+)
+
+// Case is one row of manifest.tsv: a UDF, its category and the outcome
+// it must have: "verified", or "declined" with the construct the first
+// decline names.
+type Case struct {
+	File, Name, Category, Expect, Construct string
+}
+
+// Read reads dir/manifest.tsv. A malformed row is an error naming its
+// line.
+func Read(dir string) ([]Case, error) {
+	path := filepath.Join(dir, "manifest.tsv")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []Case
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for line := 1; sc.Scan(); line++ {
+		s := sc.Text()
+		if s == "" || strings.HasPrefix(s, "#") {
+			continue
+		}
+		cols := strings.Split(s, "\t")
+		if len(cols) != 4 && len(cols) != 5 {
+			return nil, fmt.Errorf("%s:%d: want file, name, category, expect[, construct], got %d columns", path, line, len(cols))
+		}
+		c := Case{File: cols[0], Name: cols[1], Category: cols[2], Expect: cols[3]}
+		if len(cols) == 5 {
+			c.Construct = cols[4]
+		}
+		if c.Expect != "verified" && c.Expect != "declined" {
+			return nil, fmt.Errorf("%s:%d: expect is %q, want verified or declined", path, line, c.Expect)
+		}
+		out = append(out, c)
+	}
+	return out, sc.Err()
+}
+
+// Source is one of the corpus's files, read and parsed.
+type Source struct {
+	Path string
+	Src  []byte
+	UDFs []udf.UDF
+}
+
+// Parse reads and parses dir/file with the front-end of its extension.
+func Parse(dir, file string) (*Source, error) {
+	path := filepath.Join(dir, file)
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	lang, ok := map[string]udf.Language{".scala": udf.Scala, ".java": udf.Java, ".py": udf.Python}[filepath.Ext(path)]
+	if !ok {
+		return nil, fmt.Errorf("%s: not a Scala, Java or Python file", path)
+	}
+	fe := frontends.New(lang)
+	defer fe.Close()
+	us, err := fe.Parse(path, src)
+	if err != nil {
+		return nil, err
+	}
+	return &Source{Path: path, Src: src, UDFs: us}, nil
+}
+
+// Find returns the UDF called name, or nil.
+func (s *Source) Find(name string) *udf.UDF {
+	for i := range s.UDFs {
+		if s.UDFs[i].Name == name {
+			return &s.UDFs[i]
+		}
+	}
+	return nil
+}
