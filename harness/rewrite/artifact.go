@@ -144,7 +144,7 @@ func buildArtifact(ctx context.Context, opts Options, out *Outcome) error {
 		}
 	}
 	cp := strings.Join([]string{cudfJar, rapidsJar, origDir, sparkCP}, string(os.PathListSeparator))
-	flags := []string{"-Xlint:all", "-Xlint:-serial", "-Xlint:-processing", "-Xlint:-classfile", "-Xlint:-path", "-Werror"}
+	flags := jvm.GeneratedJavacLint
 	// The classes are kept by what they are compiled from, so that the
 	// same rewrite (udfx rewrite, then udfx rewrite --apply) runs javac
 	// once. A compile that fails is not kept.

@@ -190,6 +190,10 @@ type UDF struct {
 	BodySpan Span    `json:"body_span"`
 	Params   []Param `json:"params"`
 	Return   *Type   `json:"return_type"`
+	// ReturnPrimitive is true when the JVM method returns a primitive
+	// (a Scala class's apply declared or inferred as Double, Boolean,
+	// ...), which decides what a Java class extending it may declare.
+	ReturnPrimitive bool `json:"return_primitive,omitempty"`
 	// ReturnDefault is true when Return is PySpark's default (StringType)
 	// for a udf() or register() given no return type.
 	ReturnDefault bool      `json:"-"`

@@ -61,6 +61,15 @@ func RenderIn(u *udf.UDF, e ir.Expr, recordPath, pkg string) ([]File, error) {
 	if u.Kind != udf.KindFunctionClass && u.Kind != udf.KindUDFClass {
 		return nil, renderErr(fmt.Sprintf("a UDF of kind %s (a RapidsUDF extends a named class)", u.Kind))
 	}
+	if u.Language == udf.Scala && u.ReturnPrimitive && !anyPrimitive(u.Params) {
+		// Scala's Boolean is Object in the generic signature
+		// (Function1<String, Object>) but boolean in apply(String): to
+		// javac, a subclass inherits an apply(String) that overrides the
+		// interface's apply(T1) with an incompatible return type, and it
+		// rejects the class (as it did HasPrefix of the corpus). A
+		// primitive parameter makes the two applys different methods.
+		return nil, renderErr(fmt.Sprintf("a Java subclass of a Scala class whose method takes only reference types and returns a primitive %s (javac rejects the subclass)", u.Return))
+	}
 	if !javaIdent(u.Name) {
 		return nil, renderErr(fmt.Sprintf("the class name %q (not a Java identifier)", u.Name))
 	}
@@ -121,6 +130,15 @@ func RenderIn(u *udf.UDF, e ir.Expr, recordPath, pkg string) ([]File, error) {
 		Path:    evidence.Dir + "/" + u.Name + "/columnar/" + class + ".java",
 		Content: b.Bytes(),
 	}}, nil
+}
+
+func anyPrimitive(ps []udf.Param) bool {
+	for _, p := range ps {
+		if p.Primitive {
+			return true
+		}
+	}
+	return false
 }
 
 // DType is the cuDF Java expression for the DType that holds Spark type t,

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/udfx/udfx/harness/mavenjar"
+	"github.com/udfx/udfx/harness/runner/jvm"
 )
 
 // TestGeneratedJavaCompiles renders the RapidsUDF of each ToFahrenheit
@@ -50,7 +51,7 @@ func TestGeneratedJavaCompiles(t *testing.T) {
 			require.NoError(t, os.WriteFile(gen, files[0].Content, 0o644))
 			cp := strings.Join([]string{cudf, rapids, classes, sparkCP}, string(os.PathListSeparator))
 			start = time.Now()
-			run(t, "javac", "-J-XX:TieredStopAtLevel=1", "-Xlint:all", "-Xlint:-serial", "-Xlint:-processing", "-Xlint:-classfile", "-Xlint:-path", "-Werror", "-d", classes, "-cp", cp, gen)
+			run(t, "javac", append(append(append(jvm.JavacFlags(), jvm.GeneratedJavacLint...), "-d", classes, "-cp", cp), gen)...)
 			t.Logf("RapidsUDF compiled in %s", time.Since(start).Round(time.Millisecond))
 			_, err = os.Stat(filepath.Join(append([]string{classes}, strings.Split(x.pkg, ".")...)...) + "/ToFahrenheitRapidsUDF.class")
 			require.NoError(t, err, "javac wrote no class")

@@ -37,33 +37,23 @@ type corpusRewrite struct {
 // corpus manifest expects verified, in manifest order.
 func corpusRewrites(t *testing.T) []corpusRewrite {
 	t.Helper()
-	cases, err := corpus.Read(corpusDir)
+	entries, err := corpus.Load(corpusDir, corpus.VerifiedJVM)
 	require.NoError(t, err)
-	parsed := map[string]*corpus.Source{}
 	var out []corpusRewrite
-	for _, c := range cases {
-		if c.Expect != "verified" || filepath.Ext(c.File) == ".py" {
-			continue
-		}
-		if parsed[c.File] == nil {
-			parsed[c.File], err = corpus.Parse(corpusDir, c.File)
-			require.NoError(t, err)
-		}
-		src := parsed[c.File]
-		u := src.Find(c.Name)
-		require.NotNil(t, u, "%s: no UDF %s", c.File, c.Name)
-		res, err := translate.Translate(u, src.Src)
+	for _, c := range entries {
+		u := c.UDF
+		res, err := translate.Translate(u, c.Source.Src)
 		require.NoError(t, err)
 		require.Empty(t, res.Declines, "%s %s is verified in the manifest", c.File, c.Name)
 		files, err := Render(u, res.IR, ".udfx/"+c.Name+"/evidence.json")
 		var re *ir.RenderError
 		switch {
 		case errors.As(err, &re):
-			out = append(out, corpusRewrite{c: c, decline: re.Error()})
+			out = append(out, corpusRewrite{c: c.Case, decline: re.Error()})
 		case err != nil:
 			require.NoError(t, err, "%s %s", c.File, c.Name)
 		default:
-			out = append(out, corpusRewrite{c: c, files: files})
+			out = append(out, corpusRewrite{c: c.Case, files: files})
 		}
 	}
 	return out
@@ -185,7 +175,7 @@ func TestNVCCBuildsAll(t *testing.T) {
 		}
 	}
 	for _, srcs := range rounds {
-		args := append(append(jvm.JavacFlags(), "-Xlint:all", "-Xlint:-serial", "-Xlint:-processing", "-Xlint:-classfile", "-Xlint:-path", "-Werror", "-d", t.TempDir(), "-cp", cp), srcs...)
+		args := append(append(append(jvm.JavacFlags(), jvm.GeneratedJavacLint...), "-d", t.TempDir(), "-cp", cp), srcs...)
 		start := time.Now()
 		out, err := exec.CommandContext(ctx, tools.Javac, args...).CombinedOutput()
 		require.NoError(t, err, "javac of the CUDA classes:\n%s", out)

@@ -44,6 +44,19 @@ func JavacFlags() []string {
 	return out
 }
 
+// GeneratedJavacLint are javac's options for the Java udfx generates
+// (RapidsUDF classes): every lint warning an error, but for the
+// categories that say nothing about the generated code: serialVersionUID
+// (serial), annotation processing, class files and class path entries of
+// the jars compiled against, and a generated class that names an
+// auxiliary class of the user's file (a non-public class beside another
+// in Corpus.java), which warns only that javac could not find it by file
+// name from sources; udfx compiles against the user's classes.
+var GeneratedJavacLint = []string{
+	"-Xlint:all", "-Xlint:-serial", "-Xlint:-processing", "-Xlint:-classfile", "-Xlint:-path", "-Xlint:-auxiliaryclass",
+	"-Werror",
+}
+
 // Tools is what Toolchain found on this machine.
 type Tools struct {
 	// JavaHome is the JDK's folder; Java and Javac its launchers.

@@ -380,15 +380,15 @@ func (f *file) classUDF(name string, def, body int, sh shape) *entry {
 		for i, ty := range sh.paramTypes() {
 			e.u.Params = append(e.u.Params, f.param(fmt.Sprintf("v%d", i+1), ty))
 		}
-		e.u.Return = f.typeOf(sh.resultType())
+		e.u.Return, e.u.ReturnPrimitive = f.typeAndPrim(sh.resultType())
 		return e
 	}
 	e.u.BodySpan = f.span(method)
 	e.u.Params = f.params(t.child(method, "parameters"), sh.paramTypes())
 	if rt := t.child(method, "return_type"); rt != none {
-		e.u.Return = f.typeOf(rt)
+		e.u.Return, e.u.ReturnPrimitive = f.typeAndPrim(rt)
 	} else {
-		e.u.Return = f.typeOf(sh.resultType())
+		e.u.Return, e.u.ReturnPrimitive = f.typeAndPrim(sh.resultType())
 	}
 	f.scanBlockers(&e.u, method)
 	return e
@@ -447,13 +447,20 @@ func (f *file) typeText(ty int) string {
 }
 
 func (f *file) typeOf(ty int) *udf.Type {
+	st, _ := f.typeAndPrim(ty)
+	return st
+}
+
+// typeAndPrim is typeOf and whether the type is a JVM primitive (Scala
+// Double, Boolean, ...).
+func (f *file) typeAndPrim(ty int) (*udf.Type, bool) {
 	if ty == none {
-		return nil
+		return nil, false
 	}
-	if st, _, ok := udf.JVMType(udf.Scala, f.typeText(ty)); ok {
-		return st
+	if st, prim, ok := udf.JVMType(udf.Scala, f.typeText(ty)); ok {
+		return st, prim
 	}
-	return nil
+	return nil, false
 }
 
 // udfCall tells whether call is udf(...), functions.udf(...) or

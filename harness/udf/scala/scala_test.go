@@ -617,3 +617,25 @@ func BenchmarkParse(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(files)), "µs/file")
 }
+
+// TestReturnPrimitive: a class's apply returning scala.Boolean or Double
+// returns a JVM primitive; java.lang.Boolean and String do not. Whether
+// the return type is written on apply or only in the parent's type
+// arguments.
+func TestReturnPrimitive(t *testing.T) {
+	src := []byte(`package p
+class A extends Function1[String, Boolean] with Serializable { override def apply(s: String): Boolean = s == null }
+class B extends Function1[String, java.lang.Boolean] with Serializable { override def apply(s: String): java.lang.Boolean = s == null }
+class C extends Function1[Double, Double] with Serializable { override def apply(d: Double) = d }
+class D extends Function1[String, String] with Serializable { override def apply(s: String): String = s }
+`)
+	fe := New()
+	defer fe.Close()
+	us, err := fe.Parse("p.scala", src)
+	require.NoError(t, err)
+	got := map[string]bool{}
+	for _, u := range us {
+		got[u.Name] = u.ReturnPrimitive
+	}
+	assert.Equal(t, map[string]bool{"A": true, "B": false, "C": true, "D": false}, got)
+}
