@@ -45,24 +45,18 @@ const (
 // classes by source), so the cost is one JVM or CPython start per
 // verified case.
 func TestCorpus(t *testing.T) {
-	cases, err := corpus.Read(corpusDir)
+	entries, err := corpus.Load(corpusDir, nil)
 	require.NoError(t, err)
-	parsed := map[string]*corpus.Source{}
-	lines := make([]string, len(cases))
+	lines := make([]string, len(entries))
 	type key struct{ lang, cat string }
 	counts := map[key]map[string]int{}
 	type result struct {
 		u               *udf.UDF
 		outcome, detail string
 	}
-	results := make([]result, len(cases))
-	for i, c := range cases {
-		if parsed[c.File] == nil {
-			parsed[c.File], err = corpus.Parse(corpusDir, c.File)
-			require.NoError(t, err)
-		}
-		results[i].u = parsed[c.File].Find(c.Name)
-		require.NotNil(t, results[i].u, "%s: no UDF %s", c.File, c.Name)
+	results := make([]result, len(entries))
+	for i, e := range entries {
+		results[i].u = e.UDF
 	}
 	// The originals run in parallel, one per CPU: each verified case
 	// costs a JVM or CPython start. The first case of each file runs
@@ -84,19 +78,19 @@ func TestCorpus(t *testing.T) {
 	first := map[string]bool{}
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, max(2, runtime.NumCPU()))
-	for i, c := range cases {
+	for i, c := range entries {
 		u := results[i].u
 		if !first[c.File] {
 			first[c.File] = true
 			wg.Wait()
-			results[i].outcome, results[i].detail = corpusOutcome(u, parsed[c.File].Src, nil)
+			results[i].outcome, results[i].detail = corpusOutcome(u, c.Source.Src, nil)
 			reproved.Add(1)
 			continue
 		}
 		known := proven[string(u.Language)+" "+u.Name]
 		run := func() {
 			var ran bool
-			results[i].outcome, results[i].detail = corpusOutcome(u, parsed[c.File].Src, func(sql string) bool {
+			results[i].outcome, results[i].detail = corpusOutcome(u, c.Source.Src, func(sql string) bool {
 				ran = sql != known
 				return ran
 			})
@@ -113,8 +107,8 @@ func TestCorpus(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	t.Logf("%d of %d cases proved against their originals in this run; the others' SQL is what the golden report records as proved (UDFX_CORPUS_PROVE_ALL=1 proves all)", reproved.Load(), len(cases))
-	for i, c := range cases {
+	t.Logf("%d of %d cases proved against their originals in this run; the others' SQL is what the golden report records as proved (UDFX_CORPUS_PROVE_ALL=1 proves all)", reproved.Load(), len(entries))
+	for i, c := range entries {
 		u, outcome, detail := results[i].u, results[i].outcome, results[i].detail
 		k := key{string(u.Language), c.Category}
 		if counts[k] == nil {
@@ -152,7 +146,7 @@ func TestCorpus(t *testing.T) {
 		}
 	}
 	fmt.Fprintf(&b, "%-10s %-18s %8d %8d %8d %8d\n", "all", "", total["verified"], total["declined"], total["refuted"], total["error"])
-	fmt.Fprintf(&b, "\n%d cases, %.0f%% verified\n\n", len(cases), 100*float64(total["verified"])/float64(len(cases)))
+	fmt.Fprintf(&b, "\n%d cases, %.0f%% verified\n\n", len(entries), 100*float64(total["verified"])/float64(len(entries)))
 	b.WriteString(strings.Join(lines, "\n") + "\n")
 	report := b.String()
 	t.Log("\n" + report)

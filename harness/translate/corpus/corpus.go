@@ -92,3 +92,47 @@ func (s *Source) Find(name string) *udf.UDF {
 	}
 	return nil
 }
+
+// Entry is a case with its UDF, parsed, and the source it came from.
+type Entry struct {
+	Case
+	UDF    *udf.UDF
+	Source *Source
+}
+
+// Load reads the manifest and parses the files of the cases keep
+// accepts (all when keep is nil), in manifest order. A case whose UDF the
+// front-end does not find is an error.
+func Load(dir string, keep func(Case) bool) ([]Entry, error) {
+	cases, err := Read(dir)
+	if err != nil {
+		return nil, err
+	}
+	parsed := map[string]*Source{}
+	var out []Entry
+	for _, c := range cases {
+		if keep != nil && !keep(c) {
+			continue
+		}
+		src := parsed[c.File]
+		if src == nil {
+			if src, err = Parse(dir, c.File); err != nil {
+				return nil, err
+			}
+			parsed[c.File] = src
+		}
+		u := src.Find(c.Name)
+		if u == nil {
+			return nil, fmt.Errorf("%s: no UDF %s", src.Path, c.Name)
+		}
+		out = append(out, Entry{Case: c, UDF: u, Source: src})
+	}
+	return out, nil
+}
+
+// VerifiedJVM keeps the Java and Scala cases the manifest expects
+// verified: those with the RapidsUDF and CUDA targets.
+func VerifiedJVM(c Case) bool {
+	ext := filepath.Ext(c.File)
+	return c.Expect == "verified" && (ext == ".java" || ext == ".scala")
+}
