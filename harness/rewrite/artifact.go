@@ -191,13 +191,30 @@ func buildArtifact(ctx context.Context, opts Options, out *Outcome) error {
 		if !opts.BuildNative || !okN || !okH {
 			continue
 		}
-		lib, err := cuda.BuildLibrary(ctx, nvcc, hdr, tools.JavaHome, cudaFiles[r], work)
+		name, err := cuda.LibraryName(cudaFiles[r])
 		if err != nil {
+			return fmt.Errorf("CUDA build: %w", err)
+		}
+		// Kept like the classes: udfx rewrite --native, then --apply,
+		// runs nvcc once.
+		key, err := nativeKey(nvcc, hdr, tools.JavaHome, cudaFiles[r])
+		if err != nil {
+			return fmt.Errorf("CUDA build: %w", err)
+		}
+		libDir, _, err := buildcache.Dir(filepath.Join(cacheDir, "cudalib"), key, func(dir string) error {
+			_, err := cuda.BuildLibrary(ctx, nvcc, hdr, tools.JavaHome, cudaFiles[r], dir)
+			return err
+		})
+		var be *cuda.BuildError
+		if errors.As(err, &be) {
 			r.Accepted, r.Files = false, nil
 			r.Reason = "the kernel or JNI bridge does not build with nvcc: " + tail(err.Error(), 2000)
 			continue
 		}
-		native = append(native, struct{ path, file string }{NativePath(lib.Name), lib.Path})
+		if err != nil {
+			return fmt.Errorf("CUDA build: %w", err)
+		}
+		native = append(native, struct{ path, file string }{NativePath(name), filepath.Join(libDir, "lib"+name+".so")})
 		built = append(built, "nvcc "+strings.Join(cuda.DeviceFlags, " ")+" (from "+nvcc.From+")")
 		r.Note = CUDABuiltNote
 	}
@@ -315,6 +332,36 @@ func rapidsKey(tools jvm.Tools, flags, classpath []string, srcDir string, srcs [
 		rel, _ := filepath.Rel(srcDir, src)
 		fmt.Fprintf(h, "%s\x00%d\x00", filepath.ToSlash(rel), len(b))
 		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:40], nil
+}
+
+// nativeKey names a CUDA library by what nvcc and g++ make it from: the
+// compilers (where they are, with their sizes and times) and their flags,
+// the cuDF headers' and the JDK's folders, and each native source by name
+// and content.
+func nativeKey(nvcc toolkit.NVCC, cudfHeaders []string, javaHome string, files []cuda.File) (string, error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "cudalib 1\x00%s\x00%s\x00%s\n", strings.Join(cuda.DeviceFlags, " "), strings.Join(cuda.JNIFlags, " "), strings.Join(cuda.DeviceArch, " "))
+	gxx, err := exec.LookPath("g++")
+	if err != nil {
+		return "", err
+	}
+	for _, p := range []string{nvcc.Path, gxx} {
+		st, err := os.Stat(p)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00%d\n", resolvedPath(p), st.Size(), st.ModTime().UnixNano())
+	}
+	for _, d := range append(append(append([]string{}, cudfHeaders...), nvcc.Include...), javaHome) {
+		fmt.Fprintf(h, "%s\n", resolvedPath(d))
+	}
+	sorted := append([]cuda.File{}, files...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
+	for _, f := range sorted {
+		fmt.Fprintf(h, "%s\x00%d\x00", f.Path, len(f.Content))
+		h.Write(f.Content)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:40], nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/udfx/udfx/gpu/toolkit"
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/mavenjar"
 	"github.com/udfx/udfx/harness/translate"
@@ -147,4 +148,53 @@ func TestBuildArtifactDeclinesWhatDoesNotCompile(t *testing.T) {
 	builds, err := filepath.Glob(filepath.Join(cache, "rapidsudf", "*"))
 	require.NoError(t, err)
 	assert.Empty(t, builds, "what javac rejects is not kept")
+}
+
+// TestBuildArtifactBuildsTheNativeLibrary: with BuildNative (udfx rewrite
+// --native) the CUDA target's kernel and JNI bridge are built with nvcc
+// into the jar, the target is labelled compiled with nvcc, the record
+// hashes the library, and the same rewrite again takes the library from
+// the cache: one nvcc build for two runs.
+func TestBuildArtifactBuildsTheNativeLibrary(t *testing.T) {
+	ctx := context.Background()
+	_, err := toolkit.Ensure(ctx, toolkit.Options{Progress: func(s string) { t.Log(s) }})
+	require.NoError(t, err)
+	_, err = toolkit.EnsureCudfHeaders(ctx, toolkit.Options{Progress: func(s string) { t.Log(s) }})
+	require.NoError(t, err)
+	cache := t.TempDir()
+	var jars []evidence.Artifact
+	for run := 0; run < 2; run++ {
+		opts, out := artifactCase(t, cache)
+		opts.BuildNative = true
+		require.NoError(t, buildArtifact(ctx, opts, out))
+		cu := out.Rendered[1]
+		require.True(t, cu.Accepted, cu.Reason)
+		assert.Equal(t, CUDABuiltNote, cu.Note)
+		arts := artifactsOf(out.Rendered)
+		require.Len(t, arts, 1)
+		jars = append(jars, arts[0])
+	}
+	a := jars[0]
+	assert.Equal(t, a.SHA256, jars[1].SHA256, "the same rewrite makes the same jar")
+	var lib *evidence.ArtifactEntry
+	for i, e := range a.Entries {
+		if e.Path == NativePath("udfx_tofahrenheitcuda") {
+			lib = &a.Entries[i]
+		}
+	}
+	require.NotNil(t, lib, "the jar holds the library: %+v", a.Entries)
+	libs, err := filepath.Glob(filepath.Join(cache, "cudalib", "*", "libudfx_tofahrenheitcuda.so"))
+	require.NoError(t, err)
+	require.Len(t, libs, 1, "one nvcc build for the two runs")
+	b, err := os.ReadFile(libs[0])
+	require.NoError(t, err)
+	assert.Equal(t, evidence.SHA256(b), lib.SHA256, "the record hashes the library nvcc built")
+	built := strings.Join(a.Built, "\n")
+	for _, flag := range []string{"nvcc ", "--fmad=false", "--prec-div=true", "--prec-sqrt=true", "--ftz=false", "arch=compute_90,code=sm_90", "arch=compute_90,code=compute_90", "all-warnings"} {
+		assert.Contains(t, built, flag)
+	}
+	assert.NotContains(t, built, "fast-math")
+	ok, err := cuda.ExportsSymbol(libs[0], "Java_udfx_cuda_ToFahrenheitCuda_00024Native_evaluate")
+	require.NoError(t, err)
+	assert.True(t, ok, "the library exports the JNI entry point of udfx.cuda.ToFahrenheitCuda")
 }

@@ -93,11 +93,15 @@ type nativeUnit struct {
 }
 
 // TestNVCCBuildsAll compiles the kernel, the JNI bridge and the Java
-// class of the CUDA rewrite of every Java and Scala example other than
-// the one TestNVCCBuildsExamples builds, and of every corpus case that
-// has one, with BuildLibrary's flags, warnings as errors, and links them
-// into one shared library. Rewrites whose native sources are the same
-// but for comments are built once.
+// class of the CUDA rewrite of every Java and Scala example and of every
+// corpus case that has one, with BuildLibrary's flags (sm_90 and
+// compute_90, --fmad=false, IEEE division and square root, no
+// flush-to-zero, every warning an error) against the cuDF 26.08 headers
+// and jars, and links them into one shared library. Rewrites whose native
+// sources are the same but for comments are built once. nvcc and the
+// headers come from PyPI into udfx's cache the first time; nothing runs
+// on a device. BuildLibrary itself, as udfx rewrite --native runs it, is
+// tested in harness/rewrite (TestBuildArtifactBuildsTheNativeLibrary).
 //
 // nvcc takes tens of seconds on two cores to read the cuDF headers, so
 // the rewrites are compiled together: one translation unit includes each
@@ -131,7 +135,6 @@ func TestNVCCBuildsAll(t *testing.T) {
 		require.NoError(t, err)
 		add("example "+ex.name, files)
 	}
-	units = units[1:] // TestNVCCBuildsExamples builds the first
 	for _, r := range corpusRewrites(t) {
 		if r.files != nil {
 			add(r.c.File+" "+r.c.Name, r.files)

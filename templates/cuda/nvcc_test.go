@@ -2,8 +2,6 @@ package cuda
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -11,7 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/udfx/udfx/gpu/toolkit"
-	"github.com/udfx/udfx/harness/runner/jvm"
 )
 
 // jvmExamples are the Java and Scala examples whose rewrites have the
@@ -20,39 +17,6 @@ var jvmExamples = []struct{ name, file, udf string }{
 	{"java", "../../examples/java-to-fahrenheit/ToFahrenheit.java", "ToFahrenheit"},
 	{"scala", "../../examples/scala-to-fahrenheit/ToFahrenheit.scala", "ToFahrenheit"},
 	{"scala-lambda", "../../examples/scala-lambda-fahrenheit/FahrenheitLambda.scala", "toFahrenheit"},
-}
-
-// TestNVCCBuildsExamples compiles the kernel and JNI bridge of the Java
-// example's CUDA rewrite the way udfx rewrite --native does
-// (BuildLibrary): nvcc for sm_90 and compute_90, --fmad=false, IEEE
-// division and square root, no flush-to-zero, every warning an error,
-// against the cuDF 26.08 headers, linked into the shared library the
-// Java class loads. nvcc and the headers come from PyPI into udfx's
-// cache the first time. Nothing runs on a device. The other examples and
-// the corpus are compiled with the same flags by TestNVCCBuildsAll.
-func TestNVCCBuildsExamples(t *testing.T) {
-	ctx := context.Background()
-	nvcc, cudf := ensureToolkit(t)
-	tools, err := jvm.Toolchain(os.Getenv)
-	require.NoError(t, err)
-	ex := jvmExamples[0]
-	u, e := translated(t, ex.file, ex.udf)
-	files, err := Render(u, e, record)
-	require.NoError(t, err)
-	start := time.Now()
-	lib, err := BuildLibrary(ctx, nvcc, cudf, tools.JavaHome, files, t.TempDir())
-	require.NoError(t, err)
-	t.Logf("built %s in %s", filepath.Base(lib.Path), time.Since(start).Round(time.Millisecond))
-	for _, c := range lib.Commands[:1] {
-		for _, flag := range []string{"--fmad=false", "--prec-div=true", "--prec-sqrt=true", "--ftz=false", "arch=compute_90,code=sm_90", "arch=compute_90,code=compute_90", "all-warnings"} {
-			assert.Contains(t, c, flag)
-		}
-		assert.NotContains(t, c, "fast-math")
-	}
-	class := javaClass(t, files)
-	ok, err := ExportsSymbol(lib.Path, "Java_udfx_cuda_"+class+"_00024Native_evaluate")
-	require.NoError(t, err)
-	assert.True(t, ok, "%s exports the JNI entry point of udfx.cuda.%s", lib.Path, class)
 }
 
 // ensureToolkit finds nvcc and the cuDF headers, installing them from
