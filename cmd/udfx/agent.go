@@ -22,6 +22,7 @@ type agentOptions struct {
 	timeout   time.Duration
 	priceIn   string
 	priceOut  string
+	optimize  bool
 }
 
 func addAgentFlags(f *pflag.FlagSet, o *agentOptions) {
@@ -33,6 +34,7 @@ func addAgentFlags(f *pflag.FlagSet, o *agentOptions) {
 	f.DurationVar(&o.timeout, "agent-timeout", agent.DefaultTimeout, "wall time of each conversation: the model's requests and the tests and benchmarks it starts (--timeout bounds each run of the original)")
 	f.StringVar(&o.priceIn, "price-in", "", "USD per million prompt tokens, for the transcripts' cost (default $UDFX_AGENT_PRICE_IN)")
 	f.StringVar(&o.priceOut, "price-out", "", "USD per million completion tokens (default $UDFX_AGENT_PRICE_OUT)")
+	f.BoolVar(&o.optimize, "optimize", false, "optimize stage: also try the translator's equivalent forms (a null guard Spark's arithmetic makes redundant, removed); each is proved by the same differential test and timed beside the first, and the fastest is kept")
 }
 
 // newAgent builds the agent the flags ask for; workspace is the UDF's
@@ -40,7 +42,7 @@ func addAgentFlags(f *pflag.FlagSet, o *agentOptions) {
 func newAgent(e *env, o *agentOptions, workspace string) (rewrite.Agent, error) {
 	switch o.name {
 	case "builtin":
-		return rewrite.Builtin{}, nil
+		return rewrite.Builtin{Alternatives: o.optimize}, nil
 	case "openai", "auto":
 	default:
 		return nil, usageErrorf("unknown --agent %q: builtin, openai or auto", o.name)
@@ -55,7 +57,7 @@ func newAgent(e *env, o *agentOptions, workspace string) (rewrite.Agent, error) 
 			return nil, usageErrorf("--agent openai needs a model endpoint: set OPENAI_BASE_URL (any OpenAI-compatible server; or --base-url) and/or OPENAI_API_KEY (for %s)", agent.DefaultBaseURL)
 		}
 		fmt.Fprintln(e.Stderr, "udfx: --agent auto: no model endpoint configured (OPENAI_BASE_URL, OPENAI_API_KEY); using the built-in translator alone")
-		return rewrite.Builtin{}, nil
+		return rewrite.Builtin{Alternatives: o.optimize}, nil
 	}
 	if o.maxTurns <= 0 || o.maxTokens <= 0 || o.timeout <= 0 {
 		return nil, usageErrorf("--max-turns, --max-tokens and --agent-timeout must be positive")
@@ -85,7 +87,7 @@ func newAgent(e *env, o *agentOptions, workspace string) (rewrite.Agent, error) 
 	if o.name == "openai" {
 		return m, nil
 	}
-	return &agent.Auto{Builtin: rewrite.Builtin{}, Model: m, Log: logf}, nil
+	return &agent.Auto{Builtin: rewrite.Builtin{Alternatives: o.optimize}, Model: m, Log: logf}, nil
 }
 
 // price reads a USD-per-million-tokens price from its flag or variable;

@@ -88,7 +88,9 @@ the built-in, offline translator; openai drives a model, see docs/agent.md):
 scaffold (the spec, the inputs, the original run twice to prove it
 deterministic), convert (candidates accepted only when the differential test
 passes, bit-exact with ANSI on), benchmark (original vs rewrite on the same
-inputs) and optimize. It writes the workspace <repo>/.udfx/<udf>/ (spec.json,
+inputs) and optimize (with --optimize the built-in agent also proposes the
+translation's equivalent forms, each proved, raced against the best in one
+run and kept only when faster). It writes the workspace <repo>/.udfx/<udf>/ (spec.json,
 inputs.arrow, baseline.tokens, candidates/, report.md, evidence.json,
 rewrite.patch). The patch adds udfx-rewrites/<udf>/rewrite.sql and its
 evidence.json and changes the use sites; --apply applies it to the working
@@ -112,10 +114,13 @@ columnar and cuda render from the translator's IR, so they are offered only
 beside a verified sql rewrite of it (sql is then included).
 vectorized-python renders the per-row loops of a Python UDF as a numba
 kernel in a pandas_udf (udfx-rewrites/<udf>/vectorized.py), proved
-bit-exact against the original, both in CPython, one row per batch. cuda is accepted only when its per-row function, built
-with g++, equals the original on every row bit-exact; it is not built with
-nvcc here. columnar (a RapidsUDF under udfx-rewrites/<udf>/columnar/) needs
-a GPU to run, so it is rendered only, not differentially tested. A target
+bit-exact against the original, both in CPython, one row per batch. cuda
+is accepted only when its per-row function, built with g++, equals the
+original on every row bit-exact; --native also builds its kernel and JNI
+bridge with nvcc into the RapidsUDF jar. columnar (a RapidsUDF under
+udfx-rewrites/<udf>/columnar/) needs a GPU to run: it is compiled with
+javac against the cuDF and RAPIDS jars when they are in the local Maven
+repository, not differentially tested. A target
 that cannot be rendered exactly is declined in report.md.
 
 Exit codes: 0 a verified rewrite was produced, 1 none passed (declined or

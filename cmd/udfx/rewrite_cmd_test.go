@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -193,6 +194,40 @@ func TestRewriteCommandWritesAVerifiedSQLRewrite(t *testing.T) {
 			assert.Contains(t, stdout, checked)
 		})
 	}
+}
+
+// TestRewriteOptimizeTriesEquivalentForms: with --optimize the built-in
+// agent proposes the translator's expression without the null guard that
+// Spark's arithmetic makes redundant; it is proved by the same
+// differential test, raced head to head against the guarded form, and
+// whichever was faster in that race is what the patch applies and
+// udfx verify re-proves. Which one wins is the machine's business; the
+// test checks that the kept form is the one the race named.
+func TestRewriteOptimizeTriesEquivalentForms(t *testing.T) {
+	t.Parallel()
+	dir := tempRepo(t)
+	const guarded = "CASE WHEN (`celsius` IS NULL) THEN CAST(NULL AS DOUBLE) ELSE (((`celsius` * 9.0D) / 5.0D) + 32.0D) END"
+	const unguarded = "(((`celsius` * 9.0D) / 5.0D) + 32.0D)"
+	stdout, stderr, code := runCLI(t, dir, "rewrite", "examples/java-to-fahrenheit/ToFahrenheit.java", "--target", "sql", "--optimize", "--apply")
+	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Contains(t, stdout, "candidate 1    sql: verified")
+	assert.Contains(t, stdout, "candidate 2    sql: verified")
+	report, err := os.ReadFile(filepath.Join(dir, ".udfx", "ToFahrenheit", "report.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(report), "| 1 | convert | sql | `` "+guarded+" `` | passed")
+	assert.Contains(t, string(report), "| 2 | optimize | sql | `` "+unguarded+" `` | passed")
+	race := regexp.MustCompile(`candidate 2 vs 1 head to head: median [0-9.]+s vs [0-9.]+s, (kept|replaced)`).FindStringSubmatch(string(report))
+	require.NotNil(t, race, "report.md names the race:\n%s", report)
+	want := guarded
+	if race[1] == "replaced" {
+		want = unguarded
+	}
+	sql, err := os.ReadFile(filepath.Join(dir, "udfx-rewrites", "ToFahrenheit", "rewrite.sql"))
+	require.NoError(t, err)
+	assert.Equal(t, evidence.MarkerLine(".sql", "udfx-rewrites/ToFahrenheit/evidence.json")+"\n"+want+"\n", string(sql))
+	stdout, stderr, code = runCLI(t, dir, "verify")
+	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Contains(t, stdout, "1 rewrite checked (1 records): 1 pass")
 }
 
 func TestRewriteCommandRefusesToApplyOverUncommittedChanges(t *testing.T) {

@@ -95,7 +95,12 @@ type Agent interface {
 // candidate per UDF, carrying its IR, or the translator's declines. The
 // other targets are rendered from that IR by the stages, not proposed
 // here: they are only offered beside a verified sql rewrite.
-type Builtin struct{}
+type Builtin struct {
+	// Alternatives makes Optimize propose the equivalent forms of the
+	// translator's expression (ir.WithoutNullGuard), each to be proved
+	// and timed beside it (udfx rewrite --optimize).
+	Alternatives bool
+}
 
 // Name implements Agent.
 func (Builtin) Name() string { return "built-in translator" }
@@ -122,8 +127,24 @@ func (Builtin) Convert(_ context.Context, spec *Spec) ([]Candidate, []Decline, e
 	return cands, declines, nil
 }
 
-// Optimize implements Agent: the translator's candidate is its only one,
-// so it has nothing further to try.
-func (Builtin) Optimize(context.Context, *Spec, Candidate, int) ([]Candidate, error) {
-	return nil, nil
+// AlternativeOrigin names a candidate of Builtin.Optimize.
+const AlternativeOrigin = "built-in optimizer: the null guard removed (Spark's DOUBLE arithmetic returns NULL for a NULL input)"
+
+// Optimize implements Agent. Without Alternatives the translator's
+// candidate is its only one. With them, the first attempt proposes the
+// equivalent forms of best's expression; the stage proves and times
+// each and keeps the fastest.
+func (b Builtin) Optimize(_ context.Context, _ *Spec, best Candidate, attempt int) ([]Candidate, error) {
+	if !b.Alternatives || attempt > 1 || best.IR == nil || best.Target != TargetSQL {
+		return nil, nil
+	}
+	e, ok := ir.WithoutNullGuard(best.IR)
+	if !ok {
+		return nil, nil
+	}
+	sql, err := ir.SQL(e)
+	if err != nil {
+		return nil, nil // no exact SQL form: nothing to propose
+	}
+	return []Candidate{{Target: TargetSQL, SQL: sql, Origin: AlternativeOrigin, IR: e}}, nil
 }

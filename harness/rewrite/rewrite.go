@@ -425,6 +425,12 @@ func tryCandidate(ctx context.Context, opts Options, sc *scaffolded, out *Outcom
 // the best only when it passes and is faster in the same benchmark.
 func optimize(ctx context.Context, opts Options, sc *scaffolded, spec *Spec, out *Outcome) error {
 	tried, faster := 0, 0
+	var races []string
+	defer func() {
+		if len(races) > 0 && out.Optimize != "" {
+			out.Optimize += " (" + strings.Join(races, "; ") + ")"
+		}
+	}()
 	for attempt := 1; attempt <= opts.OptimizeBudget; attempt++ {
 		cands, err := opts.Agent.Optimize(ctx, spec, out.Best.Candidate, attempt)
 		if err != nil {
@@ -462,7 +468,22 @@ func optimize(ctx context.Context, opts Options, sc *scaffolded, spec *Spec, out
 				return fmt.Errorf("optimize: %w", err)
 			}
 			out.Best.Bench = again
-			if b.RewriteMedianS < again.RewriteMedianS {
+			better := b.RewriteMedianS < again.RewriteMedianS
+			if sc.spark == nil {
+				// On the embedded engine the two rewrites also run
+				// head to head, alternating, and that decides.
+				bestS, candS, err := headToHead(ctx, sc, out.Best.Candidate, c, opts.BenchRuns)
+				if err != nil {
+					return fmt.Errorf("optimize: %w", err)
+				}
+				better = candS < bestS
+				verdict := "kept"
+				if better {
+					verdict = "replaced"
+				}
+				races = append(races, fmt.Sprintf("candidate %d vs %d head to head: median %.6fs vs %.6fs, %s", t.Index, out.Best.Index, candS, bestS, verdict))
+			}
+			if better {
 				out.Best = t
 				improved = true
 				faster++

@@ -220,9 +220,9 @@ func benchmark(ctx context.Context, sc *scaffolded, c Candidate, runs int) (*Ben
 	if sc.spark != nil {
 		return benchmarkOnSpark(ctx, sc, c, runs)
 	}
-	expr, err := engine.Compile(c.SQL, sc.eval.cols, engine.Options{ANSI: true, TimeZone: "UTC"})
+	rewrite, err := embeddedSide(sc, c)
 	if err != nil {
-		return nil, fmt.Errorf("compile the candidate: %w", err)
+		return nil, err
 	}
 	original := func(ctx context.Context) (time.Duration, error) {
 		start := time.Now()
@@ -234,16 +234,6 @@ func benchmark(ctx context.Context, sc *scaffolded, c Candidate, runs int) (*Ben
 		if len(res) != len(sc.rows) {
 			return 0, &OriginalError{Err: errors.New("the runner returned a result per row no more")}
 		}
-		return d, nil
-	}
-	rewrite := func(context.Context) (time.Duration, error) {
-		start := time.Now()
-		res, err := expr.Eval(sc.eval.rec, sc.mem)
-		d := time.Since(start)
-		if err != nil {
-			return 0, fmt.Errorf("evaluate the candidate: %w", err)
-		}
-		res.Values.Release()
 		return d, nil
 	}
 	origS, rewS, err := bench.Alternate(ctx, 1, runs, original, rewrite, nil)
@@ -260,6 +250,46 @@ func benchmark(ctx context.Context, sc *scaffolded, c Candidate, runs int) (*Ben
 	}
 	b.summarize()
 	return b, nil
+}
+
+// embeddedSide is one timed evaluation of c's SQL over the scaffold's
+// inputs on the embedded engine.
+func embeddedSide(sc *scaffolded, c Candidate) (bench.Side, error) {
+	expr, err := engine.Compile(c.SQL, sc.eval.cols, engine.Options{ANSI: true, TimeZone: "UTC"})
+	if err != nil {
+		return nil, fmt.Errorf("compile the candidate: %w", err)
+	}
+	return func(context.Context) (time.Duration, error) {
+		start := time.Now()
+		res, err := expr.Eval(sc.eval.rec, sc.mem)
+		d := time.Since(start)
+		if err != nil {
+			return 0, fmt.Errorf("evaluate the candidate: %w", err)
+		}
+		res.Values.Release()
+		return d, nil
+	}, nil
+}
+
+// headToHead times two rewrites against each other on the embedded
+// engine, alternating in one run, and returns their medians: which is
+// faster is decided within one run, as every ratio udfx reports is.
+func headToHead(ctx context.Context, sc *scaffolded, a, b Candidate, runs int) (aMedian, bMedian float64, err error) {
+	sa, err := embeddedSide(sc, a)
+	if err != nil {
+		return 0, 0, err
+	}
+	sb, err := embeddedSide(sc, b)
+	if err != nil {
+		return 0, 0, err
+	}
+	as, bs, err := bench.Alternate(ctx, 1, runs, sa, sb, nil)
+	if err != nil {
+		return 0, 0, err
+	}
+	am, _ := bench.MedianSpread(as)
+	bm, _ := bench.MedianSpread(bs)
+	return am, bm, nil
 }
 
 // benchmarkOnSpark times the original's Spark job against the rewritten

@@ -1,6 +1,7 @@
 package rewrite
 
 import (
+	"context"
 	"errors"
 	"testing"
 
@@ -58,4 +59,31 @@ func TestRenderColumnarDeclines(t *testing.T) {
 	assert.False(t, r.Accepted)
 	assert.Empty(t, r.Files)
 	assert.Equal(t, "declined: cuDF cannot express a UDF of kind lambda (a RapidsUDF extends a named class) exactly", r.Reason)
+}
+
+// The built-in agent proposes the unguarded form only when asked
+// (--optimize), only once, and only for a SQL candidate with an IR.
+func TestBuiltinOptimizeProposesTheUnguardedForm(t *testing.T) {
+	dbl := udf.Prim(udf.Double)
+	c := &ir.Col{Name: "c", T: dbl}
+	guarded := &ir.If{Cond: &ir.IsNull{X: c}, Then: &ir.Lit{T: dbl}, Else: &ir.Unary{Op: ir.DoubleNeg, X: c, T: dbl}}
+	best := Candidate{Target: TargetSQL, SQL: "guarded", IR: guarded}
+	ctx := context.Background()
+
+	got, err := Builtin{}.Optimize(ctx, nil, best, 1)
+	require.NoError(t, err)
+	assert.Empty(t, got, "off unless asked")
+	got, err = Builtin{Alternatives: true}.Optimize(ctx, nil, best, 1)
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+	assert.Equal(t, Candidate{Target: TargetSQL, SQL: "(- `c`)", Origin: AlternativeOrigin, IR: guarded.Else}, got[0])
+	for _, b := range []Candidate{best, {Target: TargetSQL, SQL: "x"}, {Target: TargetColumnar, IR: guarded}} {
+		attempt := 1
+		if b.SQL == best.SQL {
+			attempt = 2
+		}
+		got, err := Builtin{Alternatives: true}.Optimize(ctx, nil, b, attempt)
+		require.NoError(t, err)
+		assert.Empty(t, got, "%+v attempt %d", b, attempt)
+	}
 }
