@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -117,8 +118,43 @@ func TestConnectCelsius(t *testing.T) {
 	// its own: the server's analyzed plan is checked instead, never
 	// skipped.
 	checkRefusals(t, s, generate(t, u, 50))
+
+	// A Java UDFn class over Connect: its jar (compiled here) goes to the
+	// server as an artifact of the session and the shim, a UDFn calling
+	// the original, is registered by registerJavaFunction. The same
+	// checks as the local session's; a rewrite naming the registered UDF
+	// is refused by the server's analyzed plan.
+	java := parseUDF(t, "examples/java-to-fahrenheit/ToFahrenheit.java", "ToFahrenheit")
+	checkCelsiusOn(t, s, java, "udfx_orig_")
+	rec := generate(t, java, 20)
+	res, err := s.Run(ctx, Job{UDF: java, Input: rec})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if res.Original.Err != nil || !strings.Contains(res.Original.Call, "registerJavaFunction") {
+		t.Fatalf("the Java original over Connect: call %q, err %v", res.Original.Call, res.Original.Err)
+	}
+	name := regexp.MustCompile(`udfx_orig_[a-z0-9_]+`).FindString(res.Original.Plan)
+	if name == "" {
+		t.Fatalf("no registered name in the original's plan:\n%s", res.Original.Plan)
+	}
+	res, err = s.Run(ctx, Job{Rewrite: name + "(`celsius`)", Input: rec})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if e := res.Rewrite.Err; e == nil || !strings.Contains(e.Message, name+"() is refused") {
+		t.Errorf("a rewrite calling the registered Java UDF %s over Connect: %+v", name, e)
+	}
+	// A Scala UDF needs the TypeTags of its Scala registration, through
+	// the driver's JVM: refused with the reason, not run differently.
+	scala := parseUDF(t, "examples/scala-to-fahrenheit/ToFahrenheit.scala", "ToFahrenheit")
+	_, err = s.Run(ctx, Job{UDF: scala, Rewrite: translatorSQL, Input: generate(t, scala, 20)})
+	var nc *runner.NotCallableError
+	if !errors.As(err, &nc) || !strings.Contains(nc.Reason, "TypeTags") {
+		t.Errorf("a Scala UDF over Connect: %v", err)
+	}
 	if s.Restarts() != 0 {
-		t.Errorf("a Python job restarted the session %d times", s.Restarts())
+		t.Errorf("a Python or Java job restarted the session %d times", s.Restarts())
 	}
 }
 

@@ -313,8 +313,8 @@ func (s *Session) original(ctx context.Context, u *udf.UDF) (map[string]any, str
 			return nil, "", fmt.Errorf("spark: reading the UDF's source: %w", err)
 		}
 		key := strings.Join([]string{abs, st.ModTime().String(), u.Name, string(u.Kind)}, "\x00")
-		if s.info.Connect {
-			return nil, "", &runner.NotCallableError{UDF: u.Name, Reason: "a Scala or Java UDF is registered through the driver's JVM (py4j), which a Spark Connect client does not have; use a local or cluster master"}
+		if s.info.Connect && u.Language == udf.Scala {
+			return nil, "", &runner.NotCallableError{UDF: u.Name, Reason: "a Scala UDF is registered by Scala code, whose TypeTags decide its encoders and null handling, through the driver's JVM (py4j), which a Spark Connect client does not have; use a local or cluster master"}
 		}
 		j := s.jvm[key]
 		if j == nil {
@@ -322,6 +322,17 @@ func (s *Session) original(ctx context.Context, u *udf.UDF) (map[string]any, str
 				return nil, "", err
 			}
 			s.jvm[key] = j
+		}
+		if s.info.Connect {
+			// The jar goes to the server as an artifact of this session
+			// and the shim, a UDFn calling the original, is registered
+			// by its class name.
+			if !j.UDFn {
+				return nil, "", &runner.NotCallableError{UDF: u.Name, Reason: "over Spark Connect a Java UDF is registered by its UDFn class (registerJavaFunction); one held as a UserDefinedFunction has none; use a local or cluster master"}
+			}
+			call := fmt.Sprintf("spark.addArtifacts(%q); spark.udf.registerJavaFunction(name, %q, %q)", filepath.Base(j.Jar), j.Shim, u.Return.String())
+			return map[string]any{"language": string(u.Language), "name": u.Name, "jar": j.Jar, "shim": j.Shim,
+				"sql_name": j.sqlName(), "return_type": u.Return.String()}, call, nil
 		}
 		if err := s.withJar(ctx, j.Jar); err != nil {
 			return nil, "", err

@@ -21,7 +21,7 @@ import traceback
 PROTO = None
 SPARK = None
 CONNECT = False
-STATE = {"registered": {}, "modules": {}, "jars": set(), "comet": False}
+STATE = {"registered": {}, "modules": {}, "jars": set(), "artifacts": set(), "comet": False}
 
 # What a classic session is started with: UTC everywhere (Spark's session
 # time zone, the JVM's default, the Python workers' local time zone, which
@@ -366,6 +366,17 @@ def jvm_udf(o):
     key = o["shim"] + ":" + o["jar"] + ":" + o["sql_name"]
     if key in STATE["registered"]:
         return STATE["registered"][key]
+    if CONNECT:
+        # The server loads the jar into this session's own class loader;
+        # the shim is a UDFn that calls the original, registered by name
+        # as Spark registers any Java UDFn: the same ScalaUDF, no input
+        # encoders.
+        if o["jar"] not in STATE["artifacts"]:
+            SPARK.addArtifacts(o["jar"])
+            STATE["artifacts"].add(o["jar"])
+        SPARK.udf.registerJavaFunction(o["sql_name"], o["shim"], o["return_type"])
+        STATE["registered"][key] = o["sql_name"]
+        return o["sql_name"]
     if o["jar"] not in STATE["jars"]:
         # udfx restarts the session with the jar on its class path first:
         # jars added to a running session share its class namespace.
@@ -419,7 +430,7 @@ def udf_nodes(df):
     class, from the JVM objects: a ScalaUDF prints as name(args), and a
     name alone cannot tell it from a built-in of the same name. None for
     Connect (no JVM objects; its Python UDFs show as operators in the
-    plan text, and JVM UDFs do not run over Connect)."""
+    plan text, its Java UDFs as calls of their registered names)."""
     if CONNECT:
         return None
     from py4j.java_gateway import is_instance_of
