@@ -14,6 +14,7 @@ import (
 	"github.com/udfx/udfx/harness/difftest"
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/inputs"
+	"github.com/udfx/udfx/harness/plan"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/udf"
@@ -483,6 +484,10 @@ func optimize(ctx context.Context, opts Options, sc *scaffolded, spec *Spec, out
 				}
 				races = append(races, fmt.Sprintf("candidate %d vs %d head to head: median %.6fs vs %.6fs, %s", t.Index, out.Best.Index, candS, bestS, verdict))
 			}
+			if native, why := nativeFirst(out.Best, t); why != "" {
+				better = native
+				races = append(races, why)
+			}
 			if better {
 				out.Best = t
 				improved = true
@@ -496,6 +501,28 @@ func optimize(ctx context.Context, opts Options, sc *scaffolded, spec *Spec, out
 	}
 	out.Optimize = fmt.Sprintf("budget of %d attempts spent: %d candidates tried, %d faster; kept candidate %d", opts.OptimizeBudget, tried, faster, out.Best.Index)
 	return nil
+}
+
+// nativeFirst decides between the best and a candidate on Comet when
+// only one of them has its projection run natively: that one wins,
+// whatever the times, since a projection Comet does not run natively
+// puts the rows back on the JVM. why is "" when it does not decide (not
+// on Comet, or both or neither native).
+func nativeFirst(best, cand *Tried) (candWins bool, why string) {
+	cov := func(t *Tried) *plan.NativeCoverage {
+		if t == nil || t.Report == nil || t.Report.Plans == nil {
+			return nil
+		}
+		return t.Report.Plans.Rewrite.Native
+	}
+	b, c := cov(best), cov(cand)
+	if b == nil || c == nil || b.ProjectionNative == c.ProjectionNative {
+		return false, ""
+	}
+	if c.ProjectionNative {
+		return true, fmt.Sprintf("candidate %d runs natively in Comet and candidate %d does not (%s): replaced", cand.Index, best.Index, b.NotNative)
+	}
+	return false, fmt.Sprintf("candidate %d does not run natively in Comet (%s) and candidate %d does: kept", cand.Index, c.NotNative, best.Index)
 }
 
 func writeJSON(path string, v any) error {

@@ -8,6 +8,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/udfx/udfx/harness/difftest"
+	"github.com/udfx/udfx/harness/evidence"
+	"github.com/udfx/udfx/harness/plan"
 	"github.com/udfx/udfx/harness/translate/ir"
 	"github.com/udfx/udfx/harness/udf"
 )
@@ -85,5 +88,30 @@ func TestBuiltinOptimizeProposesTheUnguardedForm(t *testing.T) {
 		got, err := Builtin{Alternatives: true}.Optimize(ctx, nil, b, attempt)
 		require.NoError(t, err)
 		assert.Empty(t, got, "%+v attempt %d", b, attempt)
+	}
+}
+
+// On Comet a candidate whose projection runs natively beats one whose
+// does not, whatever the times; otherwise the times decide.
+func TestNativeFirst(t *testing.T) {
+	on := func(i int, native bool, why string) *Tried {
+		return &Tried{Index: i, Report: &difftest.Report{Plans: &evidence.Plans{Rewrite: evidence.Plan{Native: &plan.NativeCoverage{ProjectionNative: native, NotNative: why}}}}}
+	}
+	off := func(i int) *Tried { return &Tried{Index: i, Report: &difftest.Report{}} }
+	for _, c := range []struct {
+		name       string
+		best, cand *Tried
+		wins       bool
+		why        string
+	}{
+		{"native candidate", on(1, false, "CometColumnarToRow below it"), on(2, true, ""), true, "candidate 2 runs natively in Comet and candidate 1 does not (CometColumnarToRow below it): replaced"},
+		{"fallback candidate", on(1, true, ""), on(2, false, "[COMET: pmod is not supported]"), false, "candidate 2 does not run natively in Comet ([COMET: pmod is not supported]) and candidate 1 does: kept"},
+		{"both native", on(1, true, ""), on(2, true, ""), false, ""},
+		{"neither", on(1, false, "x"), on(2, false, "y"), false, ""},
+		{"not on Comet", off(1), off(2), false, ""},
+	} {
+		wins, why := nativeFirst(c.best, c.cand)
+		assert.Equal(t, c.wins, wins, c.name)
+		assert.Equal(t, c.why, why, c.name)
 	}
 }
