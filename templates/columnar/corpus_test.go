@@ -3,7 +3,6 @@ package columnar
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -64,26 +63,12 @@ func corpusRapidsUDFs(t *testing.T) []corpusRapidsUDF {
 // cases have a RapidsUDF and why the others have none
 // (testdata/corpus-columnar.golden, -update rewrites it).
 func TestCorpusColumnarTargets(t *testing.T) {
-	var b strings.Builder
-	n := 0
+	var rs []corpus.Rendered
 	for _, r := range corpusRapidsUDFs(t) {
-		what := "columnar"
-		if r.decline != "" {
-			what = "none: " + r.decline
-		} else {
-			n++
-		}
-		fmt.Fprintf(&b, "%-20s %-22s %s\n", r.entry.File, r.entry.Name, what)
+		rs = append(rs, corpus.Rendered{Case: r.entry.Case, Decline: r.decline})
 	}
-	fmt.Fprintf(&b, "\n%d cases with a RapidsUDF\n", n)
-	path := filepath.Join("testdata", "corpus-columnar.golden")
-	if *update {
-		require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test -run TestCorpusColumnarTargets -update to create %s", path)
-	assert.Equal(t, string(want), b.String(), "the corpus cases with a RapidsUDF changed: review, then regenerate with -update")
+	got := corpus.TargetList("columnar", "a RapidsUDF", rs)
+	corpus.CheckGolden(t, filepath.Join("testdata", "corpus-columnar.golden"), got, *update)
 }
 
 // TestGeneratedJavaCompilesCorpus compiles the RapidsUDF of every corpus

@@ -64,26 +64,12 @@ func corpusRewrites(t *testing.T) []corpusRewrite {
 // (testdata/corpus-cuda.golden, -update rewrites it), so that a case
 // gaining or losing the target is a reviewed change.
 func TestCorpusCUDATargets(t *testing.T) {
-	var b strings.Builder
-	n := 0
+	var rs []corpus.Rendered
 	for _, r := range corpusRewrites(t) {
-		what := "cuda"
-		if r.files == nil {
-			what = "none: " + r.decline
-		} else {
-			n++
-		}
-		fmt.Fprintf(&b, "%-20s %-22s %s\n", r.c.File, r.c.Name, what)
+		rs = append(rs, corpus.Rendered{Case: r.c, Decline: r.decline})
 	}
-	fmt.Fprintf(&b, "\n%d cases with a CUDA rewrite\n", n)
-	path := filepath.Join("testdata", "corpus-cuda.golden")
-	if *update {
-		require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test -run TestCorpusCUDATargets -update to create %s", path)
-	assert.Equal(t, string(want), b.String(), "the corpus cases with a CUDA rewrite changed: review, then regenerate with -update")
+	got := corpus.TargetList("cuda", "a CUDA rewrite", rs)
+	corpus.CheckGolden(t, filepath.Join("testdata", "corpus-cuda.golden"), got, *update)
 }
 
 // nativeUnit is one rewrite's CUDA files, named for the test's messages.

@@ -13,6 +13,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/udf/frontends"
@@ -135,4 +139,42 @@ func Load(dir string, keep func(Case) bool) ([]Entry, error) {
 func VerifiedJVM(c Case) bool {
 	ext := filepath.Ext(c.File)
 	return c.Expect == "verified" && (ext == ".java" || ext == ".scala")
+}
+
+// Rendered is one case's outcome for a rewrite target: rendered, or
+// declined with the renderer's reason.
+type Rendered struct {
+	Case
+	Decline string
+}
+
+// TargetList is the reviewed list of which cases have a target: a line
+// per case ("none: reason" for a decline) and the count of those that do.
+func TargetList(target, noun string, rs []Rendered) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range rs {
+		what := target
+		if r.Decline != "" {
+			what = "none: " + r.Decline
+		} else {
+			n++
+		}
+		fmt.Fprintf(&b, "%-20s %-22s %s\n", r.File, r.Name, what)
+	}
+	fmt.Fprintf(&b, "\n%d cases with %s\n", n, noun)
+	return b.String()
+}
+
+// CheckGolden compares got with the golden file at path, or rewrites it
+// when update is set (go test -update).
+func CheckGolden(t testing.TB, path, got string, update bool) {
+	t.Helper()
+	if update {
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+		return
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run go test -run %s -update to create %s", t.Name(), path)
+	assert.Equal(t, string(want), got, "%s changed: review, then regenerate with -update", path)
 }
