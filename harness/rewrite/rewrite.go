@@ -483,6 +483,12 @@ func optimize(ctx context.Context, opts Options, sc *scaffolded, spec *Spec, out
 					verdict = "replaced"
 				}
 				races = append(races, fmt.Sprintf("candidate %d vs %d head to head: median %.6fs vs %.6fs, %s", t.Index, out.Best.Index, candS, bestS, verdict))
+			} else {
+				verdict := "kept"
+				if better {
+					verdict = "replaced"
+				}
+				races = append(races, fmt.Sprintf("candidate %d vs %d, each timed beside the original in its own run: median %.4fs vs %.4fs, %s", t.Index, out.Best.Index, b.RewriteMedianS, again.RewriteMedianS, verdict))
 			}
 			if native, why := nativeFirst(out.Best, t); why != "" {
 				better = native
