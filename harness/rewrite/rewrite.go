@@ -470,6 +470,7 @@ func optimize(ctx context.Context, opts Options, sc *scaffolded, spec *Spec, out
 			}
 			out.Best.Bench = again
 			better := b.RewriteMedianS < again.RewriteMedianS
+			race := fmt.Sprintf("candidate %d vs %d, each timed beside the original in its own run: median %.4fs vs %.4fs", t.Index, out.Best.Index, b.RewriteMedianS, again.RewriteMedianS)
 			if sc.spark == nil {
 				// On the embedded engine the two rewrites also run
 				// head to head, alternating, and that decides.
@@ -478,22 +479,18 @@ func optimize(ctx context.Context, opts Options, sc *scaffolded, spec *Spec, out
 					return fmt.Errorf("optimize: %w", err)
 				}
 				better = candS < bestS
-				verdict := "kept"
-				if better {
-					verdict = "replaced"
-				}
-				races = append(races, fmt.Sprintf("candidate %d vs %d head to head: median %.6fs vs %.6fs, %s", t.Index, out.Best.Index, candS, bestS, verdict))
-			} else {
-				verdict := "kept"
-				if better {
-					verdict = "replaced"
-				}
-				races = append(races, fmt.Sprintf("candidate %d vs %d, each timed beside the original in its own run: median %.4fs vs %.4fs, %s", t.Index, out.Best.Index, b.RewriteMedianS, again.RewriteMedianS, verdict))
+				race = fmt.Sprintf("candidate %d vs %d head to head: median %.6fs vs %.6fs", t.Index, out.Best.Index, candS, bestS)
 			}
 			if native, why := nativeFirst(out.Best, t); why != "" {
 				better = native
-				races = append(races, why)
+				race += "; " + why
 			}
+			if better {
+				race += ", replaced"
+			} else {
+				race += ", kept"
+			}
+			races = append(races, race)
 			if better {
 				out.Best = t
 				improved = true
@@ -526,9 +523,9 @@ func nativeFirst(best, cand *Tried) (candWins bool, why string) {
 		return false, ""
 	}
 	if c.ProjectionNative {
-		return true, fmt.Sprintf("candidate %d runs natively in Comet and candidate %d does not (%s): replaced", cand.Index, best.Index, b.NotNative)
+		return true, fmt.Sprintf("candidate %d runs natively in Comet and candidate %d does not (%s)", cand.Index, best.Index, b.NotNative)
 	}
-	return false, fmt.Sprintf("candidate %d does not run natively in Comet (%s) and candidate %d does: kept", cand.Index, c.NotNative, best.Index)
+	return false, fmt.Sprintf("candidate %d does not run natively in Comet (%s) and candidate %d does", cand.Index, c.NotNative, best.Index)
 }
 
 func writeJSON(path string, v any) error {

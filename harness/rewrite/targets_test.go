@@ -104,8 +104,8 @@ func TestNativeFirst(t *testing.T) {
 		wins       bool
 		why        string
 	}{
-		{"native candidate", on(1, false, "CometColumnarToRow below it"), on(2, true, ""), true, "candidate 2 runs natively in Comet and candidate 1 does not (CometColumnarToRow below it): replaced"},
-		{"fallback candidate", on(1, true, ""), on(2, false, "[COMET: pmod is not supported]"), false, "candidate 2 does not run natively in Comet ([COMET: pmod is not supported]) and candidate 1 does: kept"},
+		{"native candidate", on(1, false, "CometColumnarToRow below it"), on(2, true, ""), true, "candidate 2 runs natively in Comet and candidate 1 does not (CometColumnarToRow below it)"},
+		{"fallback candidate", on(1, true, ""), on(2, false, "[COMET: pmod is not supported]"), false, "candidate 2 does not run natively in Comet ([COMET: pmod is not supported]) and candidate 1 does"},
 		{"both native", on(1, true, ""), on(2, true, ""), false, ""},
 		{"neither", on(1, false, "x"), on(2, false, "y"), false, ""},
 		{"not on Comet", off(1), off(2), false, ""},
