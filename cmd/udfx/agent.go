@@ -34,7 +34,7 @@ func addAgentFlags(f *pflag.FlagSet, o *agentOptions) {
 	f.DurationVar(&o.timeout, "agent-timeout", agent.DefaultTimeout, "wall time of each conversation: the model's requests and the tests and benchmarks it starts (--timeout bounds each run of the original)")
 	f.StringVar(&o.priceIn, "price-in", "", "USD per million prompt tokens, for the transcripts' cost (default $UDFX_AGENT_PRICE_IN)")
 	f.StringVar(&o.priceOut, "price-out", "", "USD per million completion tokens (default $UDFX_AGENT_PRICE_OUT)")
-	f.BoolVar(&o.optimize, "optimize", false, "optimize stage: also try the translator's equivalent forms (a null guard Spark's arithmetic makes redundant, removed); each is proved by the same differential test and timed beside the first, and the fastest is kept")
+	f.BoolVar(&o.optimize, "optimize", false, "optimize stage: also try the translator's equivalent forms (a null guard that Spark's own NULL propagation makes redundant, removed); each is proved by the same differential test and timed beside the first, and the fastest is kept")
 }
 
 // newAgent builds the agent the flags ask for; workspace is the UDF's

@@ -128,7 +128,7 @@ func (Builtin) Convert(_ context.Context, spec *Spec) ([]Candidate, []Decline, e
 }
 
 // AlternativeOrigin names a candidate of Builtin.Optimize.
-const AlternativeOrigin = "built-in optimizer: the null guard removed (Spark's DOUBLE arithmetic returns NULL for a NULL input)"
+const AlternativeOrigin = "built-in optimizer: the null guard removed (Spark's operators already return NULL for a NULL input)"
 
 // Optimize implements Agent. Without Alternatives the translator's
 // candidate is its only one. With them, the first attempt proposes the
