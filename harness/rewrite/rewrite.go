@@ -423,7 +423,11 @@ func tryCandidate(ctx context.Context, opts Options, sc *scaffolded, out *Outcom
 }
 
 // optimize gives the agent its budget of attempts; a candidate replaces
-// the best only when it passes and is faster in the same benchmark.
+// the best only when it passes the differential test and is faster: on
+// the embedded engine in a head-to-head race with the best, on Spark by
+// the medians of its own run beside the original's; on Comet a candidate
+// whose projection runs natively beats one that does not, whatever the
+// times (nativeFirst). Each race is one clause of out.Optimize.
 func optimize(ctx context.Context, opts Options, sc *scaffolded, spec *Spec, out *Outcome) error {
 	tried, faster := 0, 0
 	var races []string
