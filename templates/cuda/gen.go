@@ -246,7 +246,7 @@ func (g *gen) unary(e *ir.Unary) (operand, error) {
 	case e.Op == ir.DoubleNeg && isFloating(e.T):
 		// Negation flips the sign bit in C++ as the JVM's dneg does.
 		return g.emit(e.T, "-("+x.Val+")", x.OK)
-	case e.Op == ir.IntNegWrap:
+	case e.Op == ir.IntNegWrap || e.Op == ir.LongNegWrap && e.T.Kind == udf.Long:
 		if sfx, ok := intSuffix(e.T); ok {
 			if g.java {
 				return g.emit(e.T, "-("+x.Val+")", x.OK)
@@ -256,6 +256,9 @@ func (g *gen) unary(e *ir.Unary) (operand, error) {
 	}
 	return operand{}, renderErr(fmt.Sprintf("the unary operator %s on %s", e.Op, e.T))
 }
+
+// longOp are the operators the translator uses on BIGINT only.
+var longOp = map[ir.Op]bool{ir.JavaLongAdd: true, ir.JavaLongSub: true, ir.JavaLongMul: true, ir.JavaLongDiv: true}
 
 func (g *gen) binary(e *ir.Binary) (operand, error) {
 	l, err := g.expr(e.L)
@@ -296,24 +299,27 @@ func (g *gen) binary(e *ir.Binary) (operand, error) {
 		case e.T.Kind == udf.Float:
 			return g.emit(e.T, "fmodf("+l.Val+", "+r.Val+")", ok)
 		}
-	case ir.JavaIntAdd, ir.JavaIntSub, ir.JavaIntMul:
-		if integral {
+	case ir.JavaIntAdd, ir.JavaIntSub, ir.JavaIntMul, ir.JavaLongAdd, ir.JavaLongSub, ir.JavaLongMul:
+		// The long forms are the int ones on 64 bits: two's complement,
+		// wrapping (the translator names them apart because their SQL
+		// differs, not their meaning).
+		if integral && (e.T.Kind == udf.Long || !longOp[e.Op]) {
 			if g.java {
-				return infix(strings.TrimSuffix(string(e.Op), "wrap")[3:])
+				return infix(map[ir.Op]string{ir.JavaIntAdd: "+", ir.JavaIntSub: "-", ir.JavaIntMul: "*", ir.JavaLongAdd: "+", ir.JavaLongSub: "-", ir.JavaLongMul: "*"}[e.Op])
 			}
-			name := map[ir.Op]string{ir.JavaIntAdd: "add", ir.JavaIntSub: "sub", ir.JavaIntMul: "mul"}[e.Op]
+			name := map[ir.Op]string{ir.JavaIntAdd: "add", ir.JavaIntSub: "sub", ir.JavaIntMul: "mul", ir.JavaLongAdd: "add", ir.JavaLongSub: "sub", ir.JavaLongMul: "mul"}[e.Op]
 			return g.emit(e.T, fmt.Sprintf("udfx_%s_%s(%s, %s)", name, sfx, l.Val, r.Val), ok)
 		}
-	case ir.JavaIntDiv, ir.JavaIntRem:
+	case ir.JavaIntDiv, ir.JavaIntRem, ir.JavaLongDiv:
 		if !ir.NonZeroConst(e.R) {
 			// The JVM throws ArithmeticException; a kernel cannot.
 			return operand{}, renderErr("a Java integer division or remainder by a divisor that may be zero (ArithmeticException)")
 		}
-		if integral {
+		if integral && (e.T.Kind == udf.Long || !longOp[e.Op]) {
 			if g.java {
-				return infix(map[ir.Op]string{ir.JavaIntDiv: "/", ir.JavaIntRem: "%"}[e.Op])
+				return infix(map[ir.Op]string{ir.JavaIntDiv: "/", ir.JavaIntRem: "%", ir.JavaLongDiv: "/"}[e.Op])
 			}
-			name := map[ir.Op]string{ir.JavaIntDiv: "div", ir.JavaIntRem: "rem"}[e.Op]
+			name := map[ir.Op]string{ir.JavaIntDiv: "div", ir.JavaIntRem: "rem", ir.JavaLongDiv: "div"}[e.Op]
 			return g.emit(e.T, fmt.Sprintf("udfx_%s_%s(%s, %s)", name, sfx, l.Val, r.Val), ok)
 		}
 	case ir.Eq, ir.Ne, ir.Lt, ir.Le, ir.Gt, ir.Ge:
