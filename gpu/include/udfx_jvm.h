@@ -86,6 +86,39 @@ UDFX_HD int32_t udfx_min_i32(int32_t a, int32_t b) { return a <= b ? a : b; }
 UDFX_HD int64_t udfx_max_i64(int64_t a, int64_t b) { return a >= b ? a : b; }
 UDFX_HD int64_t udfx_min_i64(int64_t a, int64_t b) { return a <= b ? a : b; }
 
+// Math.abs on an int or long: MIN_VALUE stays MIN_VALUE (two's complement
+// negation wraps), where C++'s abs is undefined.
+UDFX_HD int32_t udfx_abs_i32(int32_t a) { return a < 0 ? udfx_neg_i32(a) : a; }
+UDFX_HD int64_t udfx_abs_i64(int64_t a) { return a < 0 ? udfx_neg_i64(a) : a; }
+
+// Math.max and Math.min on doubles: a NaN operand is the result (the
+// first one, as the JVM returns it), and of two zeros max is -0.0 only
+// when both are, min 0.0 only when both are: IEEE addition of two zeros
+// gives exactly that (with --fmad=false and -ffp-contract=off nothing
+// fuses or reorders it).
+UDFX_HD double udfx_max_f64(double a, double b) {
+  if (a != a) return a;
+  if (b != b) return b;
+  if (a == 0.0 && b == 0.0) return a + b;
+  return a >= b ? a : b;
+}
+UDFX_HD double udfx_min_f64(double a, double b) {
+  if (a != a) return a;
+  if (b != b) return b;
+  if (a == 0.0 && b == 0.0) return -((-a) + (-b));
+  return a <= b ? a : b;
+}
+
+// Math.round(double): the closest long, ties toward positive infinity, on
+// the exact value (never x + 0.5, which rounds 0.49999999999999994 up).
+// x - floor(x) is exact; NaN, infinities and out-of-range values go
+// through udfx_d2l as the JVM's conversion does.
+UDFX_HD int64_t udfx_round_d2l(double x) {
+  const double f = floor(x);
+  const double r = (x - f >= 0.5) ? f + 1.0 : f;
+  return udfx_d2l(r);
+}
+
 // One value crossing the host driver's token protocol (host only).
 struct udfx_cell {
   bool valid;

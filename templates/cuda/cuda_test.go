@@ -311,7 +311,7 @@ func TestHostDifferential(t *testing.T) {
 // the host against the real JVM: the UDFs in testdata/ops, translated by
 // the real translator.
 func TestHostDifferentialOps(t *testing.T) {
-	for _, name := range []string{"IntOps", "LongOps", "LongNeg", "ToInt", "ToLong", "MathOps", "Compare", "Mixed"} {
+	for _, name := range []string{"IntOps", "LongOps", "LongNeg", "MaxMin", "RoundAbs", "ToInt", "ToLong", "MathOps", "Compare", "Mixed"} {
 		t.Run(name, func(t *testing.T) {
 			u, e := translated(t, filepath.Join("testdata", "ops", name+".java"), name)
 			agree(t, u, e, rowsOf(t, u, 10_000))

@@ -430,6 +430,32 @@ func (g *gen) call(e *ir.Call) (operand, error) {
 			return g.emit(e.T, fmt.Sprintf("Math.%s(%s, %s)", name, args[0].Val, args[1].Val), ok)
 		}
 		return g.emit(e.T, fmt.Sprintf("udfx_%s_%s(%s, %s)", name, sfx, args[0].Val, args[1].Val), ok)
+	case ir.MaxDouble, ir.MinDouble:
+		if e.T.Kind != udf.Double || len(args) != 2 || !ir.IsDouble(e.Args[0].Type()) || !ir.IsDouble(e.Args[1].Type()) {
+			break
+		}
+		name := map[ir.Func]string{ir.MaxDouble: "max", ir.MinDouble: "min"}[e.Fn]
+		if g.java {
+			return g.emit(e.T, fmt.Sprintf("Math.%s(%s, %s)", name, args[0].Val, args[1].Val), ok)
+		}
+		return g.emit(e.T, fmt.Sprintf("udfx_%s_f64(%s, %s)", name, args[0].Val, args[1].Val), ok)
+	case ir.AbsIntegral:
+		sfx, integral := intSuffix(e.T)
+		if !integral || len(args) != 1 || !e.Args[0].Type().Equal(e.T) {
+			break
+		}
+		if g.java {
+			return g.emit(e.T, fmt.Sprintf("Math.abs(%s)", args[0].Val), ok)
+		}
+		return g.emit(e.T, fmt.Sprintf("udfx_abs_%s(%s)", sfx, args[0].Val), ok)
+	case ir.RoundDoubleToLong:
+		if e.T.Kind != udf.Long || len(args) != 1 || !ir.IsDouble(e.Args[0].Type()) {
+			break
+		}
+		if g.java {
+			return g.emit(e.T, fmt.Sprintf("Math.round(%s)", args[0].Val), ok)
+		}
+		return g.emit(e.T, fmt.Sprintf("udfx_round_d2l(%s)", args[0].Val), ok)
 	}
 	return operand{}, renderErr(fmt.Sprintf("the function %s returning %s", e.Fn, e.T))
 }
