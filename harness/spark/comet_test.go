@@ -55,3 +55,38 @@ func TestCheckCometJar(t *testing.T) {
 		t.Error("Comet over Spark Connect is refused")
 	}
 }
+
+// The generator of the real Comet plan fixtures runs with udfx's Comet
+// settings; it is Python, so it carries a copy, which must not drift.
+func TestCometPlanGeneratorUsesCometSettings(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "plan", "testdata", "comet", "gen_comet_plans.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := string(src)
+	start := strings.Index(body, "COMET = {")
+	end := strings.Index(body[start:], "\n}")
+	if start < 0 || end < 0 {
+		t.Fatal("gen_comet_plans.py has no COMET = {...} dict")
+	}
+	got := map[string]string{}
+	for _, l := range strings.Split(body[start+len("COMET = {"):start+end], "\n") {
+		l = strings.TrimSuffix(strings.TrimSpace(l), ",")
+		if l == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(l, ": ")
+		if !ok {
+			t.Fatalf("COMET entry %q is not \"key\": \"value\"", l)
+		}
+		got[strings.Trim(k, `"`)] = strings.Trim(v, `"`)
+	}
+	if len(got) != len(CometSettings) {
+		t.Errorf("the generator sets %d Comet settings, udfx %d: %v", len(got), len(CometSettings), got)
+	}
+	for k, v := range CometSettings {
+		if got[k] != v {
+			t.Errorf("%s: the generator sets %q, udfx %q", k, got[k], v)
+		}
+	}
+}

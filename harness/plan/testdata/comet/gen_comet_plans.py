@@ -18,17 +18,15 @@ runs each query of gen/gen_spark_plans.py's per-city job once, and writes
                    executed plan: what udfx reads per job (SideResult.NativeReport).
 """
 
-import contextlib
-import glob
-import io
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GEN = os.path.join(os.path.dirname(HERE), "gen")
+sys.path.insert(0, GEN)
+import gen_spark_plans as gen  # noqa: E402  (the job, its input and the helpers)
 JAR = os.path.expanduser(
     "~/.m2/repository/org/apache/datafusion/comet-spark-spark4.1_2.13/1.2.0/comet-spark-spark4.1_2.13-1.2.0.jar"
 )
@@ -45,31 +43,6 @@ COMET = {
     "spark.comet.explain.fallback.enabled": "true",
     "spark.comet.explain.codegen.enabled": "true",
 }
-
-
-def build_jar(work):
-    import pyspark
-
-    jars = os.path.join(os.path.dirname(pyspark.__file__), "jars")
-    cp = os.pathsep.join(glob.glob(os.path.join(jars, "*.jar")))
-    classes = os.path.join(work, "classes")
-    os.makedirs(classes)
-    subprocess.run(["javac", "-nowarn", "-cp", cp, "-d", classes, os.path.join(GEN, "ToFahrenheit.java")], check=True)
-    jar = os.path.join(work, "udfs.jar")
-    subprocess.run(["jar", "cf", jar, "-C", classes, "."], check=True)
-    return jar
-
-
-def explain(df):
-    buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
-        df.explain()
-    return buf.getvalue()
-
-
-def write(name, text):
-    with open(os.path.join(HERE, name), "w") as f:
-        f.write(text if text.endswith("\n") else text + "\n")
 
 
 # The fallback reports in the log (one per planning: AQE plans each stage):
@@ -106,7 +79,7 @@ def main():
     from pyspark.sql.functions import udf
     from pyspark.sql.types import DoubleType
 
-    jar = build_jar(work)
+    jar = gen.build_jar(work, names=("ToFahrenheit.java",))
     b = (
         SparkSession.builder.master("local[2]")
         .appName("udfx-comet-plan-gen")
@@ -123,23 +96,14 @@ def main():
     spark = b.getOrCreate()
     spark.sparkContext.setLogLevel("WARN")
     version = spark.conf.get("spark.comet.version")
-    data = "/tmp/udfx-plan-gen/readings.parquet"
-    spark.range(0, 1000).select(
-        F.col("id"),
-        F.concat(F.lit("city"), (F.col("id") % 7).cast("string")).alias("city"),
-        (F.col("id") / 10.0 - 20.0).alias("celsius"),
-    ).write.mode("overwrite").parquet(data)
-    df = spark.read.parquet(data)
-    df.createOrReplaceTempView("readings")
+    df = gen.readings(spark)
 
     @udf(DoubleType())
     def to_fahrenheit(c):
         return None if c is None else c * 9.0 / 5.0 + 32.0
 
     spark.udf.registerJavaFunction("java_to_fahrenheit", "ToFahrenheit", DoubleType())
-
-    def per_city(frame):
-        return frame.filter(F.col("f") > 50.0).groupBy("city").agg(F.avg("f").alias("avg_f"))
+    per_city = gen.per_city
 
     queries = {
         "python-udf": per_city(df.select("city", to_fahrenheit("celsius").alias("f"))),
@@ -156,9 +120,9 @@ def main():
         with open(log) as f:
             f.seek(start)
             logged = f.read()
-        write(name + ".txt", fallback_report(logged) + explain(q))
-        write(name + ".report.txt", str(comet_info.generateExtendedInfo(q._jdf.queryExecution().executedPlan())))
-    write("VERSION", "Comet %s on Spark %s" % (version, spark.version))
+        gen.write(name + ".txt", fallback_report(logged) + gen.explain(q), out=HERE)
+        gen.write(name + ".report.txt", str(comet_info.generateExtendedInfo(q._jdf.queryExecution().executedPlan())), out=HERE)
+    gen.write("VERSION", "Comet %s on Spark %s" % (version, spark.version), out=HERE)
     spark.stop()
     os.dup2(saved, 2)
 

@@ -29,19 +29,20 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(os.path.dirname(HERE), "spark")
 
 
-def build_jar(work):
+def build_jar(work, names=("ToFahrenheit.java", "HiveToFahrenheit.java")):
+    """Compiles the Java UDFs next to this file (names) into work/udfs.jar."""
     jars = os.path.join(os.path.dirname(pyspark.__file__), "jars")
     cp = os.pathsep.join(glob.glob(os.path.join(jars, "*.jar")))
     classes = os.path.join(work, "classes")
     os.makedirs(classes)
-    srcs = [os.path.join(HERE, n) for n in ("ToFahrenheit.java", "HiveToFahrenheit.java")]
+    srcs = [os.path.join(HERE, n) for n in names]
     subprocess.run(["javac", "-nowarn", "-cp", cp, "-d", classes] + srcs, check=True)
     jar = os.path.join(work, "udfs.jar")
     subprocess.run(["jar", "cf", jar, "-C", classes, "."], check=True)
     return jar
 
 
-def explain(df, mode):
+def explain(df, mode=None):
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
         if mode is None:
@@ -51,9 +52,27 @@ def explain(df, mode):
     return buf.getvalue()
 
 
-def write(name, text):
-    with open(os.path.join(OUT, name), "w") as f:
+def write(name, text, out=OUT):
+    with open(os.path.join(out, name), "w") as f:
         f.write(text if text.endswith("\n") else text + "\n")
+
+
+def readings(spark):
+    """The per-city job's input: 1,000 readings in Parquet at a fixed path
+    (plans print it), registered as the view readings."""
+    data = "/tmp/udfx-plan-gen/readings.parquet"
+    spark.range(0, 1000).select(
+        F.col("id"),
+        F.concat(F.lit("city"), (F.col("id") % 7).cast("string")).alias("city"),
+        (F.col("id") / 10.0 - 20.0).alias("celsius"),
+    ).write.mode("overwrite").parquet(data)
+    df = spark.read.parquet(data)
+    df.createOrReplaceTempView("readings")
+    return df
+
+
+def per_city(frame):
+    return frame.filter(F.col("f") > 50.0).groupBy("city").agg(F.avg("f").alias("avg_f"))
 
 
 def main():
@@ -77,16 +96,10 @@ def main():
         .getOrCreate()
     )
     spark.sparkContext.setLogLevel("ERROR")
-    # Plans print the input's path; a fixed path keeps the texts stable.
-    data = "/tmp/udfx-plan-gen/readings.parquet"
-    spark.range(0, 1000).select(
-        F.col("id"),
-        F.concat(F.lit("city"), (F.col("id") % 7).cast("string")).alias("city"),
-        (F.col("id") / 10.0 - 20.0).alias("celsius"),
-    ).write.mode("overwrite").parquet(data)
-    df = spark.read.parquet(data)
-    df.createOrReplaceTempView("readings")
+    df = readings(spark)
 
+    # Defined here, not in the module: the workers unpickle it by value
+    # (this module is not importable there).
     @udf(DoubleType())
     def to_fahrenheit(c):
         return None if c is None else c * 9.0 / 5.0 + 32.0
@@ -107,9 +120,6 @@ def main():
 
     spark.udf.registerJavaFunction("java_to_fahrenheit", "ToFahrenheit", DoubleType())
     spark.sql("CREATE TEMPORARY FUNCTION hive_to_fahrenheit AS 'HiveToFahrenheit'")
-
-    def per_city(frame):
-        return frame.filter(F.col("f") > 50.0).groupBy("city").agg(F.avg("f").alias("avg_f"))
 
     queries = {
         "python-udf": per_city(df.select("city", to_fahrenheit("celsius").alias("f"))),
