@@ -841,12 +841,7 @@ func (v *verifier) rerun(ctx context.Context, rec *evidence.Record, u *udf.UDF, 
 		it.Status, it.Detail = Error, "no runner for the original is configured"
 		return
 	}
-	rows := min(max(rec.Rows, DefaultRows), MaxRows)
-	seeds := seedsFor(rec.Seed)
-	it.Policy = pol.describe(rows, seeds)
-	v.progress(fmt.Sprintf("re-running the differential test of %s", u.Name))
-	run := *u
-	run.File = filepath.Join(repoOf(filepath.Join(v.root, filepath.FromSlash(it.Record))), filepath.FromSlash(rec.Original.File))
+	run, rows, seeds := v.rerunInputs(rec, u, it, pol, "")
 	// A record is re-run on the engine that proved it.
 	var session *spark.Session
 	if rec.Engine.Name == "spark" || rec.Engine.Name == "comet" {
@@ -887,12 +882,7 @@ func (v *verifier) rerun(ctx context.Context, rec *evidence.Record, u *udf.UDF, 
 // per batch, under the project's policy and seeds, as rerun does for SQL.
 func (v *verifier) rerunPython(ctx context.Context, rec *evidence.Record, u *udf.UDF, it *Item, rewriteAbs string, pol *policy) {
 	it.Rerun = true
-	rows := min(max(rec.Rows, DefaultRows), MaxRows)
-	seeds := seedsFor(rec.Seed)
-	it.Policy = pol.describe(rows, seeds)
-	v.progress(fmt.Sprintf("re-running the differential test of %s (CPython against CPython)", u.Name))
-	run := *u
-	run.File = filepath.Join(repoOf(filepath.Join(v.root, filepath.FromSlash(it.Record))), filepath.FromSlash(rec.Original.File))
+	run, rows, seeds := v.rerunInputs(rec, u, it, pol, " (CPython against CPython)")
 	rw := run
 	rw.File = rewriteAbs
 	rep, total, ok := reRunSeeds(it, seeds, Failed, func(seed int64) (*difftest.Report, error) {
@@ -909,6 +899,21 @@ func (v *verifier) rerunPython(ctx context.Context, rec *evidence.Record, u *udf
 		return
 	}
 	mismatch(it, u, rep)
+}
+
+// rerunInputs is what every re-run of a record's differential test
+// starts from: the rows (at least DefaultRows) and seeds (the record's and
+// udfx's own) of the project's policy, described on it, and u with its
+// file where the record's repository holds it. how is said in the
+// progress line.
+func (v *verifier) rerunInputs(rec *evidence.Record, u *udf.UDF, it *Item, pol *policy, how string) (run udf.UDF, rows int, seeds []int64) {
+	rows = min(max(rec.Rows, DefaultRows), MaxRows)
+	seeds = seedsFor(rec.Seed)
+	it.Policy = pol.describe(rows, seeds)
+	v.progress(fmt.Sprintf("re-running the differential test of %s%s", u.Name, how))
+	run = *u
+	run.File = filepath.Join(repoOf(filepath.Join(v.root, filepath.FromSlash(it.Record))), filepath.FromSlash(rec.Original.File))
+	return run, rows, seeds
 }
 
 // reRunSeeds runs the differential test once per seed until one run is
