@@ -78,7 +78,6 @@ func TestCorpusColumnarTargets(t *testing.T) {
 // from its cache when the translator's corpus test compiled it first).
 // One javac per corpus file.
 func TestGeneratedJavaCompilesCorpus(t *testing.T) {
-	ctx := context.Background()
 	tools, err := jvm.Toolchain(os.Getenv)
 	require.NoError(t, err)
 	cudf := resolve(t, mavenjar.CuDF)
@@ -100,26 +99,15 @@ func TestGeneratedJavaCompilesCorpus(t *testing.T) {
 	for _, src := range order {
 		rs := byFile[src]
 		t.Run(filepath.Base(src.Path), func(t *testing.T) {
-			start := time.Now()
-			orig, err := jvm.CompileSource(ctx, &tools, runner.Limits{}, src.Path, "")
-			require.NoError(t, err)
-			t.Logf("original classes ready in %s", time.Since(start).Round(time.Millisecond))
-			dir := t.TempDir()
-			var srcs []string
+			var files []File
 			for _, r := range rs {
-				p := filepath.Join(dir, "src", filepath.Base(r.file.Path))
-				require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-				require.NoError(t, os.WriteFile(p, r.file.Content, 0o644))
-				srcs = append(srcs, p)
+				files = append(files, r.file)
 			}
-			classes := filepath.Join(dir, "classes")
-			cp := strings.Join([]string{cudf, rapids, orig, filepath.Join(tools.SparkJars, "*")}, string(os.PathListSeparator))
-			args := append(append(append(jvm.JavacFlags(), jvm.GeneratedJavacLint...), "-d", classes, "-cp", cp), srcs...)
-			start = time.Now()
-			out, err := exec.CommandContext(ctx, tools.Javac, args...).CombinedOutput()
+			start := time.Now()
+			classes, out, err := javacRapidsUDFs(t, tools, src, files, cudf, rapids)
 			require.NoError(t, err, "javac of %s's RapidsUDF classes:\n%s", src.Path, out)
 			require.Empty(t, strings.TrimSpace(string(out)), "javac printed diagnostics")
-			t.Logf("%d RapidsUDF classes compiled in %s", len(srcs), time.Since(start).Round(time.Millisecond))
+			t.Logf("%d RapidsUDF classes compiled in %s", len(files), time.Since(start).Round(time.Millisecond))
 			pkg, err := PackageOf(src.Src)
 			require.NoError(t, err)
 			for _, r := range rs {
@@ -128,4 +116,53 @@ func TestGeneratedJavaCompilesCorpus(t *testing.T) {
 			}
 		})
 	}
+
+	// What the renderer declines is what javac rejects: HasPrefix
+	// (Function1[String, Boolean]) rendered as if its apply returned an
+	// object does not compile.
+	t.Run("declined shape", func(t *testing.T) {
+		entries, err := corpus.Load(corpusDir, func(c corpus.Case) bool { return c.File == "Corpus.scala" && c.Name == "HasPrefix" })
+		require.NoError(t, err)
+		require.Len(t, entries, 1)
+		e := entries[0]
+		require.True(t, e.UDF.ReturnPrimitive)
+		res, err := translate.Translate(e.UDF, e.Source.Src)
+		require.NoError(t, err)
+		pkg, err := PackageOf(e.Source.Src)
+		require.NoError(t, err)
+		_, err = RenderIn(e.UDF, res.IR, ".udfx/HasPrefix/evidence.json", pkg)
+		var re *ir.RenderError
+		require.ErrorAs(t, err, &re)
+		forced := *e.UDF
+		forced.ReturnPrimitive = false
+		files, err := RenderIn(&forced, res.IR, ".udfx/HasPrefix/evidence.json", pkg)
+		require.NoError(t, err)
+		_, out, err := javacRapidsUDFs(t, tools, e.Source, files, cudf, rapids)
+		require.Error(t, err, "javac compiled a subclass of HasPrefix")
+		assert.Contains(t, string(out), "cannot implement apply(T1)")
+	})
+}
+
+// javacRapidsUDFs compiles generated RapidsUDF files as udfx rewrite does,
+// against the jars and the classes of src (the JVM runner's compile, from
+// its cache when compiled before), and returns the classes folder and
+// javac's output.
+func javacRapidsUDFs(t *testing.T, tools jvm.Tools, src *corpus.Source, files []File, cudf, rapids string) (string, []byte, error) {
+	t.Helper()
+	ctx := context.Background()
+	orig, err := jvm.CompileSource(ctx, &tools, runner.Limits{}, src.Path, "")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	var srcs []string
+	for _, f := range files {
+		p := filepath.Join(dir, "src", filepath.Base(f.Path))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, f.Content, 0o644))
+		srcs = append(srcs, p)
+	}
+	classes := filepath.Join(dir, "classes")
+	cp := strings.Join([]string{cudf, rapids, orig, filepath.Join(tools.SparkJars, "*")}, string(os.PathListSeparator))
+	args := append(append(append(jvm.JavacFlags(), jvm.GeneratedJavacLint...), "-d", classes, "-cp", cp), srcs...)
+	out, err := exec.CommandContext(ctx, tools.Javac, args...).CombinedOutput()
+	return classes, out, err
 }
