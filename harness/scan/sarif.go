@@ -23,6 +23,7 @@ var kindDescriptions = map[udf.Kind]string{
 	udf.KindPythonUDF:      "A Python function run row by row as a Spark UDF.",
 	udf.KindPandasUDF:      "A vectorized pandas_udf.",
 	udf.KindRDDLambda:      "A Python function passed to an RDD transformation, run row by row in the Python worker.",
+	udf.KindRDDPipeline:    "A chain of RDD transformations over a text file, each function run row by row in the Python worker; udfx rewrites the whole chain as DataFrame code.",
 }
 
 func ruleID(k udf.Kind) string { return "udf-" + string(k) }

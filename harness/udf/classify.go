@@ -16,6 +16,10 @@ func Classify(u *UDF) []TargetAdvice {
 		}
 		out = append(out, TargetAdvice{Target: t, Feasible: feasible, Reasons: reasons})
 	}
+	if u.Kind == KindRDDPipeline {
+		out = append(out, TargetAdvice{Target: TargetDataFrame, Feasible: true,
+			Reasons: []string{"a chain of RDD transformations; DataFrame code may compute the same multiset of results (udfx rewrite checks each step)"}})
+	}
 	return out
 }
 
@@ -61,6 +65,9 @@ var blockersFor = map[Target][]BlockerKind{
 
 func targetBlockers(u *UDF, t Target) []string {
 	var reasons []string
+	if u.Kind == KindRDDPipeline {
+		return []string{"a chain of RDD transformations, not one function: its target is dataframe, the whole chain as DataFrame code"}
+	}
 	switch t {
 	case TargetSQL:
 		switch u.Kind {

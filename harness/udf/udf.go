@@ -49,12 +49,18 @@ const (
 	// flatMap, filter, reduceByKey, ...). Spark runs it row by row in the
 	// Python worker even though no udf() is involved.
 	KindRDDLambda Kind = "rdd-lambda"
+	// KindRDDPipeline is a chain of RDD transformations over a text file
+	// (sc.textFile(p).flatMap(...).map(...).reduceByKey(...)) assigned to
+	// a name inside a function; the name is the UDF's. Its rewrite is the
+	// whole chain as DataFrame code (TargetDataFrame), proved by comparing
+	// the collected results as multisets.
+	KindRDDPipeline Kind = "rdd-pipeline"
 )
 
 // Kinds lists every kind, in the order reports describe them.
 var Kinds = []Kind{
 	KindFunctionClass, KindUDFClass, KindHiveUDF, KindHiveGenericUDF,
-	KindLambda, KindFunctionRef, KindPythonUDF, KindPandasUDF, KindRDDLambda,
+	KindLambda, KindFunctionRef, KindPythonUDF, KindPandasUDF, KindRDDLambda, KindRDDPipeline,
 }
 
 // PandasFlavor is the shape of a pandas_udf, taken from its type hints or
@@ -138,6 +144,10 @@ const (
 	TargetVectorizedPython Target = "vectorized-python"
 )
 
+// TargetDataFrame rewrites a KindRDDPipeline as DataFrame code; it is
+// advised for pipelines only, so it is not in Targets.
+const TargetDataFrame Target = "dataframe"
+
 // Targets lists every target, highest level first.
 var Targets = []Target{TargetSQL, TargetColumnar, TargetCUDA, TargetVectorizedPython}
 
@@ -181,7 +191,9 @@ type UDF struct {
 	Kind            Kind     `json:"kind"`
 	// PandasFlavor is set for KindPandasUDF only.
 	PandasFlavor PandasFlavor `json:"pandas_flavor,omitempty"`
-	// RDDOperation is the transformation a KindRDDLambda is passed to.
+	// RDDOperation is the transformation a KindRDDLambda is passed to;
+	// for a KindRDDPipeline, the chain's transformations in order, joined
+	// by ", ".
 	RDDOperation string `json:"rdd_operation,omitempty"`
 	File         string `json:"file"`
 	// Span covers the whole definition; BodySpan the function body that a

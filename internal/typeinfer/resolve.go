@@ -83,7 +83,7 @@ func Resolve(u *udf.UDF, src []byte, opts Options) error {
 			return &UsageError{Err: fmt.Errorf("the udfx comment at %s:%d: %w", u.File, line, err)}
 		}
 	}
-	rdd := u.Kind == udf.KindRDDLambda
+	rdd := u.Kind == udf.KindRDDLambda || u.Kind == udf.KindRDDPipeline
 	// Only where each argument of a call is one parameter: not an
 	// iterator or grouped-map pandas_udf, whose parameter is an iterator
 	// or a whole DataFrame.
@@ -110,6 +110,9 @@ func Resolve(u *udf.UDF, src []byte, opts Options) error {
 		switch {
 		case rdd:
 			r.ret.Detail = rddDetail
+			if u.Kind == udf.KindRDDPipeline {
+				r.ret.Detail = "an RDD chain's results are Python objects, not a Spark type"
+			}
 		case u.Language == udf.Python:
 			r.ret.Detail = "the pandas_udf declares no return type"
 		default:

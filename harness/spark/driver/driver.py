@@ -810,7 +810,75 @@ def sql(req):
     return {"rows": tbl.num_rows, "plan": plan_of(df)}
 
 
-OPS = {"start": start, "run": run, "bench": bench, "sql": sql}
+def pipeline(req):
+    """An RDD chain and its DataFrame rewrite over one text file (package
+    harness/pipeline): mode "test" collects both and compares the results
+    as multisets, each value with its Python type; mode "bench" times
+    both, alternating. The chain is the source's own text, evaluated in
+    the module's namespace with its textFile replaced by this file."""
+    from collections import Counter
+
+    mod = load_module(req["file"])
+    env = dict(vars(mod))
+    code = {
+        "original": compile(req["original_expr"], req["file"], "eval"),
+        "rewrite": compile(req["rewrite_expr"], "<udfx rewrite>", "eval"),
+    }
+
+    def side(name):
+        if name == "original":
+            env["__udfx_rdd__"] = SPARK.sparkContext.textFile(req["input"])
+        else:
+            env["__udfx_text__"] = SPARK.read.text(req["input"])
+        try:
+            return eval(code[name], env)
+        except Exception as e:
+            raise Fail("job", side=name, error=describe(e))
+
+    def collect(name):
+        t0 = time.perf_counter()
+        d = side(name)
+        try:
+            rows = d.collect()
+        except Exception as e:
+            raise Fail("job", side=name, error=describe(e))
+        return d, rows, time.perf_counter() - t0
+
+    if req.get("mode") == "bench":
+        runs = {"original": [], "rewrite": []}
+        warm = {"original": [], "rewrite": []}
+
+        def once(name, phase, i):
+            secs = collect(name)[2]
+            send({"event": "progress", "side": name, "phase": phase, "run": i, "seconds": secs})
+            return secs
+
+        for i in range(req.get("warmup", 0)):
+            for name in ("original", "rewrite"):
+                warm[name].append(once(name, "warmup", i))
+        for i in range(req.get("runs", 1)):
+            order = ("original", "rewrite") if i % 2 == 0 else ("rewrite", "original")
+            for name in order:
+                runs[name].append(once(name, "run", i))
+        return {"warmup": warm, "runs": runs}
+
+    def key(item):
+        vals = tuple(item) if isinstance(item, tuple) else (item,)
+        return tuple((type(v).__name__, v) for v in vals)
+
+    _, orig, t_orig = collect("original")
+    df, rw, t_rw = collect("rewrite")
+    co = Counter(key(x) for x in orig)
+    cr = Counter(key(x) for x in rw)
+    diff = []
+    for k in sorted(set(co) | set(cr), key=repr):
+        if co[k] != cr[k]:
+            diff.append({"item": repr(tuple(v for _, v in k)), "types": [t for t, _ in k], "original": co[k], "rewrite": cr[k]})
+    return {"original_rows": len(orig), "rewrite_rows": len(rw), "distinct": len(co), "differences": len(diff),
+            "examples": diff[:10], "seconds": {"original": t_orig, "rewrite": t_rw}, "plan": plan_of(df)}
+
+
+OPS = {"start": start, "run": run, "bench": bench, "sql": sql, "pipeline": pipeline}
 
 
 def main():

@@ -83,6 +83,11 @@ func TestExampleWordcount(t *testing.T) {
 	path := examplePaths[2]
 	want := []udf.UDF{
 		{
+			Name: "counts", RegisteredNames: []string{}, Language: udf.Python, Kind: udf.KindRDDPipeline,
+			RDDOperation: "flatMap, map, reduceByKey", File: path, Span: span(10, 14, 14, 6), BodySpan: span(10, 14, 14, 6),
+			Params: []udf.Param{}, UseSites: []udf.UseSite{}, Blockers: []udf.Blocker{},
+		},
+		{
 			Name: "<lambda@11:23>", RegisteredNames: []string{}, Language: udf.Python, Kind: udf.KindRDDLambda,
 			RDDOperation: "flatMap", File: path, Span: span(11, 23, 11, 51), BodySpan: span(11, 23, 11, 51),
 			Params: []udf.Param{{Name: "line"}}, UseSites: []udf.UseSite{}, Blockers: []udf.Blocker{},

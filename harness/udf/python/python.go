@@ -48,6 +48,7 @@ func (f *Frontend) Parse(path string, src []byte) ([]udf.UDF, error) {
 	sc.findWrapCalls()
 	sc.findRegisterCalls()
 	sc.findRDD()
+	sc.findPipelines()
 	sc.findUseSites()
 
 	out := make([]udf.UDF, 0, len(sc.found))
@@ -109,6 +110,8 @@ type scan struct {
 
 	decorated []*sitter.Node
 	calls     []*sitter.Node
+	// assigns are the assignments inside functions and lambdas.
+	assigns []*sitter.Node
 	strings   []*sitter.Node
 
 	found []*found
@@ -169,6 +172,8 @@ func (sc *scan) index(n *sitter.Node, depth int) {
 	case "assignment":
 		if depth == 0 {
 			sc.addModuleAssignment(n)
+		} else {
+			sc.assigns = append(sc.assigns, n)
 		}
 	case "decorated_definition":
 		sc.decorated = append(sc.decorated, n)
