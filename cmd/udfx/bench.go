@@ -116,25 +116,30 @@ func runBench(ctx context.Context, e *env, opts *benchOptions, target string) er
 	if err != nil {
 		return internalError(err)
 	}
-	sql, origin, err := benchSQL(e, opts.sql, abs, u)
-	if err != nil {
-		return err
-	}
 	var progress func(string)
 	if rep := e.progress(); rep != nil {
 		progress = func(s string) { rep.Step(u.Name + ": " + s) }
 	}
-	run := *u
-	run.File = abs
-	bopts := bench.Options{
-		UDF: &run, SQL: sql, Rows: opts.rows, Seed: opts.seed, Warmup: opts.warmup, Runs: opts.runs, ANSI: opts.ansi,
-		Limits: runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB, Sandbox: sandboxMode}, NewRunner: runners.New, Progress: progress,
-	}
 	var res *bench.Result
-	if opts.spark.onSpark() {
-		res, err = benchOnSpark(ctx, e, &opts.spark, bopts)
+	var origin string
+	if isPipeline(u) {
+		res, origin, err = benchPipeline(ctx, e, opts, u, abs, progress)
 	} else {
-		res, err = bench.Embedded(ctx, bopts)
+		var sql string
+		if sql, origin, err = benchSQL(e, opts.sql, abs, u); err != nil {
+			return err
+		}
+		run := *u
+		run.File = abs
+		bopts := bench.Options{
+			UDF: &run, SQL: sql, Rows: opts.rows, Seed: opts.seed, Warmup: opts.warmup, Runs: opts.runs, ANSI: opts.ansi,
+			Limits: runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB, Sandbox: sandboxMode}, NewRunner: runners.New, Progress: progress,
+		}
+		if opts.spark.onSpark() {
+			res, err = benchOnSpark(ctx, e, &opts.spark, bopts)
+		} else {
+			res, err = bench.Embedded(ctx, bopts)
+		}
 	}
 	if progress != nil {
 		fmt.Fprint(e.Stderr, "\r\033[K")

@@ -174,9 +174,9 @@ not be rolled back (a file changed since, or a damaged journal).`,
 func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string) error {
 	for _, t := range opts.targets {
 		switch t {
-		case rewrite.TargetSQL, rewrite.TargetColumnar, rewrite.TargetCUDA, rewrite.TargetVectorizedPython:
+		case rewrite.TargetSQL, rewrite.TargetColumnar, rewrite.TargetCUDA, rewrite.TargetVectorizedPython, rewrite.TargetDataFrame:
 		default:
-			return usageErrorf("unknown --target %q: udfx rewrites to: sql, columnar, cuda, vectorized-python", t)
+			return usageErrorf("unknown --target %q: udfx rewrites to: sql, columnar, cuda, vectorized-python, dataframe", t)
 		}
 	}
 	if opts.rows <= 0 || opts.timeout <= 0 || opts.memoryMB <= 0 {
@@ -201,8 +201,12 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 		return err
 	}
 	defer unlock()
-	if _, err := e.ensurePython(ctx, filepath.Dir(e.abs(loc.UDF.File))); err != nil {
+	python, err := e.ensurePython(ctx, filepath.Dir(e.abs(loc.UDF.File)))
+	if err != nil {
 		return internalError(err)
+	}
+	if isPipeline(loc.UDF) {
+		return runPipelineRewrite(ctx, e, opts, loc, python)
 	}
 	u, src, root, ws := loc.UDF, loc.Source, loc.Root, loc.Workspace
 	targets := opts.targets

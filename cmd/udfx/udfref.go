@@ -105,6 +105,9 @@ func findUDF(e *env, target string, types udfTypes) (*udf.UDF, error) {
 			}
 		}
 	}
+	if u == nil && name == "" {
+		u = onlyPipeline(udfs)
+	}
 	if u == nil {
 		switch {
 		case len(udfs) == 0:
@@ -134,4 +137,36 @@ func findUDF(e *env, target string, types udfTypes) (*udf.UDF, error) {
 		return nil, internalError(err)
 	}
 	return u, nil
+}
+
+// onlyPipeline is the file's RDD chain when it has one and every other
+// UDF is a function passed to a transformation in it: the job is the
+// chain, so FILE alone names it.
+func onlyPipeline(udfs []udf.UDF) *udf.UDF {
+	var p *udf.UDF
+	for i := range udfs {
+		if udfs[i].Kind == udf.KindRDDPipeline {
+			if p != nil {
+				return nil
+			}
+			p = &udfs[i]
+		}
+	}
+	if p == nil {
+		return nil
+	}
+	for _, u := range udfs {
+		if u.Kind == udf.KindRDDLambda && !spanWithin(u.Span, p.Span) {
+			return nil
+		}
+		if u.Kind != udf.KindRDDLambda && u.Kind != udf.KindRDDPipeline {
+			return nil
+		}
+	}
+	return p
+}
+
+func spanWithin(in, out udf.Span) bool {
+	le := func(a, b udf.Position) bool { return a.Line < b.Line || a.Line == b.Line && a.Column <= b.Column }
+	return le(out.Start, in.Start) && le(in.End, out.End)
 }

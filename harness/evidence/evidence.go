@@ -153,6 +153,10 @@ type Original struct {
 	File     string `json:"file"`
 	Name     string `json:"name"`
 	Language string `json:"language"`
+	// Kind is the UDF's kind where verify checks it its own way:
+	// "rdd-pipeline" (the chain's value is replaced by the patch, so the
+	// chain is found again from the recorded use site). Empty otherwise.
+	Kind string `json:"kind,omitempty"`
 	// SpanSHA256 is SpanHash of the definition's source text.
 	SpanSHA256 string `json:"span_sha256"`
 	// SignatureSHA256 is SignatureHash of the UDF as the front-end reads

@@ -109,15 +109,20 @@ func (p *Proof) Equal() bool {
 }
 
 // Prove translates u, the chain in src (the module at file, absolute),
-// and runs both over Text(seed, rows) on session, the text written into
-// dir. python runs the translator.
+// and tests the translation (Test). python runs the translator.
 func Prove(ctx context.Context, session *spark.Session, python, file string, src []byte, u *udf.UDF, record string, seed int64, rows int, dir string) (*Proof, error) {
 	tr, err := Translate(ctx, python, Request{Source: string(src), Path: u.File, Name: u.Name, Line: u.Span.Start.Line, Record: record})
 	if err != nil {
 		return nil, err
 	}
+	return Test(ctx, session, file, u.Name, tr, seed, rows, dir)
+}
+
+// Test runs the chain and its translation tr on session over
+// Text(seed, rows), written into dir, and compares what they collect.
+func Test(ctx context.Context, session *spark.Session, file, name string, tr *Translation, seed int64, rows int, dir string) (*Proof, error) {
 	text := Text(seed, rows)
-	input := filepath.Join(dir, fmt.Sprintf("pipeline-%s-seed%d-rows%d.txt", safe(u.Name), seed, rows))
+	input := filepath.Join(dir, fmt.Sprintf("pipeline-%s-seed%d-rows%d.txt", safe(name), seed, rows))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("pipeline: %w", err)
 	}
@@ -135,7 +140,7 @@ func Prove(ctx context.Context, session *spark.Session, python, file string, src
 func (p *Proof) Describe() string {
 	r := p.Result
 	if p.Equal() {
-		return fmt.Sprintf("%d lines (seed %d): both collected the same %d results (%d distinct), as multisets, each value with its Python type", p.Rows, p.Seed, r.OriginalRows, r.Distinct)
+		return fmt.Sprintf("%d lines (seed %d): both collected the same %d results, as multisets, each value with its Python type", p.Rows, p.Seed, r.OriginalRows)
 	}
 	s := fmt.Sprintf("%d lines (seed %d): the original collected %d results, the rewrite %d; %d results differ in count", p.Rows, p.Seed, r.OriginalRows, r.RewriteRows, r.Differences)
 	if len(r.Examples) > 0 {

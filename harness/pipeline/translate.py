@@ -382,7 +382,7 @@ def translate(req):
         "steps": described,
         "notes": [
             "collect() returns the results in another order: Spark defines the order of neither",
-            "the counts are Spark longs where the RDD gave Python ints; equal values",
+            "the counts are Spark longs, which reach Python as ints, as the RDD's do (the test compares each value with its type)",
             "the results are Rows (word=..., count=...), which unpack and compare as the RDD's tuples",
         ],
     }

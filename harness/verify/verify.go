@@ -507,6 +507,11 @@ func (v *verifier) checkRecord(ctx context.Context, recAbs string) []Item {
 		}
 	}
 
+	if rec.Original.Kind == string(udf.KindRDDPipeline) {
+		v.checkPipeline(ctx, rec, recAbs, items, fail)
+		return items
+	}
+
 	// The original: its definition, signature and what it depends on
 	// outside its span must hash as they did.
 	u, defLine, udfProblem, udfErr := v.original(rec, origAbs)

@@ -112,7 +112,7 @@ type scan struct {
 	calls     []*sitter.Node
 	// assigns are the assignments inside functions and lambdas.
 	assigns []*sitter.Node
-	strings   []*sitter.Node
+	strings []*sitter.Node
 
 	found []*found
 	// byCallable finds the first UDF in found that a variable name calls,

@@ -1,0 +1,217 @@
+package verify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/udfx/udfx/harness/evidence"
+	"github.com/udfx/udfx/harness/pipeline"
+	"github.com/udfx/udfx/harness/rewrite"
+	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/harness/udf/python"
+)
+
+// checkPipeline checks the record of an RDD chain's DataFrame rewrite.
+// The patch replaces the chain's value with the new code, so the chain is
+// found where it was: the file either still holds it (the patch not
+// applied) or holds the recorded new code once, in whose place the
+// recorded chain text is put back to read it. Either way the chain must
+// hash as recorded, and what udfx derives from it now must be the new
+// code the record and the file hold: the record is never trusted for the
+// code that runs. Then the test runs again on Spark with the record's
+// seed and udfx's own.
+func (v *verifier) checkPipeline(ctx context.Context, rec *evidence.Record, recAbs string, items []Item, fail func(Status, string, *Location)) {
+	repo := repoOf(recAbs)
+	recRel := v.rel(recAbs)
+	recLoc := &Location{File: recRel, Line: 1}
+	origAbs := filepath.Join(repo, filepath.FromSlash(rec.Original.File))
+	origLoc := &Location{File: v.rel(origAbs), Line: 1}
+	if len(rec.UseSites) != 1 || rec.UseSites[0].Kind != rewrite.UsePipeline || rec.UseSites[0].File != rec.Original.File {
+		fail(InconsistentRecord, "a pipeline record lists exactly one use site, the chain's value in its file", recLoc)
+		return
+	}
+	site := rec.UseSites[0]
+	switch {
+	case evidence.SHA256([]byte(site.New)) != site.NewSHA256:
+		fail(InconsistentRecord, "the use site's new text does not hash to its recorded sha256", recLoc)
+		return
+	case evidence.SpanHash([]byte(site.Old)) != rec.Original.SpanSHA256:
+		fail(InconsistentRecord, "the use site's old text is not the chain the record hashes", recLoc)
+		return
+	}
+	src, err := os.ReadFile(origAbs)
+	if errors.Is(err, fs.ErrNotExist) {
+		fail(StaleUDF, fmt.Sprintf("the UDF changed: its file %s is gone", rec.Original.File), origLoc)
+		return
+	}
+	if err != nil {
+		fail(Error, fmt.Sprintf("read the original %s: %v", rec.Original.File, err), nil)
+		return
+	}
+	applied := false
+	pre := src
+	switch n := strings.Count(string(src), site.New); {
+	case n == 1:
+		applied = true
+		pre = []byte(strings.Replace(string(src), site.New, site.Old, 1))
+	case n > 1:
+		fail(StaleUseSite, fmt.Sprintf("%s holds the rewrite of %s %d times; the patch wrote it once", rec.Original.File, rec.Original.Name, n), origLoc)
+		return
+	}
+	u, problem := findChain(rec, pre)
+	if problem != "" {
+		if !applied {
+			problem += fmt.Sprintf(", and the file does not hold its recorded rewrite (%s) either", quoteShort(site.New))
+		}
+		fail(StaleUDF, problem, origLoc)
+		return
+	}
+	if msg := dependencyDrift(rec.Original.DependsOn, evidence.Dependencies(u, pre)); msg != "" {
+		fail(StaleUDF, fmt.Sprintf("the UDF changed: %s depends on code outside the chain in %s that changed: %s", u.Name, rec.Original.File, msg), origLoc)
+		return
+	}
+	var pyIdx = -1
+	for i, rw := range rec.Rewrites {
+		it := &items[i]
+		abs := filepath.Join(repo, filepath.FromSlash(rw.Path))
+		b, err := os.ReadFile(abs)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			it.Status, it.Detail = StaleRewrite, "the rewrite changed: the file is gone"
+		case err != nil:
+			it.Status, it.Detail = Error, fmt.Sprintf("read the rewrite: %v", err)
+		case evidence.SHA256(b) != rw.SHA256:
+			it.Status, it.Detail = StaleRewrite, fmt.Sprintf("the rewrite changed: sha256 %s, the record has %s", short(evidence.SHA256(b)), short(rw.SHA256))
+		case rw.Target != rewrite.TargetDataFrame:
+			it.Status, it.Detail = InconsistentRecord, fmt.Sprintf("a pipeline record lists a %s rewrite; its rewrite is dataframe", rw.Target)
+		case pyIdx < 0:
+			pyIdx = i
+		}
+	}
+	if pyIdx < 0 {
+		return
+	}
+	switch {
+	case rec.Rows <= 0 || rec.Rows > MaxRows:
+		fail(InconsistentRecord, fmt.Sprintf("the record claims %d lines; udfx tests 1 to %d", rec.Rows, MaxRows), recLoc)
+		return
+	case evidence.SHA256(pipeline.Text(rec.Seed, rec.Rows)) != rec.InputsSHA256:
+		fail(InconsistentRecord, fmt.Sprintf("the text that seed %d and %d lines generate does not hash to the record's inputs_sha256", rec.Seed, rec.Rows), recLoc)
+		return
+	case rec.Result != evidence.Verified:
+		fail(Failed, fmt.Sprintf("the record's result is %q, not %q", rec.Result, evidence.Verified), nil)
+		return
+	case rec.Engine.Name != "spark":
+		fail(InconsistentRecord, fmt.Sprintf("a pipeline is tested on engine spark; the record says %q", rec.Engine.Name), recLoc)
+		return
+	case rec.Policy.ULP != 0 || rec.Policy.Rel != 0 || rec.Policy.Abs != 0 || rec.Policy.LenientSignedZero || rec.AllowErrorToNull:
+		fail(UndeclaredRelaxation, "a pipeline rewrite is held to equal multisets; the record claims a relaxation", recLoc)
+		return
+	}
+	if req := v.opts.RequireEngine; req != "" && req != rec.Engine.Name {
+		fail(WrongEngine, fmt.Sprintf("the record was proved on engine %q; this gate requires %q", rec.Engine.Name, req), nil)
+		return
+	}
+	it := &items[pyIdx]
+	where := "the chain is in the file (patch not applied)"
+	if applied {
+		where = "the file holds the recorded rewrite in the chain's place"
+	}
+	if v.opts.SkipRerun {
+		it.Detail = "hashes match the record; " + where + "; not re-derived or re-run (--skip-rerun)"
+		return
+	}
+	it.Rerun = true
+	rows := min(max(rec.Rows, DefaultRows), MaxRows)
+	seeds := seedsFor(rec.Seed)
+	ss := make([]string, len(seeds))
+	for i, s := range seeds {
+		ss[i] = fmt.Sprint(s)
+	}
+	it.Policy = fmt.Sprintf("equal multisets of results, each value with its Python type; %d lines for each of seeds %s", rows, strings.Join(ss, ", "))
+	v.progress(fmt.Sprintf("re-running the RDD chain %s and its DataFrame rewrite on Spark", u.Name))
+	run := *u
+	run.File = origAbs
+	session, err := v.sparkFor(ctx, &run, "spark")
+	if err != nil {
+		it.Status, it.Detail = Error, fmt.Sprintf("cannot re-run the test on spark: %v", err)
+		return
+	}
+	dir, err := os.MkdirTemp("", "udfx-verify-pipeline-")
+	if err != nil {
+		it.Status, it.Detail = Error, err.Error()
+		return
+	}
+	defer os.RemoveAll(dir)
+	recPath := rec.Rewrites[pyIdx].Path[:strings.LastIndex(rec.Rewrites[pyIdx].Path, "/")+1] + evidence.FileName
+	total := 0
+	for k, seed := range seeds {
+		proof, err := pipeline.Prove(ctx, session, session.Install().Python, origAbs, pre, u, recPath, seed, rows, dir)
+		var de *pipeline.DeclineError
+		switch {
+		case errors.As(err, &de):
+			it.Status, it.Detail = StaleUseSite, "udfx no longer rewrites the chain: "+de.Reason
+			return
+		case err != nil:
+			it.Status, it.Detail = Error, fmt.Sprintf("re-run the test: %v", err)
+			return
+		}
+		if k == 0 {
+			tr := proof.Translation
+			if tr.New != site.New {
+				it.Status, it.Detail = StaleUseSite, fmt.Sprintf("what udfx derives from the chain now (%s) is not the recorded rewrite (%s)", quoteShort(tr.New), quoteShort(site.New))
+				it.Location = *origLoc
+				return
+			}
+			if evidence.SHA256(rewrite.PipelineSpec(u, tr)) != rec.SpecSHA256 {
+				it.Status, it.Detail = InconsistentRecord, "the record's spec hash is not that of the chain's translation"
+				return
+			}
+			if want := rewrite.PipelineFile(recPath, u, site.Old, tr); evidence.SHA256(want) != rec.Rewrites[pyIdx].SHA256 {
+				it.Status, it.Detail = StaleRewrite, "the rewrite file is not what udfx writes for this chain and its rewrite"
+				return
+			}
+		}
+		if !proof.Equal() {
+			it.Status, it.Detail = Mismatch, "the re-run refutes the rewrite: "+proof.Describe()
+			return
+		}
+		total += proof.Result.OriginalRows
+	}
+	info := session.Info()
+	it.Detail = fmt.Sprintf("hashes match the record; %s; the rewrite is what udfx derives from the chain; re-run on Apache Spark %s (%s): the same multisets for seeds %s (%d results in all)",
+		where, info.SparkVersion, info.Master, strings.Join(ss, ", "), total)
+}
+
+// findChain finds the record's chain in src, hashing as recorded.
+func findChain(rec *evidence.Record, src []byte) (*udf.UDF, string) {
+	fe := python.New()
+	defer fe.Close()
+	udfs, err := fe.Parse(rec.Original.File, src)
+	if err != nil {
+		return nil, fmt.Sprintf("the UDF changed: %s no longer parses: %v", rec.Original.File, err)
+	}
+	for i := range udfs {
+		u := &udfs[i]
+		if u.Name != rec.Original.Name || u.Kind != udf.KindRDDPipeline {
+			continue
+		}
+		text, err := evidence.SpanText(src, u.Span)
+		if err != nil {
+			return nil, err.Error()
+		}
+		if got := evidence.SpanHash(text); got != rec.Original.SpanSHA256 {
+			return nil, fmt.Sprintf("the UDF changed: the chain %s at %s:%d hashes to %s, the record has %s", u.Name, rec.Original.File, u.Span.Start.Line, short(got), short(rec.Original.SpanSHA256))
+		}
+		if got := evidence.SignatureHash(u); got != rec.Original.SignatureSHA256 {
+			return nil, fmt.Sprintf("the UDF changed: the chain %s now reads %s, the record's signature hash differs", u.Name, u.RDDOperation)
+		}
+		return u, ""
+	}
+	return nil, fmt.Sprintf("the UDF changed: %s no longer holds the RDD chain %s", rec.Original.File, rec.Original.Name)
+}
