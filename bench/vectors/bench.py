@@ -1,7 +1,8 @@
 """task bench-vectors: times, in one Spark session, the plain-Python
 pandas_udfs of examples/python-vectors, the published write-up's numba
-versions (reference_numba.py) and udfx's vectorized-python rewrites
-(rendered here by harness/internal/vectorize/render.py, as udfx rewrite
+versions (reference_numba.py) and udfx's vectorized-python rewrites, the
+exact one and the fast one proved within a declared tolerance (both
+rendered here by harness/internal/vectorize/render.py, as udfx rewrite
 renders them), on the write-up's data: rows of 1,536 float32 values from
 np.random.seed(42) and np.random.rand(1536).astype(np.float32), 1,000 rows
 and ten times that.
@@ -33,18 +34,20 @@ RENDER = os.path.join(ROOT, "harness", "internal", "vectorize", "render.py")
 FUNCS = [("moving_average", "array<float>"), ("mean_pairwise_abs_diff", "float")]
 
 
-def render(out_dir):
-    """udfx's rewrites, rendered as udfx rewrite renders them."""
+def render(out_dir, fast):
+    """udfx's rewrites, rendered as udfx rewrite renders them: the exact
+    form, or with fast the stated-tolerance one (--target
+    vectorized-python-fast)."""
     names = {}
     for name, ret in FUNCS:
         req = {"file": EXAMPLE, "rel_file": "examples/python-vectors/vectors.py", "name": name,
                "kind": "pandas-udf", "flavor": "series-to-series", "return_type": ret,
-               "param_types": ["array<float>"], "marker": "# rendered by bench/vectors/bench.py"}
+               "param_types": ["array<float>"], "marker": "# rendered by bench/vectors/bench.py", "fast": fast}
         res = json.loads(subprocess.run([sys.executable, RENDER], input=json.dumps(req), capture_output=True,
                                         text=True, check=True).stdout)
         if "source" not in res:
             sys.exit("udfx declined %s: %s" % (name, res.get("decline")))
-        mod = "udfx_vectorized_" + name
+        mod = ("udfx_fast_" if fast else "udfx_vectorized_") + name
         with open(os.path.join(out_dir, mod + ".py"), "w") as f:
             f.write(res["source"])
         names[name] = mod
@@ -68,7 +71,8 @@ def main():
     args = ap.parse_args()
 
     work = tempfile.mkdtemp(prefix="udfx-bench-vectors-")
-    rewrites = render(work)
+    rewrites = render(work, False)
+    fasts = render(work, True)
     paths = [os.path.dirname(EXAMPLE), HERE, work]
     # The Python workers import the UDFs' modules by name.
     os.environ["PYTHONPATH"] = os.pathsep.join(paths + [os.environ.get("PYTHONPATH", "")])
@@ -87,12 +91,13 @@ def main():
     plain = importlib.import_module("vectors")
     ref = importlib.import_module("reference_numba")
     udfx = {n: importlib.import_module(m) for n, m in rewrites.items()}
+    fast = {n: importlib.import_module(m) for n, m in fasts.items()}
     # As from a notebook (the write-up's setting): the functions travel by
     # value, so the workers never import these modules, whose
     # @pandas_udf("...") lines need a SparkContext to parse their types.
     from pyspark import cloudpickle
 
-    for m in [plain, ref] + list(udfx.values()):
+    for m in [plain, ref] + list(udfx.values()) + list(fast.values()):
         cloudpickle.register_pickle_by_value(m)
     # The write-up defines its njit functions in the notebook, __main__,
     # which numba looks up when it compiles them in a worker.
@@ -112,7 +117,8 @@ def main():
         sdf.count()
         for k, (name, _) in enumerate(FUNCS):
             sides = [("reference numba", getattr(ref, name), sdf, 1.0),
-                     ("udfx exact rewrite", getattr(udfx[name], name), sdf, 1.0)]
+                     ("udfx exact rewrite", getattr(udfx[name], name), sdf, 1.0),
+                     ("udfx fast (tolerance)", getattr(fast[name], name), sdf, 1.0)]
             pr = min(plain_rows[k], rows)
             psdf = sdf.limit(pr).cache() if pr < rows else sdf
             psdf.count()
@@ -133,6 +139,8 @@ def main():
                     label, med[label], max(times[label]) - min(times[label]), pmed / med[label]))
             print("  udfx exact vs reference numba: %.2fx (reference time / udfx time)" % (
                 med["reference numba"] / med["udfx exact rewrite"]))
+            print("  udfx fast (stated tolerance) vs reference numba: %.2fx" % (
+                med["reference numba"] / med["udfx fast (tolerance)"]))
             if psdf is not sdf:
                 psdf.unpersist()
         sdf.unpersist()

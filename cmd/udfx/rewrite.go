@@ -17,6 +17,9 @@ import (
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/runner/runners"
 	"github.com/udfx/udfx/harness/spark"
+	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/harness/value"
+	"github.com/udfx/udfx/harness/verify"
 	"github.com/udfx/udfx/internal/applyjournal"
 )
 
@@ -174,9 +177,9 @@ not be rolled back (a file changed since, or a damaged journal).`,
 func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string) error {
 	for _, t := range opts.targets {
 		switch t {
-		case rewrite.TargetSQL, rewrite.TargetColumnar, rewrite.TargetCUDA, rewrite.TargetVectorizedPython, rewrite.TargetDataFrame:
+		case rewrite.TargetSQL, rewrite.TargetColumnar, rewrite.TargetCUDA, rewrite.TargetVectorizedPython, rewrite.TargetVectorizedPythonFast, rewrite.TargetDataFrame:
 		default:
-			return usageErrorf("unknown --target %q: udfx rewrites to: sql, columnar, cuda, vectorized-python, dataframe", t)
+			return usageErrorf("unknown --target %q: udfx rewrites to: sql, columnar, cuda, vectorized-python, vectorized-python-fast, dataframe", t)
 		}
 	}
 	if opts.rows <= 0 || opts.timeout <= 0 || opts.memoryMB <= 0 {
@@ -224,6 +227,13 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 			return err
 		}
 	}
+	var tolerance *value.Policy
+	var toleranceFrom string
+	if slices.Contains(targets, rewrite.TargetVectorizedPythonFast) {
+		if tolerance, toleranceFrom, err = declaredTolerance(root, u); err != nil {
+			return err
+		}
+	}
 	agent, err := newAgent(e, &opts.agent, ws)
 	if err != nil {
 		return err
@@ -243,7 +253,7 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 		Agent: agent, Seed: opts.seed, Rows: opts.rows,
 		Limits:    runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB, Sandbox: sandboxMode},
 		NewRunner: runners.New, Tool: "udfx " + version, Progress: progress, Spark: session,
-		BuildNative: opts.native,
+		BuildNative: opts.native, Tolerance: tolerance, ToleranceFrom: toleranceFrom,
 	})
 	if err != nil {
 		var oe *rewrite.OriginalError
@@ -283,7 +293,7 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 	}
 	b := out.Best.Bench
 	if f := out.Best.Candidate.File; f != "" {
-		fmt.Fprintf(w, "  result         verified: %s %s (%d rows, bit-exact, each row against CPython)\n", out.Best.Candidate.Target, f, out.Record.Rows)
+		fmt.Fprintf(w, "  result         verified: %s %s (%d rows, %s, each row against CPython)\n", out.Best.Candidate.Target, f, out.Record.Rows, out.Record.Policy)
 	} else {
 		fmt.Fprintf(w, "  result         verified: %s (%d rows, bit-exact, ANSI on)\n", out.Best.Candidate.SQL, out.Record.Rows)
 	}
@@ -300,7 +310,7 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 			fmt.Fprintf(w, "  native         rewrite: %s\n", p.Rewrite.Native.Line())
 		}
 	}
-	if out.Best.Candidate.Target == rewrite.TargetVectorizedPython {
+	if t := out.Best.Candidate.Target; t == rewrite.TargetVectorizedPython || t == rewrite.TargetVectorizedPythonFast {
 		// One row per batch and the kernel's compile: the proof's time,
 		// not the rewrite's speed, which task bench-vectors measures.
 		fmt.Fprintf(w, "  test time      %.4fs original vs %.4fs rewrite (one row per batch, numba compiling; not a benchmark)\n", b.OriginalMedianS, b.RewriteMedianS)
@@ -344,4 +354,21 @@ func ensureNVCC(ctx context.Context, e *env) error {
 		return internalError(fmt.Errorf("--native: no cuDF headers for the JNI bridge: %w", err))
 	}
 	return nil
+}
+
+// declaredTolerance is the tolerance udfx.yaml at the repository root
+// declares for u, and where: the fast vectorized-python form is proved
+// within it. None declared is a usage error that says how to declare one.
+func declaredTolerance(root string, u *udf.UDF) (*value.Policy, string, error) {
+	cfg, err := verify.LoadConfig(root, verify.ConfigFile)
+	if err != nil {
+		return nil, "", usageError(err)
+	}
+	g := cfg.For(u.Name, u.File)
+	if g == nil || (g.ULP == 0 && g.Rel == 0 && g.Abs == 0) {
+		return nil, "", usageErrorf("--target %s rewrites %s with a faster algorithm that rounds differently, so it is proved only within a tolerance the project declares: add to %s at the repository root\n\n  version: 1\n  relaxations:\n    - udf: %s\n      file: %s\n      rel: 1e-5\n      reason: <why this UDF's callers accept results that far apart>\n\nthen review it like code; udfx verify holds the rewrite to it",
+			rewrite.TargetVectorizedPythonFast, u.Name, verify.ConfigFile, u.Name, u.File)
+	}
+	p := g.Policy()
+	return &p, g.DeclaredAt, nil
 }

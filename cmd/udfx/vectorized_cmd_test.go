@@ -75,3 +75,49 @@ func TestRewriteVectorsToNumba(t *testing.T) {
 	assert.Equal(t, exitFailed, code)
 	assert.Contains(t, stdout, "stale-rewrite")
 }
+
+// TestRewriteFastFormOnlyWithinADeclaredTolerance: the fast vectorized
+// form is refused until udfx.yaml declares a tolerance for the UDF (the
+// message says how), refuted under a tolerance tighter than its rounding
+// (so the test runs the fast kernel, not only the exact one behind it),
+// and verified under a sufficient one, which the record and verify name;
+// verify fails it once the declaration is gone.
+func TestRewriteFastFormOnlyWithinADeclaredTolerance(t *testing.T) {
+	t.Parallel()
+	dir := vectorsRepo(t)
+	args := []string{"rewrite", "examples/python-vectors/vectors.py:moving_average", "--target", "vectorized-python-fast", "--rows", "100"}
+	stdout, stderr, code := runCLI(t, dir, args...)
+	require.Equal(t, exitUsage, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	assert.Contains(t, stderr, "proved only within a tolerance the project declares: add to udfx.yaml")
+	assert.Contains(t, stderr, "    - udf: moving_average\n      file: examples/python-vectors/vectors.py\n      rel: 1e-5\n")
+
+	yaml := func(rel string) {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "udfx.yaml"), []byte("version: 1\nrelaxations:\n  - udf: moving_average\n    rel: "+rel+"\n    reason: a running sum rounds differently\n"), 0o644))
+		git(t, dir, "add", "udfx.yaml")
+		git(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "tolerance "+rel)
+	}
+	yaml("1e-9")
+	stdout, stderr, code = runCLI(t, dir, args...)
+	require.Equal(t, exitFailed, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	assert.Regexp(t, `candidate 1    vectorized-python-fast: refuted: differs on \d+ of \d+ rows \(within relative 1e-09\)`, stdout)
+
+	yaml("1e-5")
+	stdout, stderr, code = runCLI(t, dir, append(args, "--apply")...)
+	require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	assert.Contains(t, stdout, "result         verified: vectorized-python-fast udfx-rewrites/moving_average/vectorized_fast.py (100 rows, within relative 1e-05, each row against CPython)")
+	rec, err := evidence.Read(filepath.Join(dir, "udfx-rewrites", "moving_average", evidence.FileName))
+	require.NoError(t, err)
+	assert.Equal(t, "vectorized-python-fast", rec.Rewrites[0].Target)
+	assert.Equal(t, 1e-5, rec.Policy.Rel)
+	git(t, dir, "add", ".")
+	git(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "fast")
+	stdout, stderr, code = runCLI(t, dir, "verify")
+	require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	assert.Contains(t, stdout, "rows agree (within relative 1e-05, ANSI on, errors compared;")
+	assert.Contains(t, stdout, "moving_average: within relative 1e-05 (udfx.yaml:3: a running sum rounds differently)")
+
+	require.NoError(t, os.Remove(filepath.Join(dir, "udfx.yaml")))
+	stdout, stderr, code = runCLI(t, dir, "verify", "--skip-rerun")
+	require.Equal(t, exitFailed, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	assert.Contains(t, stdout, "undeclared-relaxation")
+}

@@ -66,7 +66,7 @@ func TestRunPythonProvesTheNumbaRewrite(t *testing.T) {
 	rep, err := RunPython(context.Background(), u, &rw, testOptions())
 	require.NoError(t, err)
 	assert.True(t, rep.Equal, "counterexample: %+v", rep.Counterexample)
-	assert.Equal(t, 200+3*len(inputs.LongArrayLengths), rep.Rows)
+	assert.Equal(t, 200+inputs.LongArrayKinds*len(inputs.LongArrayLengths), rep.Rows)
 	assert.Equal(t, "cpython", rep.Engine)
 	// Arrays shorter than 127 raise ValueError in both, nulls TypeError;
 	// the long arrays from 127 elements on (all but the 126 ones) give

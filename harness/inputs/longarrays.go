@@ -14,11 +14,16 @@ import (
 // real work past that, and around the window's edge.
 var LongArrayLengths = []int{126, 127, 128, 129, 130, 200, 256, 300}
 
+// LongArrayKinds is how many rows LongArrayRows makes of each length.
+const LongArrayKinds = 4
+
 // LongArrayRows are extra rows for UDFs whose parameters are all arrays of
 // float or double: for each length of LongArrayLengths, one array of
 // uniform values in [0, 1) (as the published vector benchmarks use), one
-// of normal values scaled by a random power of ten, and one with the
-// special values (NaN, ±Inf, -0.0, the extremes) at random places. They
+// of normal values scaled by a random power of ten, one with the
+// special values (NaN, ±Inf, -0.0, the extremes) at random places, and
+// one of the normal values' magnitudes (one sign, as sums of which no
+// cancellation spoils, which a vector rewrite may treat apart). They
 // are seeded, so a re-run makes the same rows. Nil when a parameter is
 // anything else.
 func LongArrayRows(params []Param, seed int64) [][]value.Value {
@@ -35,7 +40,7 @@ func LongArrayRows(params []Param, seed int64) [][]value.Value {
 	specials := []float64{math.NaN(), math.Inf(1), math.Inf(-1), math.Copysign(0, -1), 0, math.MaxFloat32, -math.MaxFloat32, math.SmallestNonzeroFloat32}
 	var rows [][]value.Value
 	for _, n := range LongArrayLengths {
-		for kind := 0; kind < 3; kind++ {
+		for kind := 0; kind < LongArrayKinds; kind++ {
 			row := make([]value.Value, len(params))
 			for i, p := range params {
 				xs := make([]float64, n)
@@ -44,6 +49,8 @@ func LongArrayRows(params []Param, seed int64) [][]value.Value {
 					switch kind {
 					case 0:
 						xs[k] = r.Float64()
+					case 3:
+						xs[k] = math.Abs(r.NormFloat64()) * scale
 					default:
 						xs[k] = r.NormFloat64() * scale
 					}

@@ -57,6 +57,11 @@ type Options struct {
 	// classes (under rapidsudf/), by their inputs; default
 	// os.UserCacheDir()/udfx.
 	CacheDir string
+	// Tolerance is the comparison the project's udfx.yaml declares for
+	// the UDF, ToleranceFrom where ("udfx.yaml:LINE"): the fast
+	// vectorized-python form is proved within it, and only it.
+	Tolerance     *value.Policy
+	ToleranceFrom string
 	// OptimizeBudget is how many optimize attempts the agent gets.
 	OptimizeBudget int
 	// Tool is "udfx <version>" for the record.
@@ -255,7 +260,7 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 		// Stages 2 to 4 in one: the renderer gives one candidate, its
 		// test in CPython is the proof, and the test's timings the
 		// benchmark.
-		if err := tryVectorized(ctx, opts, sc, out); err != nil {
+		if err := tryVectorized(ctx, opts, sc, out, opts.Targets[0] == TargetVectorizedPythonFast); err != nil {
 			return nil, err
 		}
 		if err := writeWorkspace(opts, out); err != nil {
@@ -324,7 +329,7 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 		}
 	}
 	if out.Best == nil && wants(opts.Targets, TargetVectorizedPython) {
-		if err := tryVectorized(ctx, opts, sc, out); err != nil {
+		if err := tryVectorized(ctx, opts, sc, out, false); err != nil {
 			return nil, err
 		}
 	}

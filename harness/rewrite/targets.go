@@ -74,6 +74,9 @@ func (e *TargetError) Error() string {
 
 // CheckTargets rejects unknown targets and targets that do not apply to u.
 func CheckTargets(u *udf.UDF, targets []string) error {
+	if wants(targets, TargetVectorizedPythonFast) && len(targets) > 1 {
+		return &TargetError{Target: TargetVectorizedPythonFast, UDF: u.Name, Reason: "the fast form is a rewrite of its own, proved within a declared tolerance: ask for it alone"}
+	}
 	for _, t := range targets {
 		switch t {
 		case TargetSQL:
@@ -81,12 +84,12 @@ func CheckTargets(u *udf.UDF, targets []string) error {
 			if !jvmTargetsApply(u) {
 				return &TargetError{Target: t, UDF: u.Name, Reason: fmt.Sprintf("it is a %s UDF; columnar and cuda rewrites are RAPIDS rewrites of JVM (Java, Scala) UDFs", u.Language)}
 			}
-		case TargetVectorizedPython:
+		case TargetVectorizedPython, TargetVectorizedPythonFast:
 			if !vectorizedApplies(u) {
 				return &TargetError{Target: t, UDF: u.Name, Reason: fmt.Sprintf("it is a %s %s; vectorized-python rewrites Python UDFs", u.Language, u.Kind)}
 			}
 		default:
-			return &TargetError{Target: t, UDF: u.Name, Reason: "unknown target; udfx rewrites to sql, columnar, cuda and vectorized-python"}
+			return &TargetError{Target: t, UDF: u.Name, Reason: "unknown target; udfx rewrites to sql, columnar, cuda, vectorized-python and vectorized-python-fast"}
 		}
 	}
 	return nil

@@ -23,13 +23,24 @@ import (
 // by a differential test in which both sides run in CPython.
 const TargetVectorizedPython = "vectorized-python"
 
-// VectorizedFile is the rewrite module's name in the rewrite's folder.
-const VectorizedFile = "vectorized.py"
+// TargetVectorizedPythonFast is the same with a faster algorithm that
+// rounds differently (a sort instead of all pairs, a running sum instead
+// of every window): proved only within the tolerance the project's
+// udfx.yaml declares for the UDF (Options.Tolerance), and never a
+// default target.
+const TargetVectorizedPythonFast = "vectorized-python-fast"
 
-// vectorizedOnly reports whether targets ask for vectorized-python alone:
-// it needs no sql rewrite beside it.
+// VectorizedFile is the rewrite module's name in the rewrite's folder;
+// VectorizedFastFile the fast form's.
+const (
+	VectorizedFile     = "vectorized.py"
+	VectorizedFastFile = "vectorized_fast.py"
+)
+
+// vectorizedOnly reports whether targets ask for vectorized-python (or
+// its fast form) alone: it needs no sql rewrite beside it.
 func vectorizedOnly(targets []string) bool {
-	return len(targets) == 1 && targets[0] == TargetVectorizedPython
+	return len(targets) == 1 && (targets[0] == TargetVectorizedPython || targets[0] == TargetVectorizedPythonFast)
 }
 
 // tryVectorized renders the vectorized-python rewrite and runs its
@@ -37,8 +48,16 @@ func vectorizedOnly(targets []string) bool {
 // files, record and changes are built. A decline or a mismatch is a
 // rejected candidate with its reason; only an internal failure is an
 // error.
-func tryVectorized(ctx context.Context, opts Options, sc *scaffolded, out *Outcome) error {
+func tryVectorized(ctx context.Context, opts Options, sc *scaffolded, out *Outcome, fast bool) error {
 	u := opts.UDF
+	target, file, origin, policy := TargetVectorizedPython, VectorizedFile, "built-in numba renderer", value.Policy{}
+	if fast {
+		if opts.Tolerance == nil || opts.Tolerance.Exact() {
+			return errors.New("rewrite: the fast vectorized-python form needs a tolerance declared in udfx.yaml")
+		}
+		target, file, policy = TargetVectorizedPythonFast, VectorizedFastFile, *opts.Tolerance
+		origin = "built-in numba renderer, fast form (" + policy.String() + ", declared at " + opts.ToleranceFrom + ")"
+	}
 	progress := func(s string) {
 		if opts.Progress != nil {
 			opts.Progress(s)
@@ -49,9 +68,9 @@ func tryVectorized(ctx context.Context, opts Options, sc *scaffolded, out *Outco
 		return err
 	}
 	recPath := dir + "/" + evidence.FileName
-	pyPath := dir + "/" + VectorizedFile
+	pyPath := dir + "/" + file
 	t := &Tried{Index: len(out.Tried) + 1, Stage: "convert",
-		Candidate: Candidate{Target: TargetVectorizedPython, File: pyPath, Origin: "built-in numba renderer"}}
+		Candidate: Candidate{Target: target, File: pyPath, Origin: origin}}
 	out.Tried = append(out.Tried, t)
 	progress("convert: rendering the numba kernel")
 	interp := "python3"
@@ -59,7 +78,7 @@ func tryVectorized(ctx context.Context, opts Options, sc *scaffolded, out *Outco
 		interp = f.Python
 	}
 	req := vectorize.Request{File: sc.runUDF.File, RelFile: u.File, Name: u.Name, Kind: string(u.Kind),
-		Flavor: string(u.PandasFlavor), Marker: evidence.MarkerLine(".py", recPath)}
+		Flavor: string(u.PandasFlavor), Marker: evidence.MarkerLine(".py", recPath), Fast: fast}
 	if u.Return != nil {
 		req.ReturnType = u.Return.String()
 	}
@@ -81,7 +100,7 @@ func tryVectorized(ctx context.Context, opts Options, sc *scaffolded, out *Outco
 	if err := os.MkdirAll(cand, 0o755); err != nil {
 		return fmt.Errorf("workspace: %w", err)
 	}
-	candFile := filepath.Join(cand, VectorizedFile)
+	candFile := filepath.Join(cand, file)
 	if err := os.WriteFile(candFile, src, 0o644); err != nil {
 		return fmt.Errorf("workspace: %w", err)
 	}
@@ -89,7 +108,7 @@ func tryVectorized(ctx context.Context, opts Options, sc *scaffolded, out *Outco
 	rw.File = candFile
 	progress(fmt.Sprintf("convert: testing candidate %d (CPython against CPython with numba, one row per batch)", t.Index))
 	rep, err := difftest.RunPython(ctx, sc.runUDF, &rw, difftest.Options{
-		Seed: opts.Seed, Rows: opts.Rows, ANSI: true, Policy: value.Policy{},
+		Seed: opts.Seed, Rows: opts.Rows, ANSI: true, Policy: policy,
 		Limits: opts.Limits, Workspace: cand, NewRunner: python.NewPerRow,
 		Progress: func(s string) { progress(fmt.Sprintf("convert: candidate %d: %s", t.Index, s)) },
 	})
@@ -117,7 +136,7 @@ func tryVectorized(ctx context.Context, opts Options, sc *scaffolded, out *Outco
 	}
 	switch {
 	case !rep.Equal:
-		t.Reason = fmt.Sprintf("refuted: differs on %d of %d rows", rep.Mismatches, rep.Rows)
+		t.Reason = fmt.Sprintf("refuted: differs on %d of %d rows (%s)", rep.Mismatches, rep.Rows, policy)
 		return nil
 	case rep.Rows != len(sc.rows)+rep.LongArrayRows:
 		return &EvidenceError{Stage: "convert", Msg: fmt.Sprintf("the test ran %d rows, the scaffold has %d", rep.Rows, len(sc.rows))}
@@ -128,13 +147,13 @@ func tryVectorized(ctx context.Context, opts Options, sc *scaffolded, out *Outco
 	t.Bench.summarize()
 	out.Best = t
 	out.Optimize = "nothing to optimize: the vectorized-python rewrite is the renderer's only candidate; `task bench-vectors` times it in Spark"
-	return buildVectorized(opts, sc, out, dir, pyPath, src)
+	return buildVectorized(opts, sc, out, dir, pyPath, target, src)
 }
 
 // buildVectorized makes the record and the changes: the rewrite module and
 // the record. The use sites are left alone: the rewrite module defines a
 // pandas_udf of the same name, type and column, to import in their place.
-func buildVectorized(opts Options, sc *scaffolded, out *Outcome, dir, pyPath string, src []byte) error {
+func buildVectorized(opts Options, sc *scaffolded, out *Outcome, dir, pyPath, target string, src []byte) error {
 	u := opts.UDF
 	best := out.Best
 	out.RewriteDir = dir
@@ -151,7 +170,7 @@ func buildVectorized(opts Options, sc *scaffolded, out *Outcome, dir, pyPath str
 			File: u.File, Name: u.Name, Language: string(u.Language), SpanSHA256: evidence.SpanHash(spanText),
 			SignatureSHA256: evidence.SignatureHash(after), DependsOn: evidence.Dependencies(after, opts.Source),
 		},
-		Rewrites:     []evidence.RewriteFile{{Target: TargetVectorizedPython, Path: pyPath, SHA256: evidence.SHA256(src)}},
+		Rewrites:     []evidence.RewriteFile{{Target: target, Path: pyPath, SHA256: evidence.SHA256(src)}},
 		SpecSHA256:   evidence.SHA256(sc.specJSON),
 		InputsSHA256: sc.inputsHash,
 		Seed:         opts.Seed,
@@ -163,7 +182,7 @@ func buildVectorized(opts Options, sc *scaffolded, out *Outcome, dir, pyPath str
 		Result:      evidence.Verified,
 		Mismatches:  best.Report.Mismatches,
 		TypeSources: recordTypeSources(u.TypeSources),
-		Benchmarks:  []evidence.Benchmark{best.Bench.record(TargetVectorizedPython)},
+		Benchmarks:  []evidence.Benchmark{best.Bench.record(target)},
 	}
 	recJSON, err := json.MarshalIndent(rec, "", "  ")
 	if err != nil {

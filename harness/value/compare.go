@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"slices"
+	"strings"
 )
 
 // Policy says when two values count as equal. The zero Policy is
@@ -26,18 +27,26 @@ type Policy struct {
 func (p Policy) Exact() bool { return p == Policy{} }
 
 func (p Policy) String() string {
-	s := "bit-exact"
-	if p.LenientSignedZero {
-		s = "bit-exact but -0.0 = 0.0"
-	}
+	var tol []string
 	if p.ULP > 0 {
-		s += fmt.Sprintf(", within %d ulp", p.ULP)
+		tol = append(tol, fmt.Sprintf("%d ulp", p.ULP))
 	}
 	if p.Rel > 0 {
-		s += fmt.Sprintf(", within relative %g", p.Rel)
+		tol = append(tol, fmt.Sprintf("relative %g", p.Rel))
 	}
 	if p.Abs > 0 {
-		s += fmt.Sprintf(", within absolute %g", p.Abs)
+		tol = append(tol, fmt.Sprintf("absolute %g", p.Abs))
+	}
+	if len(tol) == 0 {
+		if p.LenientSignedZero {
+			return "bit-exact but -0.0 = 0.0"
+		}
+		return "bit-exact"
+	}
+	// Not "bit-exact, within ...": a tolerance is the point.
+	s := "within " + strings.Join(tol, " or ")
+	if p.LenientSignedZero {
+		s += ", -0.0 = 0.0"
 	}
 	return s
 }

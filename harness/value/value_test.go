@@ -93,7 +93,9 @@ func TestPolicy(t *testing.T) {
 	assert.True(t, exact.Equal(ErrorOf("java.lang.NullPointerException", "a"), ErrorOf("java.lang.NullPointerException", "b")))
 	assert.False(t, exact.Equal(ErrorOf("A", ""), ErrorOf("B", "")))
 	assert.Equal(t, "bit-exact", exact.String())
-	assert.Equal(t, "bit-exact but -0.0 = 0.0, within 4 ulp", Policy{LenientSignedZero: true, ULP: 4}.String())
+	assert.Equal(t, "within 4 ulp, -0.0 = 0.0", Policy{LenientSignedZero: true, ULP: 4}.String())
+	assert.Equal(t, "within relative 1e-05 or absolute 1e-09", Policy{Rel: 1e-5, Abs: 1e-9}.String())
+	assert.Equal(t, "bit-exact but -0.0 = 0.0", Policy{LenientSignedZero: true}.String())
 }
 
 func TestString(t *testing.T) {

@@ -547,7 +547,7 @@ func (v *verifier) checkRecord(ctx context.Context, recAbs string) []Item {
 		if rw.Target == string(udf.TargetSQL) && sqlIdx < 0 {
 			sqlIdx, sqlText = i, evidence.StripSQLComments(string(b))
 		}
-		if rw.Target == string(udf.TargetVectorizedPython) && pyIdx < 0 {
+		if (rw.Target == string(udf.TargetVectorizedPython) || rw.Target == rewrite.TargetVectorizedPythonFast) && pyIdx < 0 {
 			pyIdx, pyAbs = i, abs
 		}
 	}

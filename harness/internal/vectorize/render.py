@@ -748,6 +748,166 @@ def per_row(fn, req):
     return inner, [elem], ret_kind
 
 
+# ---------------------------------------------------------------- fast forms
+#
+# With "fast" in the request, the rewrite also holds a kernel that changes
+# the algorithm, and so the rounding: it is proved only within a tolerance
+# the project declares for the UDF (udfx.yaml), never bit-exact, and is
+# never the default rewrite. Each form is recognized by the per-row
+# function's shape (its locals renamed in order, its integer constants
+# other than 0 and 1 captured), not by its name. A fast kernel takes only
+# the rows where the original's float32 sums differ from exact sums by
+# rounding alone, and raises for the others, which the exact kernel then
+# takes, bit for bit.
+
+FAST_PAIRWISE = """
+def f(x):
+    n = len(x)
+    tot = 0.0
+    cnt = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            tot += abs(x[i] - x[j])
+            cnt += 1
+    return tot / cnt
+"""
+
+FAST_MOVING = """
+def f(x):
+    w = 128
+    n = len(x)
+    y = np.empty(n - w + 1, dtype=x.dtype)
+    for i in range(n - w + 1):
+        s = 0.0
+        for j in range(i, i + w):
+            s += x[j]
+        y[i] = s / w
+    return y
+"""
+
+# Values whose differences and sums stay normal floats, far from float32's
+# overflow: there the original's float32 arithmetic is exact arithmetic
+# plus rounding.
+FAST_RANGE = """
+        a = abs(np.float64(x[k]))
+        if not (a == 0.0 or (a >= 1e-30 and a <= 1e30)):
+            raise ArithmeticError()"""
+
+FAST_PAIRWISE_KERNEL = """
+@numba.njit(cache=True, error_model="numpy")
+def {kernel}(x):
+    # The mean of |x[i] - x[j]| over i < j from the sorted values: the k-th
+    # smallest is subtracted from the n-1-k larger ones and has the k
+    # smaller ones subtracted from it, so the sum is sum(s[k] * (2k - n + 1)),
+    # O(n log n) in float64 instead of the original's O(n^2) float32 sum.
+    n = x.shape[0]
+    if n < 2:
+        raise ArithmeticError()
+    big = 0.0
+    for k in range(n):{range_check}
+        big = max(big, a)
+    cnt = n * (n - 1) // 2
+    if 2.0 * big * cnt > 1e38:
+        raise ArithmeticError()
+    s = np.sort(x.astype(np.float64))
+    tot = 0.0
+    for k in range(n):
+        tot += s[k] * (2 * k - n + 1)
+    return np.float32(tot / cnt)
+"""
+
+FAST_MOVING_KERNEL = """
+@numba.njit(cache=True, error_model="numpy")
+def {kernel}(x):
+    # Each window's sum from the previous one (a running float64 sum),
+    # O(n) instead of the original's O(n * {w}) float32 sums. Only for
+    # values of one sign (no cancellation in the original's sums) and
+    # window sums within a factor of 1e4 of each other, where the running
+    # sum's own error stays far below float32's.
+    n = x.shape[0]
+    m = n - {w} + 1
+    if m < 1:
+        raise ArithmeticError()
+    pos = False
+    neg = False
+    for k in range(n):{range_check}
+        if x[k] > 0:
+            pos = True
+        elif x[k] < 0:
+            neg = True
+    if pos and neg:
+        raise ArithmeticError()
+    y = np.empty(m, dtype=np.float32)
+    s = 0.0
+    for j in range({w}):
+        s += np.float64(x[j])
+    lo = abs(s)
+    hi = abs(s)
+    y[0] = np.float32(s / {w})
+    for i in range(1, m):
+        s += np.float64(x[i + {w} - 1]) - np.float64(x[i - 1])
+        lo = min(lo, abs(s))
+        hi = max(hi, abs(s))
+        y[i] = np.float32(s / {w})
+    if hi > 0.0 and lo * 1e4 < hi:
+        raise ArithmeticError()
+    return y
+"""
+
+
+def canonical(fn):
+    """fn's shape: its dump with parameters and locals renamed v0, v1, ...
+    in order of first appearance and integer constants other than 0 and 1
+    replaced, and those constants in order."""
+    import copy
+
+    fn = copy.deepcopy(fn)
+    names, consts = {}, []
+    local = {a.arg for a in fn.args.args}
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            local.add(n.id)
+
+    def rename(name):
+        if name not in names:
+            names[name] = "v%d" % len(names)
+        return names[name]
+
+    for a in fn.args.args:
+        a.arg = rename(a.arg)
+
+    class T(ast.NodeTransformer):
+        def visit_Name(self, node):
+            if node.id in local:
+                node.id = rename(node.id)
+            return node
+
+        def visit_Constant(self, node):
+            if type(node.value) is int and node.value not in (0, 1):
+                consts.append(node.value)
+                return ast.copy_location(ast.Constant(value="K"), node)
+            return node
+
+    body = [T().visit(st) for st in fn.body if not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant))]
+    return "|".join(ast.dump(st) for st in body) + "|" + ",".join(a.arg for a in fn.args.args), consts
+
+
+def fast_form(inner, ptypes, ret_kind, tree):
+    """The fast kernel's source for the per-row function, by its shape."""
+    if ptypes[0] != ARR32:
+        raise Decline("the faster forms udfx knows are for float32 arrays; this column is float64")
+    shape, consts = canonical(inner)
+    range_check = FAST_RANGE
+    if shape == canonical(ast.parse(FAST_PAIRWISE).body[0])[0] and ret_kind == "scalar":
+        return "pairwise", FAST_PAIRWISE_KERNEL.replace("{range_check}", range_check)
+    if shape == canonical(ast.parse(FAST_MOVING).body[0])[0] and ret_kind == ARR32 \
+            and module_imports_numpy_as_np(tree) and consts and consts[0] >= 1:
+        return "moving", FAST_MOVING_KERNEL.replace("{range_check}", range_check).replace("{w}", str(consts[0]))
+    raise Decline("no faster form with a stated tolerance: udfx knows two, the mean of pairwise absolute "
+                  "differences (sorted, O(n log n)) and a moving average (a running sum, O(n)), each written "
+                  "as the plain loops of examples/python-vectors")
+
+
 def module_imports_numpy_as_np(tree):
     for n in tree.body:
         if isinstance(n, ast.Import):
@@ -778,17 +938,49 @@ def render(req):
     decorator = ast.get_source_segment(src, fn.decorator_list[0]) if fn.decorator_list else None
     if decorator is None:
         raise Decline("the pandas_udf has no decorator to copy")
-    out = [
-        req["marker"],
-        '"""udfx vectorized-python rewrite of %s:%s.' % (req["rel_file"], name),
-        "",
-        "The per-row function runs as a numba kernel rendered from its Python",
-        "source: the same operations in the same order at the same float widths",
-        "(numpy 2's: a Python float becomes float32 once a float32 is added to",
-        "it), no fastmath. A row the kernel does not reproduce (a zero divisor,",
-        "an index out of range, an int past 64 bits, an input that is not a",
-        "1-d %s array) runs the original's per-row function, copied" % elem_dtype.split(".")[1],
-        'below unchanged. Proved bit-exact by udfx\'s differential test."""',
+    fast, fast_src = None, ""
+    if req.get("fast"):
+        fast, fast_src = fast_form(inner, ptypes, ret_kind, tree)
+        fast_src = fast_src.replace("{kernel}", "_%s_fast" % name)
+    if fast:
+        doc = [
+            '"""udfx vectorized-python rewrite of %s:%s, the fast form: NOT bit-exact.' % (req["rel_file"], name),
+            "",
+            {"pairwise": "The mean of pairwise absolute differences is computed from the sorted",
+             "moving": "Each window's sum is computed from the previous one (a running sum"}[fast],
+            {"pairwise": "values in float64, O(n log n), where the original sums O(n^2) float32",
+             "moving": "in float64), O(n), where the original sums every window in float32:"}[fast],
+            {"pairwise": "differences in float32: the results differ by rounding. It is proved",
+             "moving": "the results differ by rounding. It is proved only within the tolerance"}[fast],
+            {"pairwise": "only within the tolerance the project's udfx.yaml declares for it.",
+             "moving": "the project's udfx.yaml declares for it."}[fast],
+            "Rows outside the fast kernel's range (non-finite or extreme values, and",
+            "more, see its comments) run the exact kernel, rendered from the Python",
+            "source with the same operations in the same order at the same float",
+            "widths, no fastmath; a row neither reproduces runs the original's",
+            'per-row function, copied below unchanged."""',
+        ]
+    else:
+        doc = [
+            '"""udfx vectorized-python rewrite of %s:%s.' % (req["rel_file"], name),
+            "",
+            "The per-row function runs as a numba kernel rendered from its Python",
+            "source: the same operations in the same order at the same float widths",
+            "(numpy 2's: a Python float becomes float32 once a float32 is added to",
+            "it), no fastmath. A row the kernel does not reproduce (a zero divisor,",
+            "an index out of range, an int past 64 bits, an input that is not a",
+            "1-d %s array) runs the original's per-row function, copied" % elem_dtype.split(".")[1],
+            'below unchanged. Proved bit-exact by udfx\'s differential test."""',
+        ]
+    first_try = []
+    if fast:
+        first_try = [
+            "        try:",
+            "            return _%s_fast(x)" % name,
+            "        except Exception:  # noqa: BLE001 -- outside the fast kernel's range: the exact kernel's row",
+            "            pass",
+        ]
+    out = [req["marker"]] + doc + [
         "import numba",
         "import numpy as np",
         "import pandas as pd",
@@ -796,6 +988,7 @@ def render(req):
         HELPERS,
         "",
         body,
+        fast_src.rstrip(),
         "",
         "",
         original.rstrip(),
@@ -803,6 +996,7 @@ def render(req):
         "",
         "def _%s_row(x):" % name,
         "    if type(x) is np.ndarray and x.dtype == %s and x.ndim == 1:" % elem_dtype,
+    ] + first_try + [
         "        try:",
         "            return %s(x)" % kernel,
         "        except Exception:  # noqa: BLE001 -- the kernel leaves this row to the original",

@@ -43,6 +43,10 @@ type Request struct {
 	ParamTypes []string `json:"param_types"`
 	// Marker is the rewrite file's first line (evidence.MarkerLine).
 	Marker string `json:"marker"`
+	// Fast asks for the fast form: a kernel with a faster algorithm that
+	// rounds differently, tried first on the rows in its range, beside
+	// the exact kernel. It is declined for a function of no known shape.
+	Fast bool `json:"fast,omitempty"`
 }
 
 // DeclineError says what in the UDF cannot be rendered exactly.

@@ -2,8 +2,11 @@ package vectorize
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -100,6 +103,104 @@ func TestDeclines(t *testing.T) {
 			var de *DeclineError
 			require.ErrorAs(t, err, &de)
 			assert.Contains(t, de.Reason, c.want)
+		})
+	}
+}
+
+// TestFastForms renders the fast forms of both examples and runs them on
+// the published benchmark's data (np.random.seed(42), rand(1536) as
+// float32): the fast kernel takes every such row (so a test on such rows
+// proves it, not the exact kernel behind it), stays within the tolerance
+// the examples' udfx.yaml entries would declare, and leaves a row with a
+// NaN to the exact kernel, bit for bit.
+func TestFastForms(t *testing.T) {
+	for _, c := range []struct {
+		name, ret string
+		rows      int
+		rel       float64
+	}{
+		{"moving_average", "array<float>", 50, 1e-5},
+		{"mean_pairwise_abs_diff", "float", 2, 1e-3},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src, err := Render(context.Background(), python(t), Request{
+				File: vectorsFile(t), RelFile: "examples/python-vectors/vectors.py", Name: c.name,
+				Kind: "pandas-udf", Flavor: "series-to-series", ReturnType: c.ret, ParamTypes: []string{"array<float>"},
+				Marker: "# m", Fast: true,
+			})
+			require.NoError(t, err)
+			s := string(src)
+			assert.Contains(t, s, "the fast form: NOT bit-exact")
+			assert.Contains(t, s, "def _"+c.name+"_fast(x):")
+			assert.NotContains(t, s, "fastmath=")
+			mod := filepath.Join(t.TempDir(), "fast.py")
+			require.NoError(t, os.WriteFile(mod, src, 0o644))
+			script := fmt.Sprintf(`import sys, numpy as np
+import pyspark.sql.functions as F
+F.pandas_udf = lambda *a, **k: (lambda f: f)
+ns = {"__name__": "fast"}
+exec(compile(open(sys.argv[1]).read(), sys.argv[1], "exec"), ns)
+fast, exact, orig, row = (ns["_%[1]s_" + k] for k in ("fast", "kernel", "original", "row"))
+np.random.seed(42)
+worst = 0.0
+for _ in range(%[2]d):
+    x = np.random.rand(1536).astype(np.float32)
+    f = np.asarray(fast(x), dtype=np.float64)  # raises if the row were outside its range
+    o = np.asarray(orig(x), dtype=np.float64)
+    worst = max(worst, float(np.max(np.abs(f - o) / np.maximum(np.abs(f), np.abs(o)))))
+x[7] = np.nan
+try:
+    fast(x)
+    sys.exit("the fast kernel took a row with a NaN")
+except ArithmeticError:
+    pass
+a, b = np.asarray(row(x)), np.asarray(exact(x))
+assert a.tobytes() == b.tobytes(), "a NaN row is not the exact kernel's"
+print(worst)
+`, c.name, c.rows)
+			cmd := exec.Command(python(t), "-c", script, mod)
+			out, err := cmd.CombinedOutput()
+			require.NoError(t, err, string(out))
+			worst, err := strconv.ParseFloat(strings.TrimSpace(string(out)), 64)
+			require.NoError(t, err, string(out))
+			assert.Greater(t, worst, 0.0, "the fast form rounds differently: else it would be no faster form")
+			assert.LessOrEqual(t, worst, c.rel)
+			t.Logf("%s: largest relative difference from the original on %d rows: %.3g", c.name, c.rows, worst)
+		})
+	}
+}
+
+// TestFastFormsByShape: a fast form is found by the function's shape
+// (other names, another window), and a function of another shape is
+// declined, never approximated.
+func TestFastFormsByShape(t *testing.T) {
+	const head = "import numpy as np\nimport pandas as pd\nfrom pyspark.sql.functions import pandas_udf\n\n\n"
+	moving := func(loop string) string {
+		return head + "@pandas_udf(\"array<float>\")\ndef u(col: pd.Series) -> pd.Series:\n    def g(vec):\n        win = 64\n        size = len(vec)\n" +
+			"        out = np.empty(size - win + 1, dtype=vec.dtype)\n        for a in range(size - win + 1):\n            acc = 0.0\n" +
+			"        " + loop + "\n                acc += vec[b]\n            out[a] = acc / win\n        return out\n\n    return col.apply(g)\n"
+	}
+	for _, c := range []struct {
+		name, src, want, decline string
+	}{
+		{"renamed, window 64", moving("    for b in range(a, a + win):"), "m = n - 64 + 1", ""},
+		{"one more element", moving("    for b in range(a, a + win + 1):"), "", "no faster form with a stated tolerance"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "m.py")
+			require.NoError(t, os.WriteFile(file, []byte(c.src), 0o644))
+			src, err := Render(context.Background(), python(t), Request{
+				File: file, RelFile: "m.py", Name: "u", Kind: "pandas-udf", Flavor: "series-to-series",
+				ReturnType: "array<float>", ParamTypes: []string{"array<float>"}, Marker: "# m", Fast: true,
+			})
+			if c.decline != "" {
+				var de *DeclineError
+				require.ErrorAs(t, err, &de)
+				assert.Contains(t, de.Reason, c.decline)
+				return
+			}
+			require.NoError(t, err)
+			assert.Contains(t, string(src), c.want)
 		})
 	}
 }
