@@ -117,7 +117,14 @@ columnar and cuda render from the translator's IR, so they are offered only
 beside a verified sql rewrite of it (sql is then included).
 vectorized-python renders the per-row loops of a Python UDF as a numba
 kernel in a pandas_udf (udfx-rewrites/<udf>/vectorized.py), proved
-bit-exact against the original, both in CPython, one row per batch. cuda
+bit-exact against the original, both in CPython, one row per batch.
+vectorized-python-fast (never a default) is the same with a faster
+algorithm that rounds differently (pairwise differences from sorted
+values, a moving average from a running sum): it is proved only within a
+tolerance that udfx.yaml at the repository root declares for the UDF, and
+refused without one. dataframe is the target of an RDD chain (scan's
+rdd-pipeline): the whole chain as DataFrame code, proved on Spark by
+comparing what both collect as multisets (docs/pipelines.md). cuda
 is accepted only when its per-row function, built with g++, equals the
 original on every row bit-exact; --native also builds its kernel and JNI
 bridge with nvcc into the RapidsUDF jar. columnar (a RapidsUDF under
@@ -133,6 +140,8 @@ not be rolled back (a file changed since, or a damaged journal).`,
 		Example: `  udfx rewrite examples/scala-to-fahrenheit/ToFahrenheit.scala
   udfx rewrite examples/python-celsius/celsius.py:to_fahrenheit --apply
   udfx rewrite examples/python-vectors/vectors.py:moving_average
+  udfx rewrite examples/python-vectors/vectors.py:moving_average --target vectorized-python-fast
+  udfx rewrite examples/python-wordcount/wordcount.py:counts --apply
   udfx rewrite --recover`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if opts.recover {
@@ -156,7 +165,7 @@ not be rolled back (a file changed since, or a damaged journal).`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringSliceVar(&opts.targets, "target", nil, "rewrite targets: sql, columnar, cuda, vectorized-python (default all that apply to the UDF)")
+	f.StringSliceVar(&opts.targets, "target", nil, "rewrite targets: sql, columnar, cuda, vectorized-python, vectorized-python-fast, dataframe (default all that apply to the UDF)")
 	f.BoolVar(&opts.apply, "apply", false, "apply the patch to the working tree")
 	f.BoolVar(&opts.force, "force", false, "with --apply: apply over uncommitted changes")
 	f.BoolVar(&opts.recover, "recover", false, "only roll back an interrupted --apply in the current folder's repository")
