@@ -14,7 +14,6 @@ import (
 	"github.com/udfx/udfx/harness/rewrite"
 	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/udf"
-	"github.com/udfx/udfx/internal/applyjournal"
 )
 
 // pipelineEngine is the engine an RDD chain runs on: Spark, whatever
@@ -90,16 +89,7 @@ func runPipelineRewrite(ctx context.Context, e *env, opts *rewriteOptions, loc *
 		return nil
 	}
 	if err := rewrite.Apply(root, u.Name, out.Changes, opts.force); err != nil {
-		var de *rewrite.DirtyError
-		var ce *rewrite.ChangedError
-		var oe *applyjournal.OpenError
-		switch {
-		case errors.As(err, &de) || errors.As(err, &ce):
-			return usageError(err)
-		case errors.As(err, &oe):
-			return stateError(err)
-		}
-		return internalError(err)
+		return applyError(err)
 	}
 	fmt.Fprintf(w, "  applied        %d files changed in %s\n", len(out.Changes), root)
 	return nil

@@ -333,18 +333,7 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 	fmt.Fprintf(w, "  patch          %s\n", workRel(e, out.PatchPath))
 	if opts.apply {
 		if err := rewrite.Apply(root, u.Name, out.Changes, opts.force); err != nil {
-			var de *rewrite.DirtyError
-			var ce *rewrite.ChangedError
-			var out *rewrite.OutsideError
-			var du *rewrite.DroppedUseSitesError
-			var oe *applyjournal.OpenError
-			switch {
-			case errors.As(err, &de) || errors.As(err, &ce) || errors.As(err, &out) || errors.As(err, &du):
-				return usageError(err)
-			case errors.As(err, &oe):
-				return stateError(err)
-			}
-			return internalError(err)
+			return applyError(err)
 		}
 		fmt.Fprintf(w, "  applied        %d files changed in %s\n", len(out.Changes), root)
 	}
@@ -380,4 +369,22 @@ func declaredTolerance(root string, u *udf.UDF) (*value.Policy, string, error) {
 	}
 	p := g.Policy()
 	return &p, g.DeclaredAt, nil
+}
+
+// applyError maps what --apply refuses (uncommitted or changed files, a
+// path outside the repository, dropped use sites) to usage errors and an
+// interrupted earlier apply to the state error.
+func applyError(err error) error {
+	var de *rewrite.DirtyError
+	var ce *rewrite.ChangedError
+	var out *rewrite.OutsideError
+	var du *rewrite.DroppedUseSitesError
+	var oe *applyjournal.OpenError
+	switch {
+	case errors.As(err, &de) || errors.As(err, &ce) || errors.As(err, &out) || errors.As(err, &du):
+		return usageError(err)
+	case errors.As(err, &oe):
+		return stateError(err)
+	}
+	return internalError(err)
 }

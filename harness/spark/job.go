@@ -379,6 +379,25 @@ type BenchResult struct {
 	Call                                      string
 }
 
+// benchEvents passes the driver's progress events of timed runs to
+// progress, which may be nil.
+func benchEvents(progress func(BenchRun)) func([]byte) {
+	return func(line []byte) {
+		if progress == nil {
+			return
+		}
+		var ev struct {
+			Side    string  `json:"side"`
+			Phase   string  `json:"phase"`
+			Run     int     `json:"run"`
+			Seconds float64 `json:"seconds"`
+		}
+		if json.Unmarshal(line, &ev) == nil {
+			progress(BenchRun{Side: Side(ev.Side), Warmup: ev.Phase == "warmup", Index: ev.Run, Seconds: ev.Seconds})
+		}
+	}
+}
+
 // Bench times the original job and the rewritten job end to end: read the
 // Parquet file, evaluate, write to Spark's noop sink (every row computed,
 // nothing stored). Measured runs alternate between the sides, and each
@@ -420,21 +439,7 @@ func (s *Session) Bench(ctx context.Context, job BenchJob) (*BenchResult, error)
 	if job.ANSI != nil {
 		req["ansi"] = *job.ANSI
 	}
-	onEvent := func(line []byte) {
-		if job.Progress == nil {
-			return
-		}
-		var ev struct {
-			Side    string  `json:"side"`
-			Phase   string  `json:"phase"`
-			Run     int     `json:"run"`
-			Seconds float64 `json:"seconds"`
-		}
-		if json.Unmarshal(line, &ev) == nil {
-			job.Progress(BenchRun{Side: Side(ev.Side), Warmup: ev.Phase == "warmup", Index: ev.Run, Seconds: ev.Seconds})
-		}
-	}
-	raw, werr, err := s.call(ctx, req, onEvent)
+	raw, werr, err := s.call(ctx, req, benchEvents(job.Progress))
 	if err != nil {
 		return nil, err
 	}

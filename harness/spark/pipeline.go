@@ -109,21 +109,7 @@ func (s *Session) pipeline(ctx context.Context, job PipelineJob, mode string) (j
 	}
 	req := map[string]any{"op": "pipeline", "mode": mode, "file": file, "input": input,
 		"original_expr": job.OriginalExpr, "rewrite_expr": job.RewriteExpr, "runs": job.Runs, "warmup": job.Warmup}
-	onEvent := func(line []byte) {
-		if job.Progress == nil {
-			return
-		}
-		var ev struct {
-			Side    string  `json:"side"`
-			Phase   string  `json:"phase"`
-			Run     int     `json:"run"`
-			Seconds float64 `json:"seconds"`
-		}
-		if json.Unmarshal(line, &ev) == nil {
-			job.Progress(BenchRun{Side: Side(ev.Side), Warmup: ev.Phase == "warmup", Index: ev.Run, Seconds: ev.Seconds})
-		}
-	}
-	raw, werr, err := s.call(ctx, req, onEvent)
+	raw, werr, err := s.call(ctx, req, benchEvents(job.Progress))
 	if err != nil {
 		return nil, err
 	}

@@ -531,17 +531,8 @@ func (v *verifier) checkRecord(ctx context.Context, recAbs string) []Item {
 	for i, rw := range rec.Rewrites {
 		it := &items[i]
 		abs := filepath.Join(repo, filepath.FromSlash(rw.Path))
-		b, err := os.ReadFile(abs)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			it.Status, it.Detail = StaleRewrite, "the rewrite changed: the file is gone"
-			continue
-		case err != nil:
-			it.Status, it.Detail = Error, fmt.Sprintf("read the rewrite: %v", err)
-			continue
-		}
-		if got := evidence.SHA256(b); got != rw.SHA256 {
-			it.Status, it.Detail = StaleRewrite, fmt.Sprintf("the rewrite changed: sha256 %s, the record has %s", short(got), short(rw.SHA256))
+		b, ok := readRewrite(it, abs, rw)
+		if !ok {
 			continue
 		}
 		if rw.Target == string(udf.TargetSQL) && sqlIdx < 0 {
@@ -1067,4 +1058,24 @@ func recordTypes(u *udf.UDF, rec *evidence.Record) error {
 		}
 	}
 	return nil
+}
+
+// readRewrite reads a rewrite file and checks its hash against the
+// record; a file gone, unreadable or changed sets its status and is not
+// ok.
+func readRewrite(it *Item, abs string, rw evidence.RewriteFile) ([]byte, bool) {
+	b, err := os.ReadFile(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		it.Status, it.Detail = StaleRewrite, "the rewrite changed: the file is gone"
+		return nil, false
+	case err != nil:
+		it.Status, it.Detail = Error, fmt.Sprintf("read the rewrite: %v", err)
+		return nil, false
+	}
+	if got := evidence.SHA256(b); got != rw.SHA256 {
+		it.Status, it.Detail = StaleRewrite, fmt.Sprintf("the rewrite changed: sha256 %s, the record has %s", short(got), short(rw.SHA256))
+		return nil, false
+	}
+	return b, true
 }

@@ -736,6 +736,23 @@ def run(req):
     return with_ansi(req, go)
 
 
+def timed_runs(req, once):
+    """req["warmup"] warm-up runs of each side, then req["runs"] timed
+    ones; once(side, phase, i) runs one and returns its seconds."""
+    warm = {"original": [], "rewrite": []}
+    runs = {"original": [], "rewrite": []}
+    for i in range(req.get("warmup", 0)):
+        for side in ("original", "rewrite"):
+            warm[side].append(once(side, "warmup", i))
+    for i in range(req.get("runs", 1)):
+        # Pairs alternate which side goes first (ABBA), so a drift in the
+        # machine's speed weighs on both sides alike.
+        order = ("original", "rewrite") if i % 2 == 0 else ("rewrite", "original")
+        for side in order:
+            runs[side].append(once(side, "run", i))
+    return {"warmup": warm, "runs": runs}
+
+
 def bench(req):
     from pyspark.sql.functions import col
 
@@ -782,18 +799,9 @@ def bench(req):
             send({"event": "progress", "side": side, "phase": phase, "run": i, "seconds": secs})
             return secs
 
-        warm = {"original": [], "rewrite": []}
-        runs = {"original": [], "rewrite": []}
-        for i in range(req.get("warmup", 0)):
-            for side in ("original", "rewrite"):
-                warm[side].append(once(side, "warmup", i))
-        for i in range(req.get("runs", 1)):
-            # Pairs alternate which side goes first (ABBA), so a drift in
-            # the machine's speed weighs on both sides alike.
-            order = ("original", "rewrite") if i % 2 == 0 else ("rewrite", "original")
-            for side in order:
-                runs[side].append(once(side, "run", i))
-        return {"warmup": warm, "runs": runs, "plans": plans, "native_reports": reports}
+        res = timed_runs(req, once)
+        res.update({"plans": plans, "native_reports": reports})
+        return res
 
     return with_ansi(req, go)
 
@@ -845,22 +853,12 @@ def pipeline(req):
         return d, rows, time.perf_counter() - t0
 
     if req.get("mode") == "bench":
-        runs = {"original": [], "rewrite": []}
-        warm = {"original": [], "rewrite": []}
-
         def once(name, phase, i):
             secs = collect(name)[2]
             send({"event": "progress", "side": name, "phase": phase, "run": i, "seconds": secs})
             return secs
 
-        for i in range(req.get("warmup", 0)):
-            for name in ("original", "rewrite"):
-                warm[name].append(once(name, "warmup", i))
-        for i in range(req.get("runs", 1)):
-            order = ("original", "rewrite") if i % 2 == 0 else ("rewrite", "original")
-            for name in order:
-                runs[name].append(once(name, "run", i))
-        return {"warmup": warm, "runs": runs}
+        return timed_runs(req, once)
 
     def key(item):
         vals = tuple(item) if isinstance(item, tuple) else (item,)
