@@ -84,6 +84,31 @@ func TestTranslateRules(t *testing.T) {
 	}
 }
 
+// TestTranslateFindsTheSession: the new code reads the text with the
+// session the job's textFile ran on where the function shows it is one
+// (SparkSession.builder...getOrCreate() or a SparkSession annotation),
+// else with the session SparkSession.builder.getOrCreate() returns (one
+// SparkContext per JVM), and declines when it can do neither.
+func TestTranslateFindsTheSession(t *testing.T) {
+	chain := "    counts = s.sparkContext.textFile(path).flatMap(lambda l: l.split()).map(lambda w: (w, 1)).reduceByKey(add)\n    return counts.count()\n"
+	for _, c := range []struct{ name, src, head string }{
+		{"built here", jobHead + "    s = SparkSession.builder.appName(\"x\").getOrCreate()\n" + chain, "s.read.text(path)"},
+		{"annotated", strings.Replace(jobHead, "def main(spark, path, sc)", "def main(s: SparkSession, path)", 1) + chain, "s.read.text(path)"},
+		{"a parameter", strings.Replace(jobHead, "def main(spark, path, sc)", "def main(s, path)", 1) + chain, "SparkSession.builder.getOrCreate().read.text(path)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tr, err := translate(t, c.src)
+			require.NoError(t, err)
+			assert.Contains(t, tr.New, "\n        "+c.head+"\n")
+		})
+	}
+	src := "from operator import add\n\n\ndef main(s, path):\n" + chain
+	_, err := translate(t, src)
+	var de *DeclineError
+	require.ErrorAs(t, err, &de)
+	assert.Contains(t, de.Reason, "which udfx cannot show is a SparkSession's sparkContext")
+}
+
 func TestTranslateDeclines(t *testing.T) {
 	for _, c := range []struct {
 		name, body, reason string
@@ -121,6 +146,23 @@ func TestTranslateDeclines(t *testing.T) {
 		{"results used as tuples", `    counts = spark.sparkContext.textFile(path).flatMap(lambda l: l.split()).map(lambda w: (w, 1)).reduceByKey(add)
     return str(counts.collect())
 `, "is used as `str(counts.collect())`"},
+		{"add shadowed in the function", `    add = max
+    counts = spark.sparkContext.textFile(path).flatMap(lambda l: l.split()).map(lambda w: (w, 1)).reduceByKey(add)
+    return counts.count()
+`, "reduceByKey(add)"},
+		{"a path computed by a call", `    counts = spark.sparkContext.textFile(pick(path)).flatMap(lambda l: l.split()).map(lambda w: (w, 1)).reduceByKey(add)
+    return counts.count()
+`, "is evaluated again where the chain was"},
+		{"read before the chain in a loop", `    counts = None
+    for p in [path, path]:
+        if counts is not None:
+            print(counts.collect()[0])
+        counts = spark.sparkContext.textFile(p).flatMap(lambda l: l.split()).map(lambda w: (w, 1)).reduceByKey(add)
+    return counts.count()
+`, "is used as `counts is not None`"},
+		{"global", `    global counts
+    counts = spark.sparkContext.textFile(path).flatMap(lambda l: l.split()).map(lambda w: (w, 1)).reduceByKey(add)
+`, "is declared global"},
 		{"results saved", `    counts = spark.sparkContext.textFile(path).flatMap(lambda l: l.split()).map(lambda w: (w, 1)).reduceByKey(add)
     counts.saveAsTextFile("out")
 `, "saveAsTextFile"},

@@ -126,12 +126,15 @@ def is_nonempty_test(node, defs):
     return False
 
 
-def is_int_add(node, imports, defs):
-    """operator.add, or lambda a, b: a + b."""
+def is_int_add(node, mod, local):
+    """operator.add (imported, bound once, not shadowed in the function),
+    or lambda a, b: a + b."""
     if isinstance(node, ast.Name):
-        return imports.get(node.id) == "operator.add" and node.id not in defs
+        return mod.imports.get(node.id) == "operator.add" and mod.once(node.id) and node.id not in local
     if isinstance(node, ast.Attribute):
-        return isinstance(node.value, ast.Name) and imports.get(node.value.id) == "operator" and node.attr == "add"
+        v = node.value
+        return isinstance(v, ast.Name) and mod.imports.get(v.id) == "operator" and mod.once(v.id) \
+            and v.id not in local and node.attr == "add"
     if isinstance(node, ast.Lambda):
         a = node.args
         if a.posonlyargs or a.vararg or a.kwonlyargs or a.kwarg or a.defaults or len(a.args) != 2:
@@ -263,16 +266,48 @@ def assigned_names(stmts):
     return out
 
 
-def text_source(call, mod):
-    """The SparkSession expression and path of X.textFile(P)."""
+def text_source(call, mod, fn):
+    """The SparkSession expression and path of X.textFile(P): X's session
+    where X is provably one, else the session SparkSession.builder
+    .getOrCreate() returns (one SparkContext per JVM: the same lines)."""
     if call.keywords or len(call.args) != 1:
         decline(call, "textFile takes its path only here: minPartitions and use_unicode change how the lines are read or split, which udfx does not rewrite yet")
+    path = call.args[0]
+    if not simple(path):
+        decline(call, "the path %s is evaluated again where the chain was, so it must be a name, an attribute or a literal" % unparse(path))
     recv = call.func.value
-    if isinstance(recv, ast.Attribute) and recv.attr == "sparkContext":
-        return recv.value, call.args[0]
-    if mod.imports.get("SparkSession") == "pyspark.sql.SparkSession" and mod.once("SparkSession"):
-        return ast.parse("SparkSession.builder.getOrCreate()", mode="eval").body, call.args[0]
-    decline(call, "textFile is called on %s, not on a SparkSession's sparkContext, and the module does not import SparkSession to find the session by" % unparse(recv))
+    if isinstance(recv, ast.Attribute) and recv.attr == "sparkContext" and is_session(recv.value, mod, fn):
+        return recv.value, path
+    if mod.imports.get("SparkSession") == "pyspark.sql.SparkSession" and mod.once("SparkSession") \
+            and "SparkSession" not in assigned_names(fn.body):
+        return ast.parse("SparkSession.builder.getOrCreate()", mode="eval").body, path
+    decline(call, "textFile is called on %s, which udfx cannot show is a SparkSession's sparkContext, and the module does not import SparkSession to find the session by" % unparse(recv))
+
+
+def simple(node):
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return True
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)
+
+
+def is_session(node, mod, fn):
+    """node is a name the function binds once to
+    SparkSession.builder...getOrCreate(), or a parameter annotated
+    SparkSession."""
+    if not isinstance(node, ast.Name) or mod.imports.get("SparkSession") != "pyspark.sql.SparkSession":
+        return False
+    for a in fn.args.args + fn.args.kwonlyargs:
+        if a.arg == node.id:
+            return is_name(a.annotation, "SparkSession")
+    binds = [st for st in ast.walk(fn) if isinstance(st, ast.Assign) and len(st.targets) == 1 and is_name(st.targets[0], node.id)]
+    others = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == node.id and isinstance(n.ctx, (ast.Store, ast.Del))]
+    if len(binds) != 1 or len(others) != 1:
+        return False
+    calls, root = chain(binds[0].value)
+    return calls and calls[-1][1] == "getOrCreate" and not calls[-1][0].args and isinstance(root, ast.Attribute) \
+        and root.attr == "builder" and is_name(root.value, "SparkSession")
 
 
 def free_names(node):
@@ -296,7 +331,7 @@ def translate(req):
 
     # Where the lines come from.
     if calls and calls[0][1] == "textFile":
-        session, path = text_source(calls[0][0], mod)
+        session, path = text_source(calls[0][0], mod, fn)
         root_end = calls[0][0]
         calls = calls[1:]
         between = []
@@ -316,7 +351,7 @@ def translate(req):
         inner, _ = chain(src_stmt.value)
         if len(inner) != 1 or inner[0][1] != "textFile":
             decline(src_stmt, "%s is not sc.textFile(path)" % recv.id)
-        session, path = text_source(inner[0][0], mod)
+        session, path = text_source(inner[0][0], mod, fn)
         between = block[k + 1:at]
     else:
         decline(stmt, "the chain does not start at a text file")
@@ -324,7 +359,8 @@ def translate(req):
     if changed:
         decline(stmt, "%s changes between the textFile call and the chain" % ", ".join(sorted(changed)))
 
-    defs = {k: v for k, v in mod.defs.items() if mod.once(k)}
+    local = assigned_names(fn.body) | {a.arg for a in fn.args.args + fn.args.kwonlyargs + fn.args.posonlyargs}
+    defs = {k: v for k, v in mod.defs.items() if mod.once(k) and k not in local}
     state, key = LINES, "value"
     steps, described = [], []
     rules = {("flatMap", LINES), ("filter", LINES), ("filter", WORDS), ("map", LINES), ("map", WORDS), ("reduceByKey", PAIRS)}
@@ -357,7 +393,7 @@ def translate(req):
                 decline(call, "map(%s): udfx rewrites map(lambda w: (w, 1)) before reduceByKey only" % unparse(f))
             state = PAIRS
         elif op == "reduceByKey" and state == PAIRS:
-            if not is_int_add(f, mod.imports, defs):
+            if not is_int_add(f, mod, local):
                 decline(call, "reduceByKey(%s): udfx rewrites reduceByKey(operator.add) or (lambda a, b: a + b) over the 1s only" % unparse(f))
             steps.append(".groupBy(%s)" % py_str(key))
             steps.append(".count()")
@@ -389,15 +425,17 @@ def translate(req):
 
 
 def check_uses(fn, stmt, name, mod):
-    """Every later read of the chain's name must be one a Row cannot tell
+    """Every read of the chain's name must be one a Row cannot tell
     from a tuple: `for k, v in NAME.collect()`, dict(NAME.collect()) or
     NAME.count()."""
     par = parents(fn)
     for n in ast.walk(fn):
-        if not (is_name(n, name) and isinstance(n.ctx, ast.Load)) or n.lineno < stmt.lineno:
-            continue
-        if n.lineno <= stmt.end_lineno and n.lineno >= stmt.lineno and n.col_offset >= stmt.value.col_offset \
-                and par.get(n) is not None and _inside(n, stmt.value):
+        if isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names:
+            decline(n, "%s is declared %s here: code outside the function could read the RDD" % (name, type(n).__name__.lower()))
+    inside = set(map(id, ast.walk(stmt.value)))
+    for n in ast.walk(fn):
+        # Every read, before the chain too (a loop comes back to it).
+        if not (is_name(n, name) and isinstance(n.ctx, ast.Load)) or id(n) in inside:
             continue
         attr = par.get(n)
         call = par.get(attr)
@@ -411,17 +449,19 @@ def check_uses(fn, stmt, name, mod):
                         and len(use.target.elts) == 2 and all(isinstance(e, ast.Name) for e in use.target.elts):
                     ok = True
                 elif isinstance(use, ast.Call) and is_name(use.func, "dict") and use.args == [call] \
-                        and not use.keywords and mod.bound.get("dict", 0) == 0:
+                        and not use.keywords and mod.bound.get("dict", 0) == 0 and "dict" not in assigned_names(fn.body):
                     ok = True
         if not ok:
-            what = unparse(par.get(call) if isinstance(call, ast.Call) and par.get(call) is not fn else call or attr)
+            shown = n
+            for _ in range(3):
+                up = par.get(shown)
+                if not isinstance(up, ast.expr):
+                    break
+                shown = up
+            what = unparse(shown)
             decline(n, "%s is used as `%s`, where the DataFrame's Rows could differ from the RDD's tuples; "
                        "udfx rewrites chains whose results are read by `for k, v in %s.collect()`, dict(%s.collect()) or %s.count() only"
                     % (name, what, name, name, name))
-
-
-def _inside(n, outer):
-    return any(n is m for m in ast.walk(outer))
 
 
 def segment_after(src, start_node, value):
