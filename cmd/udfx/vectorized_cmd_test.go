@@ -14,13 +14,19 @@ import (
 
 // vectorsRepo is a repository holding examples/python-vectors alone.
 func vectorsRepo(t *testing.T) string {
+	return exampleRepo(t, "python-vectors", "vectors.py")
+}
+
+// exampleRepo is a repository holding one example's file alone, with the
+// project's .venv linked in.
+func exampleRepo(t *testing.T, example, file string) string {
 	t.Helper()
 	dir := t.TempDir()
 	src := repoRoot(t)
-	b, err := os.ReadFile(filepath.Join(src, "examples", "python-vectors", "vectors.py"))
+	b, err := os.ReadFile(filepath.Join(src, "examples", example, file))
 	require.NoError(t, err)
-	require.NoError(t, os.MkdirAll(filepath.Join(dir, "examples", "python-vectors"), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "examples", "python-vectors", "vectors.py"), b, 0o644))
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "examples", example), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "examples", example, file), b, 0o644))
 	require.NoError(t, os.Symlink(filepath.Join(src, ".venv"), filepath.Join(dir, ".venv")))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, ".gitignore"), []byte(".venv\n.udfx/\n__pycache__/\n"), 0o644))
 	git(t, dir, "init", "-q")
@@ -120,4 +126,27 @@ func TestRewriteFastFormOnlyWithinADeclaredTolerance(t *testing.T) {
 	stdout, stderr, code = runCLI(t, dir, "verify", "--skip-rerun")
 	require.Equal(t, exitFailed, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
 	assert.Contains(t, stdout, "undeclared-relaxation")
+}
+
+// TestRewritePlainLoopUDFToNumba: a plain @udf that loops is declined by
+// sql and rendered as a numba kernel inside a plain @udf of the same
+// type, proved against the original on the generated ints (every 64-bit
+// edge among them), and verify re-runs it.
+func TestRewritePlainLoopUDFToNumba(t *testing.T) {
+	t.Parallel()
+	dir := exampleRepo(t, "python-loops", "loops.py")
+
+	stdout, stderr, code := runCLI(t, dir, "rewrite", "examples/python-loops/loops.py:collatz_steps", "--rows", "300", "--apply")
+	require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	assert.Contains(t, stdout, "targets tried  sql, vectorized-python")
+	assert.Contains(t, stdout, "(sql): Python while_statement: not translated")
+	assert.Contains(t, stdout, "result         verified: vectorized-python udfx-rewrites/collatz_steps/vectorized.py (300 rows, bit-exact, each row against CPython)")
+	py, err := os.ReadFile(filepath.Join(dir, "udfx-rewrites", "collatz_steps", "vectorized.py"))
+	require.NoError(t, err)
+	assert.Contains(t, string(py), "@udf('int')\ndef collatz_steps(n):")
+	git(t, dir, "add", ".")
+	git(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "rewrite")
+	stdout, stderr, code = runCLI(t, dir, "verify")
+	require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	assert.Regexp(t, `collatz_steps +vectorized-python +pass .*differential test re-run in CPython`, stdout)
 }

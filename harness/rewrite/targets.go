@@ -57,6 +57,9 @@ func DefaultTargets(u *udf.UDF) []string {
 		return []string{TargetSQL, TargetColumnar, TargetCUDA}
 	case u.Language == udf.Python && u.Kind == udf.KindPandasUDF:
 		return []string{TargetVectorizedPython}
+	case u.Language == udf.Python && u.Kind == udf.KindPythonUDF && hasLoop(u):
+		// SQL first; a loop it declines may still compile with numba.
+		return []string{TargetSQL, TargetVectorizedPython}
 	}
 	return []string{TargetSQL}
 }
@@ -93,6 +96,15 @@ func CheckTargets(u *udf.UDF, targets []string) error {
 		}
 	}
 	return nil
+}
+
+func hasLoop(u *udf.UDF) bool {
+	for _, b := range u.Blockers {
+		if b.Kind == udf.BlockerLoop {
+			return true
+		}
+	}
+	return false
 }
 
 func wants(targets []string, t string) bool {

@@ -191,7 +191,11 @@ class Func:
 
     def assign(self, name, t, node):
         if name in self.params:
-            decline(node, "assigning to the parameter %s is not rendered" % name)
+            # A number parameter may take new values of its own type (a
+            # loop counting it down); an array parameter stays the input.
+            if self.types[name] in (INT, FLOAT) and t == self.types[name]:
+                return
+            decline(node, "assigning %s to the parameter %s is not rendered" % (desc(t), name))
         old = self.types.get(name)
         if t in (ARR32, ARR64) and old is not None and old != t:
             decline(node, "%s holds arrays of two dtypes" % name)
@@ -537,6 +541,11 @@ class Renderer:
             if s.value is None:
                 decline(s, "a bare return gives None")
             t, c = self.expr(s.value, ind)
+            if self.ret == INT:
+                if t != INT:
+                    decline(s, "returns %s where the UDF returns an integer type" % desc(t))
+                self.emit(ind, "return %s" % c)
+                return
             if self.ret == "scalar":
                 if t not in (FLOAT, F32, F64, UNION):
                     decline(s, "returns %s where the UDF returns a float type" % desc(t))
@@ -640,14 +649,14 @@ def _sub_int(a, b):
 
 @numba.njit(cache=True, inline="always")
 def _mul_int(a, b):
-    if a == 0 or b == 0:
-        return np.int64(0)
-    if (a == -1 and b == _I64_MIN) or (b == -1 and a == _I64_MIN):
+    # Not (a * b) // b != a: numba multiplies with LLVM's no-signed-wrap
+    # flag, and LLVM then folds that check to false (2**32 * 2**32 gave 0).
+    # The product in doubles is within 2**-51 of the true one, so below
+    # 2**62 it cannot have passed 2**63; from there the row runs the
+    # original, which is right whether or not 64 bits would have held it.
+    if abs(np.float64(a) * np.float64(b)) >= 4611686018427387904.0:
         raise ArithmeticError()
-    r = a * b
-    if r // b != a:
-        raise ArithmeticError()
-    return r
+    return a * b
 
 
 @numba.njit(cache=True, inline="always")
@@ -696,14 +705,16 @@ def _int_to_f64(a):
 
 
 def free_names(fn):
-    """Names fn reads that it neither binds nor gets from builtins."""
+    """Names fn's body reads that it neither binds nor gets from builtins
+    (its decorator, a plain @udf's udf(...), is not part of the row's work)."""
     bound = {a.arg for a in fn.args.args}
-    for n in ast.walk(fn):
+    nodes = [n for st in fn.body for n in ast.walk(st)]
+    for n in nodes:
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
             bound.add(n.id)
     import builtins
 
-    return sorted({n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+    return sorted({n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
                    and n.id not in bound and not hasattr(builtins, n.id)})
 
 
@@ -718,6 +729,8 @@ def per_row(fn, req):
     """The per-row function of the UDF, its parameter types and how its
     result is returned."""
     kind, flavor = req.get("kind"), req.get("flavor")
+    if kind == "python-udf":
+        return plain_udf(fn, req)
     if kind != "pandas-udf" or flavor != "series-to-series":
         raise Decline("renders pandas_udfs of the series-to-series shape (a per-row function applied with "
                       "Series.apply); this is a %s%s" % (kind, " (%s)" % flavor if flavor else ""))
@@ -908,6 +921,38 @@ def fast_form(inner, ptypes, ret_kind, tree):
                   "as the plain loops of examples/python-vectors")
 
 
+# The Spark types of a plain @udf's parameters and results the kernel
+# takes and gives: Spark hands a Python int for every integer type and a
+# Python float for float and double.
+PLAIN_PARAMS = {"tinyint": INT, "smallint": INT, "int": INT, "bigint": INT, "float": FLOAT, "double": FLOAT}
+PLAIN_RETURNS = {"tinyint": INT, "smallint": INT, "int": INT, "bigint": INT, "float": "scalar", "double": "scalar"}
+
+
+def plain_udf(fn, req):
+    """A plain @udf is its own per-row function. The rewrite stays a plain
+    @udf of the same declared type: Spark converts what it returns as it
+    converts the original's, so equal Python values per row are equal
+    results."""
+    a = fn.args
+    if a.vararg or a.kwarg or a.kwonlyargs or a.defaults or a.posonlyargs or not a.args:
+        raise Decline("the UDF must take plain parameters only")
+    pts = req.get("param_types") or []
+    if len(pts) != len(a.args):
+        raise Decline("the Spark types of the parameters are not all known")
+    kinds = []
+    for p, pt in zip(a.args, pts):
+        k = PLAIN_PARAMS.get(pt)
+        if k is None:
+            raise Decline("parameter %s is %s; integer and floating-point parameters are rendered" % (p.arg, pt))
+        kinds.append(k)
+    rk = PLAIN_RETURNS.get(req.get("return_type"))
+    if rk is None:
+        raise Decline("returns %s; integer and floating-point results are rendered" % req.get("return_type"))
+    if not any(isinstance(n, (ast.For, ast.While)) for n in ast.walk(fn)):
+        raise Decline("no loop to compile: numba would not make it faster")
+    return fn, kinds, rk
+
+
 def module_imports_numpy_as_np(tree):
     for n in tree.body:
         if isinstance(n, ast.Import):
@@ -934,6 +979,10 @@ def render(req):
     body = r.render(kernel)
     original = textwrap.dedent(ast.get_source_segment(src, inner, padded=True))
     original = original.replace("def %s(" % inner.name, "def _%s_original(" % name, 1)
+    if req.get("kind") == "python-udf":
+        if req.get("fast"):
+            raise Decline("the faster forms udfx knows are for pandas_udfs over float32 vectors")
+        return render_plain(req, fn, ptypes, body, original)
     elem_dtype = "np.float32" if ptypes[0] == ARR32 else "np.float64"
     decorator = ast.get_source_segment(src, fn.decorator_list[0]) if fn.decorator_list else None
     if decorator is None:
@@ -1019,6 +1068,69 @@ def render(req):
         "@%s" % decorator,
         "def %s(%s: pd.Series) -> pd.Series:" % (name, fn.args.args[0].arg),
         "    return %s.apply(_%s_row)" % (fn.args.args[0].arg, name),
+        "",
+    ]
+    return "\n".join(out)
+
+
+def render_plain(req, fn, ptypes, body, original):
+    """The module of a plain @udf's rewrite: a plain @udf of the same
+    declared type whose rows run the kernel, or the original's body where
+    the kernel does not reproduce it."""
+    name = req["name"]
+    dec = fn.decorator_list[0] if len(fn.decorator_list) == 1 else None
+    if not (isinstance(dec, ast.Call) and isinstance(dec.func, ast.Name) and dec.func.id == "udf"
+            and all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in dec.args)
+            and all(k.arg == "returnType" and isinstance(k.value, ast.Constant) and isinstance(k.value.value, str)
+                    for k in dec.keywords)):
+        raise Decline("the UDF is not decorated with udf(\"TYPE\") alone, which the rewrite copies")
+    params = [a.arg for a in fn.args.args]
+    args = ", ".join(params)
+    guard = " and ".join(
+        ("type(%s) is int and _I64_MIN <= %s <= _I64_MAX" % (p, p)) if t == INT else ("type(%s) is float" % p)
+        for p, t in zip(params, ptypes))
+    out = [
+        req["marker"],
+        '"""udfx vectorized-python rewrite of %s:%s.' % (req["rel_file"], name),
+        "",
+        "The UDF's body runs as a numba kernel rendered from its Python source:",
+        "the same operations in the same order, no fastmath, every int operation",
+        "checked so that a result CPython would not give in 64 bits makes the",
+        "row run the original instead. A row the kernel does not reproduce (None,",
+        "an int past 64 bits, a zero divisor) runs the original's body, copied",
+        "below unchanged. It stays a plain @udf of the same declared type, so",
+        "Spark converts its results as it converts the original's. Proved",
+        'bit-exact by udfx\'s differential test."""',
+        "import numba",
+        "import numpy as np",
+        "from pyspark.sql.functions import udf",
+        HELPERS,
+        "",
+        body,
+        "",
+        "",
+        original.rstrip(),
+        "",
+        "",
+        "def _%s_row(%s):" % (name, args),
+        "    if %s:" % guard,
+        "        try:",
+        "            return _%s_kernel(%s)" % (name, args),
+        "        except Exception:  # noqa: BLE001 -- the kernel leaves this row to the original",
+        "            pass",
+        "    return _%s_original(%s)" % (name, args),
+        "",
+        "",
+        "# numba looks a kernel's module up by name (see the vectorized",
+        "# pandas_udf rewrites): the kernels name __main__, which every process has.",
+        "for _d in list(globals().values()):",
+        "    if isinstance(_d, numba.core.registry.CPUDispatcher):",
+        "        _d.py_func.__module__ = \"__main__\"",
+        "",
+        "",
+        "@%s" % ast.unparse(dec),
+        "def %s(%s):" % (name, args),
+        "    return _%s_row(%s)" % (name, args),
         "",
     ]
     return "\n".join(out)

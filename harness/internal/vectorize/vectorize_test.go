@@ -204,3 +204,58 @@ func TestFastFormsByShape(t *testing.T) {
 		})
 	}
 }
+
+func loopsFile(t *testing.T) string {
+	t.Helper()
+	root, err := testsetup.RepoRoot()
+	require.NoError(t, err)
+	return filepath.Join(root, "examples", "python-loops", "loops.py")
+}
+
+// TestRendersPlainUDFs renders the plain @udfs of examples/python-loops
+// and runs them in CPython against their originals on ints around every
+// 64-bit edge: equal values (the kernel's, or the original's where the
+// kernel leaves the row to it), and the kernel takes the small ones.
+// The int helpers are checked at their edges too: _mul_int once gave 0
+// for 2**32 * 2**32, as LLVM folded its overflow check away.
+func TestRendersPlainUDFs(t *testing.T) {
+	for _, name := range []string{"collatz_steps", "digit_sum"} {
+		t.Run(name, func(t *testing.T) {
+			src, err := Render(context.Background(), python(t), Request{
+				File: loopsFile(t), RelFile: "examples/python-loops/loops.py", Name: name,
+				Kind: "python-udf", ReturnType: "int", ParamTypes: []string{"bigint"}, Marker: "# m",
+			})
+			require.NoError(t, err)
+			s := string(src)
+			assert.Contains(t, s, "def _"+name+"_kernel(v_n):")
+			assert.Contains(t, s, "@udf('int')\ndef "+name+"(n):\n    return _"+name+"_row(n)\n")
+			mod := filepath.Join(t.TempDir(), "plain.py")
+			require.NoError(t, os.WriteFile(mod, src, 0o644))
+			script := fmt.Sprintf(`import sys
+import pyspark.sql.functions as F
+F.udf = lambda *a, **k: (lambda f: f)
+ns = {"__name__": "plain"}
+exec(compile(open(sys.argv[1]).read(), sys.argv[1], "exec"), ns)
+kernel, orig, row = (ns["_%[1]s_" + k] for k in ("kernel", "original", "row"))
+M = 2**63 - 1
+edges = [0, 1, 2, 3, 7, 27, 97, 871, 10**6 + 1, -1, -5, 2**31, 2**32 + 1, 2**62 - 1, M // 3, M // 3 + 1, M - 1, M, -M, -M - 1]
+for n in edges:
+    assert row(n) == orig(n), (n, row(n), orig(n))
+for n in range(1, 3000):
+    assert kernel(n) == orig(n), n
+mul = ns["_mul_int"]
+assert mul(3, 10**18) == 3 * 10**18 and mul(-3, 10**18) == -3 * 10**18
+for a, b in [(2**32, 2**32), (3, M - 1), (M - 1, 3), (-(2**32), 2**32), (2**62, 2)]:
+    try:
+        mul(a, b)
+        sys.exit("mul(%%d, %%d) did not raise" %% (a, b))
+    except ArithmeticError:
+        pass
+print("ok")
+`, name)
+			out, err := exec.Command(python(t), "-c", script, mod).CombinedOutput()
+			require.NoError(t, err, string(out))
+			assert.Equal(t, "ok", strings.TrimSpace(string(out)))
+		})
+	}
+}
