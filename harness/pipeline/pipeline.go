@@ -11,17 +11,15 @@
 package pipeline
 
 import (
-	"bytes"
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
 	"github.com/udfx/udfx/harness/evidence"
+	"github.com/udfx/udfx/harness/internal/pyscript"
 	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/udf"
 )
@@ -66,24 +64,12 @@ func (e *DeclineError) Error() string { return "declined: " + e.Reason }
 
 // Translate runs the translator in python.
 func Translate(ctx context.Context, python string, req Request) (*Translation, error) {
-	in, err := json.Marshal(req)
-	if err != nil {
-		return nil, fmt.Errorf("pipeline: %w", err)
-	}
-	cmd := exec.CommandContext(ctx, python, "-I", "-c", translateSource)
-	cmd.Stdin = bytes.NewReader(in)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("pipeline: the translator failed in %s: %w: %s", python, err, strings.TrimSpace(stderr.String()))
-	}
 	var res struct {
 		Translation
 		Decline string `json:"decline"`
 	}
-	if err := json.Unmarshal(out, &res); err != nil {
-		return nil, fmt.Errorf("pipeline: the translator's answer is not JSON: %w: %q", err, out)
+	if err := pyscript.Run(ctx, python, "pipeline: the translator", translateSource, req, &res); err != nil {
+		return nil, err
 	}
 	if res.New == "" {
 		return nil, &DeclineError{Reason: res.Decline}

@@ -15,13 +15,10 @@
 package vectorize
 
 import (
-	"bytes"
 	"context"
 	_ "embed"
-	"encoding/json"
-	"fmt"
-	"os/exec"
-	"strings"
+
+	"github.com/udfx/udfx/harness/internal/pyscript"
 )
 
 //go:embed render.py
@@ -56,24 +53,12 @@ func (e *DeclineError) Error() string { return "declined: " + e.Reason }
 
 // Render runs the renderer in python and returns the rewrite's source.
 func Render(ctx context.Context, python string, req Request) ([]byte, error) {
-	in, err := json.Marshal(req)
-	if err != nil {
-		return nil, fmt.Errorf("vectorize: %w", err)
-	}
-	cmd := exec.CommandContext(ctx, python, "-I", "-c", renderSource)
-	cmd.Stdin = bytes.NewReader(in)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("vectorize: the renderer failed in %s: %w: %s", python, err, strings.TrimSpace(stderr.String()))
-	}
 	var res struct {
 		Source  *string `json:"source"`
 		Decline string  `json:"decline"`
 	}
-	if err := json.Unmarshal(out, &res); err != nil {
-		return nil, fmt.Errorf("vectorize: the renderer's answer is not JSON: %w: %q", err, out)
+	if err := pyscript.Run(ctx, python, "vectorize: the renderer", renderSource, req, &res); err != nil {
+		return nil, err
 	}
 	if res.Source == nil {
 		return nil, &DeclineError{Reason: res.Decline}
