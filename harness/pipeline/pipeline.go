@@ -21,7 +21,6 @@ import (
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/internal/pyscript"
 	"github.com/udfx/udfx/harness/spark"
-	"github.com/udfx/udfx/harness/udf"
 )
 
 //go:embed translate.py
@@ -92,16 +91,6 @@ type Proof struct {
 func (p *Proof) Equal() bool {
 	r := p.Result
 	return r.Differences == 0 && r.OriginalRows == r.RewriteRows
-}
-
-// Prove translates u, the chain in src (the module at file, absolute),
-// and tests the translation (Test). python runs the translator.
-func Prove(ctx context.Context, session *spark.Session, python, file string, src []byte, u *udf.UDF, record string, seed int64, rows int, dir string) (*Proof, error) {
-	tr, err := Translate(ctx, python, Request{Source: string(src), Path: u.File, Name: u.Name, Line: u.Span.Start.Line, Record: record})
-	if err != nil {
-		return nil, err
-	}
-	return Test(ctx, session, file, u.Name, tr, seed, rows, dir)
 }
 
 // Test runs the chain and its translation tr on session over

@@ -210,7 +210,7 @@ func TestProveWordCount(t *testing.T) {
 	require.NoError(t, err)
 	defer s.Close()
 	u := chain(t, "examples/python-wordcount/wordcount.py", src, "counts")
-	p, err := Prove(ctx, s, pythonBin(t), file, src, u, "udfx-rewrites/counts/evidence.json", 1, 2000, t.TempDir())
+	p, err := prove(ctx, s, pythonBin(t), file, src, u, 2000, t.TempDir())
 	require.NoError(t, err)
 	assert.True(t, p.Equal(), p.Describe())
 	assert.Greater(t, p.Result.Distinct, 100)
@@ -220,13 +220,23 @@ func TestProveWordCount(t *testing.T) {
 	wsFile := filepath.Join(t.TempDir(), "wordcount_ws.py")
 	require.NoError(t, os.WriteFile(wsFile, []byte(ws), 0o644))
 	uw := chain(t, "wordcount_ws.py", []byte(ws), "counts")
-	p, err = Prove(ctx, s, pythonBin(t), wsFile, []byte(ws), uw, "r", 1, 2000, t.TempDir())
+	p, err = prove(ctx, s, pythonBin(t), wsFile, []byte(ws), uw, 2000, t.TempDir())
 	require.NoError(t, err)
 	assert.True(t, p.Equal(), p.Describe())
 	wrong := `__udfx_text__.selectExpr("explode(split(value, '\\\\s+', -1)) AS word").groupBy("word").count()`
 	res, err := s.PipelineTest(ctx, spark.PipelineJob{File: wsFile, OriginalExpr: p.Translation.OriginalExpr, RewriteExpr: wrong, Input: p.Input})
 	require.NoError(t, err)
 	assert.Greater(t, res.Differences, 0, "splitting on \\s differs from str.split() on the special lines")
+}
+
+// prove translates u, the chain in src (the module at file), as rewrite
+// and verify do, and tests the translation over rows lines of seed 1.
+func prove(ctx context.Context, s *spark.Session, python, file string, src []byte, u *udf.UDF, rows int, dir string) (*Proof, error) {
+	tr, err := Translate(ctx, python, Request{Source: string(src), Path: u.File, Name: u.Name, Line: u.Span.Start.Line, Record: "udfx-rewrites/counts/evidence.json"})
+	if err != nil {
+		return nil, err
+	}
+	return Test(ctx, s, file, u.Name, tr, 1, rows, dir)
 }
 
 func runPython(t *testing.T, script, stdin string) string {

@@ -181,7 +181,7 @@ def sql_str(s):
 
 def py_str(s):
     # JSON's escapes are Python's: control and non-ASCII characters become
-    # \uXXXX in the source, and the string holds the characters themselves.
+    # \u001c-style escapes in the source, and the string holds the characters themselves.
     return json.dumps(s)
 
 

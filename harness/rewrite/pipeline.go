@@ -167,9 +167,9 @@ func pyTriple(s string) string {
 	return string(q)
 }
 
-// ReplaceSpan returns src with the text at span replaced by text, and the
+// replaceSpan returns src with the text at span replaced by text, and the
 // span text now covers.
-func ReplaceSpan(src []byte, span udf.Span, text string) ([]byte, udf.Span, error) {
+func replaceSpan(src []byte, span udf.Span, text string) ([]byte, udf.Span, error) {
 	from, err := offsetOf(src, span.Start)
 	if err != nil {
 		return nil, udf.Span{}, err
@@ -189,7 +189,7 @@ func buildPipeline(opts PipelineOptions, out *PipelineOutcome, recPath string) e
 	if err != nil {
 		return &EvidenceError{Stage: "rewrite", Msg: err.Error()}
 	}
-	newSrc, at, err := ReplaceSpan(opts.Source, u.Span, tr.New)
+	newSrc, at, err := replaceSpan(opts.Source, u.Span, tr.New)
 	if err != nil {
 		return &EvidenceError{Stage: "rewrite", Msg: err.Error()}
 	}
@@ -245,11 +245,11 @@ func writePipelineWorkspace(opts PipelineOptions, out *PipelineOutcome) error {
 		_ = os.Remove(patch)
 		_ = os.Remove(filepath.Join(opts.Workspace, evidence.FileName))
 	}
-	return evidence.WriteFileAtomic(out.ReportPath, []byte(PipelineMarkdown(out)), 0o644)
+	return evidence.WriteFileAtomic(out.ReportPath, []byte(pipelineMarkdown(out)), 0o644)
 }
 
-// PipelineMarkdown is a pipeline rewrite's report.md.
-func PipelineMarkdown(o *PipelineOutcome) string {
+// pipelineMarkdown is a pipeline rewrite's report.md.
+func pipelineMarkdown(o *PipelineOutcome) string {
 	var b strings.Builder
 	u := o.UDF
 	fmt.Fprintf(&b, "# udfx rewrite: %s\n\n", u.Name)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -104,7 +105,7 @@ func (v *verifier) checkPipeline(ctx context.Context, rec *evidence.Record, recA
 	case rec.Engine.Name != "spark":
 		fail(InconsistentRecord, fmt.Sprintf("a pipeline is tested on engine spark; the record says %q", rec.Engine.Name), recLoc)
 		return
-	case rec.Policy.ULP != 0 || rec.Policy.Rel != 0 || rec.Policy.Abs != 0 || rec.Policy.LenientSignedZero || rec.AllowErrorToNull:
+	case !rec.Policy.Exact() || rec.AllowErrorToNull:
 		fail(UndeclaredRelaxation, "a pipeline rewrite is held to equal multisets; the record claims a relaxation", recLoc)
 		return
 	}
@@ -124,11 +125,7 @@ func (v *verifier) checkPipeline(ctx context.Context, rec *evidence.Record, recA
 	it.Rerun = true
 	rows := min(max(rec.Rows, DefaultRows), MaxRows)
 	seeds := seedsFor(rec.Seed)
-	ss := make([]string, len(seeds))
-	for i, s := range seeds {
-		ss[i] = fmt.Sprint(s)
-	}
-	it.Policy = fmt.Sprintf("equal multisets of results, each value with its Python type; %d lines for each of seeds %s", rows, strings.Join(ss, ", "))
+	it.Policy = fmt.Sprintf("equal multisets of results, each value with its Python type; %d lines for each of seeds %s", rows, seedList(seeds))
 	v.progress(fmt.Sprintf("re-running the RDD chain %s and its DataFrame rewrite on Spark", u.Name))
 	run := *u
 	run.File = origAbs
@@ -137,40 +134,42 @@ func (v *verifier) checkPipeline(ctx context.Context, rec *evidence.Record, recA
 		it.Status, it.Detail = Error, fmt.Sprintf("cannot re-run the test on spark: %v", err)
 		return
 	}
+	// The code that runs is what udfx derives from the chain now, never
+	// what the record says: it must be the recorded new code, the record's
+	// spec and its rewrite file must follow from it.
+	recPath := path.Join(path.Dir(rec.Rewrites[pyIdx].Path), evidence.FileName)
+	tr, err := pipeline.Translate(ctx, session.Install().Python, pipeline.Request{Source: string(pre), Path: u.File, Name: u.Name, Line: u.Span.Start.Line, Record: recPath})
+	var de *pipeline.DeclineError
+	switch {
+	case errors.As(err, &de):
+		it.Status, it.Detail = StaleUseSite, "udfx no longer rewrites the chain: "+de.Reason
+		return
+	case err != nil:
+		it.Status, it.Detail = Error, fmt.Sprintf("translate the chain: %v", err)
+		return
+	case tr.New != site.New:
+		it.Status, it.Detail = StaleUseSite, fmt.Sprintf("what udfx derives from the chain now (%s) is not the recorded rewrite (%s)", quoteShort(tr.New), quoteShort(site.New))
+		it.Location = *origLoc
+		return
+	case evidence.SHA256(rewrite.PipelineSpec(u, tr)) != rec.SpecSHA256:
+		it.Status, it.Detail = InconsistentRecord, "the record's spec hash is not that of the chain's translation"
+		return
+	case evidence.SHA256(rewrite.PipelineFile(recPath, u, site.Old, tr)) != rec.Rewrites[pyIdx].SHA256:
+		it.Status, it.Detail = StaleRewrite, "the rewrite file is not what udfx writes for this chain and its rewrite"
+		return
+	}
 	dir, err := os.MkdirTemp("", "udfx-verify-pipeline-")
 	if err != nil {
 		it.Status, it.Detail = Error, err.Error()
 		return
 	}
 	defer os.RemoveAll(dir)
-	recPath := rec.Rewrites[pyIdx].Path[:strings.LastIndex(rec.Rewrites[pyIdx].Path, "/")+1] + evidence.FileName
 	total := 0
-	for k, seed := range seeds {
-		proof, err := pipeline.Prove(ctx, session, session.Install().Python, origAbs, pre, u, recPath, seed, rows, dir)
-		var de *pipeline.DeclineError
-		switch {
-		case errors.As(err, &de):
-			it.Status, it.Detail = StaleUseSite, "udfx no longer rewrites the chain: "+de.Reason
-			return
-		case err != nil:
+	for _, seed := range seeds {
+		proof, err := pipeline.Test(ctx, session, origAbs, u.Name, tr, seed, rows, dir)
+		if err != nil {
 			it.Status, it.Detail = Error, fmt.Sprintf("re-run the test: %v", err)
 			return
-		}
-		if k == 0 {
-			tr := proof.Translation
-			if tr.New != site.New {
-				it.Status, it.Detail = StaleUseSite, fmt.Sprintf("what udfx derives from the chain now (%s) is not the recorded rewrite (%s)", quoteShort(tr.New), quoteShort(site.New))
-				it.Location = *origLoc
-				return
-			}
-			if evidence.SHA256(rewrite.PipelineSpec(u, tr)) != rec.SpecSHA256 {
-				it.Status, it.Detail = InconsistentRecord, "the record's spec hash is not that of the chain's translation"
-				return
-			}
-			if want := rewrite.PipelineFile(recPath, u, site.Old, tr); evidence.SHA256(want) != rec.Rewrites[pyIdx].SHA256 {
-				it.Status, it.Detail = StaleRewrite, "the rewrite file is not what udfx writes for this chain and its rewrite"
-				return
-			}
 		}
 		if !proof.Equal() {
 			it.Status, it.Detail = Mismatch, "the re-run refutes the rewrite: "+proof.Describe()
@@ -180,7 +179,7 @@ func (v *verifier) checkPipeline(ctx context.Context, rec *evidence.Record, recA
 	}
 	info := session.Info()
 	it.Detail = fmt.Sprintf("hashes match the record; %s; the rewrite is what udfx derives from the chain; re-run on Apache Spark %s (%s): the same multisets for seeds %s (%d results in all)",
-		where, info.SparkVersion, info.Master, strings.Join(ss, ", "), total)
+		where, info.SparkVersion, info.Master, seedList(seeds), total)
 }
 
 // findChain finds the record's chain in src, hashing as recorded.

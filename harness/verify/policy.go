@@ -102,9 +102,14 @@ func (p *policy) describe(rows int, seeds []int64) string {
 	if p.allowErrorToNull {
 		errs = "NULL accepted for errors"
 	}
+	return fmt.Sprintf("%s, %s, %s; %d rows for each of seeds %s", p.compare, ansi, errs, rows, seedList(seeds))
+}
+
+// seedList writes seeds as "1, 104729".
+func seedList(seeds []int64) string {
 	ss := make([]string, len(seeds))
 	for i, s := range seeds {
 		ss[i] = fmt.Sprint(s)
 	}
-	return fmt.Sprintf("%s, %s, %s; %d rows for each of seeds %s", p.compare, ansi, errs, rows, strings.Join(ss, ", "))
+	return strings.Join(ss, ", ")
 }
