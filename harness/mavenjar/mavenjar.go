@@ -12,6 +12,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/udfx/udfx/harness/filelock"
 )
 
 // The artifacts the RapidsUDF targets compile against: cudf 26.08.1 and
@@ -33,11 +35,20 @@ type PrereqError struct{ Msg string }
 
 func (e *PrereqError) Error() string { return e.Msg }
 
-// LocalRepo is Maven's local repository (~/.m2/repository).
+// RepoEnv names the folder udfx uses as Maven's local repository instead
+// of ~/.m2/repository. CI points it at an empty folder so that a test
+// which needs a jar cannot lean on an earlier run having fetched it.
+const RepoEnv = "UDFX_MAVEN_REPO"
+
+// LocalRepo is the Maven local repository udfx reads jars from and has
+// mvn fetch into: $UDFX_MAVEN_REPO, else ~/.m2/repository.
 func LocalRepo() (string, error) {
+	if d := os.Getenv(RepoEnv); d != "" {
+		return filepath.Abs(d)
+	}
 	home, err := os.UserHomeDir()
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("no home folder for Maven's local repository (%w); set %s", err, RepoEnv)
 	}
 	return filepath.Join(home, ".m2", "repository"), nil
 }
@@ -67,33 +78,64 @@ func Find(artifact string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
-		return p, true
+	if !isFile(p) {
+		return "", false
 	}
-	return "", false
+	return p, true
 }
 
 // Resolve returns the artifact's jar, asking Maven to fetch it into the
 // local repository when it is missing (the cuDF and RAPIDS jars are about
-// 0.7 and 1.0 GB; the first fetch takes minutes).
+// 0.7 and 1.0 GB; the first fetch takes minutes). Concurrent callers
+// (parallel test binaries, two udfx runs) take turns through a lock file
+// in the local repository: one fetches, the others wait and then find the
+// jar, so no two mvn processes ever write the same files.
 func Resolve(ctx context.Context, artifact string, progress func(string)) (string, error) {
-	if p, ok := Find(artifact); ok {
-		return p, nil
+	if progress == nil {
+		progress = func(string) {}
+	}
+	repo, err := LocalRepo()
+	if err != nil {
+		return "", err
+	}
+	jar, err := Path(repo, artifact)
+	if err != nil {
+		return "", err
+	}
+	if isFile(jar) {
+		return jar, nil
 	}
 	mvn, err := exec.LookPath("mvn")
 	if err != nil {
-		return "", &PrereqError{Msg: fmt.Sprintf("%s is not in the local Maven repository and there is no mvn to fetch it: install Maven (on Debian or Ubuntu: apt-get install maven), or fetch it once with mvn dependency:get -Dartifact=%s", artifact, artifact)}
+		return "", &PrereqError{Msg: fmt.Sprintf("%s is not in the local Maven repository (%s) and there is no mvn to fetch it: install Maven (on Debian or Ubuntu: apt-get install maven), or fetch it once with mvn dependency:get -Dartifact=%s", artifact, repo, artifact)}
 	}
-	if progress != nil {
-		progress("fetching " + artifact + " with Maven (first run only)")
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		return "", fmt.Errorf("Maven's local repository: %w", err)
 	}
-	out, err := exec.CommandContext(ctx, mvn, "-B", "-q", "dependency:get", "-Dtransitive=false", "-Dartifact="+artifact).CombinedOutput()
+	lock := filepath.Join(repo, ".udfx-fetch.lock")
+	unlock, err := filelock.Lock(ctx, lock, func() { progress("waiting for another udfx run that is fetching jars with Maven") })
 	if err != nil {
+		return "", fmt.Errorf("fetch %s: lock %s: %w", artifact, lock, err)
+	}
+	defer unlock()
+	if isFile(jar) {
+		return jar, nil
+	}
+	progress("fetching " + artifact + " with Maven into " + repo + " (first run only)")
+	// maven.repo.local is explicit because the JVM takes user.home from
+	// the password database, not $HOME: without it mvn and Find could
+	// look in two different folders.
+	cmd := exec.CommandContext(ctx, mvn, "-B", "-q", "-Dmaven.repo.local="+repo, "dependency:get", "-Dtransitive=false", "-Dartifact="+artifact)
+	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("mvn dependency:get %s: %v:\n%s", artifact, err, strings.TrimSpace(string(out)))
 	}
-	p, ok := Find(artifact)
-	if !ok {
-		return "", fmt.Errorf("mvn fetched %s but it is not in the local repository", artifact)
+	if !isFile(jar) {
+		return "", fmt.Errorf("mvn fetched %s but %s is not there", artifact, jar)
 	}
-	return p, nil
+	return jar, nil
+}
+
+func isFile(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
 }
