@@ -1,7 +1,6 @@
 package gpu
 
 import (
-	"context"
 	"flag"
 	"os"
 	"os/exec"
@@ -12,9 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/udfx/udfx/gpu/toolkit"
-	"github.com/udfx/udfx/harness/mavenjar"
 	"github.com/udfx/udfx/harness/pyenv"
+	"github.com/udfx/udfx/harness/testsetup"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")
@@ -58,16 +56,12 @@ func section(out, head string) string {
 // device run needs, names what is missing and prints exactly the plan
 // of work (testdata/dry-run-plan.golden, -update rewrites it).
 func TestDeviceCheckDryRun(t *testing.T) {
-	nvcc, err := toolkit.Ensure(context.Background(), toolkit.Options{})
-	require.NoError(t, err)
+	nvcc := testsetup.NVCC(t)
 	wd, err := os.Getwd()
 	require.NoError(t, err)
 	py, ok := pyenv.Find(nil, wd)
 	require.True(t, ok, "no Python with pyspark (testsetup links the repository's .venv)")
-	cudf, ok := mavenjar.Find(mavenjar.CuDF)
-	require.True(t, ok, "the cuDF jar is fetched by templates/columnar's tests and .ci/run")
-	rapids, ok := mavenjar.Find(mavenjar.Rapids)
-	require.True(t, ok, "the RAPIDS jar is fetched by templates/columnar's tests and .ci/run")
+	cudf, rapids := testsetup.RapidsJars(t)
 	artifact := filepath.Join(t.TempDir(), "udfx-ToFahrenheit-rapids.jar")
 	base := []string{"OUT=/tmp/udfx-device-check", "NVCC=" + nvcc.Path, "PYTHON=" + py.Python,
 		"UDFX_CUDF_JAR=" + cudf, "UDFX_RAPIDS_JAR=" + rapids, "UDFX_REWRITE_SQL=celsius * 9.0D / 5.0D + 32.0D"}
@@ -110,8 +104,7 @@ func TestDeviceCheckDryRun(t *testing.T) {
 // (warnings are errors here too); then the dry run with UDFX_PREBUILT
 // plans no build.
 func TestDeviceCheckBuildOnly(t *testing.T) {
-	nvcc, err := toolkit.Ensure(context.Background(), toolkit.Options{})
-	require.NoError(t, err)
+	nvcc := testsetup.NVCC(t)
 	dir := t.TempDir()
 	cmd := exec.Command("sh", "device/check.sh", "--build-only", dir)
 	cmd.Env = append(os.Environ(), "NVCC="+nvcc.Path+" -Werror all-warnings", "UDFX_CASES=ToFahrenheit")

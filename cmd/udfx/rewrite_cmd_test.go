@@ -14,6 +14,7 @@ import (
 
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/rewrite"
+	"github.com/udfx/udfx/harness/testsetup"
 )
 
 // End-to-end tests of `udfx rewrite` on copies of the examples in a
@@ -79,6 +80,10 @@ var rewriteExamples = []struct {
 
 func TestRewriteCommandWritesAVerifiedSQLRewrite(t *testing.T) {
 	t.Parallel()
+	// The Scala and Java examples' RapidsUDF classes compile against the
+	// real jars: this test fetches them itself, whichever package runs
+	// first.
+	testsetup.RapidsJars(t)
 	for _, ex := range rewriteExamples {
 		t.Run(ex.name, func(t *testing.T) {
 			t.Parallel()

@@ -12,9 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/udfx/udfx/gpu/toolkit"
 	"github.com/udfx/udfx/harness/evidence"
-	"github.com/udfx/udfx/harness/mavenjar"
+	"github.com/udfx/udfx/harness/testsetup"
 	"github.com/udfx/udfx/harness/translate"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/udf/frontends"
@@ -28,10 +27,7 @@ import (
 // one runs javac).
 func artifactCase(t *testing.T, cacheDir string) (Options, *Outcome) {
 	t.Helper()
-	for _, a := range []string{mavenjar.CuDF, mavenjar.Rapids} {
-		_, err := mavenjar.Resolve(context.Background(), a, func(s string) { t.Log(s) })
-		require.NoError(t, err, "the RapidsUDF compiles against %s", a)
-	}
+	testsetup.RapidsJars(t)
 	root, err := filepath.Abs("../..")
 	require.NoError(t, err)
 	file := "examples/java-to-fahrenheit/ToFahrenheit.java"
@@ -157,10 +153,8 @@ func TestBuildArtifactDeclinesWhatDoesNotCompile(t *testing.T) {
 // the cache: one nvcc build for two runs.
 func TestBuildArtifactBuildsTheNativeLibrary(t *testing.T) {
 	ctx := context.Background()
-	_, err := toolkit.Ensure(ctx, toolkit.Options{Progress: func(s string) { t.Log(s) }})
-	require.NoError(t, err)
-	_, err = toolkit.EnsureCudfHeaders(ctx, toolkit.Options{Progress: func(s string) { t.Log(s) }})
-	require.NoError(t, err)
+	testsetup.NVCC(t)
+	testsetup.CudfHeaders(t)
 	cache := t.TempDir()
 	var jars []evidence.Artifact
 	for run := 0; run < 2; run++ {

@@ -2,7 +2,6 @@ package spark
 
 import (
 	"archive/zip"
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/udfx/udfx/harness/mavenjar"
+	"github.com/udfx/udfx/harness/testsetup"
 )
 
 func TestCheckCometJar(t *testing.T) {
@@ -44,10 +44,7 @@ func TestCheckCometJar(t *testing.T) {
 		}
 	}
 	// The real jar, fetched into the local Maven repository when missing.
-	jar, err := mavenjar.Resolve(context.Background(), mavenjar.Comet, func(s string) { t.Log(s) })
-	if err != nil {
-		t.Fatal(err)
-	}
+	jar := testsetup.Jar(t, mavenjar.Comet)
 	if err := checkCometJar(jar); err != nil {
 		t.Errorf("the Comet %s jar: %v", CometVersion, err)
 	}

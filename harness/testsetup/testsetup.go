@@ -1,8 +1,18 @@
-// Package testsetup prepares what udfx's tests need on a fresh machine,
-// so that `go test ./...` alone runs the whole suite: the Python
-// environment with the pinned pyspark, pandas and pyarrow (created once
-// under the user's cache folder and shared by every package and by udfx
-// itself), linked as the repository's .venv where it has none.
+// Package testsetup is the one preparer of what udfx's tests need on a
+// fresh machine, so that `go test ./...` alone runs the whole suite the
+// first time, in any order of packages: the Python environment with the
+// pinned pyspark, pandas and pyarrow (created once under the user's cache
+// folder and shared by every package and by udfx itself, linked as the
+// repository's .venv where it has none), the cuDF, RAPIDS and Comet jars
+// (fetched with Maven into the local repository), and nvcc with the cuDF
+// headers (installed from PyPI into udfx's cache).
+//
+// Each preparation takes a cross-process lock, so parallel test binaries
+// wait for the one that prepares and then use what it made; a test that
+// needs an artifact asks for it here itself rather than relying on another
+// package's tests having fetched it first. A test that cannot prepare
+// fails naming what is missing: what these artifacts prove cannot be
+// proved without them.
 package testsetup
 
 import (
@@ -14,6 +24,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/udfx/udfx/gpu/toolkit"
+	"github.com/udfx/udfx/harness/mavenjar"
 	"github.com/udfx/udfx/harness/pyenv"
 )
 
@@ -57,6 +69,59 @@ func Prepare() error {
 		return fmt.Errorf("link %s to udfx's Python environment: %w", link, err)
 	}
 	return nil
+}
+
+// Jar returns artifact's jar from the local Maven repository, fetching it
+// with Maven the first time (mavenjar.Resolve, under its lock).
+func Jar(t testing.TB, artifact string) string {
+	t.Helper()
+	start := time.Now()
+	jar, err := mavenjar.Resolve(context.Background(), artifact, func(s string) { t.Log(s) })
+	if err != nil {
+		t.Fatalf("test setup: %s is needed here and could not be fetched: %v", artifact, err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Logf("%s ready in %s", artifact, d.Round(time.Second))
+	}
+	return jar
+}
+
+// RapidsJars returns the cuDF and RAPIDS jars the generated RapidsUDF
+// classes compile against.
+func RapidsJars(t testing.TB) (cudf, rapids string) {
+	t.Helper()
+	return Jar(t, mavenjar.CuDF), Jar(t, mavenjar.Rapids)
+}
+
+// NVCC returns the CUDA compiler, installing the pinned CUDA wheels from
+// PyPI into udfx's cache the first time (gpu/toolkit, under its lock).
+func NVCC(t testing.TB) toolkit.NVCC {
+	t.Helper()
+	start := time.Now()
+	nvcc, err := toolkit.Ensure(context.Background(), toolkit.Options{Progress: func(s string) { t.Log(s) }})
+	if err != nil {
+		t.Fatalf("test setup: nvcc is needed here and could not be installed: %v", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Logf("nvcc from %s ready in %s", nvcc.From, d.Round(time.Second))
+	}
+	return nvcc
+}
+
+// CudfHeaders returns the include folders of the cuDF headers the CUDA
+// rewrites' kernels and JNI bridges compile against, extracting them from
+// the pinned wheels the first time.
+func CudfHeaders(t testing.TB) []string {
+	t.Helper()
+	start := time.Now()
+	inc, err := toolkit.EnsureCudfHeaders(context.Background(), toolkit.Options{Progress: func(s string) { t.Log(s) }})
+	if err != nil {
+		t.Fatalf("test setup: the cuDF headers are needed here and could not be installed: %v", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Logf("the cuDF headers ready in %s", d.Round(time.Second))
+	}
+	return inc
 }
 
 // progressWriter is the terminal when there is one: go test holds back a

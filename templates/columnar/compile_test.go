@@ -1,7 +1,6 @@
 package columnar
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,8 +10,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/udfx/udfx/harness/mavenjar"
 	"github.com/udfx/udfx/harness/runner/jvm"
+	"github.com/udfx/udfx/harness/testsetup"
 )
 
 // TestGeneratedJavaCompiles renders the RapidsUDF of each ToFahrenheit
@@ -22,8 +21,7 @@ import (
 // scala-compiler jar).
 func TestGeneratedJavaCompiles(t *testing.T) {
 	sparkJars := findSparkJars(t)
-	cudf := resolve(t, mavenjar.CuDF)
-	rapids := resolve(t, mavenjar.Rapids)
+	cudf, rapids := testsetup.RapidsJars(t)
 	jars, err := filepath.Glob(filepath.Join(sparkJars, "*.jar"))
 	require.NoError(t, err)
 	sparkCP := strings.Join(jars, string(os.PathListSeparator))
@@ -94,16 +92,4 @@ func jarNamed(t *testing.T, dir string, prefixes ...string) string {
 	}
 	require.FailNow(t, "jar missing", "no %v jar in %s", prefixes, dir)
 	return ""
-}
-
-// resolve returns the artifact's jar from the local Maven repository,
-// fetching it the first time. A refusal from Maven Central fails the
-// test: the generated code is only proven against the real artifacts.
-func resolve(t *testing.T, artifact string) string {
-	t.Helper()
-	start := time.Now()
-	jar, err := mavenjar.Resolve(context.Background(), artifact, func(s string) { t.Log(s) })
-	require.NoError(t, err)
-	t.Logf("%s ready in %s", artifact, time.Since(start).Round(time.Second))
-	return jar
 }

@@ -13,9 +13,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/udfx/udfx/harness/mavenjar"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/runner/jvm"
+	"github.com/udfx/udfx/harness/testsetup"
 	"github.com/udfx/udfx/harness/translate"
 	"github.com/udfx/udfx/harness/translate/corpus"
 	"github.com/udfx/udfx/harness/translate/ir"
@@ -80,8 +80,7 @@ func TestCorpusColumnarTargets(t *testing.T) {
 func TestGeneratedJavaCompilesCorpus(t *testing.T) {
 	tools, err := jvm.Toolchain(os.Getenv)
 	require.NoError(t, err)
-	cudf := resolve(t, mavenjar.CuDF)
-	rapids := resolve(t, mavenjar.Rapids)
+	cudf, rapids := testsetup.RapidsJars(t)
 
 	var order []*corpus.Source
 	byFile := map[*corpus.Source][]corpusRapidsUDF{}

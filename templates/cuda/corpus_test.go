@@ -16,8 +16,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/udfx/udfx/gpu/toolkit"
-	"github.com/udfx/udfx/harness/mavenjar"
 	"github.com/udfx/udfx/harness/runner/jvm"
+	"github.com/udfx/udfx/harness/testsetup"
 	"github.com/udfx/udfx/harness/translate"
 	"github.com/udfx/udfx/harness/translate/corpus"
 	"github.com/udfx/udfx/harness/translate/ir"
@@ -140,10 +140,7 @@ func TestNVCCBuildsAll(t *testing.T) {
 
 	// The Java classes, with javac's warnings as errors, in as few javac
 	// runs as classes of the same name allow.
-	cudfJar, err := mavenjar.Resolve(ctx, mavenjar.CuDF, func(s string) { t.Log(s) })
-	require.NoError(t, err)
-	rapidsJar, err := mavenjar.Resolve(ctx, mavenjar.Rapids, func(s string) { t.Log(s) })
-	require.NoError(t, err)
+	cudfJar, rapidsJar := testsetup.RapidsJars(t)
 	cp := strings.Join([]string{cudfJar, rapidsJar, filepath.Join(tools.SparkJars, "*")}, string(os.PathListSeparator))
 	var rounds [][]string
 	seen := map[string]int{}

@@ -20,13 +20,12 @@ import (
 	"github.com/udfx/udfx/harness/inputs"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/runner/runners"
+	"github.com/udfx/udfx/harness/testsetup"
 	"github.com/udfx/udfx/harness/translate"
 	"github.com/udfx/udfx/harness/translate/ir"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/udf/frontends"
 	"github.com/udfx/udfx/harness/value"
-
-	"github.com/udfx/udfx/harness/mavenjar"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -173,11 +172,8 @@ func javaAgrees(t *testing.T, files []File, rows [][]value.Value, want []value.V
 	jars, _ := filepath.Glob(filepath.Join("..", "..", ".venv", "lib", "python3*", "site-packages", "pyspark", "jars"))
 	require.NotEmpty(t, jars, "no .venv with pyspark above the test folder (testsetup.Prepare links one)")
 	cp := []string{filepath.Join(jars[0], "*")}
-	for _, a := range []string{mavenjar.CuDF, mavenjar.Rapids} {
-		p, err := mavenjar.Resolve(context.Background(), a, func(s string) { t.Log(s) })
-		require.NoError(t, err, "the generated RapidsUDF compiles against %s", a)
-		cp = append(cp, p)
-	}
+	cudf, rapids := testsetup.RapidsJars(t)
+	cp = append(cp, cudf, rapids)
 	dir := t.TempDir()
 	var class string
 	srcs := []string{filepath.Join("testdata", "java-harness", "RowsMain.java")}

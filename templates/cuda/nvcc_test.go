@@ -3,12 +3,12 @@ package cuda
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/udfx/udfx/gpu/toolkit"
+	"github.com/udfx/udfx/harness/testsetup"
 )
 
 // jvmExamples are the Java and Scala examples whose rewrites have the
@@ -23,14 +23,7 @@ var jvmExamples = []struct{ name, file, udf string }{
 // PyPI into udfx's cache the first time.
 func ensureToolkit(t *testing.T) (toolkit.NVCC, []string) {
 	t.Helper()
-	start := time.Now()
-	progress := toolkit.Options{Progress: func(s string) { t.Log(s) }}
-	nvcc, err := toolkit.Ensure(context.Background(), progress)
-	require.NoError(t, err)
-	cudf, err := toolkit.EnsureCudfHeaders(context.Background(), progress)
-	require.NoError(t, err)
-	t.Logf("nvcc from %s, cuDF headers ready in %s", nvcc.From, time.Since(start).Round(time.Second))
-	return nvcc, cudf
+	return testsetup.NVCC(t), testsetup.CudfHeaders(t)
 }
 
 // TestNVCCBuildFailsOnWarning shows the build failing on a warning that
