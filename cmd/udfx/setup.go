@@ -10,12 +10,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/udfx/udfx/harness/mavenjar"
 	"github.com/udfx/udfx/harness/pyenv"
 	"github.com/udfx/udfx/harness/setup"
 )
 
 type setupOptions struct {
 	check  bool
+	jars   bool
 	format string
 }
 
@@ -31,6 +33,12 @@ see --sandbox) and creates udfx's own Python environment with
 the pinned pyspark, pandas and pyarrow under the user's cache folder, unless
 UDFX_PYTHON names an interpreter or a .venv sits above the current folder.
 
+It also shows whether the cuDF and RAPIDS jars are in the local Maven
+repository (~/.m2/repository, or UDFX_MAVEN_REPO): udfx rewrite compiles
+the columnar and CUDA targets' RapidsUDF classes against them and leaves
+the classes rendered only without them. --jars fetches them with Maven
+(about 1.7 GB, once).
+
 udfx test, rewrite, bench, scaffold and verify run this setup themselves the
 first time they need Python, so calling it is optional; it is a place to
 see what udfx will use.
@@ -38,6 +46,7 @@ see what udfx will use.
 Exit codes: 0 ready, 2 bad usage, 3 a prerequisite is missing or the
 environment could not be created.`,
 		Example: `  udfx setup
+  udfx setup --jars
   udfx setup --check --format json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -45,6 +54,7 @@ environment could not be created.`,
 		},
 	}
 	cmd.Flags().BoolVar(&opts.check, "check", false, "only check; create nothing")
+	cmd.Flags().BoolVar(&opts.jars, "jars", false, "also fetch the cuDF and RAPIDS jars with Maven (about 1.7 GB, once) so that rewrite compiles the RapidsUDF classes")
 	cmd.Flags().StringVarP(&opts.format, "format", "f", "table", "output format: table or json")
 	return cmd
 }
@@ -52,6 +62,9 @@ environment could not be created.`,
 func runSetup(ctx context.Context, e *env, opts *setupOptions) error {
 	if opts.format != "table" && opts.format != "json" {
 		return usageErrorf("unknown --format %q: want table or json", opts.format)
+	}
+	if opts.check && opts.jars {
+		return usageErrorf("--check creates nothing and --jars fetches the jars: give one of them")
 	}
 	checks := setup.Checks(ctx, setup.Host(e.getenv))
 	python, from := "", ""
@@ -70,13 +83,18 @@ func runSetup(ctx context.Context, e *env, opts *setupOptions) error {
 	} else if python, setupErr = e.ensurePython(ctx, e.WorkDir); setupErr == nil {
 		from = "udfx's environment"
 	}
+	jars, jarErr := setupJars(ctx, e, opts.jars)
+	if setupErr == nil {
+		setupErr = jarErr
+	}
 	if opts.format == "json" {
 		out := struct {
 			Checks     []setup.Check `json:"checks"`
 			Python     string        `json:"python,omitempty"`
 			PythonFrom string        `json:"python_from,omitempty"`
+			Jars       []setupJar    `json:"jars"`
 			Ready      bool          `json:"ready"`
-		}{checks, python, from, setupErr == nil && isFile(python)}
+		}{checks, python, from, jars, setupErr == nil && isFile(python)}
 		enc := json.NewEncoder(e.Stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(out); err != nil {
@@ -105,6 +123,13 @@ func runSetup(ctx context.Context, e *env, opts *setupOptions) error {
 				state = "not created yet"
 			}
 			fmt.Fprintf(tw, "Python environment\t%s\t%s\n", state, python+" ("+from+")")
+		}
+		for _, j := range jars {
+			state, found := "ok", j.Path
+			if found == "" {
+				state, found = "optional, not fetched", "udfx setup --jars fetches "+j.Artifact
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", j.Name, state, found)
 		}
 		tw.Flush()
 		for _, c := range checks {
@@ -138,4 +163,35 @@ func (e *env) ensurePython(ctx context.Context, dir string) (string, error) {
 func isFile(p string) bool {
 	st, err := os.Stat(p)
 	return p != "" && err == nil && !st.IsDir()
+}
+
+// setupJar is one jar of the local Maven repository that udfx rewrite
+// compiles the RapidsUDF classes against; Path is empty while it is not
+// there.
+type setupJar struct {
+	Name     string `json:"name"`
+	Artifact string `json:"artifact"`
+	Path     string `json:"path,omitempty"`
+}
+
+// setupJars says where the cuDF and RAPIDS jars are, fetching the
+// missing ones with Maven when fetch is set.
+func setupJars(ctx context.Context, e *env, fetch bool) ([]setupJar, error) {
+	jars := []setupJar{{Name: "cuDF jar", Artifact: mavenjar.CuDF}, {Name: "RAPIDS jar", Artifact: mavenjar.Rapids}}
+	for i := range jars {
+		j := &jars[i]
+		if p, ok := mavenjar.Find(j.Artifact); ok {
+			j.Path = p
+			continue
+		}
+		if !fetch {
+			continue
+		}
+		p, err := mavenjar.Resolve(ctx, j.Artifact, e.progress().Func())
+		if err != nil {
+			return jars, fmt.Errorf("--jars: %w", err)
+		}
+		j.Path = p
+	}
+	return jars, nil
 }

@@ -73,7 +73,7 @@ func buildArtifact(ctx context.Context, opts Options, out *Outcome) error {
 	cudfJar, ok1 := mavenjar.Find(mavenjar.CuDF)
 	rapidsJar, ok2 := mavenjar.Find(mavenjar.Rapids)
 	if !ok1 || !ok2 {
-		rendered("the cuDF and RAPIDS jars are not in the local Maven repository; udfx setup fetches them")
+		rendered("the cuDF and RAPIDS jars are not in the local Maven repository; udfx setup --jars fetches them")
 		return nil
 	}
 	tools, err := jvm.Toolchain(os.Getenv)
