@@ -52,6 +52,7 @@ var targets = []struct {
 	{pkg: "harness/evidence", name: "FuzzSpanText", execs: 20000},
 	{pkg: "internal/typeinfer", name: "FuzzParseSignature", execs: 5000},
 	{pkg: "internal/typeinfer", name: "FuzzSchemaText", execs: 5000},
+	{pkg: "internal/confine", name: "FuzzJoin", execs: 20000},
 }
 
 func TestFuzzTargetsBriefly(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/internal/applyjournal"
+	"github.com/udfx/udfx/internal/confine"
 )
 
 // DirtyError refuses to apply a patch over uncommitted changes.
@@ -82,25 +83,12 @@ func checkUseSitesKept(c FileChange) error {
 // checkInside returns an *OutsideError when the file rel, or the deepest
 // of its folders that exists, resolves outside the repository at root.
 func checkInside(root, rel string) error {
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return err
+	err := confine.Check(root, rel)
+	var oe *confine.OutsideError
+	if errors.As(err, &oe) {
+		return &OutsideError{File: rel, Resolved: oe.Resolved}
 	}
-	p, tail := filepath.Join(root, filepath.FromSlash(rel)), ""
-	for {
-		real, err := filepath.EvalSymlinks(p)
-		if errors.Is(err, os.ErrNotExist) && p != root {
-			p, tail = filepath.Dir(p), filepath.Join(filepath.Base(p), tail)
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		if r, err := filepath.Rel(realRoot, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-			return &OutsideError{File: rel, Resolved: filepath.Join(real, tail)}
-		}
-		return nil
-	}
+	return err
 }
 
 // RepoRoot is the nearest folder at or above dir that holds .git, else

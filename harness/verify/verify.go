@@ -38,6 +38,7 @@ import (
 	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/udf/frontends"
+	"github.com/udfx/udfx/internal/confine"
 	"github.com/udfx/udfx/internal/typeinfer"
 )
 
@@ -75,7 +76,8 @@ const (
 	// error or another ANSI mode that udfx.yaml does not grant.
 	UndeclaredRelaxation Status = "undeclared-relaxation"
 	// InconsistentRecord: the record's own hashes (of the inputs its seed
-	// and rows generate) do not match what udfx regenerates from it.
+	// and rows generate) do not match what udfx regenerates from it, or a
+	// path it names leads outside the repository.
 	InconsistentRecord Status = "inconsistent-record"
 	// InterruptedApply: an `udfx rewrite --apply` was interrupted and its
 	// journal is still open, so the tree may hold some of its files new
@@ -505,6 +507,13 @@ func (v *verifier) checkRecord(ctx context.Context, recAbs string) []Item {
 				}
 			}
 		}
+	}
+
+	// Every path the record names must stay in the repository before any
+	// is read or run: the record is the pull request's text.
+	if problem := outsidePath(repo, rec); problem != "" {
+		fail(InconsistentRecord, problem, &Location{File: recRel, Line: 1})
+		return items
 	}
 
 	if rec.Original.Kind == string(udf.KindRDDPipeline) {
@@ -1078,4 +1087,31 @@ func readRewrite(it *Item, abs string, rw evidence.RewriteFile) ([]byte, bool) {
 		return nil, false
 	}
 	return b, true
+}
+
+// outsidePath names the first path of rec (the original, a rewrite file, a
+// use site's file, an artifact) that leads outside the repository at repo,
+// by "..", an absolute name or a symbolic link; "" when none does.
+func outsidePath(repo string, rec *evidence.Record) string {
+	paths := []struct{ field, path string }{{"original.file", rec.Original.File}}
+	for i, rw := range rec.Rewrites {
+		paths = append(paths, struct{ field, path string }{fmt.Sprintf("rewrites[%d].path", i), rw.Path})
+	}
+	for i, s := range rec.UseSites {
+		paths = append(paths, struct{ field, path string }{fmt.Sprintf("use_sites[%d].file", i), s.File})
+	}
+	for i, a := range rec.Artifacts {
+		paths = append(paths, struct{ field, path string }{fmt.Sprintf("artifacts[%d].path", i), a.Path})
+	}
+	for _, p := range paths {
+		err := confine.Check(repo, p.path)
+		var oe *confine.OutsideError
+		switch {
+		case errors.As(err, &oe):
+			return fmt.Sprintf("the record's %s %s; verify reads and runs only files inside the repository", p.field, oe.Error())
+		case err != nil:
+			return fmt.Sprintf("the record's %s %q cannot be resolved in the repository: %v", p.field, p.path, err)
+		}
+	}
+	return ""
 }

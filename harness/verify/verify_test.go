@@ -504,3 +504,77 @@ func TestRequireEngineRejectsRecordsOfAnotherEngine(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, Pass, only(t, res).Status)
 }
+
+// TestRecordPathsStayInTheRepository: a record is the pull request's
+// text, and each path it names (the original, a rewrite file, a use
+// site's file, an artifact) must resolve inside the repository, symbolic
+// links followed, before verify reads or runs it. Each forgery here
+// points at an exact copy outside, which passed before.
+func TestRecordPathsStayInTheRepository(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		setup func(t *testing.T, r *repo, outside string) func(*evidence.Record)
+		field string
+	}{
+		{"original by ..", func(t *testing.T, r *repo, outside string) func(*evidence.Record) {
+			copyFile(t, r.source, filepath.Join(outside, "celsius.py"))
+			return func(rec *evidence.Record) { rec.Original.File = "../outside/celsius.py" }
+		}, "original.file ../outside/celsius.py leads outside the repository"},
+		{"rewrite by ..", func(t *testing.T, r *repo, outside string) func(*evidence.Record) {
+			copyFile(t, r.sqlPath, filepath.Join(outside, "rewrite.sql"))
+			return func(rec *evidence.Record) { rec.Rewrites[0].Path = "../outside/rewrite.sql" }
+		}, "rewrites[0].path ../outside/rewrite.sql leads outside"},
+		{"rewrite by an absolute path", func(t *testing.T, r *repo, outside string) func(*evidence.Record) {
+			return func(rec *evidence.Record) { rec.Rewrites[0].Path = "/" + filepath.ToSlash(r.sqlPath) }
+		}, "rewrites[0].path \"/"},
+		{"original through a linked folder", func(t *testing.T, r *repo, outside string) func(*evidence.Record) {
+			copyFile(t, r.source, filepath.Join(outside, "celsius.py"))
+			require.NoError(t, os.Symlink(outside, filepath.Join(r.dir, "vendor")))
+			return func(rec *evidence.Record) { rec.Original.File = "vendor/celsius.py" }
+		}, "original.file vendor/celsius.py leads outside the repository, to "},
+		{"original as a linked file", func(t *testing.T, r *repo, outside string) func(*evidence.Record) {
+			copyFile(t, r.source, filepath.Join(outside, "celsius.py"))
+			require.NoError(t, os.Remove(r.source))
+			require.NoError(t, os.Symlink(filepath.Join(outside, "celsius.py"), r.source))
+			return func(*evidence.Record) {}
+		}, "original.file jobs/celsius.py leads outside the repository"},
+		{"use site by ..", func(t *testing.T, r *repo, outside string) func(*evidence.Record) {
+			return func(rec *evidence.Record) {
+				rec.UseSites = []evidence.UseSite{{File: "../outside/job.py", Old: "to_fahrenheit(col)", New: "x"}}
+			}
+		}, "use_sites[0].file ../outside/job.py leads outside"},
+		{"artifact by ..", func(t *testing.T, r *repo, outside string) func(*evidence.Record) {
+			return func(rec *evidence.Record) {
+				rec.Artifacts = []evidence.Artifact{{Targets: []string{"sql"}, Path: "../outside/x.jar"}}
+			}
+		}, "artifacts[0].path ../outside/x.jar leads outside"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := newRepo(t)
+			outside := filepath.Join(filepath.Dir(r.dir), "outside")
+			require.NoError(t, os.MkdirAll(outside, 0o755))
+			r.record(t, c.setup(t, r, outside))
+			res := r.verify(t, false)
+			refused := 0
+			for _, it := range res.Items {
+				assert.NotEqual(t, Pass, it.Status, "%s: %s", it.File, it.Detail)
+				assert.False(t, it.Rerun, "nothing outside was run")
+				if it.Status == InconsistentRecord {
+					refused++
+					assert.Contains(t, it.Detail, "the record's "+c.field)
+					assert.Contains(t, it.Detail, "verify reads and runs only files inside the repository")
+				}
+			}
+			assert.Equal(t, 1, refused, "%+v", res.Items)
+			assert.False(t, res.Passed())
+		})
+	}
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(filepath.Dir(to), 0o755))
+	require.NoError(t, os.WriteFile(to, b, 0o644))
+}
