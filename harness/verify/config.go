@@ -208,6 +208,11 @@ func parseRelaxation(display string, e *yaml.Node, fail func(*yaml.Node, string,
 			r.File, err = str(v, "file")
 		case "reason":
 			r.Reason, err = str(v, "reason")
+			// A plain scalar ends at " #": "(reviewed in #123)" would
+			// silently lose everything from the #.
+			if err == nil && v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0 && v.LineComment != "" {
+				return nil, fail(v, "reason: YAML reads %q as a comment, so the reason would be cut to %q: quote it (reason: \"...\")", v.LineComment, v.Value)
+			}
 		case "ulp":
 			n, perr := strconv.ParseInt(v.Value, 10, 64)
 			if v.Kind != yaml.ScalarNode || perr != nil || n < 0 {

@@ -399,6 +399,7 @@ func TestConfigErrors(t *testing.T) {
 		{"relax: []\n", `udfx.yaml:1: unknown key "relax" (want version, relaxations)`},
 		{"relaxations: {udf: f}\n", "udfx.yaml:1: relaxations: want a list of entries"},
 		{"relaxations: [\n", "udfx.yaml: "},
+		{"relaxations:\n  - udf: f\n    abs: 1\n    reason: the report rounds (reviewed in #123)\n", `udfx.yaml:4: reason: YAML reads "#123)" as a comment, so the reason would be cut to "the report rounds (reviewed in": quote it`},
 	} {
 		_, err := ParseConfig("udfx.yaml", []byte(c.yaml))
 		var ce *ConfigError
@@ -408,6 +409,14 @@ func TestConfigErrors(t *testing.T) {
 	cfg, err := ParseConfig("udfx.yaml", []byte("# nothing yet\n"))
 	require.NoError(t, err)
 	assert.Empty(t, cfg.Relaxations)
+	for _, quoted := range []string{`"the report rounds (reviewed in #123)"`, `'the report rounds (reviewed in #123)'`, "|\n      the report rounds (reviewed in #123)"} {
+		cfg, err := ParseConfig("udfx.yaml", []byte("relaxations:\n  - udf: f\n    abs: 1\n    reason: "+quoted+"\n"))
+		require.NoError(t, err, quoted)
+		assert.Equal(t, "the report rounds (reviewed in #123)", strings.TrimSpace(cfg.Relaxations[0].Reason))
+	}
+	cfg, err = ParseConfig("udfx.yaml", []byte("relaxations:\n  - udf: f\n    abs: 1\n    # reviewed in #123\n    reason: the report rounds\n"))
+	require.NoError(t, err, "a comment on a line of its own cuts nothing")
+	assert.Equal(t, "the report rounds", cfg.Relaxations[0].Reason)
 
 	// The gate refuses to run over a config it cannot read.
 	r := newRepo(t)
@@ -433,4 +442,38 @@ func TestDeclaredANSIOffAndErrorToNull(t *testing.T) {
 		"NULL accepted where the original throws (udfx.yaml:2: the job runs with ANSI off)",
 		"ANSI off (udfx.yaml:2: the job runs with ANSI off)",
 	}, it.Relaxations)
+}
+
+// TestNestedConfigStopsTheGate: relaxations come only from the udfx.yaml
+// at the repository root. A nested one beside records that it would
+// relax (the forged tolerance passed under it before) is an error that
+// names it, and the root's entries name files from the root.
+func TestNestedConfigStopsTheGate(t *testing.T) {
+	r := newRepo(t)
+	r.forge(t, wrongSQL, func(rec *evidence.Record) { rec.Policy = value.Policy{Abs: 1e9} })
+	grant := "version: 1\nrelaxations:\n  - udf: to_fahrenheit\n    abs: 1e9\n    reason: the dashboard rounds to whole degrees\n"
+	for _, nested := range []string{"udfx-rewrites/udfx.yaml", "jobs/udfx.yaml", "udfx-rewrites/to_fahrenheit/udfx.yaml"} {
+		r.write(t, filepath.Join(r.dir, filepath.FromSlash(nested)), grant)
+		_, err := Run(context.Background(), Options{Root: r.dir, Display: ".", NewRunner: goRunners})
+		var ce *ConfigError
+		require.ErrorAs(t, err, &ce, nested)
+		assert.Equal(t, nested, ce.File)
+		assert.Contains(t, err.Error(), "udfx reads relaxations only from the udfx.yaml at the repository root (udfx.yaml)")
+		require.NoError(t, os.Remove(filepath.Join(r.dir, filepath.FromSlash(nested))))
+	}
+
+	// A record below the root (a project folder with its own
+	// udfx-rewrites) is relaxed by the root's entry naming its file from
+	// the root, and by no other.
+	sub := filepath.Join(r.dir, "projects", "weather")
+	require.NoError(t, os.MkdirAll(sub, 0o755))
+	for _, d := range []string{"jobs", evidence.Dir} {
+		require.NoError(t, os.Rename(filepath.Join(r.dir, d), filepath.Join(sub, d)))
+	}
+	r.config(t, "version: 1\nrelaxations:\n  - udf: to_fahrenheit\n    file: jobs/celsius.py\n    abs: 1e9\n    reason: r\n")
+	assert.Equal(t, UndeclaredRelaxation, only(t, r.verify(t, true)).Status, "jobs/celsius.py is not the UDF's file seen from the root")
+	r.config(t, "version: 1\nrelaxations:\n  - udf: to_fahrenheit\n    file: projects/weather/jobs/celsius.py\n    abs: 1e9\n    reason: r\n")
+	it := only(t, r.verify(t, false))
+	assert.Equal(t, Pass, it.Status, it.Detail)
+	assert.Equal(t, []string{"within absolute 1e+09 (udfx.yaml:3: r)"}, it.Relaxations)
 }

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/udfx/udfx/harness/evidence"
@@ -40,12 +41,18 @@ type policy struct {
 }
 
 func (v *verifier) policyFor(repo string, rec *evidence.Record) *policy {
-	cfg := v.configs[repo]
+	cfg := v.config
+	// Entries name files from the repository root; the record, from the
+	// folder holding its udfx-rewrites.
+	file := rec.Original.File
+	if r, err := filepath.Rel(v.top, filepath.Join(repo, filepath.FromSlash(file))); err == nil && repo != v.top {
+		file = filepath.ToSlash(r)
+	}
 	p := &policy{ansi: true, configName: ConfigFile}
 	if cfg != nil && cfg.Path != "" {
 		p.configName = cfg.Path
 	}
-	if r := cfg.For(rec.Original.Name, rec.Original.File); r != nil {
+	if r := cfg.For(rec.Original.Name, file); r != nil {
 		p.grant = r
 		p.compare = r.Policy()
 		p.allowErrorToNull = r.AllowErrorToNull

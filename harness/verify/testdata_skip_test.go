@@ -20,12 +20,12 @@ func TestWalkSkipsTestdataUnlessIncluded(t *testing.T) {
 		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
 		require.NoError(t, os.WriteFile(p, []byte(evidence.MarkerLine(".sql", "udfx-rewrites/f/evidence.json")+"\nSELECT 1\n"), 0o644))
 	}
-	_, marked, _, err := walk(root, false)
+	found, err := walk(root, false)
 	require.NoError(t, err)
-	require.Len(t, marked, 1)
-	assert.Equal(t, filepath.Join(root, "jobs", "rewrite.sql"), marked[0].abs)
+	require.Len(t, found.marked, 1)
+	assert.Equal(t, filepath.Join(root, "jobs", "rewrite.sql"), found.marked[0].abs)
 
-	_, marked, _, err = walk(root, true)
+	found, err = walk(root, true)
 	require.NoError(t, err)
-	assert.Len(t, marked, 2)
+	assert.Len(t, found.marked, 2)
 }

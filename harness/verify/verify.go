@@ -269,23 +269,25 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return nil, &InputError{Path: opts.Display, Err: errors.New("not a folder")}
 	}
 	progress("finding records and rewrites")
-	records, marked, repos, err := walk(root, opts.IncludeTestdata)
+	tree, err := walk(root, opts.IncludeTestdata)
 	if err != nil {
 		return nil, err
 	}
-	v := &verifier{root: root, opts: opts, progress: progress, configs: map[string]*Config{}}
-	// Each repository's udfx.yaml is read before anything is checked: a
+	records, marked, repos := tree.records, tree.marked, tree.repos
+	top := rewrite.RepoRoot(root)
+	v := &verifier{root: root, top: top, opts: opts, progress: progress}
+	// Relaxations come from the udfx.yaml at the repository root and from
+	// nowhere else: a nested one would grant tolerances to the records
+	// below it where a reviewer of the root's file never looks, so it
+	// stops the gate. The root's is read before anything is checked: a
 	// config udfx cannot read stops the gate instead of being ignored.
-	for _, rec := range records {
-		repo := repoOf(rec)
-		if _, ok := v.configs[repo]; ok {
-			continue
+	for _, c := range tree.configs {
+		if filepath.Dir(c) != top {
+			return nil, &ConfigError{File: v.rel(c), Msg: fmt.Sprintf("udfx reads relaxations only from the %s at the repository root (%s), so a nested one would grant what no reviewer of that file saw: move its entries there, with file: naming each UDF's file from the root, or remove it", ConfigFile, v.rel(filepath.Join(top, ConfigFile)))}
 		}
-		cfg, err := LoadConfig(repo, v.rel(filepath.Join(repo, ConfigFile)))
-		if err != nil {
-			return nil, err
-		}
-		v.configs[repo] = cfg
+	}
+	if v.config, err = LoadConfig(top, v.rel(filepath.Join(top, ConfigFile))); err != nil {
+		return nil, err
 	}
 	defer func() {
 		for _, s := range v.sessions {
@@ -298,6 +300,12 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	res.Items = append(res.Items, interrupted...)
+	for _, d := range tree.unreadable {
+		rel := v.rel(d.path)
+		res.Items = append(res.Items, Item{UDF: "-", Target: "-", File: rel, Status: Error,
+			Detail:   fmt.Sprintf("the folder %s cannot be read (%v), so no record or rewrite in it was checked", rel, d.err),
+			Location: Location{File: rel, Line: 1}})
+	}
 	listed := map[string]bool{} // absolute rewrite paths some record lists
 	for _, rec := range records {
 		items := v.checkRecord(ctx, rec)
@@ -329,20 +337,40 @@ type markedFile struct {
 	line   int
 }
 
-// walk finds the records (Dir/<udf>/FileName) and marked files below root,
-// and the repositories (folders holding a .udfx workspace) there.
-func walk(root string, includeTestdata bool) (records []string, marked []markedFile, repos []string, err error) {
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+// tree is what walk finds below the verified folder.
+type tree struct {
+	records []string // Dir/<udf>/FileName
+	marked  []markedFile
+	repos   []string // folders holding a .udfx workspace
+	configs []string // every ConfigFile
+	// unreadable are the folders and files walk could not look into:
+	// a record there would go unchecked.
+	unreadable []struct {
+		path string
+		err  error
+	}
+}
+
+// walk finds what the gate checks below root.
+func walk(root string, includeTestdata bool) (*tree, error) {
+	t := &tree{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == root {
 				return err
 			}
-			// An unreadable subfolder cannot hold anything we could check.
+			if u := errors.Unwrap(err); u != nil {
+				err = u // the path is said separately
+			}
+			t.unreadable = append(t.unreadable, struct {
+				path string
+				err  error
+			}{p, err})
 			return nil
 		}
 		if d.IsDir() {
 			if d.Name() == rewrite.WorkspaceDirName {
-				repos = append(repos, filepath.Dir(p))
+				t.repos = append(t.repos, filepath.Dir(p))
 			}
 			if p != root && (skipDirs[d.Name()] || d.Name() == "testdata" && !includeTestdata) {
 				return filepath.SkipDir
@@ -352,20 +380,23 @@ func walk(root string, includeTestdata bool) (records []string, marked []markedF
 		if !d.Type().IsRegular() {
 			return nil
 		}
+		if d.Name() == ConfigFile {
+			t.configs = append(t.configs, p)
+		}
 		if d.Name() == evidence.FileName && filepath.Base(filepath.Dir(filepath.Dir(p))) == evidence.Dir {
-			records = append(records, p)
+			t.records = append(t.records, p)
 			return nil
 		}
 		rec, line, ok := markerOf(p)
 		if ok {
-			marked = append(marked, markedFile{abs: p, record: rec, line: line})
+			t.marked = append(t.marked, markedFile{abs: p, record: rec, line: line})
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, nil, nil, &InputError{Path: root, Err: err}
+		return nil, &InputError{Path: root, Err: err}
 	}
-	return records, marked, repos, nil
+	return t, nil
 }
 
 // interruptedApplies gives an item per open journal of an interrupted
@@ -431,8 +462,10 @@ type verifier struct {
 	// Spark share, by engine (spark, comet), each started on the first
 	// record of its engine.
 	sessions map[string]*spark.Session
-	// configs are the repositories' udfx.yaml, by repository root.
-	configs map[string]*Config
+	// top is the repository root (rewrite.RepoRoot of root), whose
+	// udfx.yaml is config.
+	top    string
+	config *Config
 }
 
 // sparkFor returns the shared Spark session of engine, starting it for
