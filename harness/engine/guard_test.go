@@ -29,8 +29,18 @@ func TestGuard(t *testing.T) {
 		{"celsius + (VALUES (1))", "a subquery (VALUES ...)"},
 		{"reflect('java.lang.Math', 'abs', celsius)", "reflect()"},
 		{"`reflect`('java.lang.Math', 'abs', celsius)", "reflect()"},
-		{"REFLECT /* hidden */ ('java.lang.Math', 'abs', celsius)", "reflect()"},
-		{"celsius + -- a comment\n java_method('java.lang.Math', 'abs', celsius)", "java_method()"},
+		{"REFLECT ('java.lang.Math', 'abs', celsius)", "reflect()"},
+		{"celsius + java_method('java.lang.Math', 'abs', celsius)", "java_method()"},
+		// Comments: Spark nests block comments and ends a line comment
+		// at \r, so each of these adds 1.0 in Spark and not in a parser
+		// that does neither.
+		{"REFLECT /* hidden */ ('java.lang.Math', 'abs', celsius)", "a comment (/* */)"},
+		{"celsius + -- a comment\n java_method('java.lang.Math', 'abs', celsius)", "a comment (--)"},
+		{"CASE WHEN (`celsius` IS NULL) THEN CAST(NULL AS DOUBLE) ELSE celsius END /* /* */ -- */ + 1.0D", "a comment (/* */)"},
+		{"celsius -- x\r+ 1.0D", "a comment (--)"},
+		{"celsius--1", "a comment (--)"},
+		{"celsius /**/ + 1.0D", "a comment (/* */)"},
+		{"concat('--', '/*', celsius)", ""}, // inside string literals
 		{"`my_udf`(celsius)", "the backquoted function name `my_udf`"},
 		{"celsius + RAND ( 3 )", "rand()"},
 		{"if(current_date > DATE'2020-01-01', celsius, 0.0D)", "current_date"},

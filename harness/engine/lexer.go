@@ -24,6 +24,13 @@ type tok struct {
 	pos  int
 }
 
+// commentWhy is why an expression may hold no comment. A comment is where
+// two parsers part: Spark's nests /* */ and ends -- at \r as well as \n
+// (and continues it over a backslash-newline), so "END /* /* */ -- */ +
+// 1.0D" is END to one reader and END + 1.0D to Spark. What udfx proves,
+// stores and inlines must mean to Spark exactly what was evaluated.
+const commentWhy = "a rewrite expression holds no comments: Spark nests /* */ comments and ends -- comments at \\r too, so a comment can hide code from one parser and not from another"
+
 // lex splits an expression into tokens. Keywords are identifiers; the
 // parser compares them case-insensitively, as Spark's lexer does.
 func lex(src string) ([]tok, error) {
@@ -34,16 +41,10 @@ func lex(src string) ([]tok, error) {
 		switch {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
 			i++
-		case c == '-' && i+1 < len(src) && src[i+1] == '-': // line comment
-			for i < len(src) && src[i] != '\n' {
-				i++
-			}
+		case c == '-' && i+1 < len(src) && src[i+1] == '-':
+			return nil, &UnsafeError{Construct: "a comment (--)", Why: commentWhy, Pos: i}
 		case c == '/' && i+1 < len(src) && src[i+1] == '*':
-			end := strings.Index(src[i+2:], "*/")
-			if end < 0 {
-				return nil, &SyntaxError{Pos: i, Msg: "unterminated comment"}
-			}
-			i += end + 4
+			return nil, &UnsafeError{Construct: "a comment (/* */)", Why: commentWhy, Pos: i}
 		case isIdentStart(c):
 			j := i
 			for j < len(src) && isIdentPart(src[j]) {

@@ -330,12 +330,16 @@ func FindMarker(content []byte) (string, error) {
 }
 
 // StripSQLComments drops blank and `--` comment lines from a SQL rewrite
-// file, leaving the expression.
+// file, leaving the expression. A line holding a \r before its end is
+// kept whole: Spark ends a `--` comment there, so what follows would be
+// code to Spark, and the expression parser then refuses the comment
+// instead of this function dropping that code.
 func StripSQLComments(s string) string {
 	var lines []string
 	for _, l := range strings.Split(s, "\n") {
-		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "--") {
-			lines = append(lines, strings.TrimRight(l, "\r"))
+		l = strings.TrimSuffix(l, "\r")
+		if t := strings.TrimSpace(l); t != "" && (!strings.HasPrefix(t, "--") || strings.ContainsRune(t, '\r')) {
+			lines = append(lines, l)
 		}
 	}
 	return strings.TrimSpace(strings.Join(lines, "\n"))

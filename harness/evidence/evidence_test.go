@@ -47,4 +47,7 @@ func TestMarkers(t *testing.T) {
 func TestStripSQLComments(t *testing.T) {
 	assert.Equal(t, "a +\n  b", StripSQLComments("-- udfx:rewrite record=x\r\n\r\na +\r\n  -- note\r\n  b\r\n"))
 	assert.Equal(t, "", StripSQLComments("-- only\n"))
+	// Spark ends a -- comment at a lone \r: the line is kept for the
+	// expression parser to refuse, not dropped with the code after it.
+	assert.Equal(t, "a\n-- x\r+ 1.0D", StripSQLComments("-- header\na\n-- x\r+ 1.0D\r\n"))
 }

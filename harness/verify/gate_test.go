@@ -477,3 +477,22 @@ func TestNestedConfigStopsTheGate(t *testing.T) {
 	assert.Equal(t, Pass, it.Status, it.Detail)
 	assert.Equal(t, []string{"within absolute 1e+09 (udfx.yaml:3: r)"}, it.Relaxations)
 }
+
+// TestCommentsSparkReadsOtherwiseFail: a rewrite.sql whose expression
+// carries a comment that Spark reads differently from a simpler parser
+// (nested block comments, a line comment ended by a lone \r) passed the
+// embedded engine's re-run while Spark adds 1.0; it now fails, naming
+// the comment.
+func TestCommentsSparkReadsOtherwiseFail(t *testing.T) {
+	for _, sql := range []string{
+		exactSQL + " /* /* */ -- */ + 1.0D",
+		exactSQL + " -- a note\r+ 1.0D",
+		exactSQL + "\n-- a note\r+ 1.0D",
+	} {
+		r := newRepo(t)
+		r.forge(t, sql, func(*evidence.Record) {})
+		it := only(t, r.verify(t, false))
+		assert.NotEqual(t, Pass, it.Status, "%q", sql)
+		assert.Contains(t, it.Detail, "a rewrite expression holds no comments", "%q", sql)
+	}
+}
