@@ -496,3 +496,55 @@ func TestCommentsSparkReadsOtherwiseFail(t *testing.T) {
 		assert.Contains(t, it.Detail, "a rewrite expression holds no comments", "%q", sql)
 	}
 }
+
+// TestEntriesVerifyCannotProveAreRefused: verify re-runs one rewrite per
+// record. A second entry beside it (another sql file, a vectorized file
+// beside the sql one, a second fast entry, a target udfx does not write)
+// passed on its hash alone, whatever it held; now the record is refused.
+func TestEntriesVerifyCannotProveAreRefused(t *testing.T) {
+	wrong := "celsius * 9.0D / 5.0D + 33.0D\n"
+	for _, c := range []struct {
+		name string
+		add  []evidence.RewriteFile
+		want string
+	}{
+		{"a second sql file", []evidence.RewriteFile{{Target: "sql", Path: "udfx-rewrites/to_fahrenheit/rewrite2.sql"}},
+			"the record lists 2 rewrites that verify proves (sql (udfx-rewrites/to_fahrenheit/rewrite.sql), sql (udfx-rewrites/to_fahrenheit/rewrite2.sql))"},
+		{"vectorized beside sql", []evidence.RewriteFile{{Target: "vectorized-python", Path: "udfx-rewrites/to_fahrenheit/rewrite.py"}},
+			"the record lists 2 rewrites that verify proves"},
+		{"two fast entries", []evidence.RewriteFile{{Target: "vectorized-python-fast", Path: "udfx-rewrites/to_fahrenheit/a.py"}, {Target: "vectorized-python-fast", Path: "udfx-rewrites/to_fahrenheit/b.py"}},
+			"the record lists 3 rewrites that verify proves"},
+		{"an unknown target", []evidence.RewriteFile{{Target: "pandas", Path: "udfx-rewrites/to_fahrenheit/rewrite.py"}},
+			`as a rewrite of target "pandas", which udfx does not write and verify cannot prove`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := newRepo(t)
+			r.record(t, func(rec *evidence.Record) {
+				for _, rw := range c.add {
+					r.write(t, filepath.Join(r.dir, filepath.FromSlash(rw.Path)), wrong)
+					rw.SHA256 = evidence.SHA256([]byte(wrong))
+					rec.Rewrites = append(rec.Rewrites, rw)
+				}
+			})
+			res := r.verify(t, false)
+			require.Len(t, res.Items, 1+len(c.add))
+			for _, it := range res.Items {
+				assert.Equal(t, InconsistentRecord, it.Status, it.File)
+				assert.Contains(t, it.Detail, c.want)
+			}
+		})
+	}
+
+	// A vectorized record with a columnar file: udfx renders those only
+	// from a proved SQL rewrite.
+	r := newRepo(t)
+	r.record(t, func(rec *evidence.Record) {
+		rec.Rewrites[0].Target = "vectorized-python"
+		rec.Rewrites = append(rec.Rewrites, evidence.RewriteFile{Target: "columnar", Path: "udfx-rewrites/to_fahrenheit/columnar/X.java", SHA256: evidence.SHA256([]byte(wrong))})
+		r.write(t, filepath.Join(r.dir, "udfx-rewrites/to_fahrenheit/columnar/X.java"), wrong)
+	})
+	for _, it := range r.verify(t, true).Items {
+		assert.Equal(t, InconsistentRecord, it.Status, it.File)
+		assert.Contains(t, it.Detail, "udfx renders columnar files only from a proved SQL rewrite")
+	}
+}

@@ -548,6 +548,12 @@ func (v *verifier) checkRecord(ctx context.Context, recAbs string) []Item {
 		fail(InconsistentRecord, problem, &Location{File: recRel, Line: 1})
 		return items
 	}
+	// Every entry must be one verify proves again: a second proved entry,
+	// or one of a target verify does not know, would pass on its hash.
+	if problem := unprovedEntries(rec); problem != "" {
+		fail(InconsistentRecord, problem, &Location{File: recRel, Line: 1})
+		return items
+	}
 
 	if rec.Original.Kind == string(udf.KindRDDPipeline) {
 		v.checkPipeline(ctx, rec, recAbs, items, fail)
@@ -1144,6 +1150,44 @@ func outsidePath(repo string, rec *evidence.Record) string {
 			return fmt.Sprintf("the record's %s %s; verify reads and runs only files inside the repository", p.field, oe.Error())
 		case err != nil:
 			return fmt.Sprintf("the record's %s %q cannot be resolved in the repository: %v", p.field, p.path, err)
+		}
+	}
+	return ""
+}
+
+// provedTargets are the targets whose file verify re-runs against the
+// original; a record holds exactly one entry of one of them. The columnar
+// and cuda files come with a sql entry: udfx renders them from its IR.
+var provedTargets = map[string]bool{
+	string(udf.TargetSQL): true, rewrite.TargetVectorizedPython: true,
+	rewrite.TargetVectorizedPythonFast: true, rewrite.TargetDataFrame: true,
+}
+
+// unprovedEntries says why the record lists an entry verify would not
+// prove: two proved entries (verify re-runs one), an entry of an unknown
+// target, or columnar and cuda files without the sql entry they follow
+// from. "" when every entry is proved.
+func unprovedEntries(rec *evidence.Record) string {
+	var proved []string
+	sql := false
+	for _, rw := range rec.Rewrites {
+		switch {
+		case provedTargets[rw.Target]:
+			proved = append(proved, rw.Target+" ("+rw.Path+")")
+			sql = sql || rw.Target == string(udf.TargetSQL)
+		case rw.Target == rewrite.TargetColumnar || rw.Target == rewrite.TargetCUDA:
+		default:
+			return fmt.Sprintf("the record lists %s as a rewrite of target %q, which udfx does not write and verify cannot prove", rw.Path, rw.Target)
+		}
+	}
+	if len(proved) != 1 {
+		return fmt.Sprintf("the record lists %d rewrites that verify proves (%s); udfx writes exactly one, and another would pass on its hash alone", len(proved), strings.Join(proved, ", "))
+	}
+	if !sql {
+		for _, rw := range rec.Rewrites {
+			if rw.Target == rewrite.TargetColumnar || rw.Target == rewrite.TargetCUDA {
+				return fmt.Sprintf("the record lists the %s file %s beside a %s rewrite; udfx renders %s files only from a proved SQL rewrite", rw.Target, rw.Path, proved[0], rw.Target)
+			}
 		}
 	}
 	return ""
