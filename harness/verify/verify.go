@@ -156,6 +156,9 @@ type Item struct {
 	// artifactNote says how the RapidsUDF jar built from this file was
 	// checked (checkArtifacts).
 	artifactNote string
+	// renderedNote says the columnar or cuda file was rendered again and
+	// matched (checkRendered).
+	renderedNote string
 }
 
 // Location is a file (relative to the verified folder) and a 1-based
@@ -576,6 +579,7 @@ func (v *verifier) checkRecord(ctx context.Context, recAbs string) []Item {
 	// if any, must name this record.
 	sqlIdx, pyIdx := -1, -1
 	var sqlText, pyAbs string
+	content := make([][]byte, len(rec.Rewrites))
 	for i, rw := range rec.Rewrites {
 		it := &items[i]
 		abs := filepath.Join(repo, filepath.FromSlash(rw.Path))
@@ -583,6 +587,7 @@ func (v *verifier) checkRecord(ctx context.Context, recAbs string) []Item {
 		if !ok {
 			continue
 		}
+		content[i] = b
 		if rw.Target == string(udf.TargetSQL) && sqlIdx < 0 {
 			sqlIdx, sqlText = i, evidence.StripSQLComments(string(b))
 		}
@@ -591,7 +596,18 @@ func (v *verifier) checkRecord(ctx context.Context, recAbs string) []Item {
 		}
 	}
 
-	// The RapidsUDF jar, where it is here: it must hash as recorded.
+	// The columnar and cuda files must be what udfx renders from the
+	// proved SQL, and the RapidsUDF jar, where it is here, must hash as
+	// recorded.
+	if sqlIdx >= 0 {
+		src, err := os.ReadFile(origAbs)
+		if err != nil {
+			fail(Error, fmt.Sprintf("read the original %s: %v", rec.Original.File, err), nil)
+			return items
+		}
+		recDir, _ := filepath.Rel(repo, filepath.Dir(recAbs))
+		checkRendered(rec, u, src, filepath.ToSlash(recDir), sqlText, items, content)
+	}
 	v.checkArtifacts(repo, rec, items)
 
 	// The use sites: what the job runs must be what rewrite.sql gives.
@@ -631,6 +647,9 @@ func (v *verifier) checkRecord(ctx context.Context, recAbs string) []Item {
 	for i := range items {
 		if items[i].Status == Pass {
 			items[i].Detail = "hashes match the record"
+			if n := items[i].renderedNote; n != "" {
+				items[i].Detail += "; " + n
+			}
 			if n := items[i].artifactNote; n != "" {
 				items[i].Detail += "; " + n
 			}
