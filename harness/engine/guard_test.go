@@ -101,3 +101,39 @@ func TestAllowedFunctions(t *testing.T) {
 		}
 	}
 }
+
+// TestDeepAndLongExpressionsAreRefused: 400,000 nested parentheses were a
+// Go stack overflow (fatal, no report, the MCP session gone); every path
+// that parses an expression (Guard, Compile) now refuses such an input
+// with a syntax error naming the limit, and one at the limit still parses.
+func TestDeepAndLongExpressionsAreRefused(t *testing.T) {
+	cols := []Column{{Name: "celsius", Type: udf.Prim(udf.Double)}}
+	nested := func(n int, open, close string) string {
+		return strings.Repeat(open, n) + "celsius" + strings.Repeat(close, n)
+	}
+	for _, c := range []struct{ sql, want string }{
+		{nested(400000, "(", ")"), "more than 50000 tokens"}, // the input
+		{nested(10000, "(", ")"), "nests deeper than 256 levels"},
+		{nested(MaxNesting, "(", ")"), "nests deeper than 256 levels"},
+		{nested(10000, "abs(", ")"), "nests deeper than 256 levels"},
+		{strings.Repeat("NOT ", 10000) + "celsius > 0.0D", "nests deeper than 256 levels"},
+		{strings.Repeat("- ", 10000) + "celsius", "nests deeper than 256 levels"},
+		{"celsius" + strings.Repeat(" + celsius", MaxTokens), "more than 50000 tokens"},
+	} {
+		for name, run := range map[string]func() error{
+			"Guard":   func() error { return Guard(c.sql, []string{"celsius"}) },
+			"Compile": func() error { _, err := Compile(c.sql, cols, Options{ANSI: true}); return err },
+		} {
+			err := run()
+			var se *SyntaxError
+			if !errors.As(err, &se) || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%s of %.20q…: %v, want a syntax error saying %q", name, c.sql, err, c.want)
+			}
+		}
+	}
+	for _, ok := range []string{nested(MaxNesting-1, "(", ")"), "celsius" + strings.Repeat(" + celsius", 1000)} {
+		if _, err := Compile(ok, cols, Options{ANSI: true}); err != nil {
+			t.Errorf("%.20q…: %v", ok, err)
+		}
+	}
+}

@@ -37,6 +37,9 @@ func lex(src string) ([]tok, error) {
 	var out []tok
 	i := 0
 	for i < len(src) {
+		if len(out) > MaxTokens {
+			return nil, &SyntaxError{Pos: i, Msg: fmt.Sprintf("the expression has more than %d tokens, which udfx does not parse", MaxTokens)}
+		}
 		c := src[i]
 		switch {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':

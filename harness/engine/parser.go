@@ -64,7 +64,30 @@ type parser struct {
 	src  string
 	toks []tok
 	i    int
+	// depth counts the nested rules open (parentheses, calls, NOT and
+	// signs): each takes stack, so it is bounded by MaxNesting.
+	depth int
 }
+
+// MaxNesting and MaxTokens bound an expression udfx parses: 400,000
+// nested parentheses overflowed the stack and killed the process (verify
+// with no report, the MCP server with its session). Every rewrite the
+// translator writes is far inside both.
+const (
+	MaxNesting = 256
+	MaxTokens  = 50000
+)
+
+// enter opens a nested rule; the caller defers leave.
+func (p *parser) enter() error {
+	p.depth++
+	if p.depth > MaxNesting {
+		return &SyntaxError{Pos: p.peek().pos, Msg: fmt.Sprintf("the expression nests deeper than %d levels (parentheses, calls, NOT and signs), which udfx does not parse", MaxNesting)}
+	}
+	return nil
+}
+
+func (p *parser) leave() { p.depth-- }
 
 func parse(src string) (ast, error) {
 	toks, err := lex(src)
@@ -156,7 +179,13 @@ func call(pos int, name string, args ...ast) *callAST {
 
 // expr: or-expression. Precedence follows Spark's SqlBaseParser.g4:
 // OR < AND < NOT < predicate (IN, BETWEEN, LIKE, IS) < comparison < | < ^ < & < || < + - < * / % div < unary < postfix (:: [] .).
-func (p *parser) expr() (ast, error) { return p.orExpr() }
+func (p *parser) expr() (ast, error) {
+	defer p.leave()
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	return p.orExpr()
+}
 
 func (p *parser) orExpr() (ast, error) {
 	l, err := p.andExpr()
@@ -192,6 +221,10 @@ func (p *parser) andExpr() (ast, error) {
 
 func (p *parser) notExpr() (ast, error) {
 	if p.isKw("not") || p.isOp("!") {
+		defer p.leave()
+		if err := p.enter(); err != nil {
+			return nil, err
+		}
 		pos := p.advance().pos
 		x, err := p.notExpr()
 		if err != nil {
@@ -386,6 +419,10 @@ func (p *parser) binary(level int) (ast, error) {
 
 func (p *parser) unary() (ast, error) {
 	if p.isOp("-") || p.isOp("+") || p.isOp("~") {
+		defer p.leave()
+		if err := p.enter(); err != nil {
+			return nil, err
+		}
 		t := p.advance()
 		// A minus directly before a number literal is part of the literal,
 		// as in Spark's `number` rule: -2147483648 is an INT, -128Y a TINYINT.
