@@ -44,6 +44,11 @@ type Options struct {
 	Workspace string
 	// NewRunner starts the original's runner (runners.New in production).
 	NewRunner func(ctx context.Context, u *udf.UDF, limits runner.Limits) (runner.Runner, error)
+	// NewBatchRunner, when set, starts a runner of a Python rewrite that
+	// takes each Run call's rows as one batch (python.New in
+	// production): RunPython then runs the rewrite again in batches of
+	// many sizes, as Spark would call it (RunPython).
+	NewBatchRunner func(ctx context.Context, u *udf.UDF, limits runner.Limits) (runner.Runner, error)
 	// Progress, when set, hears what the test is doing.
 	Progress func(stage string)
 	// Spark, when set, runs both sides in this real Spark session instead

@@ -3,6 +3,7 @@ package difftest
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -80,15 +81,83 @@ func RunPython(ctx context.Context, u, rw *udf.UDF, opts Options) (*Report, erro
 	rep.Runtime = describe
 	rep.OriginalSeconds, rep.RewriteSeconds = origTime.Seconds(), rwTime.Seconds()
 	firstBad := tally(rep, opts, orig, got)
+	batch := 0
+	if firstBad < 0 && opts.NewBatchRunner != nil {
+		progress("running the rewrite in CPython again, in batches of many sizes")
+		bad, n, batchGot, err := runBatches(ctx, rw, rows, params, opts, orig)
+		if err != nil {
+			return nil, fmt.Errorf("the rewrite %s in batches: %w", rw.File, err)
+		}
+		if bad >= 0 {
+			rep.Mismatches++
+			firstBad, batch, got = bad, n, batchGot
+		}
+	}
 	rep.Equal = rep.Mismatches == 0
 	if firstBad >= 0 {
-		ce := &Counterexample{Original: JSONValue{orig[firstBad]}, Rewrite: JSONValue{got[firstBad]}, Row: firstBad}
+		ce := &Counterexample{Original: JSONValue{orig[firstBad]}, Rewrite: JSONValue{got[firstBad]}, Row: firstBad, Batch: batch}
 		for i, p := range params {
 			ce.Inputs = append(ce.Inputs, NamedValue{Name: p.Name, Value: JSONValue{rows[firstBad][i]}})
 		}
 		rep.Counterexample = ce
 	}
 	return rep, nil
+}
+
+// batchSizes is the cycle of batch sizes the rewrite is called on again:
+// Spark hands a pandas_udf batches of up to 10,000 rows
+// (spark.sql.execution.arrow.maxRecordsPerBatch), the last one short, so
+// a rewrite must give each row the same result whatever batch it is in;
+// the per-row run calls it on batches of one only. 0 stands for a size
+// drawn from the seed.
+var batchSizes = []int{2, 7, 0, 1, 10_000, 3, 0}
+
+// runBatches calls the rewrite on the rows where the original gave a
+// value, in successive batches of the sizes batchSizes cycles through,
+// and compares each row with orig. It returns the first row that differs
+// (-1 if none), the size of its batch and the rewrite's results.
+func runBatches(ctx context.Context, rw *udf.UDF, rows [][]value.Value, params []inputs.Param, opts Options, orig []value.Value) (int, int, []value.Value, error) {
+	r, err := opts.NewBatchRunner(ctx, rw, opts.Limits)
+	if err != nil {
+		return -1, 0, nil, err
+	}
+	defer r.Close()
+	if agg, ok := r.(interface{ IsScalarAggregate() bool }); ok && agg.IsScalarAggregate() {
+		return -1, 0, nil, nil // one group, one result: no batches
+	}
+	// The rows the original gives a value on: Spark fails a batch in
+	// which a row raises, whichever side, so those were compared alone.
+	var clean []int
+	for i := range orig {
+		if orig[i].Kind != value.Error {
+			clean = append(clean, i)
+		}
+	}
+	rng := rand.New(rand.NewPCG(uint64(opts.Seed), 0x62617463686573))
+	got := make([]value.Value, len(rows))
+	for start, k := 0, 0; start < len(clean); k++ {
+		n := batchSizes[k%len(batchSizes)]
+		if n == 0 {
+			n = 3 + rng.IntN(997)
+		}
+		idx := clean[start:min(start+n, len(clean))]
+		batch := make([][]value.Value, len(idx))
+		for j, i := range idx {
+			batch[j] = rows[i]
+		}
+		out, _, err := runRows(ctx, r, batch, params)
+		if err != nil {
+			return -1, 0, nil, err
+		}
+		for j, i := range idx {
+			got[i] = sparkStores(rw.Language, rw.Return, out[j], opts.ANSI)
+			if verdict(opts, orig[i], got[i]) == disagree {
+				return i, len(idx), got, nil
+			}
+		}
+		start += len(idx)
+	}
+	return -1, 0, got, nil
 }
 
 // runPythonSide runs one side on every row and says what ran it.

@@ -77,6 +77,61 @@ func TestRunPythonProvesTheNumbaRewrite(t *testing.T) {
 	assert.GreaterOrEqual(t, rep.Rows-rep.ErrorRowsMatched, 3*(len(inputs.LongArrayLengths)-1))
 }
 
+// TestRunPythonCallsTheRewriteInBatches: a vectorized rewrite that
+// tells the per-row test from production (here by the batch's length)
+// agrees on every row alone; run again in batches of many sizes, as Spark
+// calls a pandas_udf, it is refuted, and the counterexample says in which
+// batch.
+func TestRunPythonCallsTheRewriteInBatches(t *testing.T) {
+	root, err := testsetup.RepoRoot()
+	require.NoError(t, err)
+	t.Setenv("UDFX_PYTHON", filepath.Join(root, ".venv", "bin", "python"))
+	dir := t.TempDir()
+	const head = "import pandas as pd\nfrom pyspark.sql.functions import pandas_udf\n\n\n@pandas_udf(\"double\")\ndef plus_one(v: pd.Series) -> pd.Series:\n"
+	orig := filepath.Join(dir, "jobs.py")
+	require.NoError(t, os.WriteFile(orig, []byte(head+"    return v + 1.0\n"), 0o644))
+	src, err := os.ReadFile(orig)
+	require.NoError(t, err)
+	fe := frontends.New(udf.Python)
+	defer fe.Close()
+	us, err := fe.Parse(orig, src)
+	require.NoError(t, err)
+	require.Len(t, us, 1)
+	u := &us[0]
+	u.File = orig
+	u.Params[0].Type = udf.Prim(udf.Double)
+
+	for _, c := range []struct{ name, body string }{
+		{"the batch's length", "    return v + (1.0 if len(v) == 1 else 2.0)\n"},
+		{"a row's place in its batch", "    return v + 1.0 + pd.Series(range(len(v)), index=v.index).clip(upper=1)\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rw := *u
+			rw.File = filepath.Join(t.TempDir(), "rewrite.py")
+			require.NoError(t, os.WriteFile(rw.File, []byte(head+c.body), 0o644))
+
+			perRow, err := RunPython(context.Background(), u, &rw, testOptions())
+			require.NoError(t, err)
+			assert.True(t, perRow.Equal, "one row per batch cannot tell: %+v", perRow.Counterexample)
+
+			opts := testOptions()
+			opts.NewBatchRunner = python.NewBatched
+			rep, err := RunPython(context.Background(), u, &rw, opts)
+			require.NoError(t, err)
+			assert.False(t, rep.Equal)
+			require.NotNil(t, rep.Counterexample)
+			assert.Greater(t, rep.Counterexample.Batch, 1)
+		})
+	}
+
+	// The original itself, run in batches, agrees with itself per row.
+	opts := testOptions()
+	opts.NewBatchRunner = python.NewBatched
+	rep, err := RunPython(context.Background(), u, u, opts)
+	require.NoError(t, err)
+	assert.True(t, rep.Equal, "%+v", rep.Counterexample)
+}
+
 // TestRunPythonRefutesTheReferenceNumba: the published numba version
 // keeps the sum in a float64, where CPython with numpy 2 sums in float32
 // after the first element; the test finds the difference.

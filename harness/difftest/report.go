@@ -85,6 +85,10 @@ type Counterexample struct {
 	// whether the inputs were simplified from it.
 	Row    int  `json:"row"`
 	Shrunk bool `json:"shrunk"`
+	// Batch, when set, is the size of the batch the rewrite was called
+	// on when it gave Rewrite: it agreed with the original when called
+	// on the row alone.
+	Batch int `json:"batch,omitempty"`
 }
 
 // NamedValue is a parameter's value.
@@ -177,6 +181,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		how := "first failing row"
 		if ce.Shrunk {
 			how = fmt.Sprintf("shrunk from row %d", ce.Row)
+		}
+		if ce.Batch > 0 {
+			how = fmt.Sprintf("row %d in a batch of %d rows; called on the row alone the rewrite agreed", ce.Row, ce.Batch)
 		}
 		fmt.Fprintf(w, "\nminimal counterexample (%s):\n", how)
 		for _, in := range ce.Inputs {

@@ -109,7 +109,7 @@ func tryVectorized(ctx context.Context, opts Options, sc *scaffolded, out *Outco
 	progress(fmt.Sprintf("convert: testing candidate %d (CPython against CPython with numba, one row per batch)", t.Index))
 	rep, err := difftest.RunPython(ctx, sc.runUDF, &rw, difftest.Options{
 		Seed: opts.Seed, Rows: opts.Rows, ANSI: true, Policy: policy,
-		Limits: opts.Limits, Workspace: cand, NewRunner: python.NewPerRow,
+		Limits: opts.Limits, Workspace: cand, NewRunner: python.NewPerRow, NewBatchRunner: python.NewBatched,
 		Progress: func(s string) { progress(fmt.Sprintf("convert: candidate %d: %s", t.Index, s)) },
 	})
 	if err != nil {

@@ -952,6 +952,7 @@ func (v *verifier) rerunPython(ctx context.Context, rec *evidence.Record, u *udf
 		return difftest.RunPython(ctx, &run, &rw, difftest.Options{
 			Seed: seed, Rows: rows, ANSI: pol.ansi, Policy: pol.compare,
 			AllowErrorToNull: pol.allowErrorToNull, Limits: v.opts.Limits, NewRunner: python.NewPerRow,
+			NewBatchRunner: python.NewBatched,
 		})
 	})
 	if !ok {
@@ -1033,7 +1034,11 @@ func CounterexampleText(ce *difftest.Counterexample) string {
 	for i, in := range ce.Inputs {
 		ins[i] = fmt.Sprintf("%s = %s", in.Name, in.Value)
 	}
-	return fmt.Sprintf("%s → original %s, rewrite %s", strings.Join(ins, ", "), ce.Original, ce.Rewrite)
+	batch := ""
+	if ce.Batch > 0 {
+		batch = fmt.Sprintf(" (in a batch of %d rows; on the row alone the rewrite agreed)", ce.Batch)
+	}
+	return fmt.Sprintf("%s → original %s, rewrite %s%s", strings.Join(ins, ", "), ce.Original, ce.Rewrite, batch)
 }
 
 // checkOrphan judges a marked file that no record lists.

@@ -181,6 +181,14 @@ func NewPerRow(ctx context.Context, u *udf.UDF, limits runner.Limits) (runner.Ru
 	return New(ctx, u, Options{Limits: limits, BatchSize: 1})
 }
 
+// NewBatched starts a runner that takes the rows of each Run call as one
+// batch (up to DefaultBatchSize rows), as Spark hands a pandas_udf its
+// rows: the differential test calls a vectorized rewrite through it in
+// batches of many sizes.
+func NewBatched(ctx context.Context, u *udf.UDF, limits runner.Limits) (runner.Runner, error) {
+	return New(ctx, u, Options{Limits: limits, BatchSize: DefaultBatchSize})
+}
+
 // findPython picks the interpreter (see Options.Python).
 func findPython(file string, opts Options) (string, error) {
 	if opts.Python != "" {
