@@ -34,6 +34,9 @@ type sparkOptions struct {
 	master   string
 	remote   string
 	cometJar string
+	// python, when set, is the interpreter the driver runs in, whatever
+	// .venv lies above the UDF (verify's choice, gatePython).
+	python string
 }
 
 func addSparkFlags(f *pflag.FlagSet, o *sparkOptions) {
@@ -100,6 +103,18 @@ func startSpark(ctx context.Context, e *env, o *sparkOptions, u *udf.UDF, ansi b
 	cfg := spark.Config{Master: o.master, Remote: o.remote, ANSI: ansi, Dir: filepath.Dir(u.File), Workspace: workspace}
 	if e.Getenv != nil {
 		cfg.Env = e.Getenv
+	}
+	if o.python != "" {
+		env := cfg.Env
+		if env == nil {
+			env = os.Getenv
+		}
+		cfg.Env = func(k string) string {
+			if k == "UDFX_PYTHON" {
+				return o.python
+			}
+			return env(k)
+		}
 	}
 	say := e.progress().Step
 	if o.engine == engineComet {

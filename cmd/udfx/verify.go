@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/udfx/udfx/harness/mavenjar"
+	"github.com/udfx/udfx/harness/pyenv"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/runner/runners"
 	"github.com/udfx/udfx/harness/spark"
@@ -30,6 +32,7 @@ type verifyOptions struct {
 	timeout       time.Duration
 	memoryMB      int
 	sandbox       string
+	python        string
 }
 
 func newVerifyCmd(e *env) *cobra.Command {
@@ -58,7 +61,10 @@ skipped) and checks each rewrite:
   unverified             a rewrite file whose marker names a missing record,
                          or a record that does not list it
   inconsistent-record    the inputs the record's seed and rows generate do
-                         not hash as the record says
+                         not hash as the record says, a path it names leads
+                         outside the repository, or it lists rewrites
+                         verify cannot prove (two sql files, a target
+                         udfx does not write)
   failed                 the record's result is not "verified"
   undeclared-relaxation  the record claims a tolerance, NULL where the
                          original throws, or ANSI off, and udfx.yaml does not
@@ -83,6 +89,12 @@ file system read-only but for the runner's scratch folders, a private /tmp, no
 network, no process left behind; auto runs it uncontained where bubblewrap
 does not work and says so, on refuses to, off trusts the repository. Records
 proved on Spark re-run in Spark's own workers, uncontained.
+
+The originals run in --python, else $UDFX_PYTHON, else udfx's own Python
+environment (created the first time), and never in a .venv of the
+repository under test, which a pull request could change; each output
+names the interpreter. Pass --python .venv/bin/python to trust the
+repository's environment, for originals that import its packages.
 
 --skip-rerun checks the hashes only: a drift check for a pre-commit hook, not
 a proof. Anyone who can edit the record can edit its hashes, so only the
@@ -124,6 +136,7 @@ finds no working bubblewrap).`,
 	f.StringVar(&opts.spark.cometJar, "comet-jar", "", "the Comet jar records proved on engine comet are re-run with (default "+mavenjar.Comet+" from the local Maven repository)")
 	f.DurationVar(&opts.timeout, "timeout", runner.DefaultLimits.Timeout, "time limit for running each original")
 	f.IntVar(&opts.memoryMB, "memory", runner.DefaultLimits.MemoryMB, "memory limit of each original's process, MiB")
+	f.StringVar(&opts.python, "python", "", "the Python the originals are re-run with (default $UDFX_PYTHON, else udfx's own environment; never a .venv of the repository unless named here)")
 	addSandboxFlag(f, &opts.sandbox)
 	return cmd
 }
@@ -149,25 +162,27 @@ func runVerify(cmd *cobra.Command, e *env, opts *verifyOptions, path string) err
 	if err != nil {
 		return usageError(err)
 	}
+	var python, pythonFrom string
 	if !opts.skipRerun { // else no original runs
 		if sandboxMode, err = e.sandboxMode(opts.sandbox, false); err != nil {
 			return err
 		}
-		if _, err := e.ensurePython(cmd.Context(), e.abs(path)); err != nil {
-			return internalError(err)
+		if python, pythonFrom, err = gatePython(cmd.Context(), e, opts.python); err != nil {
+			return err
 		}
 	}
 	progress := e.progress().Func()
 	res, err := verify.Run(cmd.Context(), verify.Options{
+		Python: python, PythonFrom: pythonFrom,
 		Root: e.abs(path), Display: path, SkipRerun: opts.skipRerun, RequireEngine: opts.requireEngine, IncludeTestdata: opts.testdata,
 		StartSpark: e.sparkStarter(sandboxMode, func(ctx context.Context, u *udf.UDF, engine string) (*spark.Session, error) {
 			// A record is re-run on the engine that proved it.
 			so := opts.spark
-			so.engine = engine
+			so.engine, so.python = engine, python
 			return startSpark(ctx, e, &so, u, true, filepath.Join(e.abs(path), ".udfx", "spark"))
 		}),
 		Limits:    runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB, Sandbox: sandboxMode},
-		NewRunner: runners.New, Progress: progress,
+		NewRunner: runners.WithPython(python), Progress: progress,
 	})
 	if progress != nil {
 		fmt.Fprint(e.Stderr, "\r\033[K")
@@ -237,4 +252,26 @@ func githubOutputs(e *env, opts *verifyOptions, res *verify.Result) error {
 		return fmt.Errorf("step summary: %w", err)
 	}
 	return nil
+}
+
+// gatePython is the interpreter verify re-runs originals with: --python,
+// else $UDFX_PYTHON (the CI job's own setting), else udfx's managed
+// environment, created the first time. A .venv in the repository is never
+// taken unasked: the pull request under test could have changed it.
+func gatePython(ctx context.Context, e *env, flag string) (string, string, error) {
+	switch {
+	case flag != "":
+		p, err := exec.LookPath(e.abs(flag))
+		if err != nil {
+			return "", "", usageErrorf("--python %s: %v", flag, err)
+		}
+		return p, "--python", nil
+	case e.getenv("UDFX_PYTHON") != "":
+		return e.getenv("UDFX_PYTHON"), "UDFX_PYTHON", nil
+	}
+	p, err := pyenv.Ensure(ctx, pyenv.Options{Progress: e.progress().Func()})
+	if err != nil {
+		return "", "", internalError(fmt.Errorf("udfx needs its Python environment to re-run the originals and could not create it: %w (or pass --python)", err))
+	}
+	return p, "udfx's environment", nil
 }

@@ -204,8 +204,7 @@ func TestVerifyFailsUnverifiedForARewriteWithoutARecord(t *testing.T) {
 
 func TestVerifyCannotRunTheOriginal(t *testing.T) {
 	dir := verifyRepo(t)
-	t.Setenv("UDFX_PYTHON", filepath.Join(dir, "no-python-here"))
-	stdout, stderr, code := runCLI(t, dir, "verify")
+	stdout, stderr, code := runCLIEnv(t, dir, map[string]string{"UDFX_PYTHON": filepath.Join(dir, "no-python-here")}, "verify")
 	require.Equal(t, exitInternal, code, "stdout: %s", stdout)
 	assert.Regexp(t, `(?m)^to_fahrenheit\s+sql\s+error\s+\S+\s+cannot run the original: `, stdout)
 	assert.Contains(t, stderr, "udfx: could not check every rewrite: ")
@@ -390,4 +389,45 @@ func TestRewriteRefusesToleranceFlags(t *testing.T) {
 	stdout, _, code = runCLI(t, dir, "verify", "--help")
 	require.Equal(t, exitOK, code)
 	assert.Contains(t, stdout, "a drift check, not a proof")
+}
+
+// TestVerifyNeverRunsTheRepositorysVenvUnasked: a pull request can commit
+// a .venv/bin/python that patches the original at start-up (a +33
+// rewrite then passed). verify re-runs the originals in UDFX_PYTHON or
+// udfx's own environment, names the interpreter in its output, and takes
+// the repository's only when --python names it.
+func TestVerifyNeverRunsTheRepositorysVenvUnasked(t *testing.T) {
+	dir := verifyRepo(t)
+	real := os.Getenv("UDFX_PYTHON")
+	require.NotEmpty(t, real, "verifyRepo points UDFX_PYTHON at the repository's environment")
+	marker := filepath.Join(t.TempDir(), "ran")
+	wrapper := filepath.Join(dir, ".venv", "bin", "python")
+	writeFile(t, wrapper, "#!/bin/sh\necho ran >> "+marker+"\nexec "+real+" \"$@\"\n")
+	require.NoError(t, os.Chmod(wrapper, 0o755))
+
+	stdout, stderr, code := runCLI(t, dir, "verify", "--sandbox", "off")
+	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Regexp(t, `(?m)^Python: /\S+/bin/python \(udfx's environment\)$`, stdout)
+	assert.NotContains(t, stdout, wrapper)
+	assert.NoFileExists(t, marker, "the repository's .venv never ran")
+
+	var doc struct {
+		Python     string `json:"python"`
+		PythonFrom string `json:"python_from"`
+	}
+	stdout, _, code = runCLIEnv(t, dir, map[string]string{"UDFX_PYTHON": real}, "verify", "--sandbox", "off", "--format", "json")
+	require.Equal(t, exitOK, code)
+	require.NoError(t, json.Unmarshal([]byte(stdout), &doc))
+	assert.Equal(t, real, doc.Python)
+	assert.Equal(t, "UDFX_PYTHON", doc.PythonFrom)
+	assert.NoFileExists(t, marker)
+
+	stdout, stderr, code = runCLI(t, dir, "verify", "--sandbox", "off", "--python", ".venv/bin/python")
+	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Contains(t, stdout, "Python: "+wrapper+" (--python)\n")
+	assert.FileExists(t, marker, "named with --python, it runs")
+
+	_, stderr, code = runCLI(t, dir, "verify", "--python", "no/such/python")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "--python no/such/python")
 }

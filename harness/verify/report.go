@@ -48,6 +48,9 @@ func (r *Result) WriteTable(w io.Writer) error {
 			return err
 		}
 	}
+	if r.Python != "" {
+		fmt.Fprintf(w, "Python: %s (%s)\n", r.Python, r.PythonFrom)
+	}
 	if rs := r.RelaxationsInForce(); len(rs) > 0 {
 		fmt.Fprintln(w, "relaxations in force (granted by udfx.yaml):")
 		for _, rl := range rs {
@@ -105,6 +108,9 @@ func (r *Result) WriteMarkdown(w io.Writer) error {
 		}
 		fmt.Fprintln(w)
 	}
+	if r.Python != "" {
+		fmt.Fprintf(w, "Python: `%s` (%s)\n\n", mdCell(r.Python), mdCell(r.PythonFrom))
+	}
 	if rs := r.RelaxationsInForce(); len(rs) > 0 {
 		fmt.Fprintln(w, "Relaxations in force (granted by udfx.yaml):")
 		fmt.Fprintln(w)
@@ -150,9 +156,11 @@ func (r *Result) WriteJSON(w io.Writer, version string) error {
 		Passed        bool           `json:"passed"`
 		Records       int            `json:"records"`
 		SkipRerun     bool           `json:"skip_rerun"`
+		Python        string         `json:"python,omitempty"`
+		PythonFrom    string         `json:"python_from,omitempty"`
 		Counts        map[string]int `json:"counts"`
 		Items         []Item         `json:"items"`
-	}{JSONSchemaVersion, "udfx " + version, r.Root, r.Passed(), r.Records, r.SkipRerun, counts, items})
+	}{JSONSchemaVersion, "udfx " + version, r.Root, r.Passed(), r.Records, r.SkipRerun, r.Python, r.PythonFrom, counts, items})
 }
 
 var ruleNames = map[Status]string{

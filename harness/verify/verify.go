@@ -174,7 +174,11 @@ type Result struct {
 	Root      string `json:"root"`
 	Records   int    `json:"records"`
 	SkipRerun bool   `json:"skip_rerun"`
-	Items     []Item `json:"items"`
+	// Python is the interpreter the originals were re-run with, and
+	// PythonFrom where it came from (Options).
+	Python     string `json:"python,omitempty"`
+	PythonFrom string `json:"python_from,omitempty"`
+	Items      []Item `json:"items"`
 }
 
 // Counts returns how many items have each status.
@@ -217,8 +221,15 @@ type Options struct {
 	// Nil: such records are errors unless SkipRerun.
 	StartSpark func(ctx context.Context, u *udf.UDF, engine string) (*spark.Session, error)
 	Limits     runner.Limits
-	// NewRunner starts the original's runner (runners.New in production).
+	// NewRunner starts the original's runner (runners.WithPython(Python)
+	// in production).
 	NewRunner func(ctx context.Context, u *udf.UDF, limits runner.Limits) (runner.Runner, error)
+	// Python is the interpreter Python originals and rewrites are re-run
+	// in, and PythonFrom where it came from; both are named in the
+	// result. "" lets the runner look (UDFX_PYTHON, a .venv above the
+	// UDF), which trusts the repository's .venv: the gate's caller
+	// chooses instead.
+	Python, PythonFrom string
 	// Progress, when set, hears what the gate is doing.
 	Progress func(stage string)
 	// IncludeTestdata walks testdata folders too. They are skipped by
@@ -297,7 +308,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			s.Close()
 		}
 	}()
-	res := &Result{Root: opts.Display, Records: len(records), SkipRerun: opts.SkipRerun}
+	res := &Result{Root: opts.Display, Records: len(records), SkipRerun: opts.SkipRerun, Python: opts.Python, PythonFrom: opts.PythonFrom}
 	interrupted, err := v.interruptedApplies(append([]string{rewrite.RepoRoot(root)}, repos...))
 	if err != nil {
 		return nil, err
@@ -951,8 +962,8 @@ func (v *verifier) rerunPython(ctx context.Context, rec *evidence.Record, u *udf
 	rep, total, ok := reRunSeeds(it, seeds, Failed, func(seed int64) (*difftest.Report, error) {
 		return difftest.RunPython(ctx, &run, &rw, difftest.Options{
 			Seed: seed, Rows: rows, ANSI: pol.ansi, Policy: pol.compare,
-			AllowErrorToNull: pol.allowErrorToNull, Limits: v.opts.Limits, NewRunner: python.NewPerRow,
-			NewBatchRunner: python.NewBatched,
+			AllowErrorToNull: pol.allowErrorToNull, Limits: v.opts.Limits, NewRunner: v.pythonRunner(1),
+			NewBatchRunner: v.pythonRunner(python.DefaultBatchSize),
 		})
 	})
 	if !ok {
@@ -1215,4 +1226,13 @@ func unprovedEntries(rec *evidence.Record) string {
 		}
 	}
 	return ""
+}
+
+// pythonRunner starts Python runners in the gate's interpreter with
+// batches of batch rows (python.NewPerRow and python.NewBatched, in
+// Options.Python).
+func (v *verifier) pythonRunner(batch int) func(ctx context.Context, u *udf.UDF, limits runner.Limits) (runner.Runner, error) {
+	return func(ctx context.Context, u *udf.UDF, limits runner.Limits) (runner.Runner, error) {
+		return python.New(ctx, u, python.Options{Limits: limits, Python: v.opts.Python, BatchSize: batch})
+	}
 }

@@ -4,6 +4,7 @@ package runners
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/runner/jvm"
@@ -20,4 +21,29 @@ func New(ctx context.Context, u *udf.UDF, limits runner.Limits) (runner.Runner, 
 		return python.New(ctx, u, python.Options{Limits: limits})
 	}
 	return nil, fmt.Errorf("no runner for %s UDFs", u.Language)
+}
+
+// WithPython is New with python as the interpreter: the Python runner
+// runs the original in it, and the JVM runner takes Spark's jars from its
+// pyspark. The gate passes the interpreter it chose so that no .venv in
+// the repository under test picks it. "" is New.
+func WithPython(interpreter string) func(ctx context.Context, u *udf.UDF, limits runner.Limits) (runner.Runner, error) {
+	if interpreter == "" {
+		return New
+	}
+	env := func(k string) string {
+		if k == "UDFX_PYTHON" {
+			return interpreter
+		}
+		return os.Getenv(k)
+	}
+	return func(ctx context.Context, u *udf.UDF, limits runner.Limits) (runner.Runner, error) {
+		switch u.Language {
+		case udf.Scala, udf.Java:
+			return jvm.New(ctx, u, jvm.Options{Limits: limits, Env: env})
+		case udf.Python:
+			return python.New(ctx, u, python.Options{Limits: limits, Python: interpreter, Env: env})
+		}
+		return nil, fmt.Errorf("no runner for %s UDFs", u.Language)
+	}
 }
