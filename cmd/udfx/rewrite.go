@@ -21,6 +21,7 @@ import (
 	"github.com/udfx/udfx/harness/value"
 	"github.com/udfx/udfx/harness/verify"
 	"github.com/udfx/udfx/internal/applyjournal"
+	"github.com/udfx/udfx/internal/termsafe"
 )
 
 // rewriteOptions are the flags of `udfx rewrite`.
@@ -276,28 +277,30 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 		return internalError(err)
 	}
 	w := e.Stdout
-	fmt.Fprintf(w, "%s (%s, %s)\n", u.Name, u.Language, u.File)
+	// Names and reasons quote the repository's text: printed quoted when
+	// they hold a newline or an escape sequence.
+	fmt.Fprintf(w, "%s (%s, %s)\n", termsafe.String(u.Name), u.Language, termsafe.String(u.File))
 	fmt.Fprintf(w, "  targets tried  %s (agent: %s)\n", strings.Join(out.Targets, ", "), out.Agent)
 	for _, t := range out.Tried {
 		verdict := "verified"
 		if !t.Accepted {
 			verdict = t.Reason
 		}
-		fmt.Fprintf(w, "  candidate %d    %s: %s\n", t.Index, t.Candidate.Target, verdict)
+		fmt.Fprintf(w, "  candidate %d    %s: %s\n", t.Index, t.Candidate.Target, termsafe.String(verdict))
 	}
 	for _, r := range out.Rendered {
 		verdict := r.Note
 		if !r.Accepted {
 			verdict = r.Reason
 		}
-		fmt.Fprintf(w, "  %-14s %s\n", r.Target, verdict)
+		fmt.Fprintf(w, "  %-14s %s\n", r.Target, termsafe.String(verdict))
 	}
 	for _, d := range out.Declines {
-		fmt.Fprintf(w, "  declined       %s\n", d)
+		fmt.Fprintf(w, "  declined       %s\n", termsafe.String(d.String()))
 	}
 	rel := workRel(e, out.ReportPath)
 	if !out.Verified() {
-		fmt.Fprintf(w, "  result         no verified rewrite\n  report         %s\n", rel)
+		fmt.Fprintf(w, "  result         no verified rewrite\n  report         %s\n", termsafe.String(rel))
 		return &exitError{code: exitFailed, err: fmt.Errorf("no rewrite of %s passed; see %s", u.Name, rel)}
 	}
 	b := out.Best.Bench
@@ -329,8 +332,8 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 	if out.NotFaster() {
 		fmt.Fprintf(w, "  verdict        verified, %s\n", out.NotFasterNote())
 	}
-	fmt.Fprintf(w, "  report         %s\n", rel)
-	fmt.Fprintf(w, "  patch          %s\n", workRel(e, out.PatchPath))
+	fmt.Fprintf(w, "  report         %s\n", termsafe.String(rel))
+	fmt.Fprintf(w, "  patch          %s\n", termsafe.String(workRel(e, out.PatchPath)))
 	if opts.apply {
 		if err := rewrite.Apply(root, u.Name, out.Changes, opts.force); err != nil {
 			return applyError(err)

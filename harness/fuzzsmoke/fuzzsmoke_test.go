@@ -53,6 +53,7 @@ var targets = []struct {
 	{pkg: "internal/typeinfer", name: "FuzzParseSignature", execs: 5000},
 	{pkg: "internal/typeinfer", name: "FuzzSchemaText", execs: 5000},
 	{pkg: "internal/confine", name: "FuzzJoin", execs: 20000},
+	{pkg: "internal/termsafe", name: "FuzzString", execs: 20000},
 }
 
 func TestFuzzTargetsBriefly(t *testing.T) {

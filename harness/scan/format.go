@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/internal/termsafe"
 )
 
 // Document is the JSON form of a scan: the Result plus the tool that made
@@ -90,9 +91,11 @@ func WriteTable(w io.Writer, res *Result) error {
 		case u.RDDOperation != "":
 			kind += " (" + u.RDDOperation + ")"
 		}
+		// Names come from the repository: a file named with a newline or
+		// an escape sequence is printed quoted.
 		fmt.Fprintf(tw, "%s:%d:%d\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n",
-			u.File, u.Span.Start.Line, u.Span.Start.Column, u.Language, kind, u.Name, Signature(u),
-			orDash(strings.Join(u.RegisteredNames, ",")), len(u.UseSites),
+			termsafe.String(u.File), u.Span.Start.Line, u.Span.Start.Column, u.Language, kind, termsafe.String(u.Name), termsafe.String(Signature(u)),
+			termsafe.String(orDash(strings.Join(u.RegisteredNames, ","))), len(u.UseSites),
 			orDash(strings.Join(FeasibleTargets(u), ",")), orDash(strings.Join(blockers, ",")))
 	}
 	if err := tw.Flush(); err != nil {
@@ -116,7 +119,7 @@ func WriteTable(w io.Writer, res *Result) error {
 	}
 	// Say why each file was skipped, as the JSON does.
 	for _, s := range res.Skipped {
-		if _, err := fmt.Fprintf(w, "skipped %s: %s\n", s.File, s.Reason); err != nil {
+		if _, err := fmt.Fprintf(w, "skipped %s: %s\n", termsafe.String(s.File), termsafe.String(s.Reason)); err != nil {
 			return err
 		}
 	}

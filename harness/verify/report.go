@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/udfx/udfx/harness/sarif"
+	"github.com/udfx/udfx/internal/termsafe"
 )
 
 // Summary is the one-line outcome: "3 rewrites checked: 2 pass, 1 stale-udf".
@@ -42,19 +43,19 @@ func (r *Result) WriteTable(w io.Writer) error {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "UDF\tTARGET\tSTATUS\tFILE\tDETAIL")
 		for _, it := range r.Items {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", it.UDF, it.Target, it.Status, it.File, oneLine(it.Detail))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", termsafe.String(it.UDF), termsafe.String(it.Target), it.Status, termsafe.String(it.File), termsafe.String(oneLine(it.Detail)))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
 		}
 	}
 	if r.Python != "" {
-		fmt.Fprintf(w, "Python: %s (%s)\n", r.Python, r.PythonFrom)
+		fmt.Fprintf(w, "Python: %s (%s)\n", termsafe.String(r.Python), r.PythonFrom)
 	}
 	if rs := r.RelaxationsInForce(); len(rs) > 0 {
 		fmt.Fprintln(w, "relaxations in force (granted by udfx.yaml):")
 		for _, rl := range rs {
-			fmt.Fprintf(w, "  %s: %s\n", rl.UDF, rl.Relaxation)
+			fmt.Fprintf(w, "  %s: %s\n", termsafe.String(rl.UDF), termsafe.String(rl.Relaxation))
 		}
 	}
 	_, err := fmt.Fprintln(w, r.Summary())
@@ -104,7 +105,7 @@ func (r *Result) WriteMarkdown(w io.Writer) error {
 		fmt.Fprintln(w, "| UDF | Target | Status | File | Detail |")
 		fmt.Fprintln(w, "|---|---|---|---|---|")
 		for _, it := range r.Items {
-			fmt.Fprintf(w, "| %s | %s | %s | `%s` | %s |\n", mdCell(it.UDF), mdCell(it.Target), it.Status, mdCell(it.File), mdCell(it.Detail))
+			fmt.Fprintf(w, "| %s | %s | %s | `%s` | %s |\n", mdCell(termsafe.String(it.UDF)), mdCell(it.Target), it.Status, mdCell(termsafe.String(it.File)), mdCell(it.Detail))
 		}
 		fmt.Fprintln(w)
 	}
@@ -123,7 +124,7 @@ func (r *Result) WriteMarkdown(w io.Writer) error {
 }
 
 func mdCell(s string) string {
-	s = oneLine(s)
+	s = termsafe.String(oneLine(s))
 	s = strings.ReplaceAll(s, "|", `\|`)
 	return strings.ReplaceAll(s, "`", "'")
 }

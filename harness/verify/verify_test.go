@@ -7,6 +7,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -577,4 +578,24 @@ func copyFile(t *testing.T, from, to string) {
 	require.NoError(t, err)
 	require.NoError(t, os.MkdirAll(filepath.Dir(to), 0o755))
 	require.NoError(t, os.WriteFile(to, b, 0o644))
+}
+
+// TestNamesFromTheRepositoryPrintQuoted: a file named with a newline and
+// an escape sequence was printed raw, forging a line of the table and
+// recolouring the terminal; the table and the Markdown quote it.
+func TestNamesFromTheRepositoryPrintQuoted(t *testing.T) {
+	r := newRepo(t)
+	name := "jobs/x\n\x1b[31mpass.sql"
+	r.write(t, filepath.Join(r.dir, filepath.FromSlash(name)), evidence.MarkerLine(".sql", "udfx-rewrites/gone/evidence.json")+"\n1\n")
+	res := r.verify(t, true)
+	for _, write := range []func(io.Writer) error{res.WriteTable, res.WriteMarkdown} {
+		var b bytes.Buffer
+		require.NoError(t, write(&b))
+		out := b.String()
+		assert.NotContains(t, out, "\x1b")
+		assert.Contains(t, out, `"jobs/x\n\x1b[31mpass.sql"`)
+		for _, l := range strings.Split(out, "\n") {
+			assert.False(t, strings.HasPrefix(l, "\x1b[31mpass.sql"), "no line starts with the name's second half")
+		}
+	}
 }
