@@ -102,6 +102,13 @@ func Embedded(ctx context.Context, opts Options) (*Result, error) {
 			return 0, fmt.Errorf("evaluate the rewrite: %w", err)
 		}
 		res.Values.Release()
+		// A row the engine refused was not computed: timing it would
+		// flatter the rewrite (a column past engine.MaxColumnBytes).
+		for _, re := range res.Errors {
+			if re.Condition == engine.CondUnsupported {
+				return 0, fmt.Errorf("evaluate the rewrite: the embedded engine refused row %d (%s); time it with --engine spark", re.Row, re.Message)
+			}
+		}
 		return d, nil
 	}
 	origS, rewS, err := Alternate(ctx, opts.Warmup, opts.Runs, original, rewrite, opts.Progress)

@@ -113,7 +113,11 @@ func castOverflow(v string, from, to *udf.Type) *RowError {
 }
 
 // condUnsupported is the condition of a row the engine refuses.
-const condUnsupported = "EMBEDDED_ENGINE_UNSUPPORTED"
+const condUnsupported = CondUnsupported
+
+// CondUnsupported is the condition of a row error the engine gives where
+// it refuses to compute a value (RowError.Condition).
+const CondUnsupported = "EMBEDDED_ENGINE_UNSUPPORTED"
 
 // errUnsupportedValue marks a row whose input the embedded engine cannot
 // reproduce exactly (a rare string form, a year outside 1..9999): the row

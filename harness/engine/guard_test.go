@@ -2,9 +2,13 @@ package engine
 
 import (
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/udfx/udfx/harness/udf"
 )
 
@@ -135,5 +139,46 @@ func TestDeepAndLongExpressionsAreRefused(t *testing.T) {
 		if _, err := Compile(ok, cols, Options{ANSI: true}); err != nil {
 			t.Errorf("%.20q…: %v", ok, err)
 		}
+	}
+}
+
+// TestAColumnOfStringsIsBounded: repeat() is capped per call, but 10,000
+// rows of 100 MB each reached 22.7 GiB. A column now stops at
+// MaxColumnBytes: the rows past it are EMBEDDED_ENGINE_UNSUPPORTED errors
+// and are not computed, so the evaluation ends quickly and allocates
+// about the cap.
+func TestAColumnOfStringsIsBounded(t *testing.T) {
+	const rows = 10_000
+	cols := []Column{{Name: "celsius", Type: udf.Prim(udf.Double)}}
+	expr, err := Compile("celsius + CAST(length(repeat('x', 100000000)) AS DOUBLE) * 0.0D", cols, Options{ANSI: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := array.NewFloat64Builder(memory.DefaultAllocator)
+	for i := 0; i < rows; i++ {
+		b.Append(float64(i))
+	}
+	col := b.NewArray()
+	rec := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "celsius", Type: arrow.PrimitiveTypes.Float64}}, nil), []arrow.Array{col}, rows)
+	defer rec.Release()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res, err := expr.Eval(rec, nil)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Values.Release()
+	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<30 {
+		t.Errorf("the evaluation allocated %d MiB; want at most 1 GiB", got>>20)
+	}
+	refused := 0
+	for _, e := range res.Errors {
+		if e.Condition == CondUnsupported && strings.Contains(e.Message, "a column of more than 256 MiB of strings in one batch") {
+			refused++
+		}
+	}
+	if refused < rows-3 {
+		t.Errorf("%d of %d rows refused; want all but the first few", refused, rows)
 	}
 }

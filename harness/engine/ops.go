@@ -27,6 +27,10 @@ func applyStrict(n int, t *udf.Type, args []*vec, fn func(args []any) (any, *Row
 	row := make([]any, len(args))
 rows:
 	for i := 0; i < n; i++ {
+		if out.full() {
+			out.setErr(i, errColumnFull)
+			continue
+		}
 		for k, a := range args {
 			if e := a.errAt(i); e != nil {
 				out.setErr(i, e)
@@ -61,6 +65,10 @@ func anyRow(t *udf.Type, fn func(args []any) (any, *RowError)) func(c *ctx, f *f
 		row := make([]any, len(args))
 	rows:
 		for i := 0; i < c.n; i++ {
+			if out.full() {
+				out.setErr(i, errColumnFull)
+				continue
+			}
 			for k, a := range args {
 				if e := a.errAt(i); e != nil {
 					out.setErr(i, e)

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"math/big"
 
 	"github.com/udfx/udfx/harness/udf"
@@ -32,7 +33,21 @@ type vec struct {
 	f32   []float32
 	f64   []float64
 	vals  []any
+	// bytes counts the string and binary bytes set so far; past
+	// MaxColumnBytes the column refuses further values (full).
+	bytes int
 }
+
+// MaxColumnBytes bounds the strings and binary values one column of one
+// batch holds: repeat() is capped per call, but 10,000 rows of 100 MB
+// each took 22 GiB before. Past it, each further row is an
+// EMBEDDED_ENGINE_UNSUPPORTED error and is not computed at all.
+const MaxColumnBytes = 256 << 20
+
+// full reports whether the column has reached MaxColumnBytes.
+func (v *vec) full() bool { return v.bytes > MaxColumnBytes }
+
+var errColumnFull = errUnsupportedValue(fmt.Sprintf("a column of more than %d MiB of strings in one batch", MaxColumnBytes>>20))
 
 // rep says which slice a type uses.
 type rep int
@@ -152,6 +167,18 @@ func (v *vec) set(i int, x any) {
 		v.f32[i] = t
 	case float64:
 		v.f64[i] = t
+	case string:
+		if v.bytes += len(t); v.full() {
+			v.setErr(i, errColumnFull)
+			return
+		}
+		v.vals[i] = x
+	case []byte:
+		if v.bytes += len(t); v.full() {
+			v.setErr(i, errColumnFull)
+			return
+		}
+		v.vals[i] = x
 	default:
 		v.vals[i] = x
 	}
