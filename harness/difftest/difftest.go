@@ -44,6 +44,12 @@ type Options struct {
 	Workspace string
 	// NewRunner starts the original's runner (runners.New in production).
 	NewRunner func(ctx context.Context, u *udf.UDF, limits runner.Limits) (runner.Runner, error)
+	// NearMisses adds NearMissRows after the generated rows (and the
+	// samples): the literals of the original's file and of the rewrite,
+	// their one-character neighbours and numeric neighbours
+	// (inputs.NearMissRows). They are not part of the seeded inputs a
+	// record hashes.
+	NearMisses bool
 	// NewBatchRunner, when set, starts a runner of a Python rewrite that
 	// takes each Run call's rows as one batch (python.New in
 	// production): RunPython then runs the rewrite again in batches of
@@ -141,11 +147,29 @@ func Run(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options) (*Report, er
 		defer joined.Release()
 		rec = joined
 	}
+	nearMisses := 0
+	if opts.NearMisses {
+		nm, err := nearMissBatch(u, rw.SQL, params, rec, stats, mem)
+		if err != nil {
+			return nil, err
+		}
+		if nm != nil {
+			defer nm.Release()
+			nearMisses = int(nm.NumRows())
+			joined, err := concat(rec, nm, mem)
+			if err != nil {
+				return nil, err
+			}
+			defer joined.Release()
+			rec = joined
+		}
+	}
 	if err := saveInputs(opts.Workspace, rec); err != nil {
 		return nil, err
 	}
 	rows := recordRows(rec)
 	rep := &Report{
+		NearMissRows: nearMisses,
 		UDF: u.Name, Language: string(u.Language), File: u.File,
 		RewriteSQL: rw.SQL, Engine: "embedded", ANSI: opts.ANSI, Policy: opts.Policy, ApproxMath: approx,
 		AllowErrorToNull: opts.AllowErrorToNull, Seed: opts.Seed,

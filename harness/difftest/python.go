@@ -57,10 +57,18 @@ func RunPython(ctx context.Context, u, rw *udf.UDF, opts Options) (*Report, erro
 	rows := recordRows(rec)
 	long := inputs.LongArrayRows(params, opts.Seed)
 	rows = append(rows, long...)
+	var near [][]value.Value
+	if opts.NearMisses {
+		var lits inputs.Literals
+		harvestFile(&lits, u.File)
+		harvestFile(&lits, rw.File)
+		near = inputs.NearMissRows(params, lits, baseRow(rows, stats))
+		rows = append(rows, near...)
+	}
 	rep := &Report{
 		UDF: u.Name, Language: string(u.Language), File: u.File, RewriteFile: rw.File,
 		Engine: EngineCPython, ANSI: opts.ANSI, Policy: opts.Policy, Seed: opts.Seed,
-		Rows: len(rows), SpecialRows: stats.SpecialRows, NullRows: stats.NullRows, LongArrayRows: len(long),
+		Rows: len(rows), SpecialRows: stats.SpecialRows, NullRows: stats.NullRows, LongArrayRows: len(long), NearMissRows: len(near),
 		OriginalExceptions: map[string]int{}, RewriteExceptions: map[string]int{},
 	}
 

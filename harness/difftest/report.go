@@ -45,6 +45,9 @@ type Report struct {
 	SpecialRows      int          `json:"special_rows"`
 	NullRows         int          `json:"null_rows"`
 	SampleRows       int          `json:"sample_rows"`
+	// NearMissRows are the rows built from the literals of the original
+	// and the rewrite (Options.NearMisses), last.
+	NearMissRows int `json:"near_miss_rows,omitempty"`
 	// LeftOutRows are rows of Rows not compared: on Spark with
 	// Options.LeaveOutThrowingRows, those on which the original throws in
 	// udfx's own runner.

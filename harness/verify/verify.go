@@ -929,14 +929,14 @@ func (v *verifier) rerun(ctx context.Context, rec *evidence.Record, u *udf.UDF, 
 		return difftest.Run(ctx, &run, difftest.Rewrite{SQL: sql}, difftest.Options{
 			Seed: seed, Rows: rows, ANSI: pol.ansi, Policy: pol.compare,
 			AllowErrorToNull: pol.allowErrorToNull, Limits: v.opts.Limits, NewRunner: v.opts.NewRunner,
-			Spark: session,
+			Spark: session, NearMisses: true,
 		})
 	})
 	if !ok {
 		return
 	}
 	if rep.Equal {
-		it.Detail = fmt.Sprintf("hashes match the record; differential test re-run: %d of %d rows agree (%s)", total, total, it.Policy)
+		it.Detail = fmt.Sprintf("hashes match the record; differential test re-run: %d of %d rows agree (%s%s)", total, total, it.Policy, nearMissNote(rep))
 		switch {
 		case rep.Engine == "comet":
 			it.Detail += fmt.Sprintf(" on Apache Spark %s with DataFusion Comet %s (%s), no UDF node in the rewritten plan", rep.EngineVersion, rep.CometVersion, rep.Master)
@@ -963,14 +963,14 @@ func (v *verifier) rerunPython(ctx context.Context, rec *evidence.Record, u *udf
 		return difftest.RunPython(ctx, &run, &rw, difftest.Options{
 			Seed: seed, Rows: rows, ANSI: pol.ansi, Policy: pol.compare,
 			AllowErrorToNull: pol.allowErrorToNull, Limits: v.opts.Limits, NewRunner: v.pythonRunner(1),
-			NewBatchRunner: v.pythonRunner(python.DefaultBatchSize),
+			NewBatchRunner: v.pythonRunner(python.DefaultBatchSize), NearMisses: true,
 		})
 	})
 	if !ok {
 		return
 	}
 	if rep.Equal {
-		it.Detail = fmt.Sprintf("hashes match the record; differential test re-run in CPython: %d of %d rows agree (%s)", total, total, it.Policy)
+		it.Detail = fmt.Sprintf("hashes match the record; differential test re-run in CPython: %d of %d rows agree (%s%s)", total, total, it.Policy, nearMissNote(rep))
 		return
 	}
 	mismatch(it, u, rep)
@@ -1235,4 +1235,13 @@ func (v *verifier) pythonRunner(batch int) func(ctx context.Context, u *udf.UDF,
 	return func(ctx context.Context, u *udf.UDF, limits runner.Limits) (runner.Runner, error) {
 		return python.New(ctx, u, python.Options{Limits: limits, Python: v.opts.Python, BatchSize: batch})
 	}
+}
+
+// nearMissNote says how many rows of each seed's run were built from the
+// literals of the original and the rewrite ("" when none).
+func nearMissNote(rep *difftest.Report) string {
+	if rep.NearMissRows == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", each with %d near misses of the original's and the rewrite's literals", rep.NearMissRows)
 }

@@ -1,0 +1,95 @@
+package difftest
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/udfx/udfx/harness/inputs"
+	"github.com/udfx/udfx/harness/runner"
+	"github.com/udfx/udfx/harness/runner/python"
+	"github.com/udfx/udfx/harness/testsetup"
+	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/harness/udf/frontends"
+	"github.com/udfx/udfx/harness/value"
+)
+
+const isTempSource = `from pyspark.sql.functions import udf
+from pyspark.sql.types import BooleanType
+
+
+@udf(BooleanType())
+def is_temp(table_name: str):
+    if table_name is None:
+        return None
+    return table_name.startswith("tmp_")
+`
+
+// TestNearMissesRefuteAOneCharacterLiteral: the issue's mutant,
+// startswith(table_name, 'tmp') for a UDF that tests "tmp_", agreed with
+// the original on every generated row, none of which starts with "tmp".
+// With the near misses of the literals of both sides ("tmp_", "tmp",
+// "tmpx", "TMP_", ...) the test refutes it, and still proves the exact
+// form.
+func TestNearMissesRefuteAOneCharacterLiteral(t *testing.T) {
+	root, err := testsetup.RepoRoot()
+	require.NoError(t, err)
+	t.Setenv("UDFX_PYTHON", filepath.Join(root, ".venv", "bin", "python"))
+	file := filepath.Join(t.TempDir(), "tables.py")
+	require.NoError(t, os.WriteFile(file, []byte(isTempSource), 0o644))
+	fe := frontends.New(udf.Python)
+	defer fe.Close()
+	us, err := fe.Parse(file, []byte(isTempSource))
+	require.NoError(t, err)
+	require.Len(t, us, 1)
+	u := &us[0]
+	u.File = file
+	u.Params[0].Type = udf.Prim(udf.String)
+	u.Return = udf.Prim(udf.Boolean)
+
+	opts := Options{Seed: 1, Rows: 2000, ANSI: true, Limits: runner.DefaultLimits, NewRunner: python.NewPerRow}
+	const mutant = "startswith(table_name, 'tmp')"
+	rep, err := Run(context.Background(), u, Rewrite{SQL: mutant}, opts)
+	require.NoError(t, err)
+	assert.True(t, rep.Equal, "random rows never start with tmp: the mutant passes without near misses")
+
+	opts.NearMisses = true
+	rep, err = Run(context.Background(), u, Rewrite{SQL: mutant}, opts)
+	require.NoError(t, err)
+	assert.False(t, rep.Equal)
+	assert.Positive(t, rep.NearMissRows)
+	require.NotNil(t, rep.Counterexample)
+	assert.GreaterOrEqual(t, rep.Counterexample.Row, rep.Rows-rep.NearMissRows, "a near miss refutes it")
+
+	rep, err = Run(context.Background(), u, Rewrite{SQL: "startswith(table_name, 'tmp_')"}, opts)
+	require.NoError(t, err)
+	assert.True(t, rep.Equal, "%+v", rep.Counterexample)
+}
+
+func TestNearMissRows(t *testing.T) {
+	var lits inputs.Literals
+	lits.Harvest(`x.startswith("tmp_") or y == 'it''s' and z > 32.5 and n < 7`)
+	assert.Equal(t, []string{"tmp_", "it's"}, lits.Strings)
+	assert.Equal(t, []float64{32.5, 7}, lits.Numbers)
+	params := []inputs.Param{{Name: "s", Type: udf.Prim(udf.String)}, {Name: "n", Type: udf.Prim(udf.Int)}}
+	base := []value.Value{value.StringOf("base"), value.IntOf(3)}
+	rows := inputs.NearMissRows(params, lits, base)
+	var strs []string
+	var ints []int64
+	for _, r := range rows {
+		if s := r[0].GoString(); s != "base" {
+			strs = append(strs, s)
+			assert.Equal(t, int64(3), r[1].Int)
+		} else {
+			ints = append(ints, r[1].Int)
+		}
+	}
+	for _, want := range []string{"tmp_", "tmp", "mp_", "tmp_x", "xtmp_", "tmp_tmp_", "tmp`", "TMP_", "Tmp_", "tmp_it's"} {
+		assert.Contains(t, strs, want)
+	}
+	assert.Equal(t, []int64{6, -8, 7, -7, 8, -6}, ints, "7 and its neighbours; 32.5 is no int")
+}
