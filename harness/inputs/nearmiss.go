@@ -15,8 +15,8 @@ import (
 // Bounds of NearMissRows: enough for the literals of a UDF and its
 // rewrite, and a bounded addition to the test's rows whatever the source.
 const (
-	maxLiterals      = 64
-	maxLiteralRunes  = 256
+	maxLiterals     = 64
+	maxLiteralRunes = 256
 	MaxNearMissRows = 2000
 )
 
@@ -122,7 +122,7 @@ func NearMissRows(params []Param, lits Literals, base []value.Value) [][]value.V
 		case udf.Byte, udf.Short, udf.Int, udf.Long:
 			l, h := intRange(uint(intBits[p.Type.Kind]))
 			// Past 2^53 a float64 holds no neighbours.
-			lo, hi := math.Max(float64(l), -(1 << 53)), math.Min(float64(h), 1<<53)
+			lo, hi := math.Max(float64(l), -(1<<53)), math.Min(float64(h), 1<<53)
 			for _, f := range lits.Numbers {
 				if f != math.Trunc(f) {
 					continue
