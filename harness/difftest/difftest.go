@@ -169,11 +169,11 @@ func Run(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options) (*Report, er
 	}
 	rows := recordRows(rec)
 	rep := &Report{
-		NearMissRows: nearMisses,
-		UDF:          u.Name, Language: string(u.Language), File: u.File,
+		UDF: u.Name, Language: string(u.Language), File: u.File,
 		RewriteSQL: rw.SQL, Engine: "embedded", ANSI: opts.ANSI, Policy: opts.Policy, ApproxMath: approx,
 		AllowErrorToNull: opts.AllowErrorToNull, Seed: opts.Seed,
 		Rows: len(rows), SpecialRows: stats.SpecialRows, NullRows: stats.NullRows, SampleRows: sampleRows,
+		NearMissRows:       nearMisses,
 		OriginalExceptions: map[string]int{}, RewriteExceptions: map[string]int{},
 	}
 	if opts.Spark != nil {
