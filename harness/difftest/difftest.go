@@ -147,6 +147,11 @@ func Run(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options) (*Report, er
 		defer joined.Release()
 		rec = joined
 	}
+	// The saved inputs are the seeded ones (and the samples): what a
+	// record's seed and rows regenerate. The near misses come after.
+	if err := saveInputs(opts.Workspace, rec); err != nil {
+		return nil, err
+	}
 	nearMisses := 0
 	if opts.NearMisses {
 		nm, err := nearMissBatch(u, rw.SQL, params, rec, stats, mem)
@@ -163,9 +168,6 @@ func Run(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options) (*Report, er
 			defer joined.Release()
 			rec = joined
 		}
-	}
-	if err := saveInputs(opts.Workspace, rec); err != nil {
-		return nil, err
 	}
 	rows := recordRows(rec)
 	rep := &Report{

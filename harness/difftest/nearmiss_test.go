@@ -2,7 +2,6 @@ package difftest
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -14,7 +13,6 @@ import (
 	"github.com/udfx/udfx/harness/runner/python"
 	"github.com/udfx/udfx/harness/testsetup"
 	"github.com/udfx/udfx/harness/udf"
-	"github.com/udfx/udfx/harness/udf/frontends"
 	"github.com/udfx/udfx/harness/value"
 )
 
@@ -39,16 +37,7 @@ func TestNearMissesRefuteAOneCharacterLiteral(t *testing.T) {
 	root, err := testsetup.RepoRoot()
 	require.NoError(t, err)
 	t.Setenv("UDFX_PYTHON", filepath.Join(root, ".venv", "bin", "python"))
-	file := filepath.Join(t.TempDir(), "tables.py")
-	require.NoError(t, os.WriteFile(file, []byte(isTempSource), 0o644))
-	fe := frontends.New(udf.Python)
-	defer fe.Close()
-	us, err := fe.Parse(file, []byte(isTempSource))
-	require.NoError(t, err)
-	require.Len(t, us, 1)
-	u := &us[0]
-	u.File = file
-	u.Params[0].Type = udf.Prim(udf.String)
+	u := pythonUDF(t, isTempSource, udf.Prim(udf.String))
 	u.Return = udf.Prim(udf.Boolean)
 
 	opts := Options{Seed: 1, Rows: 2000, ANSI: true, Limits: runner.DefaultLimits, NewRunner: python.NewPerRow}

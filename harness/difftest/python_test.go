@@ -18,6 +18,26 @@ import (
 	"github.com/udfx/udfx/harness/udf/frontends"
 )
 
+// pythonUDF writes src, a module defining one Python UDF, to a temporary
+// file and returns the UDF as udfx finds it, with its parameters' types.
+func pythonUDF(t *testing.T, src string, types ...*udf.Type) *udf.UDF {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "jobs.py")
+	require.NoError(t, os.WriteFile(file, []byte(src), 0o644))
+	fe := frontends.New(udf.Python)
+	defer fe.Close()
+	us, err := fe.Parse(file, []byte(src))
+	require.NoError(t, err)
+	require.Len(t, us, 1)
+	u := &us[0]
+	u.File = file
+	require.Len(t, u.Params, len(types))
+	for i, tp := range types {
+		u.Params[i].Type = tp
+	}
+	return u
+}
+
 // vectorsUDF is examples/python-vectors' UDF as udfx finds it.
 func vectorsUDF(t *testing.T, root, name string) *udf.UDF {
 	t.Helper()
@@ -86,20 +106,8 @@ func TestRunPythonCallsTheRewriteInBatches(t *testing.T) {
 	root, err := testsetup.RepoRoot()
 	require.NoError(t, err)
 	t.Setenv("UDFX_PYTHON", filepath.Join(root, ".venv", "bin", "python"))
-	dir := t.TempDir()
 	const head = "import pandas as pd\nfrom pyspark.sql.functions import pandas_udf\n\n\n@pandas_udf(\"double\")\ndef plus_one(v: pd.Series) -> pd.Series:\n"
-	orig := filepath.Join(dir, "jobs.py")
-	require.NoError(t, os.WriteFile(orig, []byte(head+"    return v + 1.0\n"), 0o644))
-	src, err := os.ReadFile(orig)
-	require.NoError(t, err)
-	fe := frontends.New(udf.Python)
-	defer fe.Close()
-	us, err := fe.Parse(orig, src)
-	require.NoError(t, err)
-	require.Len(t, us, 1)
-	u := &us[0]
-	u.File = orig
-	u.Params[0].Type = udf.Prim(udf.Double)
+	u := pythonUDF(t, head+"    return v + 1.0\n", udf.Prim(udf.Double))
 
 	for _, c := range []struct{ name, body string }{
 		{"the batch's length", "    return v + (1.0 if len(v) == 1 else 2.0)\n"},

@@ -77,6 +77,9 @@ func Markdown(o *Outcome) string {
 			verdict := "passed: equal on every row, bit-exact, ANSI on"
 			if t.Report != nil {
 				verdict = fmt.Sprintf("passed: %d of %d rows equal, bit-exact, ANSI on", t.Report.Rows-t.Report.Mismatches, t.Report.Rows)
+				if n := t.Report.NearMissRows; n > 0 {
+					verdict += fmt.Sprintf(" (%d of them near misses of the original's and the candidate's literals)", n)
+				}
 				if n := t.Report.ErrorRowsMatched; n > 0 {
 					verdict += fmt.Sprintf(" (on %d of them both sides threw: %s)", n, exceptionNames(t.Report.OriginalExceptions, t.Report.RewriteExceptions))
 				}

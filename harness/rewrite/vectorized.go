@@ -109,7 +109,7 @@ func tryVectorized(ctx context.Context, opts Options, sc *scaffolded, out *Outco
 	progress(fmt.Sprintf("convert: testing candidate %d (CPython against CPython with numba, one row per batch)", t.Index))
 	rep, err := difftest.RunPython(ctx, sc.runUDF, &rw, difftest.Options{
 		Seed: opts.Seed, Rows: opts.Rows, ANSI: true, Policy: policy,
-		Limits: opts.Limits, Workspace: cand, NewRunner: python.NewPerRow, NewBatchRunner: python.NewBatched,
+		Limits: opts.Limits, Workspace: cand, NewRunner: python.NewPerRow, NewBatchRunner: python.NewBatched, NearMisses: true,
 		Progress: func(s string) { progress(fmt.Sprintf("convert: candidate %d: %s", t.Index, s)) },
 	})
 	if err != nil {
@@ -138,7 +138,7 @@ func tryVectorized(ctx context.Context, opts Options, sc *scaffolded, out *Outco
 	case !rep.Equal:
 		t.Reason = fmt.Sprintf("refuted: differs on %d of %d rows (%s)", rep.Mismatches, rep.Rows, policy)
 		return nil
-	case rep.Rows != len(sc.rows)+rep.LongArrayRows:
+	case rep.Rows != len(sc.rows)+rep.LongArrayRows+rep.NearMissRows:
 		return &EvidenceError{Stage: "convert", Msg: fmt.Sprintf("the test ran %d rows, the scaffold has %d", rep.Rows, len(sc.rows))}
 	}
 	t.Accepted = true
