@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -247,4 +248,21 @@ func TestFormats(t *testing.T) {
 	assert.Contains(t, out, "LOCATION")
 	assert.Contains(t, out, "dir with space/job.py:1:1")
 	assert.Contains(t, out, "1 UDF in 2 files scanned, 1 file could not be parsed\n")
+}
+
+// TestScanNamesAndSkipsANonUTF8FileName: a file named caf\xe9.py was
+// listed as caf\ufffd.py, and rewriting it failed with FileNotFoundError:
+// it is skipped, named (quoted in the table), with the reason.
+func TestScanNamesAndSkipsANonUTF8FileName(t *testing.T) {
+	fx := newFixture(t, map[string]string{"src/ok.py": "UDF ok", "src/caf\xe9.py": "UDF cafe"})
+	res, err := fx.run(t, ".")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"src/ok.py:ok"}, names(res))
+	require.Len(t, res.Skipped, 1)
+	assert.Equal(t, "src/caf\xe9.py", res.Skipped[0].File)
+	assert.Contains(t, res.Skipped[0].Reason, "not valid UTF-8")
+	var b bytes.Buffer
+	require.NoError(t, WriteTable(&b, res))
+	assert.Contains(t, b.String(), `skipped "src/caf\xe9.py": its name is not valid UTF-8`)
+	assert.True(t, utf8.ValidString(b.String()))
 }

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+	"unicode/utf8"
 
 	gitignore "github.com/sabhiram/go-gitignore"
 
@@ -249,8 +250,18 @@ func (w *walker) addFile(abs string, lang udf.Language, info fs.FileInfo) {
 		w.skipped = append(w.skipped, Skipped{File: w.display(abs), Reason: tooLarge})
 		return
 	}
+	// A name that is not UTF-8 cannot be passed on intact: JSON, the
+	// records and the runtimes' file names would each spell it
+	// differently, and a rewrite of it failed with FileNotFoundError.
+	if !utf8.ValidString(w.display(abs)) {
+		w.skipped = append(w.skipped, Skipped{File: w.display(abs), Reason: notUTF8})
+		return
+	}
 	w.files = append(w.files, file{path: w.display(abs), abs: abs, lang: lang})
 }
+
+// notUTF8 is the reason a file whose name is not UTF-8 is skipped.
+const notUTF8 = "its name is not valid UTF-8, which udfx cannot hand on intact to the runtimes and records; rename it"
 
 // isBinary reports whether the start of a file holds a NUL byte, as git's
 // own heuristic does.
