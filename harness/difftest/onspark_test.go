@@ -27,7 +27,7 @@ func TestGuardBeforeAnySparkJob(t *testing.T) {
 		{"concat('rand()', celsius)", ""}, // inside a string literal
 		{"celsius * 0.0D + ascii(substr((SELECT first(value) FROM text.`/etc/hostname`), 2, 1))", "a subquery (SELECT ...)"},
 		{"`reflect`('java.lang.Math', 'abs', celsius)", "reflect()"},
-		{"reflect/* x */('java.lang.Math', 'abs', celsius)", "reflect()"},
+		{"reflect/* x */('java.lang.Math', 'abs', celsius)", "a comment (/* */)"},
 		{"CASE WHEN monotonically_increasing_id() IN (17) THEN 0.0D ELSE celsius END", "monotonically_increasing_id()"},
 		{"if(current_date > DATE'2020-01-01', celsius, 0.0D)", "current_date"},
 		{"uuid()", "uuid()"},
