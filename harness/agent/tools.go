@@ -293,7 +293,12 @@ func verdict(t *rewrite.Tried) map[string]any {
 		out["verdict"] = "rejected: " + t.Reason
 	}
 	if r := t.Report; r != nil {
-		out["rows"] = r.Rows
+		out["rows"] = r.Rows - r.NearMissRows
+		if r.NearMissRows > 0 {
+			// Rows built from the literals of the original and the
+			// candidate: a literal off by one character fails here.
+			out["near_misses"] = r.NearMissRows
+		}
 		out["mismatches"] = r.Mismatches
 		if len(r.OriginalExceptions) > 0 {
 			out["original_exceptions"] = r.OriginalExceptions

@@ -188,7 +188,11 @@ func Run(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options) (*Report, er
 		return nil, &OriginalError{Err: err}
 	}
 	defer r.Close()
-	progress(fmt.Sprintf("running the original on %d rows", len(rows)))
+	if nearMisses > 0 {
+		progress(fmt.Sprintf("running the original on %d rows and %d near misses of the literals", len(rows)-nearMisses, nearMisses))
+	} else {
+		progress(fmt.Sprintf("running the original on %d rows", len(rows)))
+	}
 	orig, origTime, err := runRows(ctx, r, rows, params)
 	if err != nil {
 		return nil, &OriginalError{Err: err}

@@ -599,7 +599,7 @@ func buildRewrite(ctx context.Context, opts Options, sc *scaffolded, out *Outcom
 		SpecSHA256:   evidence.SHA256(sc.specJSON),
 		InputsSHA256: sc.inputsHash,
 		Seed:         opts.Seed,
-		Rows:         best.Report.Rows,
+		Rows:         len(sc.rows), // the seeded rows, without the near misses
 		Engine: evidence.Engine{Name: best.Report.Engine, ANSI: best.Report.ANSI,
 			Version: best.Report.EngineVersion, Master: best.Report.Master, Comet: best.Report.CometVersion},
 		Policy:      best.Report.Policy,

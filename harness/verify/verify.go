@@ -1033,7 +1033,7 @@ func mismatch(it *Item, u *udf.UDF, rep *difftest.Report) {
 	}
 	it.Status = Mismatch
 	it.Counterexample = rep.Counterexample
-	it.Detail = fmt.Sprintf("the rewrite differs from %s on %d of %d rows (seed %d; %s)", u.Name, rep.Mismatches, rep.Rows, rep.Seed, it.Policy)
+	it.Detail = fmt.Sprintf("the rewrite differs from %s on %d of %d rows (seed %d; %s%s)", u.Name, rep.Mismatches, rep.Rows, rep.Seed, it.Policy, nearMissNote(rep))
 	if ce := rep.Counterexample; ce != nil {
 		it.Detail += "; counterexample: " + CounterexampleText(ce)
 	}
