@@ -63,10 +63,26 @@ func TestRewriteWordCountAsDataFrame(t *testing.T) {
 	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
 	assert.Regexp(t, `counts +dataframe +pass +udfx-rewrites/counts/rewrite.py +hashes match the record; the file holds the recorded rewrite in the chain's place; the rewrite is what udfx derives from the chain; re-run on Apache Spark 4.1.1 \(local\[2\]\): the same multisets for seeds 1, 104729`, stdout)
 
-	// A forged pair: the job splits on commas and the record says so.
+	// The issue's decoy: the DataFrame code edited to split on commas
+	// and, in an unused function, the verbatim chain, so that "the chain
+	// is in the file (patch not applied)" passed. The record is untouched.
 	recPath := filepath.Join(dir, "udfx-rewrites", "counts", evidence.FileName)
 	rec, err := evidence.Read(recPath)
 	require.NoError(t, err)
+	edited := strings.Replace(rec.UseSites[0].New, "split(value, ' ', -1)", "split(value, ',', -1)", 1)
+	decoy := strings.Replace(job, rec.UseSites[0].New, edited, 1) + "\n\ndef _unused(path):\n" +
+		"    spark = SparkSession.builder.appName(\"wordcount\").getOrCreate()\n" +
+		"    lines = spark.sparkContext.textFile(path)\n" +
+		"    counts = " + rec.UseSites[0].Old + "\n    for word, count in counts.collect():\n        print(word, count)\n"
+	require.NoError(t, os.WriteFile(file, []byte(decoy), 0o644))
+	stdout, stderr, code = runCLI(t, dir, "verify", "--sandbox", "off")
+	require.Equal(t, 1, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	assert.Contains(t, stdout, "stale-use-site")
+	assert.Contains(t, stdout, "does not hold the rewrite of counts that --apply wrote")
+	assert.NotContains(t, stdout, "patch not applied")
+	require.NoError(t, os.WriteFile(file, []byte(job), 0o644))
+
+	// A forged pair: the job splits on commas and the record says so.
 	forged := strings.Replace(rec.UseSites[0].New, "split(value, ' ', -1)", "split(value, ',', -1)", 1)
 	require.NoError(t, os.WriteFile(file, []byte(strings.Replace(job, rec.UseSites[0].New, forged, 1)), 0o644))
 	rec.UseSites[0].New, rec.UseSites[0].NewSHA256 = forged, evidence.SHA256([]byte(forged))

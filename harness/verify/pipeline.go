@@ -54,21 +54,24 @@ func (v *verifier) checkPipeline(ctx context.Context, rec *evidence.Record, recA
 		fail(Error, fmt.Sprintf("read the original %s: %v", rec.Original.File, err), nil)
 		return
 	}
-	applied := false
-	pre := src
+	// A record under udfx-rewrites exists because --apply wrote it with
+	// the job's new code: the file must hold that code, once. Accepting
+	// "the chain is still there" instead let an edited DataFrame
+	// rewrite pass beside an unused copy of the chain.
+	var pre []byte
 	switch n := strings.Count(string(src), site.New); {
-	case n == 1:
-		applied = true
-		pre = []byte(strings.Replace(string(src), site.New, site.Old, 1))
+	case n == 0:
+		fail(StaleUseSite, fmt.Sprintf("%s does not hold the rewrite of %s that --apply wrote (%s): the job runs other code. If the patch was undone on purpose, remove %s",
+			rec.Original.File, rec.Original.Name, quoteShort(site.New), path.Dir(v.rel(recAbs))), origLoc)
+		return
 	case n > 1:
 		fail(StaleUseSite, fmt.Sprintf("%s holds the rewrite of %s %d times; the patch wrote it once", rec.Original.File, rec.Original.Name, n), origLoc)
 		return
+	default:
+		pre = []byte(strings.Replace(string(src), site.New, site.Old, 1))
 	}
 	u, problem := findChain(rec, pre)
 	if problem != "" {
-		if !applied {
-			problem += fmt.Sprintf(", and the file does not hold its recorded rewrite (%s) either", quoteShort(site.New))
-		}
 		fail(StaleUDF, problem, origLoc)
 		return
 	}
@@ -114,10 +117,7 @@ func (v *verifier) checkPipeline(ctx context.Context, rec *evidence.Record, recA
 		return
 	}
 	it := &items[pyIdx]
-	where := "the chain is in the file (patch not applied)"
-	if applied {
-		where = "the file holds the recorded rewrite in the chain's place"
-	}
+	where := "the file holds the recorded rewrite in the chain's place"
 	if v.opts.SkipRerun {
 		it.Detail = "hashes match the record; " + where + "; not re-derived or re-run (--skip-rerun)"
 		return
