@@ -14,6 +14,7 @@ import (
 	"github.com/udfx/udfx/harness/bench"
 	"github.com/udfx/udfx/harness/mavenjar"
 	"github.com/udfx/udfx/harness/plan"
+	"github.com/udfx/udfx/harness/pyenv"
 	"github.com/udfx/udfx/harness/rewrite"
 	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/udf"
@@ -109,12 +110,7 @@ func startSpark(ctx context.Context, e *env, o *sparkOptions, u *udf.UDF, ansi b
 		if env == nil {
 			env = os.Getenv
 		}
-		cfg.Env = func(k string) string {
-			if k == "UDFX_PYTHON" {
-				return o.python
-			}
-			return env(k)
-		}
+		cfg.Env = pyenv.WithPython(env, o.python)
 	}
 	say := e.progress().Step
 	if o.engine == engineComet {

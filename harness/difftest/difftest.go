@@ -152,24 +152,19 @@ func Run(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options) (*Report, er
 	if err := saveInputs(opts.Workspace, rec); err != nil {
 		return nil, err
 	}
+	rows := recordRows(rec)
 	nearMisses := 0
 	if opts.NearMisses {
-		nm, err := nearMissBatch(u, rw.SQL, params, rec, stats, mem)
-		if err != nil {
-			return nil, err
-		}
-		if nm != nil {
-			defer nm.Release()
-			nearMisses = int(nm.NumRows())
-			joined, err := concat(rec, nm, mem)
+		near := nearMissRows(params, rows, stats, u.File, rw.SQL)
+		if len(near) > 0 {
+			joined, err := appendRows(rec, near, mem)
 			if err != nil {
 				return nil, err
 			}
 			defer joined.Release()
-			rec = joined
+			rec, rows, nearMisses = joined, append(rows, near...), len(near)
 		}
 	}
-	rows := recordRows(rec)
 	rep := &Report{
 		UDF: u.Name, Language: string(u.Language), File: u.File,
 		RewriteSQL: rw.SQL, Engine: "embedded", ANSI: opts.ANSI, Policy: opts.Policy, ApproxMath: approx,

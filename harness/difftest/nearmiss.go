@@ -9,55 +9,45 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/udfx/udfx/harness/inputs"
-	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/value"
 )
 
 // maxHarvest bounds how much of a source file is read for its literals.
 const maxHarvest = 1 << 20
 
-// harvestFile adds the literals of the file at path to lits; a file that
-// cannot be read adds none (the test then has fewer rows, not a wrong
-// one).
-func harvestFile(lits *inputs.Literals, path string) {
+// readHead is the start of the file at path, up to maxHarvest bytes.
+func readHead(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return
+		return "", err
 	}
 	defer f.Close()
-	b, _ := io.ReadAll(io.LimitReader(f, maxHarvest))
-	lits.Harvest(string(b))
+	b, err := io.ReadAll(io.LimitReader(f, maxHarvest))
+	return string(b), err
 }
 
-// baseRow is the row the near misses take their other columns from: the
-// first random row, else the first row, else nulls.
-func baseRow(rows [][]value.Value, st inputs.Stats) []value.Value {
-	if i := st.SpecialRows + st.NullRows; i < len(rows) && st.RandomRows > 0 {
-		return rows[i]
-	}
-	if len(rows) > 0 {
-		return rows[0]
-	}
-	return nil
-}
-
-// nearMissBatch is inputs.NearMissRows for u and the SQL rewrite sql, as
-// a batch of rec's schema; nil when there are none.
-func nearMissBatch(u *udf.UDF, sql string, params []inputs.Param, rec arrow.RecordBatch, st inputs.Stats, mem memory.Allocator) (arrow.RecordBatch, error) {
+// nearMissRows are inputs.NearMissRows for the literals of the original's
+// file and of the rewrite's text, with the other columns from the first
+// random row of the seeded rows (else the first row). A file that cannot
+// be read adds no literals: the test then has fewer rows, not a wrong one.
+func nearMissRows(params []inputs.Param, rows [][]value.Value, st inputs.Stats, origFile, rewrite string) [][]value.Value {
 	var lits inputs.Literals
-	harvestFile(&lits, u.File)
-	lits.Harvest(sql)
+	if src, err := readHead(origFile); err == nil {
+		lits.Harvest(src)
+	}
+	lits.Harvest(rewrite)
 	var base []value.Value
-	if i := st.SpecialRows + st.NullRows; i < int(rec.NumRows()) {
-		base = make([]value.Value, rec.NumCols())
-		for j, c := range rec.Columns() {
-			base[j] = value.FromArrow(c, i)
-		}
+	switch i := st.SpecialRows + st.NullRows; {
+	case i < len(rows) && st.RandomRows > 0:
+		base = rows[i]
+	case len(rows) > 0:
+		base = rows[0]
 	}
-	rows := inputs.NearMissRows(params, lits, base)
-	if len(rows) == 0 {
-		return nil, nil
-	}
+	return inputs.NearMissRows(params, lits, base)
+}
+
+// appendRows is rec with rows after its own, in its schema.
+func appendRows(rec arrow.RecordBatch, rows [][]value.Value, mem memory.Allocator) (arrow.RecordBatch, error) {
 	b := array.NewRecordBuilder(mem, rec.Schema())
 	defer b.Release()
 	for _, row := range rows {
@@ -67,5 +57,7 @@ func nearMissBatch(u *udf.UDF, sql string, params []inputs.Param, rec arrow.Reco
 			}
 		}
 	}
-	return b.NewRecordBatch(), nil
+	extra := b.NewRecordBatch()
+	defer extra.Release()
+	return concat(rec, extra, mem)
 }

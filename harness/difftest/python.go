@@ -59,10 +59,8 @@ func RunPython(ctx context.Context, u, rw *udf.UDF, opts Options) (*Report, erro
 	rows = append(rows, long...)
 	var near [][]value.Value
 	if opts.NearMisses {
-		var lits inputs.Literals
-		harvestFile(&lits, u.File)
-		harvestFile(&lits, rw.File)
-		near = inputs.NearMissRows(params, lits, baseRow(rows, stats))
+		rwSource, _ := readHead(rw.File)
+		near = nearMissRows(params, rows, stats, u.File, rwSource)
 		rows = append(rows, near...)
 	}
 	rep := &Report{
@@ -92,13 +90,13 @@ func RunPython(ctx context.Context, u, rw *udf.UDF, opts Options) (*Report, erro
 	batch := 0
 	if firstBad < 0 && opts.NewBatchRunner != nil {
 		progress("running the rewrite in CPython again, in batches of many sizes")
-		bad, n, batchGot, err := runBatches(ctx, rw, rows, params, opts, orig)
+		bad, n, v, err := runBatches(ctx, rw, rows, params, opts, orig)
 		if err != nil {
 			return nil, fmt.Errorf("the rewrite %s in batches: %w", rw.File, err)
 		}
 		if bad >= 0 {
 			rep.Mismatches++
-			firstBad, batch, got = bad, n, batchGot
+			firstBad, batch, got[bad] = bad, n, v
 		}
 	}
 	rep.Equal = rep.Mismatches == 0
@@ -123,15 +121,15 @@ var batchSizes = []int{2, 7, 0, 1, 10_000, 3, 0}
 // runBatches calls the rewrite on the rows where the original gave a
 // value, in successive batches of the sizes batchSizes cycles through,
 // and compares each row with orig. It returns the first row that differs
-// (-1 if none), the size of its batch and the rewrite's results.
-func runBatches(ctx context.Context, rw *udf.UDF, rows [][]value.Value, params []inputs.Param, opts Options, orig []value.Value) (int, int, []value.Value, error) {
+// (-1 if none), the size of its batch and the rewrite's result there.
+func runBatches(ctx context.Context, rw *udf.UDF, rows [][]value.Value, params []inputs.Param, opts Options, orig []value.Value) (int, int, value.Value, error) {
 	r, err := opts.NewBatchRunner(ctx, rw, opts.Limits)
 	if err != nil {
-		return -1, 0, nil, err
+		return -1, 0, value.Value{}, err
 	}
 	defer r.Close()
 	if agg, ok := r.(interface{ IsScalarAggregate() bool }); ok && agg.IsScalarAggregate() {
-		return -1, 0, nil, nil // one group, one result: no batches
+		return -1, 0, value.Value{}, nil // one group, one result: no batches
 	}
 	// The rows the original gives a value on: Spark fails a batch in
 	// which a row raises, whichever side, so those were compared alone.
@@ -142,7 +140,6 @@ func runBatches(ctx context.Context, rw *udf.UDF, rows [][]value.Value, params [
 		}
 	}
 	rng := rand.New(rand.NewPCG(uint64(opts.Seed), 0x62617463686573))
-	got := make([]value.Value, len(rows))
 	for start, k := 0, 0; start < len(clean); k++ {
 		n := batchSizes[k%len(batchSizes)]
 		if n == 0 {
@@ -155,17 +152,16 @@ func runBatches(ctx context.Context, rw *udf.UDF, rows [][]value.Value, params [
 		}
 		out, _, err := runRows(ctx, r, batch, params)
 		if err != nil {
-			return -1, 0, nil, err
+			return -1, 0, value.Value{}, err
 		}
 		for j, i := range idx {
-			got[i] = sparkStores(rw.Language, rw.Return, out[j], opts.ANSI)
-			if verdict(opts, orig[i], got[i]) == disagree {
-				return i, len(idx), got, nil
+			if g := sparkStores(rw.Language, rw.Return, out[j], opts.ANSI); verdict(opts, orig[i], g) == disagree {
+				return i, len(idx), g, nil
 			}
 		}
 		start += len(idx)
 	}
-	return -1, 0, got, nil
+	return -1, 0, value.Value{}, nil
 }
 
 // runPythonSide runs one side on every row and says what ran it.

@@ -137,7 +137,7 @@ func concat(a, b arrow.RecordBatch, mem memory.Allocator) (arrow.RecordBatch, er
 			for _, done := range cols[:i] {
 				done.Release()
 			}
-			return nil, fmt.Errorf("add the samples: %w", err)
+			return nil, fmt.Errorf("append rows: %w", err)
 		}
 		cols[i] = c
 	}

@@ -28,7 +28,7 @@ func (c *castNode) one(x any) (any, *RowError) {
 	}
 	v, e := c.fn(x)
 	// try_cast nulls Spark's errors, never the engine's own refusals.
-	if e != nil && c.try && e.Condition != condUnsupported {
+	if e != nil && c.try && e.Condition != CondUnsupported {
 		return nil, nil
 	}
 	return v, e
@@ -112,9 +112,6 @@ func castOverflow(v string, from, to *udf.Type) *RowError {
 	return rowErr(classArithmetic, "CAST_OVERFLOW", "The value %s of the type \"%s\" cannot be cast to \"%s\" due to an overflow. Use `try_cast` to tolerate overflow and return NULL instead.", v, sqlTypeName(from), sqlTypeName(to))
 }
 
-// condUnsupported is the condition of a row the engine refuses.
-const condUnsupported = CondUnsupported
-
 // CondUnsupported is the condition of a row error the engine gives where
 // it refuses to compute a value (RowError.Condition).
 const CondUnsupported = "EMBEDDED_ENGINE_UNSUPPORTED"
@@ -123,7 +120,7 @@ const CondUnsupported = "EMBEDDED_ENGINE_UNSUPPORTED"
 // reproduce exactly (a rare string form, a year outside 1..9999): the row
 // fails loudly rather than differing silently.
 func errUnsupportedValue(what string) *RowError {
-	return rowErr("udfx.engine.Unsupported", condUnsupported, "%s is not supported by the embedded engine; use --engine spark", what)
+	return rowErr("udfx.engine.Unsupported", CondUnsupported, "%s is not supported by the embedded engine; use --engine spark", what)
 }
 
 // castFunc returns the conversion of one non-null value from one type to

@@ -222,7 +222,7 @@ func runConformance(where string, c *conformanceCase, approx bool) (problems []s
 	}
 	for i, raw := range c.Results {
 		re, hasErr := rowErrs[i]
-		unsupported := hasErr && re.Condition == condUnsupported
+		unsupported := hasErr && re.Condition == CondUnsupported
 		var ee expectedError
 		if json.Unmarshal(raw, &ee) == nil && ee.Error != nil {
 			if !hasErr || re.Condition != ee.Error.Condition {

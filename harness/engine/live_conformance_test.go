@@ -575,7 +575,7 @@ func (r *liveReport) check(c *liveCheck, rec arrow.RecordBatch, sr liveSparkResu
 			}
 			want = shorten(want) + " (" + shorten(wantVal.String()) + ")"
 		}
-		if hasErr && re.Condition == condUnsupported {
+		if hasErr && re.Condition == CondUnsupported {
 			if r.accept(rowRefusalKey(re.Message)) {
 				refusedRows++
 			} else {

@@ -44,6 +44,14 @@ type vec struct {
 // EMBEDDED_ENGINE_UNSUPPORTED error and is not computed at all.
 const MaxColumnBytes = 256 << 20
 
+// byteLen is the size of a string or binary value.
+func byteLen(x any) int {
+	if s, ok := x.(string); ok {
+		return len(s)
+	}
+	return len(x.([]byte))
+}
+
 // full reports whether the column has reached MaxColumnBytes.
 func (v *vec) full() bool { return v.bytes > MaxColumnBytes }
 
@@ -167,14 +175,8 @@ func (v *vec) set(i int, x any) {
 		v.f32[i] = t
 	case float64:
 		v.f64[i] = t
-	case string:
-		if v.bytes += len(t); v.full() {
-			v.setErr(i, errColumnFull)
-			return
-		}
-		v.vals[i] = x
-	case []byte:
-		if v.bytes += len(t); v.full() {
+	case string, []byte:
+		if v.bytes += byteLen(t); v.full() {
 			v.setErr(i, errColumnFull)
 			return
 		}

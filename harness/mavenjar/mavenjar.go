@@ -70,18 +70,20 @@ func Path(repo, artifact string) (string, error) {
 
 // Find returns the artifact's jar when the local repository has it.
 func Find(artifact string) (string, bool) {
-	repo, err := LocalRepo()
-	if err != nil {
+	_, jar, err := locate(artifact)
+	if err != nil || !isFile(jar) {
 		return "", false
 	}
-	p, err := Path(repo, artifact)
-	if err != nil {
-		return "", false
+	return jar, true
+}
+
+// locate is the local repository and where artifact's jar lies in it.
+func locate(artifact string) (repo, jar string, err error) {
+	if repo, err = LocalRepo(); err != nil {
+		return "", "", err
 	}
-	if !isFile(p) {
-		return "", false
-	}
-	return p, true
+	jar, err = Path(repo, artifact)
+	return repo, jar, err
 }
 
 // Resolve returns the artifact's jar, asking Maven to fetch it into the
@@ -94,11 +96,7 @@ func Resolve(ctx context.Context, artifact string, progress func(string)) (strin
 	if progress == nil {
 		progress = func(string) {}
 	}
-	repo, err := LocalRepo()
-	if err != nil {
-		return "", err
-	}
-	jar, err := Path(repo, artifact)
+	repo, jar, err := locate(artifact)
 	if err != nil {
 		return "", err
 	}

@@ -67,6 +67,18 @@ func Find(getenv func(string) string, dir string) (Found, bool) {
 	return Found{}, false
 }
 
+// WithPython is getenv with UDFX_PYTHON set to python: what Find, the
+// runners and the Spark engine read then names that interpreter, whatever
+// .venv lies above the UDF.
+func WithPython(getenv func(string) string, python string) func(string) string {
+	return func(k string) string {
+		if k == "UDFX_PYTHON" {
+			return python
+		}
+		return getenv(k)
+	}
+}
+
 // VenvAbove returns the .venv/bin/python in dir or the nearest folder
 // above it.
 func VenvAbove(dir string) (string, bool) {

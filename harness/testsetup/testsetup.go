@@ -75,15 +75,9 @@ func Prepare() error {
 // with Maven the first time (mavenjar.Resolve, under its lock).
 func Jar(t testing.TB, artifact string) string {
 	t.Helper()
-	start := time.Now()
-	jar, err := mavenjar.Resolve(context.Background(), artifact, func(s string) { t.Log(s) })
-	if err != nil {
-		t.Fatalf("test setup: %s is needed here and could not be fetched: %v", artifact, err)
-	}
-	if d := time.Since(start); d > time.Second {
-		t.Logf("%s ready in %s", artifact, d.Round(time.Second))
-	}
-	return jar
+	return prepare(t, artifact, func(progress func(string)) (string, error) {
+		return mavenjar.Resolve(context.Background(), artifact, progress)
+	})
 }
 
 // RapidsJars returns the cuDF and RAPIDS jars the generated RapidsUDF
@@ -97,15 +91,9 @@ func RapidsJars(t testing.TB) (cudf, rapids string) {
 // PyPI into udfx's cache the first time (gpu/toolkit, under its lock).
 func NVCC(t testing.TB) toolkit.NVCC {
 	t.Helper()
-	start := time.Now()
-	nvcc, err := toolkit.Ensure(context.Background(), toolkit.Options{Progress: func(s string) { t.Log(s) }})
-	if err != nil {
-		t.Fatalf("test setup: nvcc is needed here and could not be installed: %v", err)
-	}
-	if d := time.Since(start); d > time.Second {
-		t.Logf("nvcc from %s ready in %s", nvcc.From, d.Round(time.Second))
-	}
-	return nvcc
+	return prepare(t, "nvcc", func(progress func(string)) (toolkit.NVCC, error) {
+		return toolkit.Ensure(context.Background(), toolkit.Options{Progress: progress})
+	})
 }
 
 // CudfHeaders returns the include folders of the cuDF headers the CUDA
@@ -113,15 +101,25 @@ func NVCC(t testing.TB) toolkit.NVCC {
 // the pinned wheels the first time.
 func CudfHeaders(t testing.TB) []string {
 	t.Helper()
+	return prepare(t, "the cuDF headers", func(progress func(string)) ([]string, error) {
+		return toolkit.EnsureCudfHeaders(context.Background(), toolkit.Options{Progress: progress})
+	})
+}
+
+// prepare runs ensure with its steps in the test's log, says how long it
+// took when it had work to do, and fails the test naming what is
+// missing when it cannot.
+func prepare[T any](t testing.TB, what string, ensure func(progress func(string)) (T, error)) T {
+	t.Helper()
 	start := time.Now()
-	inc, err := toolkit.EnsureCudfHeaders(context.Background(), toolkit.Options{Progress: func(s string) { t.Log(s) }})
+	v, err := ensure(func(s string) { t.Log(s) })
 	if err != nil {
-		t.Fatalf("test setup: the cuDF headers are needed here and could not be installed: %v", err)
+		t.Fatalf("test setup: %s is needed here and could not be prepared: %v", what, err)
 	}
 	if d := time.Since(start); d > time.Second {
-		t.Logf("the cuDF headers ready in %s", d.Round(time.Second))
+		t.Logf("%s ready in %s", what, d.Round(time.Second))
 	}
-	return inc
+	return v
 }
 
 // progressWriter is the terminal when there is one: go test holds back a

@@ -45,8 +45,10 @@ func (v *verifier) policyFor(repo string, rec *evidence.Record) *policy {
 	// Entries name files from the repository root; the record, from the
 	// folder holding its udfx-rewrites.
 	file := rec.Original.File
-	if r, err := filepath.Rel(v.top, filepath.Join(repo, filepath.FromSlash(file))); err == nil && repo != v.top {
-		file = filepath.ToSlash(r)
+	if repo != v.top {
+		if r, err := filepath.Rel(v.top, filepath.Join(repo, filepath.FromSlash(file))); err == nil {
+			file = filepath.ToSlash(r)
+		}
 	}
 	p := &policy{ansi: true, configName: ConfigFile}
 	if cfg != nil && cfg.Path != "" {

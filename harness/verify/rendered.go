@@ -3,6 +3,7 @@ package verify
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"path"
 	"strings"
 
@@ -22,10 +23,10 @@ import (
 // hash. So verify translates the original again, requires the proved SQL
 // to be that translation (or its null-guard-free alternative, which
 // rewrite --optimize may keep), renders both targets from it and compares
-// byte for byte. src is the original's source, recDir the record's folder
+// byte for byte. origAbs is the original's file, recDir the record's folder
 // relative to the repository, and content the bytes of each item's file
 // that passed its hash (nil for the others).
-func checkRendered(rec *evidence.Record, u *udf.UDF, src []byte, recDir, sqlText string, items []Item, content [][]byte) {
+func checkRendered(rec *evidence.Record, u *udf.UDF, origAbs, recDir, sqlText string, items []Item, content [][]byte) {
 	var idx []int
 	for i, rw := range rec.Rewrites {
 		if (rw.Target == rewrite.TargetColumnar || rw.Target == rewrite.TargetCUDA) && items[i].Status == Pass {
@@ -39,6 +40,13 @@ func checkRendered(rec *evidence.Record, u *udf.UDF, src []byte, recDir, sqlText
 		for _, i := range idx {
 			items[i].Status, items[i].Detail = StaleRewrite, detail
 		}
+	}
+	src, err := os.ReadFile(origAbs)
+	if err != nil {
+		for _, i := range idx {
+			items[i].Status, items[i].Detail = Error, fmt.Sprintf("read the original %s: %v", rec.Original.File, err)
+		}
+		return
 	}
 	want, problem := renderedFiles(u, src, recDir, sqlText)
 	if problem != "" {
@@ -67,17 +75,21 @@ func renderedFiles(u *udf.UDF, src []byte, recDir, sqlText string) (map[string][
 	if err != nil || res.IR == nil {
 		return nil, "udfx renders columnar and cuda files only from the built-in translator's expression, and the translator gives none for the original now"
 	}
-	e := res.IR
-	if s, err := ir.SQL(e); err != nil || s != strings.TrimSpace(sqlText) {
-		alt, ok := ir.WithoutNullGuard(res.IR)
-		s2, err2 := "", error(nil)
-		if ok {
-			s2, err2 = ir.SQL(alt)
+	// The proved SQL is the translation or, kept by --optimize, its
+	// alternative without the null guard.
+	forms := []ir.Expr{res.IR}
+	if alt, ok := ir.WithoutNullGuard(res.IR); ok {
+		forms = append(forms, alt)
+	}
+	var e ir.Expr
+	for _, f := range forms {
+		if s, err := ir.SQL(f); err == nil && s == strings.TrimSpace(sqlText) {
+			e = f
+			break
 		}
-		if !ok || err2 != nil || s2 != strings.TrimSpace(sqlText) {
-			return nil, "the proved SQL is not the built-in translator's expression, and udfx renders columnar and cuda files only from that"
-		}
-		e = alt
+	}
+	if e == nil {
+		return nil, "the proved SQL is not the built-in translator's expression, and udfx renders columnar and cuda files only from that"
 	}
 	recPath := recDir + "/" + evidence.FileName
 	want := map[string][]byte{}

@@ -309,7 +309,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 	}()
 	res := &Result{Root: opts.Display, Records: len(records), SkipRerun: opts.SkipRerun, Python: opts.Python, PythonFrom: opts.PythonFrom}
-	interrupted, err := v.interruptedApplies(append([]string{rewrite.RepoRoot(root)}, repos...))
+	interrupted, err := v.interruptedApplies(append([]string{top}, repos...))
 	if err != nil {
 		return nil, err
 	}
@@ -359,10 +359,12 @@ type tree struct {
 	configs []string // every ConfigFile
 	// unreadable are the folders and files walk could not look into:
 	// a record there would go unchecked.
-	unreadable []struct {
-		path string
-		err  error
-	}
+	unreadable []unreadable
+}
+
+type unreadable struct {
+	path string
+	err  error
 }
 
 // walk finds what the gate checks below root.
@@ -376,10 +378,7 @@ func walk(root string, includeTestdata bool) (*tree, error) {
 			if u := errors.Unwrap(err); u != nil {
 				err = u // the path is said separately
 			}
-			t.unreadable = append(t.unreadable, struct {
-				path string
-				err  error
-			}{p, err})
+			t.unreadable = append(t.unreadable, unreadable{p, err})
 			return nil
 		}
 		if d.IsDir() {
@@ -611,13 +610,8 @@ func (v *verifier) checkRecord(ctx context.Context, recAbs string) []Item {
 	// proved SQL, and the RapidsUDF jar, where it is here, must hash as
 	// recorded.
 	if sqlIdx >= 0 {
-		src, err := os.ReadFile(origAbs)
-		if err != nil {
-			fail(Error, fmt.Sprintf("read the original %s: %v", rec.Original.File, err), nil)
-			return items
-		}
 		recDir, _ := filepath.Rel(repo, filepath.Dir(recAbs))
-		checkRendered(rec, u, src, filepath.ToSlash(recDir), sqlText, items, content)
+		checkRendered(rec, u, origAbs, filepath.ToSlash(recDir), sqlText, items, content)
 	}
 	v.checkArtifacts(repo, rec, items)
 
@@ -1167,27 +1161,31 @@ func readRewrite(it *Item, abs string, rw evidence.RewriteFile) ([]byte, bool) {
 // use site's file, an artifact) that leads outside the repository at repo,
 // by "..", an absolute name or a symbolic link; "" when none does.
 func outsidePath(repo string, rec *evidence.Record) string {
-	paths := []struct{ field, path string }{{"original.file", rec.Original.File}}
-	for i, rw := range rec.Rewrites {
-		paths = append(paths, struct{ field, path string }{fmt.Sprintf("rewrites[%d].path", i), rw.Path})
-	}
-	for i, s := range rec.UseSites {
-		paths = append(paths, struct{ field, path string }{fmt.Sprintf("use_sites[%d].file", i), s.File})
-	}
-	for i, a := range rec.Artifacts {
-		paths = append(paths, struct{ field, path string }{fmt.Sprintf("artifacts[%d].path", i), a.Path})
-	}
-	for _, p := range paths {
-		err := confine.Check(repo, p.path)
+	problem := ""
+	check := func(field, p string) {
+		if problem != "" {
+			return
+		}
+		err := confine.Check(repo, p)
 		var oe *confine.OutsideError
 		switch {
 		case errors.As(err, &oe):
-			return fmt.Sprintf("the record's %s %s; verify reads and runs only files inside the repository", p.field, oe.Error())
+			problem = fmt.Sprintf("the record's %s %s; verify reads and runs only files inside the repository", field, oe.Error())
 		case err != nil:
-			return fmt.Sprintf("the record's %s %q cannot be resolved in the repository: %v", p.field, p.path, err)
+			problem = fmt.Sprintf("the record's %s %q cannot be resolved in the repository: %v", field, p, err)
 		}
 	}
-	return ""
+	check("original.file", rec.Original.File)
+	for i, rw := range rec.Rewrites {
+		check(fmt.Sprintf("rewrites[%d].path", i), rw.Path)
+	}
+	for i, s := range rec.UseSites {
+		check(fmt.Sprintf("use_sites[%d].file", i), s.File)
+	}
+	for i, a := range rec.Artifacts {
+		check(fmt.Sprintf("artifacts[%d].path", i), a.Path)
+	}
+	return problem
 }
 
 // provedTargets are the targets whose file verify re-runs against the
@@ -1204,13 +1202,16 @@ var provedTargets = map[string]bool{
 // from. "" when every entry is proved.
 func unprovedEntries(rec *evidence.Record) string {
 	var proved []string
-	sql := false
-	for _, rw := range rec.Rewrites {
+	provedTarget := ""
+	var rendered *evidence.RewriteFile // the first columnar or cuda file
+	for i, rw := range rec.Rewrites {
 		switch {
 		case provedTargets[rw.Target]:
-			proved = append(proved, rw.Target+" ("+rw.Path+")")
-			sql = sql || rw.Target == string(udf.TargetSQL)
+			proved, provedTarget = append(proved, rw.Target+" ("+rw.Path+")"), rw.Target
 		case rw.Target == rewrite.TargetColumnar || rw.Target == rewrite.TargetCUDA:
+			if rendered == nil {
+				rendered = &rec.Rewrites[i]
+			}
 		default:
 			return fmt.Sprintf("the record lists %s as a rewrite of target %q, which udfx does not write and verify cannot prove", rw.Path, rw.Target)
 		}
@@ -1218,12 +1219,8 @@ func unprovedEntries(rec *evidence.Record) string {
 	if len(proved) != 1 {
 		return fmt.Sprintf("the record lists %d rewrites that verify proves (%s); udfx writes exactly one, and another would pass on its hash alone", len(proved), strings.Join(proved, ", "))
 	}
-	if !sql {
-		for _, rw := range rec.Rewrites {
-			if rw.Target == rewrite.TargetColumnar || rw.Target == rewrite.TargetCUDA {
-				return fmt.Sprintf("the record lists the %s file %s beside a %s rewrite; udfx renders %s files only from a proved SQL rewrite", rw.Target, rw.Path, proved[0], rw.Target)
-			}
-		}
+	if rendered != nil && provedTarget != string(udf.TargetSQL) {
+		return fmt.Sprintf("the record lists the %s file %s beside a %s rewrite; udfx renders %s files only from a proved SQL rewrite", rendered.Target, rendered.Path, provedTarget, rendered.Target)
 	}
 	return ""
 }
