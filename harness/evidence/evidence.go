@@ -107,10 +107,14 @@ type UseSite struct {
 	// slash-separated) and Kind the use site's kind (call, sql).
 	File string `json:"file"`
 	Kind string `json:"kind"`
-	// Span is where the new text lies in the file as the patch leaves it
-	// (the text is also accepted where it moved, as long as it is there
-	// once per recorded site).
-	Span udf.Span `json:"span"`
+	// Span is where the new text lies in the file as the patch leaves it.
+	// Before and After are the text on its lines around it: where lines
+	// above it moved, verify finds the site by them. Every copy of New in
+	// the file must be a recorded site in the code, so a copy in a
+	// comment cannot stand in for an edited site.
+	Span   udf.Span `json:"span"`
+	Before string   `json:"before,omitempty"`
+	After  string   `json:"after,omitempty"`
 	// Old is the call the patch replaced; New the text it wrote, which
 	// verify derives again from Old and rewrite.sql. NewSHA256 is
 	// SHA256 of New.

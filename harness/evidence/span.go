@@ -50,3 +50,16 @@ func Offset(src []byte, p udf.Position) (int, bool) {
 	}
 	return o, true
 }
+
+// LineContext is the text around src[from:to] on its lines: before runs
+// from the start of the line holding from, after to the end of the line
+// holding to (without the '\n'). A use site's context finds it again
+// when lines above it move, and tells an edited site from a moved one.
+func LineContext(src []byte, from, to int) (before, after string) {
+	start := bytes.LastIndexByte(src[:from], '\n') + 1
+	end := len(src)
+	if i := bytes.IndexByte(src[to:], '\n'); i >= 0 {
+		end = to + i
+	}
+	return string(src[start:from]), string(src[to:end])
+}

@@ -594,7 +594,7 @@ func buildRewrite(ctx context.Context, opts Options, sc *scaffolded, out *Outcom
 			File: u.File, Name: u.Name, Language: string(u.Language), SpanSHA256: evidence.SpanHash(spanText),
 			SignatureSHA256: evidence.SignatureHash(after), DependsOn: evidence.Dependencies(after, newSrc),
 		},
-		UseSites:     RecordUseSites(u.File, edits),
+		UseSites:     RecordUseSites(u.File, newSrc, edits),
 		Rewrites:     []evidence.RewriteFile{{Target: TargetSQL, Path: sqlPath, SHA256: evidence.SHA256(sqlFile)}},
 		SpecSHA256:   evidence.SHA256(sc.specJSON),
 		InputsSHA256: sc.inputsHash,

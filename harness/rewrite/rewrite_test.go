@@ -334,7 +334,11 @@ func TestCaseChangedParameterAtTheCallSite(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, e.New, again, "verify derives the same text from the record")
 	}
-	uses := RecordUseSites("jobs/c.py", edits)
+	uses := RecordUseSites("jobs/c.py", got, edits)
 	require.Len(t, uses, 2)
 	assert.Equal(t, evidence.SHA256([]byte(uses[0].New)), uses[0].NewSHA256)
+	// Each site's context is the rest of its line, by which verify finds
+	// it after lines above it move.
+	assert.Equal(t, []string{`df.withColumn("f", `, ")"}, []string{uses[0].Before, uses[0].After})
+	assert.Equal(t, []string{"spark.sql(", ")"}, []string{uses[1].Before, uses[1].After})
 }

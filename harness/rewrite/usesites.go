@@ -460,14 +460,18 @@ func positionOf(src []byte, off int) udf.Position {
 }
 
 // RecordUseSites lists the applied use-site edits for the evidence
-// record of a UDF in file.
-func RecordUseSites(file string, edits []UseEdit) []evidence.UseSite {
+// record of a UDF in file, whose rewritten source is src.
+func RecordUseSites(file string, src []byte, edits []UseEdit) []evidence.UseSite {
 	var out []evidence.UseSite
 	for _, e := range edits {
 		if e.New == "" {
 			continue
 		}
-		out = append(out, evidence.UseSite{File: file, Kind: string(e.Kind), Span: e.At, Old: e.Old, New: e.New, NewSHA256: evidence.SHA256([]byte(e.New))})
+		s := evidence.UseSite{File: file, Kind: string(e.Kind), Span: e.At, Old: e.Old, New: e.New, NewSHA256: evidence.SHA256([]byte(e.New))}
+		if from, ok := evidence.Offset(src, e.At.Start); ok && from+len(e.New) <= len(src) {
+			s.Before, s.After = evidence.LineContext(src, from, from+len(e.New))
+		}
+		out = append(out, s)
 	}
 	return out
 }

@@ -303,6 +303,15 @@ type Frontend interface {
 	Close()
 }
 
+// SiteLocator is a Frontend that tells code from comments and strings:
+// Occurrences returns the byte offsets of every occurrence of text in
+// src (all) and of those that are an expression of the use-site kind
+// there (code: a call for UseCall, a string literal for UseSQL), not a
+// copy in a comment or inside another literal.
+type SiteLocator interface {
+	Occurrences(path string, src []byte, text string, kind UseKind) (all, code []int, err error)
+}
+
 // TypeSource says where the Spark type of one parameter, or of the return
 // value, came from. udfx's type-resolution step (internal/typeinfer) fills
 // one per parameter and one for the return value; reports and evidence

@@ -225,7 +225,7 @@ func (h *hashRepo) record(t *testing.T, sql string, apply bool) {
 	if apply {
 		newSrc, edits, err := rewrite.RewriteUseSites(u, src, sql)
 		require.NoError(t, err)
-		uses = rewrite.RecordUseSites(h.file, edits)
+		uses = rewrite.RecordUseSites(h.file, newSrc, edits)
 		require.NotEmpty(t, uses)
 		h.write(t, h.file, string(newSrc))
 		src = newSrc

@@ -790,49 +790,6 @@ func dependencyDrift(recorded, now []evidence.Dependency) string {
 	return ""
 }
 
-// checkUseSites checks each use site the record lists: its New text must
-// follow from its Old text and the SQL rewrite, and the file must hold it
-// (at its span, or, if it moved, elsewhere once per recorded site).
-func (v *verifier) checkUseSites(repo string, rec *evidence.Record, u *udf.UDF, sql string) (string, Location) {
-	files := map[string]string{}
-	wanted := map[string]int{} // file + text -> recorded sites expecting it
-	for _, s := range rec.UseSites {
-		wanted[s.File+"\x00"+s.New]++
-	}
-	for _, s := range rec.UseSites {
-		loc := Location{File: v.rel(filepath.Join(repo, filepath.FromSlash(s.File))), Line: max(s.Span.Start.Line, 1)}
-		if evidence.SHA256([]byte(s.New)) != s.NewSHA256 {
-			return fmt.Sprintf("the record's use site at %s:%d does not hash as it says", s.File, s.Span.Start.Line), loc
-		}
-		if s.File != rec.Original.File {
-			return fmt.Sprintf("the record's use site in %s is not in the UDF's file %s", s.File, rec.Original.File), loc
-		}
-		want, err := rewrite.UseSiteText(u, udf.UseKind(s.Kind), s.Old, sql)
-		if err != nil || want != s.New {
-			return fmt.Sprintf("the use site at %s:%d does not follow from the SQL rewrite: the record has %s, rewrite.sql gives %s for %s",
-				s.File, s.Span.Start.Line, quoteShort(s.New), quoteShort(want), quoteShort(s.Old)), loc
-		}
-		src, ok := files[s.File]
-		if !ok {
-			b, err := os.ReadFile(filepath.Join(repo, filepath.FromSlash(s.File)))
-			if err != nil {
-				return fmt.Sprintf("the use site's file %s cannot be read: %v", s.File, err), loc
-			}
-			src = string(b)
-			files[s.File] = src
-		}
-		if at, err := evidence.SpanText([]byte(src), s.Span); err == nil && string(at) == s.New {
-			continue
-		}
-		if strings.Count(src, s.New) >= wanted[s.File+"\x00"+s.New] {
-			continue // moved, still there once per site
-		}
-		return fmt.Sprintf("the inlined rewrite at %s:%d changed: the job no longer runs the proved expression there (want %s)",
-			s.File, s.Span.Start.Line, quoteShort(s.New)), loc
-	}
-	return "", Location{}
-}
-
 func quoteShort(s string) string {
 	s = oneLine(s)
 	if len(s) > 120 {

@@ -407,3 +407,14 @@ func arguments(n *sitter.Node) []*sitter.Node {
 	}
 	return out
 }
+
+// Occurrences implements udf.SiteLocator.
+func (f *Frontend) Occurrences(path string, src []byte, text string, kind udf.UseKind) (all, code []int, err error) {
+	switch kind {
+	case udf.UseCall:
+		return f.parser.Occurrences(path, src, text, "method_invocation")
+	case udf.UseSQL:
+		return f.parser.Occurrences(path, src, text, "string_literal")
+	}
+	return nil, nil, fmt.Errorf("no code locator for %s use sites", kind)
+}

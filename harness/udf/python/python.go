@@ -4,6 +4,7 @@
 package python
 
 import (
+	"fmt"
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -442,4 +443,15 @@ func field(n *sitter.Node, name string) *sitter.Node {
 		return nil
 	}
 	return n.ChildByFieldId(id)
+}
+
+// Occurrences implements udf.SiteLocator.
+func (f *Frontend) Occurrences(path string, src []byte, text string, kind udf.UseKind) (all, code []int, err error) {
+	switch kind {
+	case udf.UseCall:
+		return f.parser.Occurrences(path, src, text, "call")
+	case udf.UseSQL:
+		return f.parser.Occurrences(path, src, text, "string", "concatenated_string")
+	}
+	return nil, nil, fmt.Errorf("no code locator for %s use sites", kind)
 }

@@ -952,3 +952,14 @@ func sortedValues(m map[string]int) []int {
 	sort.Ints(out)
 	return out
 }
+
+// Occurrences implements udf.SiteLocator.
+func (f *Frontend) Occurrences(path string, src []byte, text string, kind udf.UseKind) (all, code []int, err error) {
+	switch kind {
+	case udf.UseCall:
+		return f.parser.Occurrences(path, src, text, "call_expression")
+	case udf.UseSQL:
+		return f.parser.Occurrences(path, src, text, "string", "interpolated_string_expression")
+	}
+	return nil, nil, fmt.Errorf("no code locator for %s use sites", kind)
+}

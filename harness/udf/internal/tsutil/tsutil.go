@@ -4,7 +4,10 @@
 package tsutil
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
+	"strings"
 	"unicode/utf8"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -166,4 +169,53 @@ func shorten(s string, n int) string {
 		n--
 	}
 	return s[:n] + "..."
+}
+
+// Occurrences finds text in src: all are the byte offsets of its
+// non-overlapping occurrences, code those of them that a node of one of
+// kinds spans exactly, with no comment around it. An occurrence in a
+// comment, inside a longer string or spanning part of an expression is
+// in all but not in code: a use-site check counts only what runs.
+func (p *Parser) Occurrences(path string, src []byte, text string, kinds ...string) (all, code []int, err error) {
+	if text == "" {
+		return nil, nil, nil
+	}
+	for off := 0; ; {
+		i := bytes.Index(src[off:], []byte(text))
+		if i < 0 {
+			break
+		}
+		all = append(all, off+i)
+		off += i + len(text)
+	}
+	if len(all) == 0 {
+		return nil, nil, nil
+	}
+	s, err := p.Parse(path, src)
+	if err != nil {
+		return all, nil, err
+	}
+	defer s.Close()
+	for _, from := range all {
+		to := uint(from + len(text))
+		if spansAs(s.Root().DescendantForByteRange(uint(from), to), uint(from), to, kinds) {
+			code = append(code, from)
+		}
+	}
+	return all, code, nil
+}
+
+// spansAs reports whether n or an ancestor spanning exactly [from, to)
+// has one of kinds, and nothing above it is a comment.
+func spansAs(n *sitter.Node, from, to uint, kinds []string) bool {
+	found := false
+	for ; n != nil; n = n.Parent() {
+		if strings.Contains(n.Kind(), "comment") {
+			return false
+		}
+		if !found && n.StartByte() == from && n.EndByte() == to && slices.Contains(kinds, n.Kind()) {
+			found = true
+		}
+	}
+	return found
 }
