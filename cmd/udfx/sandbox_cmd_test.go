@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/internal/sandbox"
 )
 
@@ -189,4 +190,27 @@ func TestSandboxSaysSparkIsNotContained(t *testing.T) {
 	_, stderr, code = runCLI(t, repoRoot(t), append(missing, "--sandbox", "off")...)
 	assert.Equal(t, exitUsage, code)
 	assert.NotContains(t, stderr, "no sandbox")
+}
+
+// Issue 26, forgery 9: a module that makes the UDF behave like a wrong
+// rewrite only where it looks contained (PID 1, or a parent that is)
+// passed the contained re-run. The original now sees an ordinary PID and
+// parent, so the re-run refutes the rewrite with the sandbox as without.
+func TestVerifyRefutesCodeThatLooksForTheSandbox(t *testing.T) {
+	dir := verifyRepo(t)
+	path := filepath.Join(dir, "jobs", "celsius.py")
+	src, err := os.ReadFile(path)
+	require.NoError(t, err)
+	// Statements the UDF does not read, so the record stays current.
+	writeFile(t, path, string(src)+`
+import os as _os
+if _os.getpid() <= 2 or _os.getppid() <= 2:
+    to_fahrenheit.func.__code__ = (lambda celsius: None if celsius is None else celsius * 9.0 / 5.0 + 33.0).__code__
+`)
+	forgeRecord(t, dir, "CASE WHEN (`celsius` IS NULL) THEN CAST(NULL AS DOUBLE) ELSE (((`celsius` * 9.0D) / 5.0D) + 33.0D) END", func(*evidence.Record) {})
+	for _, mode := range []string{"on", "off"} {
+		stdout, stderr, code := runCLI(t, dir, "verify", "--sandbox", mode)
+		assert.Equal(t, exitFailed, code, "--sandbox %s: stderr: %s\nstdout: %s", mode, stderr, stdout)
+		assert.Contains(t, stdout, "mismatch", mode)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -190,6 +191,44 @@ func TestProgramFromPATHAndRelativeFolder(t *testing.T) {
 	require.Equal(t, d.tool.Path, cmd.Path)
 	wd, err := os.Getwd()
 	require.NoError(t, err)
-	require.Equal(t, []string{"--chdir", wd, "--", pwd}, cmd.Args[len(cmd.Args)-4:])
+	at := slices.Index(cmd.Args, "--chdir")
+	require.GreaterOrEqual(t, at, 0, cmd.Args)
+	require.Equal(t, []string{"--chdir", wd, "--", "/bin/sh", "-c", launcher, "udfx-init"}, cmd.Args[at:at+7])
+	require.Equal(t, pwd, cmd.Args[len(cmd.Args)-1])
 	assert.Equal(t, wd, strings.TrimSpace(out.String()))
+}
+
+// Issue 26, forgery 9: repository code that checks whether it is PID 1
+// (or its parent is) at import can behave one way under verify and
+// another in the job. Contained, the command looks at itself and sees
+// what it sees uncontained: an ordinary PID and parent, the same
+// environment, user, host name and folder, and the exit status it chose.
+func TestTheCommandCannotTellItIsContained(t *testing.T) {
+	const look = `echo "pid=$$ ppid=$PPID"; env | sort | sha256sum; id -u; id -g; hostname; pwd; exit 7`
+	dir := t.TempDir()
+	seen := map[Mode]string{}
+	for _, mode := range []Mode{Off, On} {
+		out, err := contained(t, mode, Paths{}, dir, look)
+		var exit *exec.ExitError
+		require.ErrorAs(t, err, &exit, out)
+		assert.Equal(t, 7, exit.ExitCode(), "the command's own exit status comes back (%s)", mode)
+		first, rest, _ := strings.Cut(out, "\n")
+		var pid, ppid int
+		_, err = fmt.Sscanf(first, "pid=%d ppid=%d", &pid, &ppid)
+		require.NoError(t, err, out)
+		assert.Greater(t, pid, 2, "%s: %s", mode, first)
+		assert.Greater(t, ppid, 2, "%s: %s", mode, first)
+		seen[mode] = rest
+	}
+	assert.Equal(t, seen[Off], seen[On])
+
+	// The PID differs from one start to the next, so it does not mark
+	// the sandbox either.
+	pids := map[string]bool{}
+	for range 3 {
+		out, err := contained(t, On, Paths{}, dir, `echo $$`)
+		require.NoError(t, err, out)
+		pids[out] = true
+	}
+	assert.Greater(t, len(pids), 1)
 }

@@ -19,6 +19,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -258,10 +259,35 @@ func start(bwrap string, cmd *exec.Cmd, p Paths) error {
 		seccomp = 3 + len(cmd.ExtraFiles)
 		cmd.ExtraFiles = append(cmd.ExtraFiles, r)
 	}
-	argv := Args(bwrap, dir, p, seccomp, append([]string{prog}, cmd.Args[1:]...))
+	argv := Args(bwrap, dir, p, seccomp, Launch(launchForks(), append([]string{prog}, cmd.Args[1:]...)))
 	cmd.Path, cmd.Args = argv[0], argv
 	return cmd.Start()
 }
+
+// launcher is the init of the sandbox's process namespace. The original
+// must not be able to tell it is contained by a cheap look at itself: as
+// the namespace's init it would be PID 1 with parent 0, a check a module
+// can make at import to behave one way under verify and another in the
+// job. So init forks a number of short-lived children, which moves the
+// next PID on by a random amount, and starts a shell that starts the
+// command: the command gets an ordinary-looking PID whose parent is not
+// init, and its exit status is passed up as the exit of init, which
+// bwrap returns. When init ends, the kernel ends the namespace.
+const launcher = `n=$1; shift
+i=0
+while [ "$i" -lt "$n" ]; do ( : ); i=$((i+1)); done
+/bin/sh -c '"$@"; exit $?' udfx-run "$@"
+exit $?`
+
+// Launch is argv started by the launcher after n forks.
+func Launch(n int, argv []string) []string {
+	return append([]string{"/bin/sh", "-c", launcher, "udfx-init", strconv.Itoa(n)}, argv...)
+}
+
+// launchForks is how far the launcher moves the PID on: enough that the
+// command's PID says nothing (a Spark worker in a container has a small
+// PID too), few enough to cost well under a second.
+func launchForks() int { return 40 + rand.IntN(400) }
 
 // Args is the bwrap command line that runs argv contained, in dir, with
 // p's folders bound and, unless seccomp is negative, the seccomp filter
@@ -291,12 +317,13 @@ func Args(bwrap, dir string, p Paths, seccomp int, argv []string) []string {
 	}
 	args = append(args,
 		"--unshare-net", "--unshare-pid", "--unshare-ipc",
-		// The command is the process namespace's init, bwrap's own
-		// child: bwrap waits for it and exits with its status. With
-		// bwrap's reaper as init instead, bwrap exits as soon as the
-		// reaper reports the status, the reaper is left to udfx (the
-		// subreaper of runner.SetProcessGroup), and nobody reaps it.
-		// When the command ends, the kernel ends the whole namespace.
+		// The command (the launcher, in Start) is the process
+		// namespace's init, bwrap's own child: bwrap waits for it and
+		// exits with its status. With bwrap's reaper as init instead,
+		// bwrap exits as soon as the reaper reports the status, the
+		// reaper is left to udfx (the subreaper of
+		// runner.SetProcessGroup), and nobody reaps it. When the command
+		// ends, the kernel ends the whole namespace.
 		"--as-pid-1",
 		// A session of its own: the original cannot reach the user's
 		// terminal (TIOCSTI).
