@@ -116,7 +116,10 @@ func RunPython(ctx context.Context, u, rw *udf.UDF, opts Options) (*Report, erro
 // a rewrite must give each row the same result whatever batch it is in;
 // the per-row run calls it on batches of one only. 0 stands for a size
 // drawn from the seed.
-var batchSizes = []int{2, 7, 0, 1, 10_000, 3, 0}
+var batchSizes = []int{2, 7, 0, 1, fullBatch, 3, 0}
+
+// fullBatch is the rows of a full batch in Spark.
+const fullBatch = 10_000
 
 // runBatches calls the rewrite on the rows where the original gave a
 // value, in successive batches of the sizes batchSizes cycles through,
@@ -140,12 +143,27 @@ func runBatches(ctx context.Context, rw *udf.UDF, rows [][]value.Value, params [
 		}
 	}
 	rng := rand.New(rand.NewPCG(uint64(opts.Seed), 0x62617463686573))
+	var batches [][]int
 	for start, k := 0, 0; start < len(clean); k++ {
 		n := batchSizes[k%len(batchSizes)]
 		if n == 0 {
 			n = 3 + rng.IntN(997)
 		}
-		idx := clean[start:min(start+n, len(clean))]
+		batches = append(batches, clean[start:min(start+n, len(clean))])
+		start += n
+	}
+	// Where fewer rows than a full batch give a value, none of the
+	// batches above is as large as production's: a rewrite that behaves
+	// one way in small batches and another in large ones would pass. One
+	// more batch holds the rows over and over, up to a full batch.
+	if len(clean) > 0 && len(clean) < fullBatch {
+		full := make([]int, fullBatch)
+		for j := range full {
+			full[j] = clean[j%len(clean)]
+		}
+		batches = append(batches, full)
+	}
+	for _, idx := range batches {
 		batch := make([][]value.Value, len(idx))
 		for j, i := range idx {
 			batch[j] = rows[i]
@@ -159,7 +177,6 @@ func runBatches(ctx context.Context, rw *udf.UDF, rows [][]value.Value, params [
 				return i, len(idx), g, nil
 			}
 		}
-		start += len(idx)
 	}
 	return -1, 0, value.Value{}, nil
 }

@@ -112,6 +112,9 @@ func TestRunPythonCallsTheRewriteInBatches(t *testing.T) {
 	for _, c := range []struct{ name, body string }{
 		{"the batch's length", "    return v + (1.0 if len(v) == 1 else 2.0)\n"},
 		{"a row's place in its batch", "    return v + 1.0 + pd.Series(range(len(v)), index=v.index).clip(upper=1)\n"},
+		// 200 rows never fill a batch of production's size: the rows are
+		// sent again, over and over, as one full batch.
+		{"a batch larger than the test's rows", "    return v + (1.0 if len(v) <= 1000 else 2.0)\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			rw := *u
