@@ -201,6 +201,27 @@ var sparkCases = []sparkCase{
 	{"'a' 'b'", `string "ab"`, ""},
 	{`"a\tb"`, `string "a\tb"`, ""},
 	{`'\u0041\101\q'`, `string "AAq"`, ""},
+	// The lexical forms issue 26 found the engine reading otherwise than
+	// Spark 4.1.1 (each value is what Spark printed): a surrogate pair of
+	// \u escapes is one character and a lone one '?'; \U takes eight hex
+	// digits; an exponent in a BD literal moves its scale.
+	{`'\uD83D\uDE00'`, `string "😀"`, ""},
+	{`'\uD83D'`, `string "?"`, ""},
+	{`'\uDE00\uD83D'`, `string "??"`, ""},
+	{`'\U0001F600'`, `string "😀"`, ""},
+	{`'\U0010FFFF'`, `string "\U0010ffff"`, ""},
+	{`'\U0001F60'`, `string "U0001F60"`, ""},
+	{`'\u004'`, `string "u004"`, ""},
+	{`'\400'`, `string "400"`, ""},
+	{`'\08'`, `string "\x008"`, ""},
+	{"1e1BD", "decimal(2,0) 10", ""},
+	{"1.5e-1BD", "decimal(2,2) 0.15", ""},
+	{"12e-1BD", "decimal(2,1) 1.2", ""},
+	{"1E2BD", "decimal(3,0) 100", ""},
+	{"0.1e1BD", "decimal(1,0) 1", ""},
+	{"1e-20BD", "decimal(20,20) 0.00000000000000000001", ""},
+	{".5", "decimal(1,1) 0.5", ""},
+	{"5.", "decimal(1,0) 5", ""},
 	{"size(NULL)", "int NULL", "int -1"},
 	{"size(array())", "int 0", ""},
 	{"element_at(array(1,2,3), 5)", "ERR INVALID_ARRAY_INDEX_IN_ELEMENT_AT", "int NULL"},
@@ -470,4 +491,13 @@ func FuzzCompile(f *testing.F) {
 			res.Values.Release()
 		}
 	})
+}
+
+// TestEscapesPastUnicodeAreRefused: Spark turns '\U00110000' into "??",
+// an artefact of its UTF-16 strings udfx does not reproduce: refused.
+func TestEscapesPastUnicodeAreRefused(t *testing.T) {
+	got := evalConst(t, `'\U00110000'`, true)
+	if !strings.HasPrefix(got, "COMPILE ") || !strings.Contains(got, `the escape \U00110000 names no character`) {
+		t.Errorf(`'\U00110000': %s`, got)
+	}
 }

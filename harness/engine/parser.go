@@ -931,13 +931,30 @@ type decLit struct {
 	prec, scale int
 }
 
-// parseDecimalLiteral types a plain decimal string like java.math.BigDecimal
-// followed by Spark's DecimalType.fromDecimal: precision = max(digits, scale).
+// parseDecimalLiteral types a decimal string like java.math.BigDecimal
+// followed by Spark's DecimalType.fromDecimal: precision = max(digits,
+// scale). An exponent (1e1BD) moves the scale; a negative scale becomes
+// 0 with the digits multiplied out, as Spark does without
+// spark.sql.legacy.allowNegativeScaleOfDecimal (1e1BD is 10, DECIMAL(2,0)).
 func parseDecimalLiteral(s string) (decLit, bool) {
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")
-	intPart, frac, _ := strings.Cut(s, ".")
-	digits := strings.TrimLeft(intPart+frac, "0")
+	mant, exp := s, 0
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		e, err := strconv.Atoi(s[i+1:])
+		if err != nil || e > 1000 || e < -1000 {
+			return decLit{}, false
+		}
+		mant, exp = s[:i], e
+	}
+	intPart, frac, _ := strings.Cut(mant, ".")
+	scale := len(frac) - exp
+	digits := intPart + frac
+	if scale < 0 {
+		digits += strings.Repeat("0", -scale)
+		scale = 0
+	}
+	digits = strings.TrimLeft(digits, "0")
 	u := new(big.Int)
 	if digits != "" {
 		u.SetString(digits, 10)
@@ -945,7 +962,6 @@ func parseDecimalLiteral(s string) (decLit, bool) {
 	if neg {
 		u.Neg(u)
 	}
-	scale := len(frac)
 	prec := len(digits)
 	if prec == 0 {
 		prec = 1
