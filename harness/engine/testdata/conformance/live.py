@@ -144,6 +144,40 @@ EXTRA = [
 ]
 
 
+
+def lexical():
+    """Spellings of literals and layout (issue 26: the embedded engine must
+    read SQL text exactly as Spark's parser does), generated: every escape
+    in both quotes, doubled quotes, adjacent literals, each line terminator
+    and whitespace between tokens, and every number form Spark's lexer
+    accepts (integers with each type suffix; decimals and exponents with
+    D, F and BD). Each must mean in the engine what it means in Spark."""
+    escapes = ["\\u0041", "\\uD83D\\uDE00", "\\uD83D", "\\uDE00\\uD83D", "\\U0001F600", "\\U0010FFFF",
+               "\\U0001F60", "\\u004", "\\101", "\\400", "\\08", "\\z", "\\%", "\\_", "\\\\",
+               "\\n", "\\t", "\\r", "\\b", "\\Z", "\\0", "\\'", '\\"', "\u00e9", "\U0001F600"]
+    out = []
+    for e in escapes:
+        out.append("concat(s, '" + e + "')")
+        out.append('concat(s, "' + e + '")')
+    out += ["concat(s, 'it''s')", 'concat(s, "say ""hi""")', "concat(s, 'a' 'b')", "concat(s, 'a' \"b\" 'c')",
+            "concat(s, 'a'\n'b')", "concat(s, 'a'\t'b')", "concat(s, 'a'\r\n'b')", "concat(s, 'a'\r'b')",
+            "length(s)\t+\n1", "length(s)\r\n+\f1", "length(`s`) + 1", "`S` || 'x'", "S || 'x'"]
+    for m in ["1", "12", "007"]:
+        for suf in ["", "L", "S", "Y", "D", "F", "BD", "l", "bd"]:
+            out.append("length(s) + " + m + suf)
+        for x in ["e1", "E-1", "e+2"]:
+            for suf in ["", "D", "F", "BD"]:
+                out.append("length(s) + " + m + x + suf)
+    for m in ["1.5", ".5", "5.", "0.10"]:
+        for x in ["", "e1", "E-1", "e+2"]:
+            for suf in ["", "D", "F", "BD"]:
+                out.append("length(s) + " + m + x + suf)
+    return out
+
+
+EXTRA.append(("s string", lexical()))
+
+
 def _columns(spec):
     cols = []
     for part in case_defs._split_top(spec):
