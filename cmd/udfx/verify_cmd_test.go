@@ -407,24 +407,30 @@ func TestVerifyNeverRunsTheRepositorysVenvUnasked(t *testing.T) {
 
 	stdout, stderr, code := runCLI(t, dir, "verify", "--sandbox", "off")
 	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
-	assert.Regexp(t, `(?m)^Python: /\S+/bin/python \(udfx's environment\)$`, stdout)
+	assert.Regexp(t, `(?m)^Python: /\S+/bin/python \(udfx's environment; sha256 [0-9a-f]{12}\)$`, stdout)
 	assert.NotContains(t, stdout, wrapper)
 	assert.NoFileExists(t, marker, "the repository's .venv never ran")
 
 	var doc struct {
-		Python     string `json:"python"`
-		PythonFrom string `json:"python_from"`
+		Python       string `json:"python"`
+		PythonFrom   string `json:"python_from"`
+		PythonSHA256 string `json:"python_sha256"`
 	}
 	stdout, _, code = runCLIEnv(t, dir, map[string]string{"UDFX_PYTHON": real}, "verify", "--sandbox", "off", "--format", "json")
 	require.Equal(t, exitOK, code)
 	require.NoError(t, json.Unmarshal([]byte(stdout), &doc))
 	assert.Equal(t, real, doc.Python)
 	assert.Equal(t, "UDFX_PYTHON", doc.PythonFrom)
+	realExe, err := filepath.EvalSymlinks(real)
+	require.NoError(t, err)
+	exe, err := os.ReadFile(realExe)
+	require.NoError(t, err)
+	assert.Equal(t, evidence.SHA256(exe), doc.PythonSHA256, "the hash of the binary that ran, links followed")
 	assert.NoFileExists(t, marker)
 
 	stdout, stderr, code = runCLI(t, dir, "verify", "--sandbox", "off", "--python", ".venv/bin/python")
 	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
-	assert.Contains(t, stdout, "Python: "+wrapper+" (--python)\n")
+	assert.Contains(t, stdout, "Python: "+wrapper+" (--python; sha256 "+evidence.SHA256([]byte("#!/bin/sh\necho ran >> "+marker+"\nexec "+real+" \"$@\"\n"))[:12]+")\n")
 	assert.FileExists(t, marker, "named with --python, it runs")
 
 	_, stderr, code = runCLI(t, dir, "verify", "--python", "no/such/python")

@@ -50,7 +50,7 @@ func (r *Result) WriteTable(w io.Writer) error {
 		}
 	}
 	if r.Python != "" {
-		fmt.Fprintf(w, "Python: %s (%s)\n", termsafe.String(r.Python), r.PythonFrom)
+		fmt.Fprintf(w, "Python: %s (%s%s)\n", termsafe.String(r.Python), r.PythonFrom, hashNote(r.PythonSHA256))
 	}
 	if rs := r.RelaxationsInForce(); len(rs) > 0 {
 		fmt.Fprintln(w, "relaxations in force (granted by udfx.yaml):")
@@ -110,7 +110,7 @@ func (r *Result) WriteMarkdown(w io.Writer) error {
 		fmt.Fprintln(w)
 	}
 	if r.Python != "" {
-		fmt.Fprintf(w, "Python: `%s` (%s)\n\n", mdCell(r.Python), mdCell(r.PythonFrom))
+		fmt.Fprintf(w, "Python: `%s` (%s%s)\n\n", mdCell(r.Python), mdCell(r.PythonFrom), hashNote(r.PythonSHA256))
 	}
 	if rs := r.RelaxationsInForce(); len(rs) > 0 {
 		fmt.Fprintln(w, "Relaxations in force (granted by udfx.yaml):")
@@ -159,9 +159,18 @@ func (r *Result) WriteJSON(w io.Writer, version string) error {
 		SkipRerun     bool           `json:"skip_rerun"`
 		Python        string         `json:"python,omitempty"`
 		PythonFrom    string         `json:"python_from,omitempty"`
+		PythonSHA256  string         `json:"python_sha256,omitempty"`
 		Counts        map[string]int `json:"counts"`
 		Items         []Item         `json:"items"`
-	}{JSONSchemaVersion, "udfx " + version, r.Root, r.Passed(), r.Records, r.SkipRerun, r.Python, r.PythonFrom, counts, items})
+	}{JSONSchemaVersion, "udfx " + version, r.Root, r.Passed(), r.Records, r.SkipRerun, r.Python, r.PythonFrom, r.PythonSHA256, counts, items})
+}
+
+// hashNote is "; sha256 " and the first 12 digits of h, "" without one.
+func hashNote(h string) string {
+	if h == "" {
+		return ""
+	}
+	return "; sha256 " + h[:12]
 }
 
 var ruleNames = map[Status]string{

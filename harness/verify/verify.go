@@ -17,6 +17,8 @@ package verify
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -178,7 +180,29 @@ type Result struct {
 	// PythonFrom where it came from (Options).
 	Python     string `json:"python,omitempty"`
 	PythonFrom string `json:"python_from,omitempty"`
-	Items      []Item `json:"items"`
+	// PythonSHA256 is the hash of the interpreter's executable (links
+	// followed), so that a report says which binary ran, not only where.
+	PythonSHA256 string `json:"python_sha256,omitempty"`
+	Items        []Item `json:"items"`
+}
+
+// executableHash is the SHA-256 of the file path names, links followed;
+// "" when it cannot be read.
+func executableHash(path string) string {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return ""
+	}
+	f, err := os.Open(real)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // Counts returns how many items have each status.
@@ -309,6 +333,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 	}()
 	res := &Result{Root: opts.Display, Records: len(records), SkipRerun: opts.SkipRerun, Python: opts.Python, PythonFrom: opts.PythonFrom}
+	if opts.Python != "" {
+		res.PythonSHA256 = executableHash(opts.Python)
+	}
 	interrupted, err := v.interruptedApplies(append([]string{top}, repos...))
 	if err != nil {
 		return nil, err
