@@ -259,8 +259,19 @@ func start(bwrap string, cmd *exec.Cmd, p Paths) error {
 		seccomp = 3 + len(cmd.ExtraFiles)
 		cmd.ExtraFiles = append(cmd.ExtraFiles, r)
 	}
-	argv := Args(bwrap, dir, p, seccomp, Launch(launchForks(), append([]string{prog}, cmd.Args[1:]...)))
-	cmd.Path, cmd.Args = argv[0], argv
+	env := cmd.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	launch, err := Launch(launchForks(), env, append([]string{prog}, cmd.Args[1:]...))
+	if err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	argv := Args(bwrap, dir, p, seccomp, launch)
+	// The launcher's shells run with no environment: the command's is
+	// handed to env(1) as arguments, whole (a shell would drop the
+	// variables whose names are not shell names).
+	cmd.Path, cmd.Args, cmd.Env = argv[0], argv, []string{}
 	return cmd.Start()
 }
 
@@ -270,18 +281,36 @@ func start(bwrap string, cmd *exec.Cmd, p Paths) error {
 // can make at import to behave one way under verify and another in the
 // job. So init forks a number of short-lived children, which moves the
 // next PID on by a random amount, and starts a shell that starts the
-// command: the command gets an ordinary-looking PID whose parent is not
-// init, and its exit status is passed up as the exit of init, which
+// command through env(1) with the command's environment: the command gets
+// an ordinary-looking PID whose parent is not init, and exactly its
+// environment; its exit status is passed up as the exit of init, which
 // bwrap returns. When init ends, the kernel ends the namespace.
-const launcher = `n=$1; shift
+const launcher = `n=$1; env=$2; shift 2
 i=0
 while [ "$i" -lt "$n" ]; do ( : ); i=$((i+1)); done
-/bin/sh -c '"$@"; exit $?' udfx-run "$@"
+/bin/sh -c '"$@"; exit $?' udfx-run "$env" -i "$@"
 exit $?`
 
-// Launch is argv started by the launcher after n forks.
-func Launch(n int, argv []string) []string {
-	return append([]string{"/bin/sh", "-c", launcher, "udfx-init", strconv.Itoa(n)}, argv...)
+// Launch is argv started by the launcher after n forks, with the
+// environment env (NAME=VALUE entries).
+func Launch(n int, env, argv []string) ([]string, error) {
+	envTool, err := exec.LookPath("env")
+	if err != nil {
+		return nil, fmt.Errorf("env(1) starts the contained command: %w", err)
+	}
+	if len(argv) == 0 || strings.ContainsRune(argv[0], '=') {
+		return nil, fmt.Errorf("cannot start %q contained: env(1) would read a program name holding '=' as a variable", strings.Join(argv[:min(len(argv), 1)], ""))
+	}
+	out := []string{"/bin/sh", "-c", launcher, "udfx-init", strconv.Itoa(n), envTool}
+	for _, kv := range env {
+		// env(1) would read an entry starting with '-' as an option
+		// and one without '=' as the program.
+		if strings.HasPrefix(kv, "-") || !strings.ContainsRune(kv, '=') {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, argv...), nil
 }
 
 // launchForks is how far the launcher moves the PID on: enough that the
