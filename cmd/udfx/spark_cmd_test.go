@@ -43,7 +43,7 @@ func TestTestOnSparkPassesForTheExamplesAndShowsThePlans(t *testing.T) {
 			assert.Equal(t, "4.1.1", rep.EngineVersion)
 			assert.Equal(t, "local[2]", rep.Master)
 			assert.True(t, rep.Equal)
-			assert.Equal(t, 2000, rep.Rows)
+			assert.Equal(t, 2030, rep.Rows, "2000 rows and 30 near misses of the literals")
 			require.NotNil(t, rep.Plans)
 			assert.NotEmpty(t, rep.Plans.Original.UDFNodes, "the original's plan holds its UDF")
 			assert.Empty(t, rep.Plans.Rewrite.UDFNodes)

@@ -183,6 +183,10 @@ func runTest(ctx context.Context, e *env, opts *testOptions, target string) erro
 		Policy: policy, AllowErrorToNull: opts.allowErrorToNull,
 		Limits:    runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB, Sandbox: sandboxMode},
 		Workspace: workspace, NewRunner: runners.New, Progress: progress, Spark: session,
+		// As rewrite tests a candidate: a rewrite off by one character in
+		// a literal fails here too, not only once rewrite or verify
+		// runs it.
+		NearMisses: true,
 	})
 	if err != nil {
 		var ue *difftest.UsageError

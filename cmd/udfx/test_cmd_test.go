@@ -27,10 +27,13 @@ func TestTestCommandProvesTheCelsiusRewrite(t *testing.T) {
 		t.Run(ex.name, func(t *testing.T) {
 			stdout, stderr, code := runCLI(t, repoRoot(t), "test", ex.target, "--sql", "celsius * 9.0 / 5.0 + 32.0", "--workspace", t.TempDir())
 			require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
-			assert.Contains(t, stdout, "rows            10000 (")
+			// 10,000 generated rows and the near misses of the literals
+			// 9.0, 5.0 and 32.0 of both sides.
+			assert.Contains(t, stdout, "rows            10030 (")
 			assert.Contains(t, stdout, "special-value rows")
+			assert.Contains(t, stdout, ", 30 near misses of the literals; seed 1)")
 			assert.Contains(t, stdout, "mismatches      0\n")
-			assert.Contains(t, stdout, "EQUAL: 10000 of 10000 rows agree")
+			assert.Contains(t, stdout, "EQUAL: 10030 of 10030 rows agree")
 		})
 	}
 }
@@ -145,7 +148,7 @@ func TestTestCommandTestsTheSamples(t *testing.T) {
 		"--samples", samples, "--rows", "500", "--workspace", dir)
 	require.Equal(t, exitOK, code, stderr)
 	assert.Contains(t, stdout, "3 sample rows")
-	assert.Contains(t, stdout, "EQUAL: 503 of 503 rows agree")
+	assert.Contains(t, stdout, "EQUAL: 533 of 533 rows agree")
 	_, err := os.Stat(filepath.Join(dir, "to_fahrenheit", "inputs.arrow"))
 	assert.NoError(t, err, "the inputs are saved in the workspace")
 

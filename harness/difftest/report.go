@@ -148,7 +148,11 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%s\n", "approximate", "transcendental functions within 1 ulp of the JVM; compared with 1 ulp less tolerance")
 	}
 	fmt.Fprintf(tw, "%s\t%s\n", "policy", r.policyText())
-	fmt.Fprintf(tw, "%s\t%d (%d special-value rows, %d all-null rows, %d sample rows; seed %d)\n", "rows", r.Rows, r.SpecialRows, r.NullRows, r.SampleRows, r.Seed)
+	near := ""
+	if r.NearMissRows > 0 {
+		near = fmt.Sprintf(", %d near misses of the literals", r.NearMissRows)
+	}
+	fmt.Fprintf(tw, "%s\t%d (%d special-value rows, %d all-null rows, %d sample rows%s; seed %d)\n", "rows", r.Rows, r.SpecialRows, r.NullRows, r.SampleRows, near, r.Seed)
 	if r.LongArrayRows > 0 {
 		fmt.Fprintf(tw, "%s\t%d rows of long float arrays (%d to %d elements) after the generated ones\n", "long arrays", r.LongArrayRows, inputs.LongArrayLengths[0], inputs.LongArrayLengths[len(inputs.LongArrayLengths)-1])
 	}
