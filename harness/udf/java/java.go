@@ -408,13 +408,10 @@ func arguments(n *sitter.Node) []*sitter.Node {
 	return out
 }
 
+// siteKinds are the grammar's nodes an inlined use site is.
+var siteKinds = tsutil.SiteKinds{udf.UseCall: {"method_invocation"}, udf.UseSQL: {"string_literal"}}
+
 // Occurrences implements udf.SiteLocator.
 func (f *Frontend) Occurrences(path string, src []byte, text string, kind udf.UseKind) (all, code []int, err error) {
-	switch kind {
-	case udf.UseCall:
-		return f.parser.Occurrences(path, src, text, "method_invocation")
-	case udf.UseSQL:
-		return f.parser.Occurrences(path, src, text, "string_literal")
-	}
-	return nil, nil, fmt.Errorf("no code locator for %s use sites", kind)
+	return f.parser.SiteOccurrences(path, src, text, kind, siteKinds)
 }

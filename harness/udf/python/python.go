@@ -4,7 +4,6 @@
 package python
 
 import (
-	"fmt"
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -445,13 +444,10 @@ func field(n *sitter.Node, name string) *sitter.Node {
 	return n.ChildByFieldId(id)
 }
 
+// siteKinds are the grammar's nodes an inlined use site is.
+var siteKinds = tsutil.SiteKinds{udf.UseCall: {"call"}, udf.UseSQL: {"string", "concatenated_string"}}
+
 // Occurrences implements udf.SiteLocator.
 func (f *Frontend) Occurrences(path string, src []byte, text string, kind udf.UseKind) (all, code []int, err error) {
-	switch kind {
-	case udf.UseCall:
-		return f.parser.Occurrences(path, src, text, "call")
-	case udf.UseSQL:
-		return f.parser.Occurrences(path, src, text, "string", "concatenated_string")
-	}
-	return nil, nil, fmt.Errorf("no code locator for %s use sites", kind)
+	return f.parser.SiteOccurrences(path, src, text, kind, siteKinds)
 }

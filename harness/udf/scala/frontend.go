@@ -953,13 +953,10 @@ func sortedValues(m map[string]int) []int {
 	return out
 }
 
+// siteKinds are the grammar's nodes an inlined use site is.
+var siteKinds = tsutil.SiteKinds{udf.UseCall: {"call_expression"}, udf.UseSQL: {"string", "interpolated_string_expression"}}
+
 // Occurrences implements udf.SiteLocator.
 func (f *Frontend) Occurrences(path string, src []byte, text string, kind udf.UseKind) (all, code []int, err error) {
-	switch kind {
-	case udf.UseCall:
-		return f.parser.Occurrences(path, src, text, "call_expression")
-	case udf.UseSQL:
-		return f.parser.Occurrences(path, src, text, "string", "interpolated_string_expression")
-	}
-	return nil, nil, fmt.Errorf("no code locator for %s use sites", kind)
+	return f.parser.SiteOccurrences(path, src, text, kind, siteKinds)
 }

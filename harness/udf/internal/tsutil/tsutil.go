@@ -171,6 +171,19 @@ func shorten(s string, n int) string {
 	return s[:n] + "..."
 }
 
+// SiteKinds are the node kinds of a grammar that an inlined use site of
+// each kind is: a call for udf.UseCall, a string literal for udf.UseSQL.
+type SiteKinds map[udf.UseKind][]string
+
+// SiteOccurrences implements udf.SiteLocator for a grammar with kinds.
+func (p *Parser) SiteOccurrences(path string, src []byte, text string, kind udf.UseKind, kinds SiteKinds) (all, code []int, err error) {
+	k, ok := kinds[kind]
+	if !ok {
+		return nil, nil, fmt.Errorf("no code locator for %s use sites", kind)
+	}
+	return p.Occurrences(path, src, text, k...)
+}
+
 // Occurrences finds text in src: all are the byte offsets of its
 // non-overlapping occurrences, code those of them that a node of one of
 // kinds spans exactly, with no comment around it. An occurrence in a
