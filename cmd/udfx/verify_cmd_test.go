@@ -430,7 +430,7 @@ func TestVerifyNeverRunsTheRepositorysVenvUnasked(t *testing.T) {
 
 	stdout, stderr, code = runCLI(t, dir, "verify", "--sandbox", "off", "--python", ".venv/bin/python")
 	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
-	assert.Contains(t, stdout, "Python: "+wrapper+" (--python; sha256 "+evidence.SHA256([]byte("#!/bin/sh\necho ran >> "+marker+"\nexec "+real+" \"$@\"\n"))[:12]+")\n")
+	assert.Contains(t, stdout, "Python: "+wrapper+" (--python; sha256 "+evidence.SHA256([]byte("#!/bin/sh\necho ran >> " + marker + "\nexec " + real + " \"$@\"\n"))[:12]+")\n")
 	assert.FileExists(t, marker, "named with --python, it runs")
 
 	_, stderr, code = runCLI(t, dir, "verify", "--python", "no/such/python")
