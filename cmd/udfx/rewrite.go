@@ -166,7 +166,7 @@ not be rolled back (a file changed since, or a damaged journal).`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringSliceVar(&opts.targets, "target", nil, "rewrite targets: sql, columnar, cuda, vectorized-python, vectorized-python-fast, dataframe (default all that apply to the UDF)")
+	f.StringSliceVar(&opts.targets, "target", nil, "rewrite targets: "+udf.TargetNames()+" (default all that apply to the UDF)")
 	f.BoolVar(&opts.apply, "apply", false, "apply the patch to the working tree")
 	f.BoolVar(&opts.force, "force", false, "with --apply: apply over uncommitted changes")
 	f.BoolVar(&opts.recover, "recover", false, "only roll back an interrupted --apply in the current folder's repository")
@@ -186,10 +186,8 @@ not be rolled back (a file changed since, or a damaged journal).`,
 
 func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string) error {
 	for _, t := range opts.targets {
-		switch t {
-		case rewrite.TargetSQL, rewrite.TargetColumnar, rewrite.TargetCUDA, rewrite.TargetVectorizedPython, rewrite.TargetVectorizedPythonFast, rewrite.TargetDataFrame:
-		default:
-			return usageErrorf("unknown --target %q: udfx rewrites to: sql, columnar, cuda, vectorized-python, vectorized-python-fast, dataframe", t)
+		if _, ok := udf.InfoOf(t); !ok {
+			return usageErrorf("unknown --target %q: udfx rewrites to: %s", t, udf.TargetNames())
 		}
 	}
 	if opts.rows <= 0 || opts.timeout <= 0 || opts.memoryMB <= 0 {

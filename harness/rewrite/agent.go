@@ -20,13 +20,13 @@ import (
 	"github.com/udfx/udfx/harness/udf"
 )
 
-// Targets this package can produce. Only sql is proved by the
-// differential test; columnar and cuda are rendered from the IR of a
-// verified sql candidate (see renderTargets).
+// Targets this package can produce, named as udf.TargetInfos names them.
+// sql is proved by the differential test; columnar and cuda are rendered
+// from the IR of a verified sql candidate (see renderTargets).
 const (
-	TargetSQL      = "sql"
-	TargetColumnar = "columnar"
-	TargetCUDA     = "cuda"
+	TargetSQL      = string(udf.TargetSQL)
+	TargetColumnar = string(udf.TargetColumnar)
+	TargetCUDA     = string(udf.TargetCUDA)
 )
 
 // Spec is what an agent is given: the UDF as the front-end found it, its

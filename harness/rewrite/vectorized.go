@@ -21,14 +21,14 @@ import (
 // TargetVectorizedPython is a Python UDF's per-row loops rendered as a
 // numba kernel inside a pandas_udf (harness/internal/vectorize), proved
 // by a differential test in which both sides run in CPython.
-const TargetVectorizedPython = "vectorized-python"
+const TargetVectorizedPython = string(udf.TargetVectorizedPython)
 
 // TargetVectorizedPythonFast is the same with a faster algorithm that
 // rounds differently (a sort instead of all pairs, a running sum instead
 // of every window): proved only within the tolerance the project's
 // udfx.yaml declares for the UDF (Options.Tolerance), and never a
 // default target.
-const TargetVectorizedPythonFast = "vectorized-python-fast"
+const TargetVectorizedPythonFast = string(udf.TargetVectorizedPythonFast)
 
 // VectorizedFile is the rewrite module's name in the rewrite's folder;
 // VectorizedFastFile the fast form's.

@@ -9,6 +9,7 @@ package udf
 import (
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // Language is the source language a UDF is written in.
@@ -134,7 +135,8 @@ type Param struct {
 	Primitive bool `json:"primitive"`
 }
 
-// Target is a rewrite target udfx can produce.
+// Target is a rewrite target udfx can produce. Every package names the
+// targets through these constants and TargetInfos: they are the one list.
 type Target string
 
 const (
@@ -142,14 +144,59 @@ const (
 	TargetColumnar         Target = "columnar"
 	TargetCUDA             Target = "cuda"
 	TargetVectorizedPython Target = "vectorized-python"
+	// TargetVectorizedPythonFast is vectorized-python with a faster
+	// algorithm that rounds differently, proved only within a tolerance
+	// udfx.yaml declares; never advised or a default.
+	TargetVectorizedPythonFast Target = "vectorized-python-fast"
+	// TargetDataFrame rewrites a KindRDDPipeline as DataFrame code; it is
+	// advised for pipelines only, so it is not in Targets.
+	TargetDataFrame Target = "dataframe"
 )
 
-// TargetDataFrame rewrites a KindRDDPipeline as DataFrame code; it is
-// advised for pipelines only, so it is not in Targets.
-const TargetDataFrame Target = "dataframe"
-
-// Targets lists every target, highest level first.
+// Targets lists the targets scan advises on, highest level first.
 var Targets = []Target{TargetSQL, TargetColumnar, TargetCUDA, TargetVectorizedPython}
+
+// TargetInfo is what the gate and the commands need to know of a target.
+type TargetInfo struct {
+	Target Target
+	// Proved: the differential test proves a rewrite of this target, and
+	// verify re-runs it. A record holds exactly one proved entry.
+	Proved bool
+	// FromSQL: rendered from the IR of a proved sql rewrite (it needs a
+	// GPU to run), so verify renders it again and compares.
+	FromSQL bool
+}
+
+// TargetInfos lists every target udfx writes, in the order help text
+// names them.
+var TargetInfos = []TargetInfo{
+	{Target: TargetSQL, Proved: true},
+	{Target: TargetColumnar, FromSQL: true},
+	{Target: TargetCUDA, FromSQL: true},
+	{Target: TargetVectorizedPython, Proved: true},
+	{Target: TargetVectorizedPythonFast, Proved: true},
+	{Target: TargetDataFrame, Proved: true},
+}
+
+// InfoOf returns name's TargetInfo, false when udfx writes no such target.
+func InfoOf(name string) (TargetInfo, bool) {
+	for _, ti := range TargetInfos {
+		if string(ti.Target) == name {
+			return ti, true
+		}
+	}
+	return TargetInfo{}, false
+}
+
+// TargetNames is every target's name, comma-separated, for help and
+// error messages.
+func TargetNames() string {
+	names := make([]string, len(TargetInfos))
+	for i, ti := range TargetInfos {
+		names[i] = string(ti.Target)
+	}
+	return strings.Join(names, ", ")
+}
 
 // TargetAdvice says whether a target looks feasible, and why or why not.
 type TargetAdvice struct {

@@ -107,3 +107,24 @@ func TestClassify(t *testing.T) {
 	unknownRet.Finish()
 	assert.Contains(t, advice(&unknownRet, TargetSQL).Reasons, "the return type is not known from the source")
 }
+
+// TestTargetInfosAreTheOneList: every target scan advises and every one
+// udfx writes is in TargetInfos once, and each is proved or rendered from
+// a proved SQL rewrite, never neither.
+func TestTargetInfosAreTheOneList(t *testing.T) {
+	seen := map[Target]bool{}
+	for _, ti := range TargetInfos {
+		assert.False(t, seen[ti.Target], "%s twice", ti.Target)
+		seen[ti.Target] = true
+		assert.NotEqual(t, ti.Proved, ti.FromSQL, "%s is proved or rendered from sql", ti.Target)
+		got, ok := InfoOf(string(ti.Target))
+		assert.True(t, ok)
+		assert.Equal(t, ti, got)
+	}
+	for _, tg := range append(Targets, TargetVectorizedPythonFast, TargetDataFrame) {
+		assert.True(t, seen[tg], "%s is not in TargetInfos", tg)
+	}
+	_, ok := InfoOf("pandas")
+	assert.False(t, ok)
+	assert.Equal(t, "sql, columnar, cuda, vectorized-python, vectorized-python-fast, dataframe", TargetNames())
+}

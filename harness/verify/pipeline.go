@@ -86,7 +86,7 @@ func (v *verifier) checkPipeline(ctx context.Context, rec *evidence.Record, recA
 			continue
 		}
 		switch {
-		case rw.Target != rewrite.TargetDataFrame:
+		case rw.Target != string(udf.TargetDataFrame):
 			it.Status, it.Detail = InconsistentRecord, fmt.Sprintf("a pipeline record lists a %s rewrite; its rewrite is dataframe", rw.Target)
 		case pyIdx < 0:
 			pyIdx = i

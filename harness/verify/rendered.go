@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/udfx/udfx/harness/evidence"
-	"github.com/udfx/udfx/harness/rewrite"
 	"github.com/udfx/udfx/harness/translate"
 	"github.com/udfx/udfx/harness/translate/ir"
 	"github.com/udfx/udfx/harness/udf"
@@ -29,7 +28,7 @@ import (
 func checkRendered(rec *evidence.Record, u *udf.UDF, origAbs, recDir, sqlText string, items []Item, content [][]byte) {
 	var idx []int
 	for i, rw := range rec.Rewrites {
-		if (rw.Target == rewrite.TargetColumnar || rw.Target == rewrite.TargetCUDA) && items[i].Status == Pass {
+		if ti, _ := udf.InfoOf(rw.Target); ti.FromSQL && items[i].Status == Pass {
 			idx = append(idx, i)
 		}
 	}

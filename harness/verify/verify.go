@@ -628,7 +628,7 @@ func (v *verifier) checkRecord(ctx context.Context, recAbs string) []Item {
 		if rw.Target == string(udf.TargetSQL) && sqlIdx < 0 {
 			sqlIdx, sqlText = i, evidence.StripSQLComments(string(b))
 		}
-		if (rw.Target == string(udf.TargetVectorizedPython) || rw.Target == rewrite.TargetVectorizedPythonFast) && pyIdx < 0 {
+		if (rw.Target == string(udf.TargetVectorizedPython) || rw.Target == string(udf.TargetVectorizedPythonFast)) && pyIdx < 0 {
 			pyIdx, pyAbs = i, abs
 		}
 	}
@@ -1172,14 +1172,6 @@ func outsidePath(repo string, rec *evidence.Record) string {
 	return problem
 }
 
-// provedTargets are the targets whose file verify re-runs against the
-// original; a record holds exactly one entry of one of them. The columnar
-// and cuda files come with a sql entry: udfx renders them from its IR.
-var provedTargets = map[string]bool{
-	string(udf.TargetSQL): true, rewrite.TargetVectorizedPython: true,
-	rewrite.TargetVectorizedPythonFast: true, rewrite.TargetDataFrame: true,
-}
-
 // unprovedEntries says why the record lists an entry verify would not
 // prove: two proved entries (verify re-runs one), an entry of an unknown
 // target, or columnar and cuda files without the sql entry they follow
@@ -1189,10 +1181,14 @@ func unprovedEntries(rec *evidence.Record) string {
 	provedTarget := ""
 	var rendered *evidence.RewriteFile // the first columnar or cuda file
 	for i, rw := range rec.Rewrites {
+		// A record holds exactly one entry of a target verify re-runs
+		// against the original (udf.TargetInfo.Proved); the columnar and
+		// cuda files come with a sql entry: udfx renders them from its IR.
+		ti, known := udf.InfoOf(rw.Target)
 		switch {
-		case provedTargets[rw.Target]:
+		case known && ti.Proved:
 			proved, provedTarget = append(proved, rw.Target+" ("+rw.Path+")"), rw.Target
-		case rw.Target == rewrite.TargetColumnar || rw.Target == rewrite.TargetCUDA:
+		case known && ti.FromSQL:
 			if rendered == nil {
 				rendered = &rec.Rewrites[i]
 			}

@@ -27,7 +27,7 @@ import (
 )
 
 // Target names this renderer in errors and evidence records.
-const Target = "columnar"
+const Target = string(udf.TargetColumnar)
 
 // File is one generated file, its path relative to the repository root.
 type File struct {
