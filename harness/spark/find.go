@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/udfx/udfx/harness/runner/jvm"
+	"github.com/udfx/udfx/internal/execpath"
 
 	"github.com/udfx/udfx/harness/pyenv"
 )
@@ -99,24 +100,11 @@ func findPython(env func(string) string, dir string) (string, error) {
 		}
 		return found, nil
 	}
-	p := lookPath("python3", env("PATH"))
+	p := execpath.Look("python3", env("PATH"))
 	if p == "" {
 		return "", &EnvError{What: "Python", Msg: "no Python: run udfx setup (it creates a Python environment with pyspark), or set UDFX_PYTHON to a Python 3.9+ that has pyspark"}
 	}
 	return p, nil
-}
-
-func lookPath(name, path string) string {
-	for _, d := range filepath.SplitList(path) {
-		if d == "" {
-			continue
-		}
-		p := filepath.Join(d, name)
-		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
-			return p
-		}
-	}
-	return ""
 }
 
 var sparkCoreRE = regexp.MustCompile(`^spark-core_(\d+\.\d+)-(.+)\.jar$`)
@@ -209,7 +197,7 @@ func (in *Install) findJava(ctx context.Context, env func(string) string) error 
 		}
 		in.Java, in.JavaHome = j, jh
 	} else {
-		j := lookPath("java", env("PATH"))
+		j := execpath.Look("java", env("PATH"))
 		if j == "" {
 			return &EnvError{What: "Java", Msg: fmt.Sprintf("no Java: JAVA_HOME is not set and there is no java on PATH; Spark %s needs %s (e.g. apt-get install openjdk-17-jdk-headless, then set JAVA_HOME)", in.SparkVersion, wantJava(in.SparkMajor()))}
 		}

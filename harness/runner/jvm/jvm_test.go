@@ -18,6 +18,7 @@ import (
 	"github.com/udfx/udfx/harness/udf/java"
 	"github.com/udfx/udfx/harness/udf/scala"
 	"github.com/udfx/udfx/harness/value"
+	"github.com/udfx/udfx/internal/execpath"
 
 	"github.com/udfx/udfx/harness/testsetup"
 )
@@ -428,7 +429,7 @@ func TestToolchain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tools.JDKMajor < MinJDK || !isExecutable(tools.Javac) {
+	if tools.JDKMajor < MinJDK || !execpath.IsExecutable(tools.Javac) {
 		t.Errorf("JDK: %+v", tools)
 	}
 	if tools.SparkJars == "" || !strings.HasPrefix(tools.SparkVersion, "4.") {

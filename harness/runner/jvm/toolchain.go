@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/udfx/udfx/harness/runner"
+	"github.com/udfx/udfx/internal/execpath"
 
 	"github.com/udfx/udfx/harness/pyenv"
 )
@@ -120,36 +121,16 @@ func findTools(ctx context.Context, env func(string) string, startDir, cacheDir 
 	return t, nil
 }
 
-// lookPath finds an executable on the given PATH (not the process's own,
-// so that tests can inject one).
-func lookPath(name, path string) string {
-	for _, dir := range filepath.SplitList(path) {
-		if dir == "" {
-			continue
-		}
-		p := filepath.Join(dir, name)
-		if isExecutable(p) {
-			return p
-		}
-	}
-	return ""
-}
-
-func isExecutable(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && !st.IsDir() && st.Mode()&0o111 != 0
-}
-
 func (t *Tools) findJDK(ctx context.Context, env func(string) string) error {
 	if jh := env("JAVA_HOME"); jh != "" {
 		// An explicit JAVA_HOME is what the user wants: a broken one is
 		// reported, not silently replaced by another JDK.
-		if !isExecutable(filepath.Join(jh, "bin", "javac")) || !isExecutable(filepath.Join(jh, "bin", "java")) {
+		if !execpath.IsExecutable(filepath.Join(jh, "bin", "javac")) || !execpath.IsExecutable(filepath.Join(jh, "bin", "java")) {
 			return &runner.EnvError{What: "JDK", Msg: fmt.Sprintf("JAVA_HOME is %s, which has no bin/java and bin/javac; point it at a JDK %d or later (a JRE has no javac)", jh, MinJDK)}
 		}
 		t.JavaHome = jh
 	} else {
-		javac := lookPath("javac", env("PATH"))
+		javac := execpath.Look("javac", env("PATH"))
 		if javac == "" {
 			return &runner.EnvError{What: "JDK", Msg: fmt.Sprintf("JAVA_HOME is not set and there is no javac on PATH; install a JDK %d or later (e.g. apt-get install openjdk-17-jdk-headless) and set JAVA_HOME", MinJDK)}
 		}
@@ -158,7 +139,7 @@ func (t *Tools) findJDK(ctx context.Context, env func(string) string) error {
 			return &runner.EnvError{What: "JDK", Msg: fmt.Sprintf("cannot resolve %s: %v", javac, err)}
 		}
 		t.JavaHome = filepath.Dir(filepath.Dir(real))
-		if !isExecutable(filepath.Join(t.JavaHome, "bin", "java")) {
+		if !execpath.IsExecutable(filepath.Join(t.JavaHome, "bin", "java")) {
 			return &runner.EnvError{What: "JDK", Msg: fmt.Sprintf("found %s but no java next to it in %s/bin", javac, t.JavaHome)}
 		}
 	}
@@ -289,7 +270,7 @@ func (t *Tools) findSpark(ctx context.Context, env func(string) string, startDir
 			}
 		}
 	}
-	if py := lookPath("python3", env("PATH")); py != "" {
+	if py := execpath.Look("python3", env("PATH")); py != "" {
 		if dir, err := pysparkJars(ctx, py); err != nil {
 			t.Notes = append(t.Notes, fmt.Sprintf("pyspark from %s: %v", py, err))
 		} else if try(dir, "pyspark ("+py+")") {
@@ -322,7 +303,7 @@ func (t *Tools) findScala(env func(string) string, cacheDir string) {
 	if sh := env("SCALA_HOME"); sh != "" {
 		places = append(places, place{filepath.Join(sh, "lib"), "SCALA_HOME"})
 	}
-	if sc := lookPath("scalac", env("PATH")); sc != "" {
+	if sc := execpath.Look("scalac", env("PATH")); sc != "" {
 		if real, err := filepath.EvalSymlinks(sc); err == nil {
 			places = append(places, place{filepath.Join(filepath.Dir(filepath.Dir(real)), "lib"), "scalac on PATH"})
 		}
