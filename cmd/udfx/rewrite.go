@@ -13,13 +13,13 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/udfx/udfx/gpu/toolkit"
+	"github.com/udfx/udfx/harness/config"
 	"github.com/udfx/udfx/harness/rewrite"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/runner/runners"
 	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/value"
-	"github.com/udfx/udfx/harness/verify"
 	"github.com/udfx/udfx/internal/applyjournal"
 	"github.com/udfx/udfx/internal/termsafe"
 )
@@ -359,14 +359,14 @@ func ensureNVCC(ctx context.Context, e *env) error {
 // declares for u, and where: the fast vectorized-python form is proved
 // within it. None declared is a usage error that says how to declare one.
 func declaredTolerance(root string, u *udf.UDF) (*value.Policy, string, error) {
-	cfg, err := verify.LoadConfig(root, verify.ConfigFile)
+	cfg, err := config.Load(root, config.File)
 	if err != nil {
 		return nil, "", usageError(err)
 	}
 	g := cfg.For(u.Name, u.File)
 	if g == nil || (g.ULP == 0 && g.Rel == 0 && g.Abs == 0) {
 		return nil, "", usageErrorf("--target %s rewrites %s with a faster algorithm that rounds differently, so it is proved only within a tolerance the project declares: add to %s at the repository root\n\n  version: 1\n  relaxations:\n    - udf: %s\n      file: %s\n      rel: 1e-5\n      reason: <why this UDF's callers accept results that far apart>\n\nthen review it like code; udfx verify holds the rewrite to it",
-			rewrite.TargetVectorizedPythonFast, u.Name, verify.ConfigFile, u.Name, u.File)
+			rewrite.TargetVectorizedPythonFast, u.Name, config.File, u.Name, u.File)
 	}
 	p := g.Policy()
 	return &p, g.DeclaredAt, nil

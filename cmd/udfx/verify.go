@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/udfx/udfx/harness/config"
 	"github.com/udfx/udfx/harness/mavenjar"
 	"github.com/udfx/udfx/harness/pyenv"
 	"github.com/udfx/udfx/harness/runner"
@@ -189,7 +190,7 @@ func runVerify(cmd *cobra.Command, e *env, opts *verifyOptions, path string) err
 	}
 	if err != nil {
 		var ie *verify.InputError
-		var ce *verify.ConfigError
+		var ce *config.Error
 		if errors.As(err, &ie) || errors.As(err, &ce) {
 			return usageError(err)
 		}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/udfx/udfx/harness/config"
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/rewrite"
 	"github.com/udfx/udfx/harness/udf"
@@ -45,7 +45,7 @@ func (r *repo) forge(t *testing.T, sql string, edit func(*evidence.Record)) {
 
 func (r *repo) config(t *testing.T, yaml string) {
 	t.Helper()
-	r.write(t, filepath.Join(r.dir, ConfigFile), yaml)
+	r.write(t, filepath.Join(r.dir, config.File), yaml)
 }
 
 func TestForgedToleranceIsAnUndeclaredRelaxation(t *testing.T) {
@@ -382,47 +382,11 @@ func TestEditsOutsideTheSpanThatChangeTheMeaning(t *testing.T) {
 	assert.Equal(t, Pass, it.Status, it.Detail)
 }
 
-func TestConfigErrors(t *testing.T) {
-	for _, c := range []struct{ yaml, want string }{
-		{"relaxations:\n  - udf: f\n    tolerance: 1\n    reason: r\n", `udfx.yaml:3: unknown key "tolerance" in a relaxation (want udf, file, ulp, rel, abs, signed_zero, allow_error_to_null, ansi, reason)`},
-		{"relaxations:\n  - udf: f\n    abs: 1e9\n", "udfx.yaml:2: the relaxation of f has no reason: say why the project accepts it"},
-		{"relaxations:\n  - udf: f\n    abs: 1e9\n    reason: \"  \"\n", "udfx.yaml:2: the relaxation of f has no reason"},
-		{"relaxations:\n  - udf: f\n    abs: -1\n    reason: r\n", `udfx.yaml:3: abs "-1": want a finite number >= 0`},
-		{"relaxations:\n  - udf: f\n    rel: .nan\n    reason: r\n", `udfx.yaml:3: rel ".nan": want a finite number >= 0`},
-		{"relaxations:\n  - udf: f\n    ulp: 1.5\n    reason: r\n", `udfx.yaml:3: ulp "1.5": want a whole number >= 0`},
-		{"relaxations:\n  - udf: f\n    signed_zero: loose\n    reason: r\n", `udfx.yaml:3: signed_zero "loose": want strict or lenient`},
-		{"relaxations:\n  - udf: f\n    ansi: maybe\n    reason: r\n", `udfx.yaml:3: ansi "maybe": want true or false`},
-		{"relaxations:\n  - udf: f\n    ansi: true\n    reason: r\n", "udfx.yaml:2: the relaxation of f relaxes nothing"},
-		{"relaxations:\n  - abs: 1\n    reason: r\n", "udfx.yaml:2: a relaxation without udf"},
-		{"relaxations:\n  - udf: f\n    abs: 1\n    reason: r\n  - udf: f\n    ulp: 2\n    reason: r\n", "udfx.yaml:5: a second entry for f (the first is at line 2)"},
-		{"version: 2\n", `udfx.yaml:1: version "2": this udfx reads version 1`},
-		{"relax: []\n", `udfx.yaml:1: unknown key "relax" (want version, relaxations)`},
-		{"relaxations: {udf: f}\n", "udfx.yaml:1: relaxations: want a list of entries"},
-		{"relaxations: [\n", "udfx.yaml: "},
-		{"relaxations:\n  - udf: f\n    abs: 1\n    reason: the report rounds (reviewed in #123)\n", `udfx.yaml:4: reason: YAML reads "#123)" as a comment, so the reason would be cut to "the report rounds (reviewed in": quote it`},
-	} {
-		_, err := ParseConfig("udfx.yaml", []byte(c.yaml))
-		var ce *ConfigError
-		require.True(t, errors.As(err, &ce), "%q: %v", c.yaml, err)
-		assert.Contains(t, err.Error(), c.want, c.yaml)
-	}
-	cfg, err := ParseConfig("udfx.yaml", []byte("# nothing yet\n"))
-	require.NoError(t, err)
-	assert.Empty(t, cfg.Relaxations)
-	for _, quoted := range []string{`"the report rounds (reviewed in #123)"`, `'the report rounds (reviewed in #123)'`, "|\n      the report rounds (reviewed in #123)"} {
-		cfg, err := ParseConfig("udfx.yaml", []byte("relaxations:\n  - udf: f\n    abs: 1\n    reason: "+quoted+"\n"))
-		require.NoError(t, err, quoted)
-		assert.Equal(t, "the report rounds (reviewed in #123)", strings.TrimSpace(cfg.Relaxations[0].Reason))
-	}
-	cfg, err = ParseConfig("udfx.yaml", []byte("relaxations:\n  - udf: f\n    abs: 1\n    # reviewed in #123\n    reason: the report rounds\n"))
-	require.NoError(t, err, "a comment on a line of its own cuts nothing")
-	assert.Equal(t, "the report rounds", cfg.Relaxations[0].Reason)
-
-	// The gate refuses to run over a config it cannot read.
+func TestTheGateStopsOnAConfigItCannotRead(t *testing.T) {
 	r := newRepo(t)
 	r.config(t, "relaxations:\n  - udf: to_fahrenheit\n    ulp: 2\n")
-	_, err = Run(context.Background(), Options{Root: r.dir, Display: ".", SkipRerun: true})
-	var ce *ConfigError
+	_, err := Run(context.Background(), Options{Root: r.dir, Display: ".", SkipRerun: true})
+	var ce *config.Error
 	require.ErrorAs(t, err, &ce)
 	assert.Equal(t, "udfx.yaml:2: the relaxation of to_fahrenheit has no reason: say why the project accepts it", err.Error())
 }
@@ -455,7 +419,7 @@ func TestNestedConfigStopsTheGate(t *testing.T) {
 	for _, nested := range []string{"udfx-rewrites/udfx.yaml", "jobs/udfx.yaml", "udfx-rewrites/to_fahrenheit/udfx.yaml"} {
 		r.write(t, filepath.Join(r.dir, filepath.FromSlash(nested)), grant)
 		_, err := Run(context.Background(), Options{Root: r.dir, Display: ".", NewRunner: goRunners})
-		var ce *ConfigError
+		var ce *config.Error
 		require.ErrorAs(t, err, &ce, nested)
 		assert.Equal(t, nested, ce.File)
 		assert.Contains(t, err.Error(), "udfx reads relaxations only from the udfx.yaml at the repository root (udfx.yaml)")

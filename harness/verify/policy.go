@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/udfx/udfx/harness/config"
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/value"
 )
@@ -36,7 +37,7 @@ type policy struct {
 	ansi             bool
 	allowErrorToNull bool
 	// grant is the udfx.yaml entry in force, nil when none.
-	grant      *Relaxation
+	grant      *config.Relaxation
 	configName string
 }
 
@@ -50,7 +51,7 @@ func (v *verifier) policyFor(repo string, rec *evidence.Record) *policy {
 			file = filepath.ToSlash(r)
 		}
 	}
-	p := &policy{ansi: true, configName: ConfigFile}
+	p := &policy{ansi: true, configName: config.File}
 	if cfg != nil && cfg.Path != "" {
 		p.configName = cfg.Path
 	}

@@ -31,6 +31,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/udfx/udfx/harness/config"
 	"github.com/udfx/udfx/harness/difftest"
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/inputs"
@@ -321,10 +322,10 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	// config udfx cannot read stops the gate instead of being ignored.
 	for _, c := range tree.configs {
 		if filepath.Dir(c) != top {
-			return nil, &ConfigError{File: v.rel(c), Msg: fmt.Sprintf("udfx reads relaxations only from the %s at the repository root (%s), so a nested one would grant what no reviewer of that file saw: move its entries there, with file: naming each UDF's file from the root, or remove it", ConfigFile, v.rel(filepath.Join(top, ConfigFile)))}
+			return nil, &config.Error{File: v.rel(c), Msg: fmt.Sprintf("udfx reads relaxations only from the %s at the repository root (%s), so a nested one would grant what no reviewer of that file saw: move its entries there, with file: naming each UDF's file from the root, or remove it", config.File, v.rel(filepath.Join(top, config.File)))}
 		}
 	}
-	if v.config, err = LoadConfig(top, v.rel(filepath.Join(top, ConfigFile))); err != nil {
+	if v.config, err = config.Load(top, v.rel(filepath.Join(top, config.File))); err != nil {
 		return nil, err
 	}
 	defer func() {
@@ -383,7 +384,7 @@ type tree struct {
 	records []string // Dir/<udf>/FileName
 	marked  []markedFile
 	repos   []string // folders holding a .udfx workspace
-	configs []string // every ConfigFile
+	configs []string // every config.File
 	// unreadable are the folders and files walk could not look into:
 	// a record there would go unchecked.
 	unreadable []unreadable
@@ -420,7 +421,7 @@ func walk(root string, includeTestdata bool) (*tree, error) {
 		if !d.Type().IsRegular() {
 			return nil
 		}
-		if d.Name() == ConfigFile {
+		if d.Name() == config.File {
 			t.configs = append(t.configs, p)
 		}
 		if d.Name() == evidence.FileName && filepath.Base(filepath.Dir(filepath.Dir(p))) == evidence.Dir {
@@ -505,7 +506,7 @@ type verifier struct {
 	// top is the repository root (rewrite.RepoRoot of root), whose
 	// udfx.yaml is config.
 	top    string
-	config *Config
+	config *config.Config
 }
 
 // sparkFor returns the shared Spark session of engine, starting it for

@@ -1,4 +1,7 @@
-package verify
+// Package config reads udfx.yaml, the reviewed file at the repository root
+// that declares the relaxations a project accepts for some of its UDFs;
+// rewrite and verify both read it through here.
+package config
 
 import (
 	"errors"
@@ -15,11 +18,11 @@ import (
 	"github.com/udfx/udfx/harness/value"
 )
 
-// ConfigFile is the reviewed file, at the repository root, that declares
+// File is the reviewed file, at the repository root, that declares
 // the relaxations a project accepts for some of its UDFs. The gate
 // honours a relaxation only when this file grants it: a record's own
 // claims never loosen the re-run.
-const ConfigFile = "udfx.yaml"
+const File = "udfx.yaml"
 
 // Relaxation is one UDF's entry in the config: what it relaxes and why.
 type Relaxation struct {
@@ -52,7 +55,7 @@ func (r *Relaxation) Policy() value.Policy {
 	return value.Policy{LenientSignedZero: r.LenientSignedZero, ULP: r.ULP, Rel: r.Rel, Abs: r.Abs}
 }
 
-// Config is the parsed ConfigFile of one repository.
+// Config is the parsed File of one repository.
 type Config struct {
 	// Path is the file's path as reports name it ("" when the repository
 	// has none).
@@ -81,52 +84,52 @@ func (c *Config) For(name, file string) *Relaxation {
 	return any
 }
 
-// ConfigError is a ConfigFile udfx cannot accept: the gate refuses to run
+// Error is a File udfx cannot accept: the gate refuses to run
 // rather than guess what a reviewer meant.
-type ConfigError struct {
+type Error struct {
 	File string
 	Line int
 	Msg  string
 }
 
-func (e *ConfigError) Error() string {
+func (e *Error) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
 	}
 	return fmt.Sprintf("%s: %s", e.File, e.Msg)
 }
 
-// LoadConfig reads repo/udfx.yaml; a repository without one has an empty
+// Load reads repo/udfx.yaml; a repository without one has an empty
 // config (no relaxations). display is how errors name the file.
-func LoadConfig(repo, display string) (*Config, error) {
-	b, err := os.ReadFile(filepath.Join(repo, ConfigFile))
+func Load(repo, display string) (*Config, error) {
+	b, err := os.ReadFile(filepath.Join(repo, File))
 	if errors.Is(err, fs.ErrNotExist) {
 		return &Config{}, nil
 	}
 	if err != nil {
-		return nil, &ConfigError{File: display, Msg: err.Error()}
+		return nil, &Error{File: display, Msg: err.Error()}
 	}
-	return ParseConfig(display, b)
+	return Parse(display, b)
 }
 
 // relaxationKeys are the keys of an entry, in the order errors list them.
 var relaxationKeys = []string{"udf", "file", "ulp", "rel", "abs", "signed_zero", "allow_error_to_null", "ansi", "reason"}
 
-// ParseConfig parses a ConfigFile's content. Unknown keys, wrong types,
+// Parse parses a File's content. Unknown keys, wrong types,
 // negative or non-finite tolerances, an entry without a reason or without
 // any relaxation, and two entries for one UDF are errors naming the line.
-func ParseConfig(display string, b []byte) (*Config, error) {
+func Parse(display string, b []byte) (*Config, error) {
 	cfg := &Config{Path: display}
 	fail := func(n *yaml.Node, format string, args ...any) error {
 		line := 0
 		if n != nil {
 			line = n.Line
 		}
-		return &ConfigError{File: display, Line: line, Msg: fmt.Sprintf(format, args...)}
+		return &Error{File: display, Line: line, Msg: fmt.Sprintf(format, args...)}
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(b, &doc); err != nil {
-		return nil, &ConfigError{File: display, Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
+		return nil, &Error{File: display, Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return cfg, nil // empty file
@@ -286,3 +289,6 @@ func (r *Relaxation) Describe() []string {
 	}
 	return out
 }
+
+// oneLine is s with its runs of white space as single spaces.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
