@@ -149,8 +149,9 @@ func isDigit(c byte) bool     { return c >= '0' && c <= '9' }
 
 // unescapeString reads one quoted string literal at the start of s and
 // returns its value and length. Escapes follow Spark 4.1's
-// ParserUtils.unescapeSQLString: \0 \b \n \r \t \Z \\ \' \" \uXXXX (a
-// surrogate pair of them one character, a lone surrogate '?'), \UXXXXXXXX, octal
+// ParserUtils.unescapeSQLString: \0 \b \n \r \t \Z \\ \' \" \u with four
+// hex digits (a surrogate pair of them one character, a lone surrogate
+// '?'), \U with eight hex digits, octal
 // \NNN, \% and \_ kept with their backslash (for LIKE), and any other
 // escaped character standing for itself.
 func unescapeString(s string) (string, int, error) {
@@ -184,32 +185,23 @@ func unescapeString(s string) (string, int, error) {
 			v, _ := strconv.ParseUint(s[i+2:i+6], 16, 32)
 			i += 6
 			// Java strings are UTF-16: a high surrogate escape followed
-			// by a low one is one character, and a surrogate left
-			// alone becomes '?' when Spark stores the string as UTF-8.
-			if utf16.IsSurrogate(rune(v)) {
-				if v < 0xDC00 && i+5 < len(s) && s[i] == '\\' && s[i+1] == 'u' && isHex(s[i+2:i+6]) {
-					if lo, _ := strconv.ParseUint(s[i+2:i+6], 16, 32); lo >= 0xDC00 && lo <= 0xDFFF {
-						b.WriteRune(utf16.DecodeRune(rune(v), rune(lo)))
-						i += 6
-						continue
-					}
+			// by a low one is one character.
+			if v >= 0xD800 && v < 0xDC00 && i+5 < len(s) && s[i] == '\\' && s[i+1] == 'u' && isHex(s[i+2:i+6]) {
+				if lo, _ := strconv.ParseUint(s[i+2:i+6], 16, 32); lo >= 0xDC00 && lo <= 0xDFFF {
+					b.WriteRune(utf16.DecodeRune(rune(v), rune(lo)))
+					i += 6
+					continue
 				}
-				b.WriteByte('?')
-				continue
 			}
-			b.WriteRune(rune(v))
+			writeJavaChar(&b, rune(v))
 			continue
 		case e == 'U' && i+9 < len(s) && isHex(s[i+2:i+10]):
-			// Spark 4 reads \UXXXXXXXX as one code point.
+			// Spark 4 reads \U and eight hex digits as one code point.
 			v, _ := strconv.ParseUint(s[i+2:i+10], 16, 32)
-			switch {
-			case v > unicode.MaxRune:
+			if v > unicode.MaxRune {
 				return "", 0, fmt.Errorf("the escape %s names no character (past U+10FFFF)", s[i:i+10])
-			case utf16.IsSurrogate(rune(v)):
-				b.WriteByte('?')
-			default:
-				b.WriteRune(rune(v))
 			}
+			writeJavaChar(&b, rune(v))
 			i += 10
 			continue
 		case e >= '0' && e <= '3' && i+3 < len(s) && isOctal(s[i+1:i+4]):
@@ -240,6 +232,16 @@ func unescapeString(s string) (string, int, error) {
 		}
 		i += 2
 	}
+}
+
+// writeJavaChar writes code point r as Spark stores it in UTF-8: a
+// surrogate, half of a UTF-16 pair left alone, becomes '?'.
+func writeJavaChar(b *strings.Builder, r rune) {
+	if utf16.IsSurrogate(r) {
+		b.WriteByte('?')
+		return
+	}
+	b.WriteRune(r)
 }
 
 func isHex(s string) bool {

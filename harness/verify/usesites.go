@@ -115,17 +115,18 @@ func (v *verifier) placeSites(src []byte, abs, file, text string, kind udf.UseKi
 	}
 	if len(all) > len(sites) {
 		extra := slices.DeleteFunc(slices.Clone(code), func(off int) bool { return used[off] })
-		return fmt.Sprintf("%s holds the proved text of a use site %d times but the record lists %d such sites (one more at line %d): a copy that is not a recorded site could stand in for an edited one",
+		return fmt.Sprintf("%s holds the proved text of a use site %d times but the record lists %d such sites (another at line %d): a copy that is not a recorded site could stand in for an edited one",
 			file, len(all), len(sites), lineOf(src, extra[0])), at(extra[0])
 	}
 	// A line that starts as a site's line did and goes on with other
 	// code of the site's kind is that site, edited (and another copy
 	// placed elsewhere).
+	lines := strings.Split(string(src), "\n")
 	for _, s := range sites {
 		if strings.TrimSpace(s.Before) == "" {
 			continue
 		}
-		for i, line := range strings.Split(string(src), "\n") {
+		for i, line := range lines {
 			rest, ok := strings.CutPrefix(line, s.Before)
 			if !ok || strings.HasPrefix(rest, firstLine(text)) || !sameShape(rest, text, kind) {
 				continue

@@ -298,8 +298,11 @@ func Launch(n int, env, argv []string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("env(1) starts the contained command: %w", err)
 	}
-	if len(argv) == 0 || strings.ContainsRune(argv[0], '=') {
-		return nil, fmt.Errorf("cannot start %q contained: env(1) would read a program name holding '=' as a variable", strings.Join(argv[:min(len(argv), 1)], ""))
+	if len(argv) == 0 {
+		return nil, errors.New("no command to start contained")
+	}
+	if strings.ContainsRune(argv[0], '=') {
+		return nil, fmt.Errorf("cannot start %q contained: env(1) would read a program name holding '=' as a variable", argv[0])
 	}
 	out := []string{"/bin/sh", "-c", launcher, "udfx-init", strconv.Itoa(n), envTool}
 	for _, kv := range env {
