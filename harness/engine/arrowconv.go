@@ -36,7 +36,8 @@ func checkArrowType(t *udf.Type) error {
 	return err
 }
 
-// fromArrow reads an Arrow column as a vector of Spark type t.
+// fromArrow reads an Arrow column as a vector of Spark type t: its
+// validity bitmap, then its values (fixedFromArrow, boxedFromArrow).
 func fromArrow(arr arrow.Array, t *udf.Type) (*vec, error) {
 	n := arr.Len()
 	v := &vec{t: t, n: n}
@@ -46,16 +47,33 @@ func fromArrow(arr arrow.Array, t *udf.Type) (*vec, error) {
 			v.null[i] = arr.IsNull(i)
 		}
 	}
+	if fixedFromArrow(v, arr, t) {
+		return v, nil
+	}
+	ok, err := boxedFromArrow(v, arr, t)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		return v, nil
+	}
+	return nil, fmt.Errorf("arrow type %s does not hold Spark type %s", arr.DataType(), t)
+}
+
+// fixedFromArrow reads the values of a fixed-width Arrow column (numbers,
+// booleans, dates, timestamps) into v, if it holds Spark type t.
+func fixedFromArrow(v *vec, arr arrow.Array, t *udf.Type) bool {
+	n := v.n
 	switch a := arr.(type) {
 	case *array.Float64:
 		if t.Kind == udf.Double {
 			v.f64 = a.Float64Values()
-			return v, nil
+			return true
 		}
 	case *array.Float32:
 		if t.Kind == udf.Float {
 			v.f32 = a.Float32Values()
-			return v, nil
+			return true
 		}
 	case *array.Boolean:
 		if t.Kind == udf.Boolean {
@@ -63,38 +81,47 @@ func fromArrow(arr arrow.Array, t *udf.Type) (*vec, error) {
 			for i := range v.b {
 				v.b[i] = a.Value(i)
 			}
-			return v, nil
+			return true
 		}
 	case *array.Int8:
 		if t.Kind == udf.Byte {
 			v.i64 = toInt64(a.Int8Values())
-			return v, nil
+			return true
 		}
 	case *array.Int16:
 		if t.Kind == udf.Short {
 			v.i64 = toInt64(a.Int16Values())
-			return v, nil
+			return true
 		}
 	case *array.Int32:
 		if t.Kind == udf.Int {
 			v.i64 = toInt64(a.Int32Values())
-			return v, nil
+			return true
 		}
 	case *array.Int64:
 		if t.Kind == udf.Long {
 			v.i64 = a.Int64Values()
-			return v, nil
+			return true
 		}
 	case *array.Date32:
 		if t.Kind == udf.Date {
 			v.i64 = toInt64(a.Date32Values())
-			return v, nil
+			return true
 		}
 	case *array.Timestamp:
 		if t.Kind == udf.Timestamp && a.DataType().(*arrow.TimestampType).Unit == arrow.Microsecond {
 			v.i64 = toInt64(a.TimestampValues())
-			return v, nil
+			return true
 		}
+	}
+	return false
+}
+
+// boxedFromArrow reads the values of a decimal, string, binary or list
+// Arrow column into v.vals, if it holds Spark type t.
+func boxedFromArrow(v *vec, arr arrow.Array, t *udf.Type) (bool, error) {
+	n := v.n
+	switch a := arr.(type) {
 	case *array.Decimal128:
 		dt := a.DataType().(*arrow.Decimal128Type)
 		if t.Kind == udf.Decimal && int(dt.Precision) == t.Precision && int(dt.Scale) == t.Scale {
@@ -104,7 +131,7 @@ func fromArrow(arr arrow.Array, t *udf.Type) (*vec, error) {
 					v.vals[i] = a.Value(i).BigInt()
 				}
 			}
-			return v, nil
+			return true, nil
 		}
 	case *array.String:
 		if t.Kind == udf.String {
@@ -114,7 +141,7 @@ func fromArrow(arr arrow.Array, t *udf.Type) (*vec, error) {
 					v.vals[i] = a.Value(i)
 				}
 			}
-			return v, nil
+			return true, nil
 		}
 	case *array.LargeString:
 		if t.Kind == udf.String {
@@ -124,7 +151,7 @@ func fromArrow(arr arrow.Array, t *udf.Type) (*vec, error) {
 					v.vals[i] = a.Value(i)
 				}
 			}
-			return v, nil
+			return true, nil
 		}
 	case *array.Binary:
 		if t.Kind == udf.Binary {
@@ -134,13 +161,13 @@ func fromArrow(arr arrow.Array, t *udf.Type) (*vec, error) {
 					v.vals[i] = append([]byte{}, a.Value(i)...)
 				}
 			}
-			return v, nil
+			return true, nil
 		}
 	case *array.List:
 		if t.Kind == udf.Array {
 			elems, err := fromArrow(a.ListValues(), t.Elem)
 			if err != nil {
-				return nil, err
+				return false, err
 			}
 			offs := a.Offsets()
 			v.vals = make([]any, n)
@@ -155,10 +182,10 @@ func fromArrow(arr arrow.Array, t *udf.Type) (*vec, error) {
 				}
 				v.vals[i] = row
 			}
-			return v, nil
+			return true, nil
 		}
 	}
-	return nil, fmt.Errorf("arrow type %s does not hold Spark type %s", arr.DataType(), t)
+	return false, nil
 }
 
 // toArrow writes a vector as an Arrow array of Spark type t.

@@ -126,9 +126,6 @@ func errUnsupportedValue(what string) *RowError {
 // castFunc returns the conversion of one non-null value from one type to
 // another, with Spark's ANSI (strict) or legacy semantics.
 func castFunc(from, to *udf.Type, ansi bool, loc *time.Location) (func(any) (any, *RowError), error) {
-	unsupported := func() (func(any) (any, *RowError), error) {
-		return nil, &UnsupportedFunctionError{Name: "CAST(" + from.String() + " AS " + to.String() + ")"}
-	}
 	if isVoid(from) {
 		return func(any) (any, *RowError) { return nil, nil }, nil
 	}
@@ -136,59 +133,9 @@ func castFunc(from, to *udf.Type, ansi bool, loc *time.Location) (func(any) (any
 	case from.Equal(to):
 		return func(x any) (any, *RowError) { return x, nil }, nil
 	case to.Kind == udf.String:
-		switch {
-		case from.IsNumeric() || from.Kind == udf.Boolean || from.Kind == udf.Date || from.Kind == udf.Timestamp:
-			return func(x any) (any, *RowError) { return toString(from, x, loc, ansi) }, nil
-		case from.Kind == udf.Binary:
-			return func(x any) (any, *RowError) { return string(x.([]byte)), nil }, nil
-		}
-		return unsupported()
+		return castToString(from, to, ansi, loc)
 	case from.Kind == udf.String:
-		switch {
-		case isIntegral(to):
-			return func(x any) (any, *RowError) { return stringToIntegral(x.(string), to, ansi) }, nil
-		case isFractional(to):
-			return func(x any) (any, *RowError) { return stringToFloat(x.(string), to, ansi) }, nil
-		case to.Kind == udf.Decimal:
-			return func(x any) (any, *RowError) { return stringToDecimal(x.(string), to, ansi) }, nil
-		case to.Kind == udf.Boolean:
-			return func(x any) (any, *RowError) { return stringToBool(x.(string), ansi) }, nil
-		case to.Kind == udf.Date:
-			return func(x any) (any, *RowError) {
-				s := x.(string)
-				d, ok := parseDate(trimAll(s))
-				if t := trimAll(s); !ok && t != "" && (t[0] == '+' || t[0] == '-') {
-					// Spark reads signed and 5+ digit years ('+10000-01-01',
-					// '-0001-01-01'); the engine does not.
-					return nil, errUnsupportedValue("a date string with a signed year")
-				}
-				if !ok {
-					if ansi {
-						return nil, rowErr(classDateTime, "CAST_INVALID_INPUT", "The value '%s' of the type \"STRING\" cannot be cast to \"DATE\" because it is malformed. Correct the value as per the syntax, or change its target type. Use `try_cast` to tolerate malformed input and return NULL instead.", s)
-					}
-					return nil, nil
-				}
-				return d, nil
-			}, nil
-		case to.Kind == udf.Timestamp:
-			return func(x any) (any, *RowError) {
-				s := x.(string)
-				v, ok, e := parseTimestamp(trimAll(s), loc)
-				if e != nil {
-					return nil, e
-				}
-				if !ok {
-					if ansi {
-						return nil, rowErr(classDateTime, "CAST_INVALID_INPUT", "The value '%s' of the type \"STRING\" cannot be cast to \"TIMESTAMP\" because it is malformed. Correct the value as per the syntax, or change its target type. Use `try_cast` to tolerate malformed input and return NULL instead.", s)
-					}
-					return nil, nil
-				}
-				return v, nil
-			}, nil
-		case to.Kind == udf.Binary:
-			return func(x any) (any, *RowError) { return []byte(x.(string)), nil }, nil
-		}
-		return unsupported()
+		return castFromString(from, to, ansi, loc)
 	case from.Kind == udf.Boolean && to.IsNumeric():
 		return func(x any) (any, *RowError) {
 			one := int64(0)
@@ -265,7 +212,73 @@ func castFunc(from, to *udf.Type, ansi bool, loc *time.Location) (func(any) (any
 		// CAST(1 AS DATE) is an analysis error in Spark 4.1.1.
 		return nil, typeErrf("DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION", "cannot cast %s to date", from)
 	}
-	return unsupported()
+	return unsupportedCast(from, to)
+}
+
+// unsupportedCast refuses a conversion the engine does not implement.
+func unsupportedCast(from, to *udf.Type) (func(any) (any, *RowError), error) {
+	return nil, &UnsupportedFunctionError{Name: "CAST(" + from.String() + " AS " + to.String() + ")"}
+}
+
+// castToString is castFunc to string: Spark's formatting of a value.
+func castToString(from, to *udf.Type, ansi bool, loc *time.Location) (func(any) (any, *RowError), error) {
+	switch {
+	case from.IsNumeric() || from.Kind == udf.Boolean || from.Kind == udf.Date || from.Kind == udf.Timestamp:
+		return func(x any) (any, *RowError) { return toString(from, x, loc, ansi) }, nil
+	case from.Kind == udf.Binary:
+		return func(x any) (any, *RowError) { return string(x.([]byte)), nil }, nil
+	}
+	return unsupportedCast(from, to)
+}
+
+// castFromString is castFunc from string: Spark's parsing of a string as
+// a value of type to.
+func castFromString(from, to *udf.Type, ansi bool, loc *time.Location) (func(any) (any, *RowError), error) {
+	switch {
+	case isIntegral(to):
+		return func(x any) (any, *RowError) { return stringToIntegral(x.(string), to, ansi) }, nil
+	case isFractional(to):
+		return func(x any) (any, *RowError) { return stringToFloat(x.(string), to, ansi) }, nil
+	case to.Kind == udf.Decimal:
+		return func(x any) (any, *RowError) { return stringToDecimal(x.(string), to, ansi) }, nil
+	case to.Kind == udf.Boolean:
+		return func(x any) (any, *RowError) { return stringToBool(x.(string), ansi) }, nil
+	case to.Kind == udf.Date:
+		return func(x any) (any, *RowError) {
+			s := x.(string)
+			d, ok := parseDate(trimAll(s))
+			if t := trimAll(s); !ok && t != "" && (t[0] == '+' || t[0] == '-') {
+				// Spark reads signed and 5+ digit years ('+10000-01-01',
+				// '-0001-01-01'); the engine does not.
+				return nil, errUnsupportedValue("a date string with a signed year")
+			}
+			if !ok {
+				if ansi {
+					return nil, rowErr(classDateTime, "CAST_INVALID_INPUT", "The value '%s' of the type \"STRING\" cannot be cast to \"DATE\" because it is malformed. Correct the value as per the syntax, or change its target type. Use `try_cast` to tolerate malformed input and return NULL instead.", s)
+				}
+				return nil, nil
+			}
+			return d, nil
+		}, nil
+	case to.Kind == udf.Timestamp:
+		return func(x any) (any, *RowError) {
+			s := x.(string)
+			v, ok, e := parseTimestamp(trimAll(s), loc)
+			if e != nil {
+				return nil, e
+			}
+			if !ok {
+				if ansi {
+					return nil, rowErr(classDateTime, "CAST_INVALID_INPUT", "The value '%s' of the type \"STRING\" cannot be cast to \"TIMESTAMP\" because it is malformed. Correct the value as per the syntax, or change its target type. Use `try_cast` to tolerate malformed input and return NULL instead.", s)
+				}
+				return nil, nil
+			}
+			return v, nil
+		}, nil
+	case to.Kind == udf.Binary:
+		return func(x any) (any, *RowError) { return []byte(x.(string)), nil }, nil
+	}
+	return unsupportedCast(from, to)
 }
 
 func numFromInt(v int64, to *udf.Type) any {

@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/udfx/udfx/harness/udf"
 )
 
 // Datetime patterns for to_date(s, fmt) and date_format(x, fmt), checked
@@ -282,85 +280,4 @@ func dateParser(p string) (func(s string) (int64, bool), error) {
 		}
 		return daysFromCivil(y, m, d), true
 	}, nil
-}
-
-func registerDateFormats() {
-	reg("to_date", 1, 2, func(a *analyzer, name string, args []node) (node, error) {
-		if len(args) == 1 {
-			return a.dateArg(name, args[0])
-		}
-		x := args[0]
-		switch {
-		case x.typ().Kind == udf.Date, x.typ().Kind == udf.Timestamp:
-			// Checked: the format is ignored for dates and timestamps.
-			return a.dateArg(name, x)
-		case x.typ().Kind == udf.String, isIntegral(x.typ()), isVoid(x.typ()):
-		default:
-			return nil, mismatch(name, x, "string or date")
-		}
-		l, ok := args[1].(*litNode)
-		if !ok || l.t.Kind != udf.String && !isVoid(l.t) {
-			return nil, &UnsupportedFunctionError{Name: "to_date with a non-constant format"}
-		}
-		if l.v == nil {
-			return &litNode{t: tDate}, nil
-		}
-		parse, err := dateParser(l.v.(string))
-		if err != nil {
-			return nil, err
-		}
-		s, err := a.cast(x, tString, false, false)
-		if err != nil {
-			return nil, err
-		}
-		ansi := a.ansi
-		return a.fn(name, tDate, []node{s}, strictRow(tDate, func(v []any) (any, *RowError) {
-			str := v[0].(string)
-			d, ok := parse(str)
-			if !ok {
-				if ansi {
-					return nil, rowErr(classDateTime, "CANNOT_PARSE_TIMESTAMP", "Text '%s' could not be parsed. Use `try_to_date` to tolerate invalid input string and return NULL instead.", str)
-				}
-				return nil, nil
-			}
-			return d, nil
-		})), nil
-	})
-	reg("date_format", 2, 2, func(a *analyzer, name string, args []node) (node, error) {
-		x := args[0]
-		switch x.typ().Kind {
-		case udf.Date, udf.Timestamp, udf.String, "void":
-		default:
-			return nil, mismatch(name, x, "timestamp")
-		}
-		l, ok := args[1].(*litNode)
-		if !ok || l.t.Kind != udf.String && !isVoid(l.t) {
-			return nil, &UnsupportedFunctionError{Name: "date_format with a non-constant format"}
-		}
-		if l.v == nil {
-			return &litNode{t: tString}, nil
-		}
-		f, upgrade, err := dateFormatter(l.v.(string))
-		if err != nil {
-			return nil, err
-		}
-		if upgrade {
-			return a.fn(name, tString, nil, func(c *ctx, _ *fnNode) (*vec, error) {
-				out := newVec(tString, c.n)
-				e := rowErr(classUpgrade, "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_PATTERN_RECOGNITION", "Fail to recognize %s pattern in the DateTimeFormatter.", quoteSQL(l.v.(string)))
-				for i := 0; i < c.n; i++ {
-					out.setErr(i, e)
-				}
-				return out, nil
-			}), nil
-		}
-		ts, err := a.cast(x, tTS, false, false)
-		if err != nil {
-			return nil, err
-		}
-		loc := a.loc
-		return a.fn(name, tString, []node{ts}, strictRow(tString, func(v []any) (any, *RowError) {
-			return f(time.UnixMicro(v[0].(int64)).In(loc))
-		})), nil
-	})
 }

@@ -4,14 +4,297 @@ import (
 	"math"
 	"math/big"
 	"strconv"
+	"strings"
 
 	"github.com/udfx/udfx/harness/udf"
 )
 
-// unaryDouble registers functions of one double argument returning a
+// mathFuncs is Spark's math_funcs group: the arithmetic operators and the
+// numeric functions.
+var mathFuncs = []funcDef{
+	{"+ - *", 2, 2, buildAddSubMul, nil},
+	{"/", 2, 2, buildDivide, nil},
+	{"div", 2, 2, buildIntegralDivide, nil},
+	{"% mod pmod", 2, 2, buildRemainder, nil},
+	{"negative positive", 1, 1, buildUnaryArith, nil},
+	{"sqrt", 1, 1, unaryDouble(math.Sqrt, nil), nil},
+	// Spark's Exp calls StrictMath.exp (so HotSpot's Math.exp intrinsic
+	// never runs), and its Tanh and Cbrt call Math.tanh/cbrt, which JDK 17
+	// delegates to StrictMath without an intrinsic: all three are fdlibm's,
+	// exact here (checked bit for bit against Spark 4.1.1 on 139,561
+	// doubles; Go's math.Exp, Tanh and Cbrt missed on 12,960, 7,404 and
+	// 12,569 of them).
+	{"cbrt", 1, 1, unaryDouble(fdlibmCbrt, nil), nil},
+	{"exp", 1, 1, unaryDouble(fdlibmExp, nil), nil},
+	// Spark's Log, Log10, Log2 and Logarithm use java.lang.StrictMath, so
+	// these are exact (fdlibm.go; checked bit for bit against Spark 4.1.1 on
+	// 97,685 doubles, subnormals, powers of 2 and 10 included). Log2 is
+	// StrictMath.log(x) / StrictMath.log(2).
+	{"ln", 1, 1, unaryDouble(fdlibmLog, nonPositive), nil},
+	{"log10", 1, 1, unaryDouble(fdlibmLog10, nonPositive), nil},
+	{"log2", 1, 1, unaryDouble(strictLog2, nonPositive), nil},
+	{"sin", 1, 1, unaryDouble(jSin, nil), nil},
+	{"cos", 1, 1, unaryDouble(jCos, nil), nil},
+	{"tan", 1, 1, unaryDouble(jTan, nil), nil},
+	{"asin", 1, 1, unaryDouble(math.Asin, nil), nil},
+	{"acos", 1, 1, unaryDouble(math.Acos, nil), nil},
+	{"atan", 1, 1, unaryDouble(math.Atan, nil), nil},
+	{"sinh", 1, 1, unaryDouble(javaSinh, nil), nil},
+	{"cosh", 1, 1, unaryDouble(javaCosh, nil), nil},
+	{"tanh", 1, 1, unaryDouble(fdlibmTanh, nil), nil},
+	{"degrees", 1, 1, unaryDouble(toDegrees, nil), nil},
+	{"radians", 1, 1, unaryDouble(toRadians, nil), nil},
+	{"signum sign", 1, 1, unaryDouble(signum, nil), nil},
+	{"log", 1, 2, buildLog, nil},
+	{"pow power", 2, 2, binaryDouble(javaPow), nil},
+	{"atan2", 2, 2, binaryDouble(sparkAtan2), nil},
+	{"hypot", 2, 2, binaryDouble(javaHypot), nil},
+	{"abs", 1, 1, buildAbs, nil},
+	{"ceil ceiling floor", 1, 2, buildCeilFloor, nil},
+	{"round bround", 1, 2, buildRound, nil},
+	{"greatest least", 2, -1, buildGreatestLeast, nil},
+	{"pi", 0, 0, buildPi, nil},
+}
+
+// isIntLit reports an integral literal, for Spark's literal-precision rule.
+func intLitDecimal(n node) *udf.Type {
+	if l, ok := n.(*litNode); ok && isIntegral(l.t) && l.v != nil {
+		s := big.NewInt(l.v.(int64)).String()
+		p := len(strings.TrimPrefix(s, "-"))
+		return udf.DecimalOf(p, 0)
+	}
+	return decimalFor(n.typ())
+}
+
+// arithOperands applies Spark's coercion for + - * / % pmod and returns
+// the operand type (decimal operands keep their own types).
+func (a *analyzer) arithOperands(op string, l, r node) (node, node, *udf.Type, error) {
+	lt, rt := l.typ(), r.typ()
+	if isVoid(lt) && isVoid(rt) {
+		return nil, nil, nil, &UnsupportedFunctionError{Name: "arithmetic on two NULL literals"}
+	}
+	if isVoid(lt) {
+		lt = rt
+		if lt.Kind == udf.String {
+			lt = tDouble
+		}
+	}
+	if isVoid(rt) {
+		rt = lt
+		if rt.Kind == udf.String {
+			rt = tDouble
+		}
+	}
+	// Strings: non-ANSI casts them to double; ANSI to bigint next to an
+	// integral and to double otherwise (typeof('1' + 1Y) is bigint, typeof('1' + 1.5) double).
+	if lt.Kind == udf.String || rt.Kind == udf.String {
+		o := rt
+		if rt.Kind == udf.String {
+			o = lt
+		}
+		switch {
+		case !a.ansi && (o.Kind == udf.String || o.IsNumeric()):
+			lt, rt = tDouble, tDouble
+			if o.IsNumeric() && o.Kind != udf.String {
+				w := widerNumeric(tDouble, o, false)
+				lt, rt = w, w
+			}
+		case a.ansi && isIntegral(o):
+			lt, rt = tLong, tLong
+		case a.ansi && o.IsNumeric():
+			lt, rt = tDouble, tDouble
+		default:
+			return nil, nil, nil, typeErrf("DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE", "the binary operator %s requires numeric input, got %s and %s", op, l.typ(), r.typ())
+		}
+	}
+	if !lt.IsNumeric() || !rt.IsNumeric() {
+		return nil, nil, nil, typeErrf("DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE", "the binary operator %s requires numeric input, got %s and %s", op, l.typ(), r.typ())
+	}
+	var t *udf.Type
+	switch {
+	case lt.Kind == udf.Decimal && isFractional(rt) || rt.Kind == udf.Decimal && isFractional(lt):
+		t = tDouble
+		lt, rt = t, t
+	case lt.Kind == udf.Decimal || rt.Kind == udf.Decimal:
+		if isIntegral(lt) {
+			lt = intLitDecimal(l)
+		}
+		if isIntegral(rt) {
+			rt = intLitDecimal(r)
+		}
+		t = udf.Prim(udf.Decimal)
+	default:
+		t = widerNumeric(lt, rt, a.ansi)
+		lt, rt = t, t
+	}
+	var err error
+	if l, err = a.cast(l, lt, false, false); err != nil {
+		return nil, nil, nil, err
+	}
+	if r, err = a.cast(r, rt, false, false); err != nil {
+		return nil, nil, nil, err
+	}
+	return l, r, t, nil
+}
+
+// decResult is Spark's DecimalPrecision result type.
+func decResult(op string, x, y *udf.Type) *udf.Type {
+	p1, s1, p2, s2 := x.Precision, x.Scale, y.Precision, y.Scale
+	switch op {
+	case "+", "-":
+		s := max(s1, s2)
+		return adjustedDecimal(max(p1-s1, p2-s2)+s+1, s)
+	case "*":
+		return adjustedDecimal(p1+p2+1, s1+s2)
+	case "/":
+		s := max(6, s1+p2+1)
+		return adjustedDecimal(p1-s1+s2+s, s)
+	}
+	// % and pmod
+	s := max(s1, s2)
+	return adjustedDecimal(min(p1-s1, p2-s2)+s, s)
+}
+
+func buildAddSubMul(a *analyzer, op string, args []node) (node, error) {
+	if op != "*" && (args[0].typ().Kind == udf.Date || args[1].typ().Kind == udf.Date) {
+		return a.dateArith(op, args)
+	}
+	l, r, t, err := a.arithOperands(op, args[0], args[1])
+	if err != nil {
+		return nil, err
+	}
+	if t.Kind == udf.Decimal {
+		t = decResult(op, l.typ(), r.typ())
+	}
+	return a.fn(op, t, []node{l, r}, binaryArith(op, t, a.ansi)), nil
+}
+
+func buildDivide(a *analyzer, op string, args []node) (node, error) {
+	l, r, t, err := a.arithOperands(op, args[0], args[1])
+	if err != nil {
+		return nil, err
+	}
+	if t.Kind != udf.Decimal {
+		t = tDouble
+		if l, err = a.cast(l, t, false, false); err != nil {
+			return nil, err
+		}
+		if r, err = a.cast(r, t, false, false); err != nil {
+			return nil, err
+		}
+	} else {
+		t = decResult(op, l.typ(), r.typ())
+	}
+	return a.fn(op, t, []node{l, r}, divMod(t, a.ansi, "/")), nil
+}
+
+func buildIntegralDivide(a *analyzer, op string, args []node) (node, error) {
+	l, r, t, err := a.arithOperands(op, args[0], args[1])
+	if err != nil {
+		return nil, err
+	}
+	if isFractional(t) {
+		return nil, typeErrf("DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE", "div requires integral or decimal input, got %s", t)
+	}
+	if isIntegral(t) {
+		if l, err = a.cast(l, tLong, false, false); err != nil {
+			return nil, err
+		}
+		if r, err = a.cast(r, tLong, false, false); err != nil {
+			return nil, err
+		}
+	}
+	return a.fn(op, tLong, []node{l, r}, divMod(tLong, a.ansi, "div")), nil
+}
+
+func buildRemainder(a *analyzer, op string, args []node) (node, error) {
+	if op == "mod" {
+		op = "%"
+	}
+	l, r, t, err := a.arithOperands(op, args[0], args[1])
+	if err != nil {
+		return nil, err
+	}
+	if t.Kind == udf.Decimal {
+		t = decResult(op, l.typ(), r.typ())
+	}
+	return a.fn(op, t, []node{l, r}, divMod(t, a.ansi, op)), nil
+}
+
+// buildUnaryArith is negative and positive, and bitwise_funcs' ~.
+func buildUnaryArith(a *analyzer, op string, args []node) (node, error) {
+	x := args[0]
+	t := x.typ()
+	if t.Kind == udf.String && op != "~" {
+		t = tDouble
+		// positive('1') is double even with ANSI on (conformance positive/string).
+		if a.ansi && op != "positive" {
+			t = tLong
+		}
+		var err error
+		if x, err = a.cast(x, t, false, false); err != nil {
+			return nil, err
+		}
+	}
+	if op == "~" && !isIntegral(t) || !t.IsNumeric() {
+		return nil, mismatch(op, x, "numeric")
+	}
+	if op == "positive" {
+		return x, nil
+	}
+	ansi := a.ansi
+	return a.fn(op, t, []node{x}, strictRow(t, func(v []any) (any, *RowError) {
+		switch x := v[0].(type) {
+		case int64:
+			if op == "~" {
+				return wrapInt(^x, t), nil
+			}
+			if x == minOf(t) {
+				if ansi {
+					return nil, rowErr(classArithmetic, "ARITHMETIC_OVERFLOW", "%s overflow. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error.", overflowName(t))
+				}
+				return x, nil
+			}
+			return -x, nil
+		case float64:
+			return -x, nil
+		case float32:
+			return -x, nil
+		case *big.Int:
+			return new(big.Int).Neg(x), nil
+		}
+		return nil, nil
+	})), nil
+}
+
+func minOf(t *udf.Type) int64 {
+	switch t.Kind {
+	case udf.Byte:
+		return math.MinInt8
+	case udf.Short:
+		return math.MinInt16
+	case udf.Int:
+		return math.MinInt32
+	}
+	return math.MinInt64
+}
+
+func overflowName(t *udf.Type) string {
+	switch t.Kind {
+	case udf.Byte:
+		return "byte"
+	case udf.Short:
+		return "short"
+	case udf.Int:
+		return "integer"
+	}
+	return "long"
+}
+
+// unaryDouble builds a function of one double argument returning a
 // double; nullIf marks inputs for which Spark returns NULL (ln of x <= 0).
-func unaryDouble(names string, f func(float64) float64, nullIf func(float64) bool) {
-	reg(names, 1, 1, func(a *analyzer, name string, args []node) (node, error) {
+func unaryDouble(f func(float64) float64, nullIf func(float64) bool) buildFunc {
+	return func(a *analyzer, name string, args []node) (node, error) {
 		if err := a.checkApprox(name); err != nil {
 			return nil, err
 		}
@@ -26,7 +309,28 @@ func unaryDouble(names string, f func(float64) float64, nullIf func(float64) boo
 			}
 			return f(d), nil
 		})), nil
-	})
+	}
+}
+
+// binaryDouble builds a function of two double arguments returning a
+// double.
+func binaryDouble(f func(x, y float64) float64) buildFunc {
+	return func(a *analyzer, name string, args []node) (node, error) {
+		if err := a.checkApprox(name); err != nil {
+			return nil, err
+		}
+		x, err := a.numericArg(name, args[0], tDouble)
+		if err != nil {
+			return nil, err
+		}
+		y, err := a.numericArg(name, args[1], tDouble)
+		if err != nil {
+			return nil, err
+		}
+		return a.fn(name, tDouble, []node{x, y}, strictRow(tDouble, func(v []any) (any, *RowError) {
+			return f(v[0].(float64), v[1].(float64)), nil
+		})), nil
+	}
 }
 
 // numericArg implicitly casts a numeric (or, as Spark allows, string)
@@ -48,218 +352,162 @@ func intLiteralArg(name string, n node) (int, error) {
 	return int(l.v.(int64)), nil
 }
 
-func registerMath() {
-	nonPos := func(d float64) bool { return d <= 0 }
-	unaryDouble("sqrt", math.Sqrt, nil)
-	// Spark's Exp calls StrictMath.exp (so HotSpot's Math.exp intrinsic
-	// never runs), and its Tanh and Cbrt call Math.tanh/cbrt, which JDK 17
-	// delegates to StrictMath without an intrinsic: all three are fdlibm's,
-	// exact here (checked bit for bit against Spark 4.1.1 on 139,561
-	// doubles; Go's math.Exp, Tanh and Cbrt missed on 12,960, 7,404 and
-	// 12,569 of them).
-	unaryDouble("cbrt", fdlibmCbrt, nil)
-	unaryDouble("exp", fdlibmExp, nil)
-	// Spark's Log, Log10, Log2 and Logarithm use java.lang.StrictMath, so
-	// these are exact (fdlibm.go; checked bit for bit against Spark 4.1.1 on
-	// 97,685 doubles, subnormals, powers of 2 and 10 included). Log2 is
-	// StrictMath.log(x) / StrictMath.log(2).
-	unaryDouble("ln", fdlibmLog, nonPos)
-	unaryDouble("log10", fdlibmLog10, nonPos)
-	unaryDouble("log2", func(d float64) float64 { return fdlibmLog(d) / fdlibmLog(2) }, nonPos)
-	unaryDouble("sin", jSin, nil)
-	unaryDouble("cos", jCos, nil)
-	unaryDouble("tan", jTan, nil)
-	unaryDouble("asin", math.Asin, nil)
-	unaryDouble("acos", math.Acos, nil)
-	unaryDouble("atan", math.Atan, nil)
-	unaryDouble("sinh", func(d float64) float64 { return hyperbolic(d, true) }, nil)
-	unaryDouble("cosh", func(d float64) float64 { return hyperbolic(d, false) }, nil)
-	unaryDouble("tanh", fdlibmTanh, nil)
-	// java.lang.Math.toDegrees/toRadians multiply by a constant (JDK 17).
-	unaryDouble("degrees", func(d float64) float64 { return d * 57.29577951308232 }, nil)
-	unaryDouble("radians", func(d float64) float64 { return d * 0.017453292519943295 }, nil)
-	unaryDouble("signum sign", func(d float64) float64 {
-		switch {
-		case d > 0:
-			return 1
-		case d < 0:
-			return -1
-		}
-		return d // NaN, 0.0 and -0.0 stay
-	}, nil)
-	reg("log", 1, 2, func(a *analyzer, name string, args []node) (node, error) {
-		if len(args) == 1 {
-			return builtins["ln"].build(a, "ln", args)
-		}
-		if err := a.checkApprox(name); err != nil {
-			return nil, err
-		}
-		b, err := a.numericArg(name, args[0], tDouble)
-		if err != nil {
-			return nil, err
-		}
-		x, err := a.numericArg(name, args[1], tDouble)
-		if err != nil {
-			return nil, err
-		}
-		return a.fn(name, tDouble, []node{b, x}, strictRow(tDouble, func(v []any) (any, *RowError) {
-			base, d := v[0].(float64), v[1].(float64)
-			if base <= 0 || d <= 0 {
-				return nil, nil
-			}
-			return fdlibmLog(d) / fdlibmLog(base), nil
-		})), nil
-	})
-	binDouble := func(names string, f func(x, y float64) float64) {
-		reg(names, 2, 2, func(a *analyzer, name string, args []node) (node, error) {
-			if err := a.checkApprox(name); err != nil {
-				return nil, err
-			}
-			x, err := a.numericArg(name, args[0], tDouble)
-			if err != nil {
-				return nil, err
-			}
-			y, err := a.numericArg(name, args[1], tDouble)
-			if err != nil {
-				return nil, err
-			}
-			return a.fn(name, tDouble, []node{x, y}, strictRow(tDouble, func(v []any) (any, *RowError) {
-				return f(v[0].(float64), v[1].(float64)), nil
-			})), nil
-		})
+func nonPositive(d float64) bool { return d <= 0 }
+
+func strictLog2(d float64) float64 { return fdlibmLog(d) / fdlibmLog(2) }
+
+func javaSinh(d float64) float64 { return hyperbolic(d, true) }
+
+func javaCosh(d float64) float64 { return hyperbolic(d, false) }
+
+// java.lang.Math.toDegrees/toRadians multiply by a constant (JDK 17).
+func toDegrees(d float64) float64 { return d * 57.29577951308232 }
+
+func toRadians(d float64) float64 { return d * 0.017453292519943295 }
+
+func signum(d float64) float64 {
+	switch {
+	case d > 0:
+		return 1
+	case d < 0:
+		return -1
 	}
-	binDouble("pow power", javaPow)
-	// Spark's Atan2 adds 0.0 to both arguments, so -0.0 is 0.0
-	// (conformance atan2/double: atan2(0.0, -0.0) is 0.0).
-	binDouble("atan2", func(y, x float64) float64 { return math.Atan2(y+0.0, x+0.0) })
-	binDouble("hypot", javaHypot)
-	reg("abs", 1, 1, func(a *analyzer, name string, args []node) (node, error) {
-		x := args[0]
-		t := x.typ()
-		if !t.IsNumeric() {
-			return nil, mismatch(name, x, "numeric")
-		}
-		ansi := a.ansi
-		return a.fn(name, t, args, strictRow(t, func(v []any) (any, *RowError) {
-			switch x := v[0].(type) {
-			case int64:
-				if x == minOf(t) {
-					if ansi {
-						return nil, rowErr(classArithmetic, "ARITHMETIC_OVERFLOW", "%s overflow. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error.", overflowName(t))
-					}
-					return x, nil
-				}
-				return absI(x), nil
-			case float64:
-				return math.Abs(x), nil
-			case float32:
-				return float32(math.Abs(float64(x))), nil
-			case *big.Int:
-				return new(big.Int).Abs(x), nil
-			}
+	return d // NaN, 0.0 and -0.0 stay
+}
+
+// sparkAtan2: Spark's Atan2 adds 0.0 to both arguments, so -0.0 is 0.0
+// (conformance atan2/double: atan2(0.0, -0.0) is 0.0).
+func sparkAtan2(y, x float64) float64 { return math.Atan2(y+0.0, x+0.0) }
+
+func buildLog(a *analyzer, name string, args []node) (node, error) {
+	if len(args) == 1 {
+		return builtins["ln"].build(a, "ln", args)
+	}
+	if err := a.checkApprox(name); err != nil {
+		return nil, err
+	}
+	b, err := a.numericArg(name, args[0], tDouble)
+	if err != nil {
+		return nil, err
+	}
+	x, err := a.numericArg(name, args[1], tDouble)
+	if err != nil {
+		return nil, err
+	}
+	return a.fn(name, tDouble, []node{b, x}, strictRow(tDouble, func(v []any) (any, *RowError) {
+		base, d := v[0].(float64), v[1].(float64)
+		if base <= 0 || d <= 0 {
 			return nil, nil
-		})), nil
-	})
-	reg("ceil ceiling floor", 1, 2, func(a *analyzer, name string, args []node) (node, error) {
-		x := args[0]
-		t := x.typ()
-		up := name != "floor"
-		if len(args) == 2 {
-			return a.ceilFloorScale(name, x, args[1], up)
 		}
-		switch {
-		case isIntegral(t):
-			return a.cast(x, tLong, false, false)
-		case t.Kind == udf.Decimal:
-			rt := boundedDecimal(t.Precision-t.Scale+1, 0)
-			return a.fn(name, rt, args, strictRow(rt, func(v []any) (any, *RowError) {
-				u := v[0].(*big.Int)
-				q, r := new(big.Int).QuoRem(u, pow10(t.Scale), new(big.Int))
-				if up && r.Sign() > 0 {
-					q.Add(q, big.NewInt(1))
-				}
-				if !up && r.Sign() < 0 {
-					q.Sub(q, big.NewInt(1))
-				}
-				return q, nil
-			})), nil
-		case t.IsNumeric() || t.Kind == udf.String:
-			d, err := a.cast(x, tDouble, false, false)
-			if err != nil {
-				return nil, err
-			}
-			return a.fn(name, tLong, []node{d}, strictRow(tLong, func(v []any) (any, *RowError) {
-				f := v[0].(float64)
-				if up {
-					return javaD2L(math.Ceil(f)), nil
-				}
-				return javaD2L(math.Floor(f)), nil
-			})), nil
-		}
+		return fdlibmLog(d) / fdlibmLog(base), nil
+	})), nil
+}
+
+func buildAbs(a *analyzer, name string, args []node) (node, error) {
+	x := args[0]
+	t := x.typ()
+	if !t.IsNumeric() {
 		return nil, mismatch(name, x, "numeric")
-	})
-	reg("round bround", 1, 2, func(a *analyzer, name string, args []node) (node, error) {
-		d := 0
-		if len(args) == 2 {
-			var err error
-			if d, err = intLiteralArg(name, args[1]); err != nil {
-				return nil, err
-			}
-		}
-		return a.round(name, args[0], d, name == "round")
-	})
-	reg("greatest least", 2, -1, func(a *analyzer, name string, args []node) (node, error) {
-		for _, x := range args[1:] {
-			if !isVoid(x.typ()) && !isVoid(args[0].typ()) && (x.typ().Kind == udf.String) != (args[0].typ().Kind == udf.String) {
-				return nil, typeErrf("DATATYPE_MISMATCH.DATA_DIFF_TYPES", "input to `%s` should all be the same type", name)
-			}
-		}
-		args, t, err := a.common(name, args)
-		if err != nil {
-			return nil, err
-		}
-		greatest := name == "greatest"
-		return a.fn(name, t, args, anyRow(t, func(v []any) (any, *RowError) {
-			var best any
-			for _, x := range v {
-				if x == nil {
-					continue
+	}
+	ansi := a.ansi
+	return a.fn(name, t, args, strictRow(t, func(v []any) (any, *RowError) {
+		switch x := v[0].(type) {
+		case int64:
+			if x == minOf(t) {
+				if ansi {
+					return nil, rowErr(classArithmetic, "ARITHMETIC_OVERFLOW", "%s overflow. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error.", overflowName(t))
 				}
-				if best == nil || (compareVals(t, x, best) > 0) == greatest && compareVals(t, x, best) != 0 {
-					best = x
-				}
+				return x, nil
 			}
-			return best, nil
-		})), nil
-	})
-	reg("pi", 0, 0, func(a *analyzer, name string, args []node) (node, error) {
-		return &litNode{t: tDouble, v: math.Pi}, nil
-	})
-	reg("isnan", 1, 1, func(a *analyzer, name string, args []node) (node, error) {
-		x, err := a.numericArg(name, args[0], tDouble)
-		if err != nil {
-			return nil, err
+			return absI(x), nil
+		case float64:
+			return math.Abs(x), nil
+		case float32:
+			return float32(math.Abs(float64(x))), nil
+		case *big.Int:
+			return new(big.Int).Abs(x), nil
 		}
-		return a.fn(name, tBool, []node{x}, anyRow(tBool, func(v []any) (any, *RowError) {
-			return v[0] != nil && math.IsNaN(v[0].(float64)), nil
-		})), nil
-	})
-	reg("nanvl", 2, 2, func(a *analyzer, name string, args []node) (node, error) {
-		x, err := a.numericArg(name, args[0], tDouble)
-		if err != nil {
-			return nil, err
-		}
-		y, err := a.numericArg(name, args[1], tDouble)
-		if err != nil {
-			return nil, err
-		}
-		return a.fn(name, tDouble, []node{x, y}, anyRow(tDouble, func(v []any) (any, *RowError) {
-			if v[0] != nil && math.IsNaN(v[0].(float64)) {
-				return v[1], nil
+		return nil, nil
+	})), nil
+}
+
+func buildCeilFloor(a *analyzer, name string, args []node) (node, error) {
+	x := args[0]
+	t := x.typ()
+	up := name != "floor"
+	if len(args) == 2 {
+		return a.ceilFloorScale(name, x, args[1], up)
+	}
+	switch {
+	case isIntegral(t):
+		return a.cast(x, tLong, false, false)
+	case t.Kind == udf.Decimal:
+		rt := boundedDecimal(t.Precision-t.Scale+1, 0)
+		return a.fn(name, rt, args, strictRow(rt, func(v []any) (any, *RowError) {
+			u := v[0].(*big.Int)
+			q, r := new(big.Int).QuoRem(u, pow10(t.Scale), new(big.Int))
+			if up && r.Sign() > 0 {
+				q.Add(q, big.NewInt(1))
 			}
-			return v[0], nil
+			if !up && r.Sign() < 0 {
+				q.Sub(q, big.NewInt(1))
+			}
+			return q, nil
 		})), nil
-	})
+	case t.IsNumeric() || t.Kind == udf.String:
+		d, err := a.cast(x, tDouble, false, false)
+		if err != nil {
+			return nil, err
+		}
+		return a.fn(name, tLong, []node{d}, strictRow(tLong, func(v []any) (any, *RowError) {
+			f := v[0].(float64)
+			if up {
+				return javaD2L(math.Ceil(f)), nil
+			}
+			return javaD2L(math.Floor(f)), nil
+		})), nil
+	}
+	return nil, mismatch(name, x, "numeric")
+}
+
+func buildRound(a *analyzer, name string, args []node) (node, error) {
+	d := 0
+	if len(args) == 2 {
+		var err error
+		if d, err = intLiteralArg(name, args[1]); err != nil {
+			return nil, err
+		}
+	}
+	return a.round(name, args[0], d, name == "round")
+}
+
+func buildGreatestLeast(a *analyzer, name string, args []node) (node, error) {
+	for _, x := range args[1:] {
+		if !isVoid(x.typ()) && !isVoid(args[0].typ()) && (x.typ().Kind == udf.String) != (args[0].typ().Kind == udf.String) {
+			return nil, typeErrf("DATATYPE_MISMATCH.DATA_DIFF_TYPES", "input to `%s` should all be the same type", name)
+		}
+	}
+	args, t, err := a.common(name, args)
+	if err != nil {
+		return nil, err
+	}
+	greatest := name == "greatest"
+	return a.fn(name, t, args, anyRow(t, func(v []any) (any, *RowError) {
+		var best any
+		for _, x := range v {
+			if x == nil {
+				continue
+			}
+			if best == nil || (compareVals(t, x, best) > 0) == greatest && compareVals(t, x, best) != 0 {
+				best = x
+			}
+		}
+		return best, nil
+	})), nil
+}
+
+func buildPi(a *analyzer, name string, args []node) (node, error) {
+	return &litNode{t: tDouble, v: math.Pi}, nil
 }
 
 // round implements round (HALF_UP) and bround (HALF_EVEN) to d digits.

@@ -8,6 +8,46 @@ import (
 	"github.com/udfx/udfx/harness/udf"
 )
 
+// stringFuncs is Spark's string_funcs group. concat and reverse are
+// collection_funcs (funcs_collection.go), LIKE and RLIKE predicate_funcs
+// (funcs_predicate.go), url_encode and url_decode url_funcs
+// (funcs_url.go). Names starting with $ are internal.
+var stringFuncs = []funcDef{
+	// length and octet_length of binary count bytes (length(X'C3A9') is 2).
+	{"length char_length character_length len octet_length", 1, 1, buildLength, nil},
+	{"$length", 1, 1, strFn("s", tInt, lengthRow), nil},
+	{"$octet_length", 1, 1, strFn("s", tInt, octetLengthRow), nil},
+	{"substring substr", 2, 3, strFn("sii", tString, substringRow), nil},
+	{"left", 2, 2, strFn("si", tString, leftRow), nil},
+	{"right", 2, 2, strFn("si", tString, rightRow), nil},
+	{"concat_ws", 1, -1, buildConcatWs, nil},
+	{"upper ucase", 1, 1, strFn("s", tString, upperRow), nil},
+	{"lower lcase", 1, 1, strFn("s", tString, lowerRow), nil},
+	{"initcap", 1, 1, strFn("s", tString, initcapRow), nil},
+	// btrim(str, trimStr) takes its arguments the other way round.
+	{"btrim", 1, 2, strFn("s", tString, btrimRow), nil},
+	{"trim", 1, 2, strFn("s", tString, trimRow), nil},
+	{"ltrim", 1, 2, strFn("s", tString, ltrimRow), nil},
+	{"rtrim", 1, 2, strFn("s", tString, rtrimRow), nil},
+	{"lpad", 2, 3, strFn("sis", tString, lpadRow), nil},
+	{"rpad", 2, 3, strFn("sis", tString, rpadRow), nil},
+	{"replace", 2, 3, strFn("s", tString, replaceRow), nil},
+	{"instr", 2, 2, strFn("s", tInt, instrRow), nil},
+	{"locate position", 2, 3, buildLocate, nil},
+	{"repeat", 2, 2, strFn("si", tString, repeatRow), nil},
+	{"space", 1, 1, strFn("i", tString, spaceRow), nil},
+	{"ascii", 1, 1, strFn("s", tInt, asciiRow), nil},
+	{"startswith endswith contains", 2, 2, buildStartsEndsContains, nil},
+	{"translate", 3, 3, strFn("s", tString, translateRow), nil},
+	// chr(n): "" for n < 0, else the character (n & 0xFF); the argument is
+	// implicitly cast to bigint (chr(1.9D) is chr(1), chr('65') is 'A').
+	{"chr char", 1, 1, buildChr, nil},
+	{"format_number", 2, 2, buildFormatNumber, nil},
+	{"regexp_replace", 3, 4, buildRegexpReplace, nil},
+	{"regexp_extract", 2, 3, buildRegexpExtract, nil},
+	{"split", 2, 3, buildSplit, nil},
+}
+
 // strArgs casts every argument to string (Spark's implicit cast for
 // string functions) or int where kinds says 'i'.
 func (a *analyzer) typedArgs(name string, args []node, kinds string) ([]node, error) {
@@ -45,15 +85,15 @@ func (a *analyzer) typedArgs(name string, args []node, kinds string) ([]node, er
 	return out, nil
 }
 
-// strFn registers a strict function over string/int arguments.
-func strFn(names string, lo, hi int, kinds string, t *udf.Type, f func(v []any) (any, *RowError)) {
-	reg(names, lo, hi, func(a *analyzer, name string, args []node) (node, error) {
+// strFn builds a strict function over string/int arguments.
+func strFn(kinds string, t *udf.Type, f func(v []any) (any, *RowError)) buildFunc {
+	return func(a *analyzer, name string, args []node) (node, error) {
 		args, err := a.typedArgs(name, args, kinds)
 		if err != nil {
 			return nil, err
 		}
 		return a.fn(name, t, args, strictRow(t, f)), nil
-	})
+	}
 }
 
 func runes(s string) []rune { return []rune(s) }
@@ -163,553 +203,495 @@ func pad(s string, n int64, p string, left bool) string {
 	return s + string(fill)
 }
 
-func registerStrings() {
-	// length and octet_length of binary count bytes (length(X'C3A9') is 2).
-	reg("length char_length character_length len octet_length", 1, 1, func(a *analyzer, name string, args []node) (node, error) {
-		if args[0].typ().Kind == udf.Binary {
-			return a.fn(name, tInt, args, strictRow(tInt, func(v []any) (any, *RowError) { return int64(len(v[0].([]byte))), nil })), nil
-		}
-		if name == "octet_length" {
-			return builtins["$octet_length"].build(a, name, args)
-		}
-		return builtins["$length"].build(a, name, args)
-	})
-	strFn("$length", 1, 1, "s", tInt, func(v []any) (any, *RowError) {
-		return int64(utf8.RuneCountInString(v[0].(string))), nil
-	})
-	strFn("$octet_length", 1, 1, "s", tInt, func(v []any) (any, *RowError) { return int64(len(v[0].(string))), nil })
-	strFn("substring substr", 2, 3, "sii", tString, func(v []any) (any, *RowError) {
-		l := int64(1<<31 - 1)
-		if len(v) == 3 {
-			l = v[2].(int64)
-		}
-		return substringCP(v[0].(string), v[1].(int64), l), nil
-	})
-	strFn("left", 2, 2, "si", tString, func(v []any) (any, *RowError) {
-		n := v[1].(int64)
-		if n <= 0 {
-			return "", nil
-		}
-		return substringCP(v[0].(string), 1, n), nil
-	})
-	strFn("right", 2, 2, "si", tString, func(v []any) (any, *RowError) {
-		n := v[1].(int64)
-		if n <= 0 {
-			return "", nil
-		}
-		return substringCP(v[0].(string), -n, 1<<31-1), nil
-	})
-	reg("concat ||", 0, -1, func(a *analyzer, name string, args []node) (node, error) {
-		for _, x := range args {
-			if x.typ().Kind == udf.Array {
-				return a.concatArrays(name, args)
+func buildLength(a *analyzer, name string, args []node) (node, error) {
+	if args[0].typ().Kind == udf.Binary {
+		return a.fn(name, tInt, args, strictRow(tInt, func(v []any) (any, *RowError) { return int64(len(v[0].([]byte))), nil })), nil
+	}
+	if name == "octet_length" {
+		return builtins["$octet_length"].build(a, name, args)
+	}
+	return builtins["$length"].build(a, name, args)
+}
+
+func lengthRow(v []any) (any, *RowError) {
+	return int64(utf8.RuneCountInString(v[0].(string))), nil
+}
+
+func octetLengthRow(v []any) (any, *RowError) { return int64(len(v[0].(string))), nil }
+
+func substringRow(v []any) (any, *RowError) {
+	l := int64(1<<31 - 1)
+	if len(v) == 3 {
+		l = v[2].(int64)
+	}
+	return substringCP(v[0].(string), v[1].(int64), l), nil
+}
+
+func leftRow(v []any) (any, *RowError) {
+	n := v[1].(int64)
+	if n <= 0 {
+		return "", nil
+	}
+	return substringCP(v[0].(string), 1, n), nil
+}
+
+func rightRow(v []any) (any, *RowError) {
+	n := v[1].(int64)
+	if n <= 0 {
+		return "", nil
+	}
+	return substringCP(v[0].(string), -n, 1<<31-1), nil
+}
+
+// flatStrings marks an array<string> argument of concat_ws, whose elements
+// are joined like separate arguments; it evaluates to the array itself.
+type flatStrings struct{ node }
+
+func buildConcatWs(a *analyzer, name string, args []node) (node, error) {
+	for i, x := range args {
+		if i > 0 && x.typ().Kind == udf.Array && !x.typ().Elem.IsNested() {
+			// concat_ws('-', array('a', NULL, 'b'), 'c') is "a-b-c".
+			c, err := a.cast(x, udf.ArrayOf(tString), false, false)
+			if err != nil {
+				return nil, err
 			}
+			args[i] = &flatStrings{c}
 		}
-		return builtins["$concat_string"].build(a, name, args)
-	})
-	strFn("$concat_string", 0, -1, "s", tString, func(v []any) (any, *RowError) {
-		var b strings.Builder
-		for _, x := range v {
-			b.WriteString(x.(string))
+	}
+	args, err := a.typedArgs(name, args, "s")
+	if err != nil {
+		return nil, err
+	}
+	return a.fn(name, tString, args, anyRow(tString, func(v []any) (any, *RowError) {
+		if v[0] == nil {
+			return nil, nil
 		}
-		return b.String(), nil
-	})
-	reg("concat_ws", 1, -1, func(a *analyzer, name string, args []node) (node, error) {
-		for i, x := range args {
-			if i > 0 && x.typ().Kind == udf.Array && !x.typ().Elem.IsNested() {
-				// concat_ws('-', array('a', NULL, 'b'), 'c') is "a-b-c".
-				c, err := a.cast(x, udf.ArrayOf(tString), false, false)
-				if err != nil {
-					return nil, err
-				}
-				args[i] = &flatStrings{c}
-			}
-		}
-		args, err := a.typedArgs(name, args, "s")
-		if err != nil {
-			return nil, err
-		}
-		return a.fn(name, tString, args, anyRow(tString, func(v []any) (any, *RowError) {
-			if v[0] == nil {
-				return nil, nil
-			}
-			var parts []string
-			for _, x := range v[1:] {
-				switch x := x.(type) {
-				case string:
-					parts = append(parts, x)
-				case []any:
-					for _, e := range x {
-						if e != nil {
-							parts = append(parts, e.(string))
-						}
+		var parts []string
+		for _, x := range v[1:] {
+			switch x := x.(type) {
+			case string:
+				parts = append(parts, x)
+			case []any:
+				for _, e := range x {
+					if e != nil {
+						parts = append(parts, e.(string))
 					}
 				}
 			}
-			return strings.Join(parts, v[0].(string)), nil
-		})), nil
-	})
-	strFn("upper ucase", 1, 1, "s", tString, func(v []any) (any, *RowError) { return upperJava(v[0].(string)) })
-	strFn("lower lcase", 1, 1, "s", tString, func(v []any) (any, *RowError) { return lowerJava(v[0].(string)) })
-	strFn("initcap", 1, 1, "s", tString, func(v []any) (any, *RowError) {
-		low, e := lowerJava(v[0].(string))
-		if e != nil {
-			return nil, e
 		}
-		r := runes(low)
-		for i := range r {
-			if i == 0 || r[i-1] == ' ' {
-				// Spark title-cases with full case mappings: initcap('ßa')
-				// is "Ssa", initcap('ﬁ') "Fi" (checked); not modelled.
-				if _, e := upperJava(string(r[i])); e != nil || r[i] == 'ß' {
-					return nil, errUnsupportedValue("initcap() of a word starting with a character whose title case is several characters")
-				}
-				r[i] = unicode.ToTitle(r[i])
+		return strings.Join(parts, v[0].(string)), nil
+	})), nil
+}
+
+func upperRow(v []any) (any, *RowError) { return upperJava(v[0].(string)) }
+
+func lowerRow(v []any) (any, *RowError) { return lowerJava(v[0].(string)) }
+
+func initcapRow(v []any) (any, *RowError) {
+	low, e := lowerJava(v[0].(string))
+	if e != nil {
+		return nil, e
+	}
+	r := runes(low)
+	for i := range r {
+		if i == 0 || r[i-1] == ' ' {
+			// Spark title-cases with full case mappings: initcap('ßa')
+			// is "Ssa", initcap('ﬁ') "Fi" (checked); not modelled.
+			if _, e := upperJava(string(r[i])); e != nil || r[i] == 'ß' {
+				return nil, errUnsupportedValue("initcap() of a word starting with a character whose title case is several characters")
 			}
+			r[i] = unicode.ToTitle(r[i])
 		}
-		return string(r), nil
-	})
-	// btrim(str, trimStr) takes its arguments the other way round.
-	strFn("btrim", 1, 2, "s", tString, func(v []any) (any, *RowError) {
-		if len(v) == 2 {
-			return trimChars(v[0].(string), v[1].(string), true, true), nil
-		}
-		return strings.Trim(v[0].(string), " "), nil
-	})
-	strFn("trim", 1, 2, "s", tString, func(v []any) (any, *RowError) {
-		if len(v) == 2 {
-			return trimChars(v[1].(string), v[0].(string), true, true), nil
-		}
-		return strings.Trim(v[0].(string), " "), nil
-	})
-	strFn("ltrim", 1, 2, "s", tString, func(v []any) (any, *RowError) {
-		if len(v) == 2 {
-			return trimChars(v[1].(string), v[0].(string), true, false), nil
-		}
-		return strings.TrimLeft(v[0].(string), " "), nil
-	})
-	strFn("rtrim", 1, 2, "s", tString, func(v []any) (any, *RowError) {
-		if len(v) == 2 {
-			return trimChars(v[1].(string), v[0].(string), false, true), nil
-		}
-		return strings.TrimRight(v[0].(string), " "), nil
-	})
-	strFn("lpad", 2, 3, "sis", tString, func(v []any) (any, *RowError) {
-		p := " "
+	}
+	return string(r), nil
+}
+
+func btrimRow(v []any) (any, *RowError) {
+	if len(v) == 2 {
+		return trimChars(v[0].(string), v[1].(string), true, true), nil
+	}
+	return strings.Trim(v[0].(string), " "), nil
+}
+
+func trimRow(v []any) (any, *RowError) {
+	if len(v) == 2 {
+		return trimChars(v[1].(string), v[0].(string), true, true), nil
+	}
+	return strings.Trim(v[0].(string), " "), nil
+}
+
+func ltrimRow(v []any) (any, *RowError) {
+	if len(v) == 2 {
+		return trimChars(v[1].(string), v[0].(string), true, false), nil
+	}
+	return strings.TrimLeft(v[0].(string), " "), nil
+}
+
+func rtrimRow(v []any) (any, *RowError) {
+	if len(v) == 2 {
+		return trimChars(v[1].(string), v[0].(string), false, true), nil
+	}
+	return strings.TrimRight(v[0].(string), " "), nil
+}
+
+func lpadRow(v []any) (any, *RowError) {
+	p := " "
+	if len(v) == 3 {
+		p = v[2].(string)
+	}
+	return pad(v[0].(string), v[1].(int64), p, true), nil
+}
+
+func rpadRow(v []any) (any, *RowError) {
+	p := " "
+	if len(v) == 3 {
+		p = v[2].(string)
+	}
+	return pad(v[0].(string), v[1].(int64), p, false), nil
+}
+
+func replaceRow(v []any) (any, *RowError) {
+	rep := ""
+	if len(v) == 3 {
+		rep = v[2].(string)
+	}
+	if v[1].(string) == "" {
+		return v[0], nil
+	}
+	return strings.ReplaceAll(v[0].(string), v[1].(string), rep), nil
+}
+
+func instrRow(v []any) (any, *RowError) {
+	i := strings.Index(v[0].(string), v[1].(string))
+	if i < 0 {
+		return int64(0), nil
+	}
+	return int64(utf8.RuneCountInString(v[0].(string)[:i]) + 1), nil
+}
+
+func buildLocate(a *analyzer, name string, args []node) (node, error) {
+	args, err := a.typedArgs(name, args, "ssi")
+	if err != nil {
+		return nil, err
+	}
+	return a.fn(name, tInt, args, anyRow(tInt, func(v []any) (any, *RowError) {
+		// StringLocate: a NULL start is 0; NULL strings are NULL.
+		start := int64(1)
 		if len(v) == 3 {
-			p = v[2].(string)
+			if v[2] == nil {
+				return int64(0), nil
+			}
+			start = v[2].(int64)
 		}
-		return pad(v[0].(string), v[1].(int64), p, true), nil
-	})
-	strFn("rpad", 2, 3, "sis", tString, func(v []any) (any, *RowError) {
-		p := " "
-		if len(v) == 3 {
-			p = v[2].(string)
+		if v[0] == nil || v[1] == nil {
+			return nil, nil
 		}
-		return pad(v[0].(string), v[1].(int64), p, false), nil
-	})
-	strFn("replace", 2, 3, "s", tString, func(v []any) (any, *RowError) {
-		rep := ""
-		if len(v) == 3 {
-			rep = v[2].(string)
+		if start < 1 {
+			return int64(0), nil
 		}
-		if v[1].(string) == "" {
-			return v[0], nil
+		if v[0].(string) == "" {
+			// UTF8String.indexOf("") is the start even past the end:
+			// locate('', 'abc', 5) is 1 (conformance locate/empty-pos-past-end).
+			return int64(1), nil
 		}
-		return strings.ReplaceAll(v[0].(string), v[1].(string), rep), nil
-	})
-	strFn("instr", 2, 2, "s", tInt, func(v []any) (any, *RowError) {
-		i := strings.Index(v[0].(string), v[1].(string))
+		r := runes(v[1].(string))
+		if start-1 > int64(len(r)) {
+			return int64(0), nil
+		}
+		i := strings.Index(string(r[start-1:]), v[0].(string))
 		if i < 0 {
 			return int64(0), nil
 		}
-		return int64(utf8.RuneCountInString(v[0].(string)[:i]) + 1), nil
-	})
-	reg("locate position", 2, 3, func(a *analyzer, name string, args []node) (node, error) {
-		args, err := a.typedArgs(name, args, "ssi")
-		if err != nil {
-			return nil, err
+		return start + int64(utf8.RuneCountInString(string(r[start-1:])[:i])), nil
+	})), nil
+}
+
+func repeatRow(v []any) (any, *RowError) {
+	n := v[1].(int64)
+	if n <= 0 {
+		return "", nil
+	}
+	if int64(len(v[0].(string)))*n > 1<<28 {
+		return nil, errUnsupportedValue("repeat() of more than 256 MiB")
+	}
+	return strings.Repeat(v[0].(string), int(n)), nil
+}
+
+func spaceRow(v []any) (any, *RowError) {
+	n := v[0].(int64)
+	if n <= 0 {
+		return "", nil
+	}
+	if n > 1<<28 {
+		return nil, errUnsupportedValue("space() of more than 256 MiB")
+	}
+	return strings.Repeat(" ", int(n)), nil
+}
+
+func asciiRow(v []any) (any, *RowError) {
+	s := v[0].(string)
+	if s == "" {
+		return int64(0), nil
+	}
+	r, _ := utf8.DecodeRuneInString(s)
+	return int64(r), nil
+}
+
+func buildStartsEndsContains(a *analyzer, name string, args []node) (node, error) {
+	args, err := a.typedArgs(name, args, "s")
+	if err != nil {
+		return nil, err
+	}
+	return a.fn(name, tBool, args, strictRow(tBool, func(v []any) (any, *RowError) {
+		s, p := v[0].(string), v[1].(string)
+		switch name {
+		case "startswith":
+			return strings.HasPrefix(s, p), nil
+		case "endswith":
+			return strings.HasSuffix(s, p), nil
 		}
-		return a.fn(name, tInt, args, anyRow(tInt, func(v []any) (any, *RowError) {
-			// StringLocate: a NULL start is 0; NULL strings are NULL.
-			start := int64(1)
-			if len(v) == 3 {
-				if v[2] == nil {
-					return int64(0), nil
-				}
-				start = v[2].(int64)
+		return strings.Contains(s, p), nil
+	})), nil
+}
+
+func translateRow(v []any) (any, *RowError) {
+	from, to := runes(v[1].(string)), runes(v[2].(string))
+	m := map[rune]rune{}
+	for i, r := range from {
+		if _, ok := m[r]; ok {
+			continue
+		}
+		if i < len(to) {
+			m[r] = to[i]
+		} else {
+			m[r] = -1
+		}
+	}
+	var b strings.Builder
+	for _, r := range v[0].(string) {
+		if t, ok := m[r]; ok {
+			if t >= 0 {
+				b.WriteRune(t)
 			}
-			if v[0] == nil || v[1] == nil {
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String(), nil
+}
+
+// chr and format_number were checked against real Spark 4.1.1 (pyspark
+// 4.1.1, JDK 17); both ANSI settings give the same results for them.
+
+func buildChr(a *analyzer, name string, args []node) (node, error) {
+	x, err := a.numericArg(name, args[0], tLong)
+	if err != nil {
+		return nil, err
+	}
+	return a.fn(name, tString, []node{x}, strictRow(tString, func(v []any) (any, *RowError) {
+		n := v[0].(int64)
+		if n < 0 {
+			return "", nil
+		}
+		return string(rune(n & 0xFF)), nil
+	})), nil
+}
+
+func buildFormatNumber(a *analyzer, name string, args []node) (node, error) {
+	x, d := args[0], args[1]
+	if !x.typ().IsNumeric() && !isVoid(x.typ()) {
+		return nil, mismatch(name, x, "numeric")
+	}
+	if isVoid(x.typ()) {
+		x = &litNode{t: tInt}
+	}
+	xt := x.typ()
+	switch d.typ().Kind {
+	case udf.Byte, udf.Short, udf.Int, "void":
+		d, _ = a.cast(d, tInt, false, false)
+		return a.fn(name, tString, []node{x, d}, strictRow(tString, func(v []any) (any, *RowError) {
+			n := v[1].(int64)
+			if n < 0 {
 				return nil, nil
 			}
-			if start < 1 {
-				return int64(0), nil
+			if n > 340 {
+				return nil, errUnsupportedValue("format_number() with more than 340 decimal places")
 			}
-			if v[0].(string) == "" {
-				// UTF8String.indexOf("") is the start even past the end:
-				// locate('', 'abc', 5) is 1 (conformance locate/empty-pos-past-end).
-				return int64(1), nil
-			}
-			r := runes(v[1].(string))
-			if start-1 > int64(len(r)) {
-				return int64(0), nil
-			}
-			i := strings.Index(string(r[start-1:]), v[0].(string))
-			if i < 0 {
-				return int64(0), nil
-			}
-			return start + int64(utf8.RuneCountInString(string(r[start-1:])[:i])), nil
-		})), nil
-	})
-	reg("reverse", 1, 1, func(a *analyzer, name string, args []node) (node, error) {
-		if t := args[0].typ(); t.Kind == udf.Array {
-			return a.fn(name, t, args, strictRow(t, func(v []any) (any, *RowError) {
-				in := v[0].([]any)
-				out := make([]any, len(in))
-				for i, x := range in {
-					out[len(in)-1-i] = x
-				}
-				return out, nil
-			})), nil
-		}
-		return builtins["$reverse_string"].build(a, name, args)
-	})
-	strFn("$reverse_string", 1, 1, "s", tString, func(v []any) (any, *RowError) {
-		r := runes(v[0].(string))
-		for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
-			r[i], r[j] = r[j], r[i]
-		}
-		return string(r), nil
-	})
-	strFn("repeat", 2, 2, "si", tString, func(v []any) (any, *RowError) {
-		n := v[1].(int64)
-		if n <= 0 {
-			return "", nil
-		}
-		if int64(len(v[0].(string)))*n > 1<<28 {
-			return nil, errUnsupportedValue("repeat() of more than 256 MiB")
-		}
-		return strings.Repeat(v[0].(string), int(n)), nil
-	})
-	strFn("space", 1, 1, "i", tString, func(v []any) (any, *RowError) {
-		n := v[0].(int64)
-		if n <= 0 {
-			return "", nil
-		}
-		if n > 1<<28 {
-			return nil, errUnsupportedValue("space() of more than 256 MiB")
-		}
-		return strings.Repeat(" ", int(n)), nil
-	})
-	strFn("ascii", 1, 1, "s", tInt, func(v []any) (any, *RowError) {
-		s := v[0].(string)
-		if s == "" {
-			return int64(0), nil
-		}
-		r, _ := utf8.DecodeRuneInString(s)
-		return int64(r), nil
-	})
-	reg("startswith endswith contains", 2, 2, func(a *analyzer, name string, args []node) (node, error) {
-		args, err := a.typedArgs(name, args, "s")
-		if err != nil {
-			return nil, err
-		}
-		return a.fn(name, tBool, args, strictRow(tBool, func(v []any) (any, *RowError) {
-			s, p := v[0].(string), v[1].(string)
-			switch name {
-			case "startswith":
-				return strings.HasPrefix(s, p), nil
-			case "endswith":
-				return strings.HasSuffix(s, p), nil
-			}
-			return strings.Contains(s, p), nil
-		})), nil
-	})
-	strFn("translate", 3, 3, "s", tString, func(v []any) (any, *RowError) {
-		from, to := runes(v[1].(string)), runes(v[2].(string))
-		m := map[rune]rune{}
-		for i, r := range from {
-			if _, ok := m[r]; ok {
-				continue
-			}
-			if i < len(to) {
-				m[r] = to[i]
-			} else {
-				m[r] = -1
-			}
-		}
-		var b strings.Builder
-		for _, r := range v[0].(string) {
-			if t, ok := m[r]; ok {
-				if t >= 0 {
-					b.WriteRune(t)
-				}
-				continue
-			}
-			b.WriteRune(r)
-		}
-		return b.String(), nil
-	})
-	registerRegexFuncs()
-}
-
-// constPattern reads a constant regex argument; Spark compiles a constant
-// pattern once, and the engine requires one so that an unsupported
-// construct is reported at compile time.
-func constPattern(name string, n node) (*javaRegex, bool, error) {
-	l, ok := n.(*litNode)
-	if !ok {
-		return nil, false, &UnsupportedFunctionError{Name: name + " with a non-constant pattern"}
-	}
-	if l.v == nil {
-		return nil, true, nil
-	}
-	re, err := compileJavaRegex(l.v.(string))
-	return re, false, err
-}
-
-func registerRegexFuncs() {
-	reg("rlike regexp regexp_like", 2, 2, func(a *analyzer, name string, args []node) (node, error) {
-		args, err := a.typedArgs(name, args, "s")
-		if err != nil {
-			return nil, err
-		}
-		re, isNull, err := constPattern(name, args[1])
-		if err != nil {
-			return nil, err
-		}
-		if isNull {
-			return &litNode{t: tBool}, nil
-		}
-		return a.fn(name, tBool, args[:1], strictRow(tBool, func(v []any) (any, *RowError) {
-			s := v[0].(string)
-			if e := re.check(s); e != nil {
+			nf := numberFormat{group: 3, minInt: 1, minFrac: int(n), maxFrac: int(n)}
+			if e := formatNumberRefusal(v[0], nf); e != nil {
 				return nil, e
 			}
-			return re.re.MatchString(s), nil // Matcher.find: anywhere
+			return formatNumber(v[0], xt, nf), nil
 		})), nil
-	})
-	reg("regexp_replace", 3, 4, func(a *analyzer, name string, args []node) (node, error) {
-		args, err := a.typedArgs(name, args, "sssi")
-		if err != nil {
-			return nil, err
-		}
-		re, isNull, err := constPattern(name, args[1])
-		if err != nil {
-			return nil, err
-		}
-		if isNull {
-			return &litNode{t: tString}, nil
-		}
-		mayEmpty := re.re.MatchString("")
-		rest := append([]node{args[0]}, args[2:]...)
-		return a.fn(name, tString, rest, strictRow(tString, func(v []any) (any, *RowError) {
-			s, repl := v[0].(string), v[1].(string)
-			pos := int64(1)
-			if len(v) == 3 {
-				pos = v[2].(int64)
-			}
-			if pos < 1 {
-				return nil, rowErr("org.apache.spark.sql.AnalysisException", "INVALID_PARAMETER_VALUE.REGEX_POSITION", "position must be positive")
-			}
-			if e := re.check(s); e != nil {
-				return nil, e
-			}
-			r := runes(s)
-			if pos-1 > int64(len(r)) {
-				return s, nil
-			}
-			head, tail := string(r[:pos-1]), string(r[pos-1:])
-			var b strings.Builder
-			b.WriteString(head)
-			last := 0
-			ms := re.re.FindAllStringSubmatchIndex(tail, -1)
-			if mayEmpty {
-				// Java's Matcher also finds an empty match right after a
-				// non-empty one (regexp_replace('aaa', 'a*', 'X') is "XX"
-				// in Spark 4.1.1); Go's FindAll skips it.
-				for _, m := range ms {
-					if m[1] > m[0] {
-						return nil, errUnsupportedValue("regexp_replace() with a pattern that matches both empty and non-empty text in one subject")
-					}
-				}
-			}
-			for _, m := range ms {
-				b.WriteString(tail[last:m[0]])
-				x, e := expandJava(re.re, repl, tail, m)
-				if e != nil {
-					return nil, e
-				}
-				b.WriteString(x)
-				last = m[1]
-			}
-			b.WriteString(tail[last:])
-			return b.String(), nil
-		})), nil
-	})
-	reg("regexp_extract", 2, 3, func(a *analyzer, name string, args []node) (node, error) {
-		args, err := a.typedArgs(name, args, "ssi")
-		if err != nil {
-			return nil, err
-		}
-		re, isNull, err := constPattern(name, args[1])
-		if err != nil {
-			return nil, err
-		}
-		if isNull {
-			return &litNode{t: tString}, nil
-		}
-		rest := append([]node{args[0]}, args[2:]...)
-		return a.fn(name, tString, rest, strictRow(tString, func(v []any) (any, *RowError) {
-			s := v[0].(string)
-			idx := int64(1)
-			if len(v) == 2 {
-				idx = v[1].(int64)
-			}
-			if idx < 0 || idx > int64(re.re.NumSubexp()) {
-				return nil, rowErr(classIllegalArg, "INVALID_PARAMETER_VALUE.REGEX_GROUP_INDEX", "Expects group index between 0 and %d, but got %d.", re.re.NumSubexp(), idx)
-			}
-			if e := re.check(s); e != nil {
-				return nil, e
-			}
-			m := re.re.FindStringSubmatchIndex(s)
-			if m == nil || m[2*idx] < 0 {
-				return "", nil
-			}
-			return s[m[2*idx]:m[2*idx+1]], nil
-		})), nil
-	})
-	reg("split", 2, 3, func(a *analyzer, name string, args []node) (node, error) {
-		args, err := a.typedArgs(name, args, "ssi")
-		if err != nil {
-			return nil, err
-		}
-		re, isNull, err := constPattern(name, args[1])
-		if err != nil {
-			return nil, err
-		}
-		t := udf.ArrayOf(tString)
-		if isNull {
-			return &litNode{t: t}, nil
-		}
-		rest := append([]node{args[0]}, args[2:]...)
-		return a.fn(name, t, rest, strictRow(t, func(v []any) (any, *RowError) {
-			s := v[0].(string)
-			limit := int64(-1)
-			if len(v) == 2 {
-				limit = v[1].(int64)
-			}
-			if e := re.check(s); e != nil {
-				return nil, e
-			}
-			if s == "" {
-				return []any{""}, nil
-			}
-			n := -1
-			if limit > 0 {
-				n = int(limit)
-			}
-			var parts []string
-			if re.re.String() == "" {
-				// Java splits an empty pattern between characters.
-				r := runes(s)
-				for i, c := range r {
-					if n > 0 && len(parts) == n-1 {
-						parts = append(parts, string(r[i:]))
-						break
-					}
-					parts = append(parts, string(c))
-				}
-			} else {
-				parts = re.re.Split(s, n)
-				// Java drops a leading empty string produced by a
-				// zero-width match at the start; RE2 cannot tell apart
-				// here, so zero-width patterns are refused per row.
-				if loc := re.re.FindStringIndex(s); loc != nil && loc[0] == loc[1] {
-					return nil, errUnsupportedValue("split() with a pattern that matches the empty string")
-				}
-			}
-			out := make([]any, len(parts))
-			for i, p := range parts {
-				out[i] = p
-			}
-			return out, nil
-		})), nil
-	})
-	reg("like ilike", 2, 3, func(a *analyzer, name string, args []node) (node, error) {
-		args, err := a.typedArgs(name, args, "s")
-		if err != nil {
-			return nil, err
-		}
-		l, ok := args[1].(*litNode)
+	case udf.String:
+		l, ok := d.(*litNode)
 		if !ok {
-			return nil, &UnsupportedFunctionError{Name: name + " with a non-constant pattern"}
+			return nil, &UnsupportedFunctionError{Name: "format_number with a non-constant pattern"}
 		}
 		if l.v == nil {
-			return &litNode{t: tBool}, nil
+			return &litNode{t: tString}, nil
 		}
-		esc := '\\'
-		if len(args) == 3 {
-			el, ok := args[2].(*litNode)
-			if !ok || el.v == nil || utf8.RuneCountInString(el.v.(string)) != 1 {
-				return nil, typeErrf("INVALID_ESCAPE_CHAR", "the escape character must be one character")
+		nf, ok := parseNumberPattern(l.v.(string))
+		if !ok {
+			return nil, &UnsupportedFunctionError{Name: "format_number pattern " + quoteSQL(l.v.(string)) + " (only #, 0, ',' and '.' are supported)"}
+		}
+		return a.fn(name, tString, []node{x}, strictRow(tString, func(v []any) (any, *RowError) {
+			if e := formatNumberRefusal(v[0], nf); e != nil {
+				return nil, e
 			}
-			esc, _ = utf8.DecodeRuneInString(el.v.(string))
-		}
-		pat := l.v.(string)
-		if name == "ilike" {
-			low, e := lowerJava(pat)
-			if e != nil {
-				return nil, &UnsupportedFunctionError{Name: "ilike with İ or Σ in the pattern"}
-			}
-			pat = low
-		}
-		re, err := likeRegex(pat, esc)
-		if err != nil {
-			return nil, err
-		}
-		return a.fn(name, tBool, args[:1], strictRow(tBool, func(v []any) (any, *RowError) {
-			s := v[0].(string)
-			if name == "ilike" {
-				low, e := lowerJava(s)
-				if e != nil {
-					return nil, e
-				}
-				s = low
-			}
-			return re.MatchString(s), nil
+			return formatNumber(v[0], xt, nf), nil
 		})), nil
-	})
+	}
+	// Checked: a BIGINT second argument is DATATYPE_MISMATCH in Spark 4.1.1.
+	return nil, mismatch(name, d, "INT or STRING")
 }
 
-// likeRegex translates a LIKE pattern: % any run, _ one character, the
-// escape character makes the next one literal; (?s) since LIKE's
-// wildcards match line terminators.
-func likeRegex(p string, esc rune) (*regexpT, error) {
-	var b strings.Builder
-	b.WriteString(`(?s)\A`)
-	r := runes(p)
-	for i := 0; i < len(r); i++ {
-		c := r[i]
-		switch {
-		case c == esc:
-			if i+1 >= len(r) {
-				return nil, typeErrf("INVALID_FORMAT.ESC_AT_THE_END", "the LIKE pattern %q ends with the escape character", p)
-			}
-			n := r[i+1]
-			if n != '%' && n != '_' && n != esc {
-				return nil, typeErrf("INVALID_FORMAT.ESC_IN_THE_MIDDLE", "the escape character in the LIKE pattern %q is not followed by %%, _ or itself", p)
-			}
-			b.WriteString(quoteRune(n))
-			i++
-		case c == '%':
-			b.WriteString(`.*`)
-		case c == '_':
-			b.WriteString(`.`)
-		default:
-			b.WriteString(quoteRune(c))
-		}
+func buildRegexpReplace(a *analyzer, name string, args []node) (node, error) {
+	args, err := a.typedArgs(name, args, "sssi")
+	if err != nil {
+		return nil, err
 	}
-	b.WriteString(`\z`)
-	return compileRegexp(b.String())
+	re, isNull, err := constPattern(name, args[1])
+	if err != nil {
+		return nil, err
+	}
+	if isNull {
+		return &litNode{t: tString}, nil
+	}
+	mayEmpty := re.re.MatchString("")
+	rest := append([]node{args[0]}, args[2:]...)
+	return a.fn(name, tString, rest, strictRow(tString, func(v []any) (any, *RowError) {
+		s, repl := v[0].(string), v[1].(string)
+		pos := int64(1)
+		if len(v) == 3 {
+			pos = v[2].(int64)
+		}
+		if pos < 1 {
+			return nil, rowErr("org.apache.spark.sql.AnalysisException", "INVALID_PARAMETER_VALUE.REGEX_POSITION", "position must be positive")
+		}
+		if e := re.check(s); e != nil {
+			return nil, e
+		}
+		r := runes(s)
+		if pos-1 > int64(len(r)) {
+			return s, nil
+		}
+		head, tail := string(r[:pos-1]), string(r[pos-1:])
+		var b strings.Builder
+		b.WriteString(head)
+		last := 0
+		ms := re.re.FindAllStringSubmatchIndex(tail, -1)
+		if mayEmpty {
+			// Java's Matcher also finds an empty match right after a
+			// non-empty one (regexp_replace('aaa', 'a*', 'X') is "XX"
+			// in Spark 4.1.1); Go's FindAll skips it.
+			for _, m := range ms {
+				if m[1] > m[0] {
+					return nil, errUnsupportedValue("regexp_replace() with a pattern that matches both empty and non-empty text in one subject")
+				}
+			}
+		}
+		for _, m := range ms {
+			b.WriteString(tail[last:m[0]])
+			x, e := expandJava(re.re, repl, tail, m)
+			if e != nil {
+				return nil, e
+			}
+			b.WriteString(x)
+			last = m[1]
+		}
+		b.WriteString(tail[last:])
+		return b.String(), nil
+	})), nil
+}
+
+func buildRegexpExtract(a *analyzer, name string, args []node) (node, error) {
+	args, err := a.typedArgs(name, args, "ssi")
+	if err != nil {
+		return nil, err
+	}
+	re, isNull, err := constPattern(name, args[1])
+	if err != nil {
+		return nil, err
+	}
+	if isNull {
+		return &litNode{t: tString}, nil
+	}
+	rest := append([]node{args[0]}, args[2:]...)
+	return a.fn(name, tString, rest, strictRow(tString, func(v []any) (any, *RowError) {
+		s := v[0].(string)
+		idx := int64(1)
+		if len(v) == 2 {
+			idx = v[1].(int64)
+		}
+		if idx < 0 || idx > int64(re.re.NumSubexp()) {
+			return nil, rowErr(classIllegalArg, "INVALID_PARAMETER_VALUE.REGEX_GROUP_INDEX", "Expects group index between 0 and %d, but got %d.", re.re.NumSubexp(), idx)
+		}
+		if e := re.check(s); e != nil {
+			return nil, e
+		}
+		m := re.re.FindStringSubmatchIndex(s)
+		if m == nil || m[2*idx] < 0 {
+			return "", nil
+		}
+		return s[m[2*idx]:m[2*idx+1]], nil
+	})), nil
+}
+
+func buildSplit(a *analyzer, name string, args []node) (node, error) {
+	args, err := a.typedArgs(name, args, "ssi")
+	if err != nil {
+		return nil, err
+	}
+	re, isNull, err := constPattern(name, args[1])
+	if err != nil {
+		return nil, err
+	}
+	t := udf.ArrayOf(tString)
+	if isNull {
+		return &litNode{t: t}, nil
+	}
+	rest := append([]node{args[0]}, args[2:]...)
+	return a.fn(name, t, rest, strictRow(t, func(v []any) (any, *RowError) {
+		s := v[0].(string)
+		limit := int64(-1)
+		if len(v) == 2 {
+			limit = v[1].(int64)
+		}
+		if e := re.check(s); e != nil {
+			return nil, e
+		}
+		if s == "" {
+			return []any{""}, nil
+		}
+		n := -1
+		if limit > 0 {
+			n = int(limit)
+		}
+		var parts []string
+		if re.re.String() == "" {
+			// Java splits an empty pattern between characters.
+			r := runes(s)
+			for i, c := range r {
+				if n > 0 && len(parts) == n-1 {
+					parts = append(parts, string(r[i:]))
+					break
+				}
+				parts = append(parts, string(c))
+			}
+		} else {
+			parts = re.re.Split(s, n)
+			// Java drops a leading empty string produced by a
+			// zero-width match at the start; RE2 cannot tell apart
+			// here, so zero-width patterns are refused per row.
+			if loc := re.re.FindStringIndex(s); loc != nil && loc[0] == loc[1] {
+				return nil, errUnsupportedValue("split() with a pattern that matches the empty string")
+			}
+		}
+		out := make([]any, len(parts))
+		for i, p := range parts {
+			out[i] = p
+		}
+		return out, nil
+	})), nil
 }
