@@ -26,68 +26,127 @@ import (
 // the original's results need no sparkStores adjustment. The rewrite's
 // executed plan must hold no UDF node, or the rewrite removed nothing.
 func runOnSpark(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options, params []inputs.Param, rec arrow.RecordBatch, rows [][]value.Value, rep *Report, mem memory.Allocator) (*Report, error) {
-	s := opts.Spark
-	progress := opts.Progress
-	if progress == nil {
-		progress = func(string) {}
+	st := &sparkTest{s: opts.Spark, u: u, rw: rw, opts: opts, params: params, ansi: opts.ANSI, mem: mem, progress: opts.Progress}
+	if st.progress == nil {
+		st.progress = func(string) {}
 	}
 	// The allow-list, before any job: Spark's own parse and analysis are
 	// checked again by the driver (classic and Connect alike).
 	if err := guard(rw.SQL, params); err != nil {
 		return nil, &UsageError{Err: fmt.Errorf("rewrite %q: %w", rw.SQL, err)}
 	}
-	info := s.Info()
+	info := st.s.Info()
 	rep.Engine, rep.EngineVersion, rep.Master = "spark", info.SparkVersion, info.Master
 	if info.Comet != "" {
 		rep.Engine, rep.CometVersion = "comet", info.Comet
 	}
-	progress(fmt.Sprintf("running both sides on %s (%s), %d rows", info.Name(), info.Master, len(rows)))
-	ansi := opts.ANSI
-	run := func(rec arrow.RecordBatch) (*spark.Result, error) {
-		res, err := s.Run(ctx, spark.Job{UDF: u, Rewrite: rw.SQL, Input: rec, ANSI: &ansi})
-		if err != nil {
-			var ce *runner.CompileError
-			var nc *runner.NotCallableError
-			if errors.As(err, &ce) || errors.As(err, &nc) {
-				return nil, &OriginalError{Err: err}
-			}
-			return nil, err
-		}
-		return res, nil
-	}
-	res, err := run(rec)
+	st.progress(fmt.Sprintf("running both sides on %s (%s), %d rows", info.Name(), info.Master, len(rows)))
+	res, err := st.job(ctx, rec)
 	if err != nil {
 		return nil, err
 	}
 	// at maps a row of those compared to its row of the generated inputs.
 	at := func(i int) int { return i }
 	if e := res.Original.Err; e != nil && opts.LeaveOutThrowingRows {
-		progress("finding the rows on which the original throws in udfx's runner")
-		kept, err := answeredRows(ctx, u, opts, rows, e)
+		again, err := st.withoutThrowingRows(ctx, rows, e)
 		if err != nil {
 			return nil, err
 		}
-		sub := make([][]value.Value, len(kept))
-		for j, i := range kept {
-			sub[j] = rows[i]
-		}
-		subRec, err := buildRecord(params, sub, mem)
-		if err != nil {
-			return nil, err
-		}
-		defer subRec.Release()
-		progress(fmt.Sprintf("running both sides again without the %d rows the original throws on", len(rows)-len(kept)))
-		if res, err = run(subRec); err != nil {
-			return nil, err
-		}
-		if e2 := res.Original.Err; e2 != nil {
-			return nil, &OriginalError{Err: fmt.Errorf("the original's Spark job fails (%w) even without the %d rows on which it throws in udfx's runner, which returned values on all the others: Spark and the runner disagree about the original", e2, len(rows)-len(kept))}
-		}
-		rep.LeftOutRows = len(rows) - len(kept)
-		rows, rec = sub, subRec
-		at = func(i int) int { return kept[i] }
+		defer again.rec.Release()
+		rep.LeftOutRows = len(rows) - len(again.kept)
+		res, rows = again.res, again.rows
+		at = func(i int) int { return again.kept[i] }
 	}
-	call := res.Original.Call
+	rep.Runtime = sparkRuntime(u, info, res.Original.Call)
+	rep.OriginalSeconds, rep.RewriteSeconds = res.Original.Seconds, res.Rewrite.Seconds
+	plans, err := st.jobEvidence(info, res)
+	if err != nil {
+		return nil, err
+	}
+	rep.Plans = plans
+	if err := originalShowsItsUDF(u, plans); err != nil {
+		return nil, err
+	}
+	if e := res.Rewrite.Err; e == nil && !arrow.TypeEqual(res.Original.Type, res.Rewrite.Type) {
+		return nil, &UsageError{Err: fmt.Errorf("rewrite %q returns %s where %s returns %s in Spark: values that compare equal would still change the column's type; cast it", rw.SQL, typeName(res.Rewrite.Type), u.Name, typeName(res.Original.Type))}
+	}
+	if e := res.Rewrite.Err; e != nil {
+		return st.rewriteJobFailed(ctx, rep, res, e, rows, at)
+	}
+	return st.compare(ctx, rep, res, plans, rows, at)
+}
+
+// sparkTest is what every Spark job of one test needs.
+type sparkTest struct {
+	s        *spark.Session
+	u        *udf.UDF
+	rw       Rewrite
+	opts     Options
+	params   []inputs.Param
+	ansi     bool
+	mem      memory.Allocator
+	progress func(string)
+}
+
+// job runs both sides on rec; an original that cannot be compiled or
+// called is an *OriginalError.
+func (st *sparkTest) job(ctx context.Context, rec arrow.RecordBatch) (*spark.Result, error) {
+	ansi := st.ansi
+	res, err := st.s.Run(ctx, spark.Job{UDF: st.u, Rewrite: st.rw.SQL, Input: rec, ANSI: &ansi})
+	if err != nil {
+		var ce *runner.CompileError
+		var nc *runner.NotCallableError
+		if errors.As(err, &ce) || errors.As(err, &nc) {
+			return nil, &OriginalError{Err: err}
+		}
+		return nil, err
+	}
+	return res, nil
+}
+
+// sparkRerun is a second run of both sides on the rows kept.
+type sparkRerun struct {
+	res  *spark.Result
+	rows [][]value.Value
+	// kept are the indexes of rows among those of the first run.
+	kept []int
+	// rec holds rows; the caller releases it.
+	rec arrow.RecordBatch
+}
+
+// withoutThrowingRows runs both sides again without the rows on which
+// the original throws in udfx's runner, after its Spark job failed
+// (failed); the job on the rest must not fail.
+func (st *sparkTest) withoutThrowingRows(ctx context.Context, rows [][]value.Value, failed *spark.JobError) (*sparkRerun, error) {
+	st.progress("finding the rows on which the original throws in udfx's runner")
+	kept, err := answeredRows(ctx, st.u, st.opts, rows, failed)
+	if err != nil {
+		return nil, err
+	}
+	sub := make([][]value.Value, len(kept))
+	for j, i := range kept {
+		sub[j] = rows[i]
+	}
+	subRec, err := buildRecord(st.params, sub, st.mem)
+	if err != nil {
+		return nil, err
+	}
+	st.progress(fmt.Sprintf("running both sides again without the %d rows the original throws on", len(rows)-len(kept)))
+	res, err := st.job(ctx, subRec)
+	if err != nil {
+		subRec.Release()
+		return nil, err
+	}
+	if e2 := res.Original.Err; e2 != nil {
+		subRec.Release()
+		return nil, &OriginalError{Err: fmt.Errorf("the original's Spark job fails (%w) even without the %d rows on which it throws in udfx's runner, which returned values on all the others: Spark and the runner disagree about the original", e2, len(rows)-len(kept))}
+	}
+	return &sparkRerun{res: res, rows: sub, kept: kept, rec: subRec}, nil
+}
+
+// sparkRuntime describes where both sides ran and how the original was
+// called.
+func sparkRuntime(u *udf.UDF, info spark.Info, call string) string {
 	if call == "" {
 		call = fmt.Sprintf("%s imported from %s and called as its decorator declares", u.Name, u.File)
 	}
@@ -97,14 +156,19 @@ func runOnSpark(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options, param
 	} else {
 		where += ", Java " + info.JavaVersion
 	}
-	rep.Runtime = fmt.Sprintf("%s, Python %s; %s; %s", where, info.PythonVersion, call, sandbox.OnSpark)
-	rep.OriginalSeconds, rep.RewriteSeconds = res.Original.Seconds, res.Rewrite.Seconds
+	return fmt.Sprintf("%s, Python %s; %s; %s", where, info.PythonVersion, call, sandbox.OnSpark)
+}
+
+// jobEvidence refuses an original whose job failed and a rewrite Spark
+// rejected, and reads both executed plans: their UDF nodes and, on
+// Comet, what ran natively.
+func (st *sparkTest) jobEvidence(info spark.Info, res *spark.Result) (*evidence.Plans, error) {
 	if e := res.Original.Err; e != nil {
 		return nil, &OriginalError{Err: fmt.Errorf("the original's Spark job failed: %w. Spark stops a job at its first exception without saying on which row, so --engine spark can only test originals that do not throw on the generated inputs; --engine embedded compares exceptions row by row", e)}
 	}
 	if e := res.Rewrite.Err; e != nil && !isPlan(res.Rewrite.Plan) {
 		// Spark rejected the expression before running it.
-		return nil, &UsageError{Err: fmt.Errorf("rewrite %q: Spark rejects it: %w", rw.SQL, e)}
+		return nil, &UsageError{Err: fmt.Errorf("rewrite %q: Spark rejects it: %w", st.rw.SQL, e)}
 	}
 	plans, err := planEvidence(res.Original.Plan, res.Rewrite.Plan)
 	if err != nil {
@@ -119,48 +183,48 @@ func runOnSpark(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options, param
 			return nil, err
 		}
 	}
-	rep.Plans = plans
-	if err := originalShowsItsUDF(u, plans); err != nil {
+	return plans, nil
+}
+
+// rewriteJobFailed reports the rewrite's Spark job failing (e) where the
+// original returned values: a runtime error (ANSI overflow, a bad cast).
+// The counterexample is the row it fails on, found by halves on Spark
+// itself.
+func (st *sparkTest) rewriteJobFailed(ctx context.Context, rep *Report, res *spark.Result, e *spark.JobError, rows [][]value.Value, at func(int) int) (*Report, error) {
+	st.progress("locating the row the rewrite's Spark job fails on")
+	row, rowErr, err := failingRow(ctx, st.s, st.rw, st.params, rows, st.ansi, st.mem)
+	if err != nil {
 		return nil, err
 	}
-	if e := res.Rewrite.Err; e == nil && !arrow.TypeEqual(res.Original.Type, res.Rewrite.Type) {
-		return nil, &UsageError{Err: fmt.Errorf("rewrite %q returns %s where %s returns %s in Spark: values that compare equal would still change the column's type; cast it", rw.SQL, typeName(res.Rewrite.Type), u.Name, typeName(res.Original.Type))}
+	rep.Mismatches = 1
+	name := e.Condition
+	if name == "" {
+		name = e.Class
 	}
+	rep.RewriteExceptions[name]++
+	rep.Refuted = fmt.Sprintf("the rewrite's Spark job failed (%s) where the original returned values; Spark stops at the first failing row, so further failing rows are not counted", e.Error())
+	if row >= 0 {
+		rep.Counterexample = &Counterexample{Original: JSONValue{res.Original.Values[row]}, Rewrite: JSONValue{rowErr}, Row: at(row)}
+		for i, p := range st.params {
+			rep.Counterexample.Inputs = append(rep.Counterexample.Inputs, NamedValue{Name: p.Name, Value: JSONValue{rows[row][i]}})
+		}
+	}
+	return rep, nil
+}
 
+// compare tallies the values both jobs returned, refutes a rewrite whose
+// plan still holds a UDF node, and shrinks the first mismatch on Spark.
+func (st *sparkTest) compare(ctx context.Context, rep *Report, res *spark.Result, plans *evidence.Plans, rows [][]value.Value, at func(int) int) (*Report, error) {
 	got := res.Rewrite.Values
-	if e := res.Rewrite.Err; e != nil {
-		// A runtime error (ANSI overflow, a bad cast) where the original
-		// returned a value: find the row, by halves, on Spark itself.
-		progress("locating the row the rewrite's Spark job fails on")
-		row, rowErr, err := failingRow(ctx, s, rw, params, rows, ansi, mem)
-		if err != nil {
-			return nil, err
-		}
-		rep.Mismatches = 1
-		name := e.Condition
-		if name == "" {
-			name = e.Class
-		}
-		rep.RewriteExceptions[name]++
-		rep.Refuted = fmt.Sprintf("the rewrite's Spark job failed (%s) where the original returned values; Spark stops at the first failing row, so further failing rows are not counted", e.Error())
-		if row >= 0 {
-			rep.Counterexample = &Counterexample{Original: JSONValue{res.Original.Values[row]}, Rewrite: JSONValue{rowErr}, Row: at(row)}
-			for i, p := range params {
-				rep.Counterexample.Inputs = append(rep.Counterexample.Inputs, NamedValue{Name: p.Name, Value: JSONValue{rows[row][i]}})
-			}
-		}
-		return rep, nil
-	}
-
-	firstBad := tally(rep, opts, res.Original.Values, got)
+	firstBad := tally(rep, st.opts, res.Original.Values, got)
 	rep.Equal = rep.Mismatches == 0
 	if len(plans.Rewrite.UDFNodes) > 0 {
 		rep.Equal = false
 		rep.Refuted = "the rewritten query's physical plan still holds a UDF node: " + strings.Join(plans.Rewrite.UDFNodes, "; ")
 	}
 	if firstBad >= 0 {
-		progress("shrinking the counterexample on Spark")
-		ce, err := shrink(ctx, sparkEvaluator(s, u, rw, params, ansi, mem), params, rows[firstBad], res.Original.Values[firstBad], got[firstBad], opts)
+		st.progress("shrinking the counterexample on Spark")
+		ce, err := shrink(ctx, sparkEvaluator(st.s, st.u, st.rw, st.params, st.ansi, st.mem), st.params, rows[firstBad], res.Original.Values[firstBad], got[firstBad], st.opts)
 		if err != nil {
 			return nil, err
 		}

@@ -114,6 +114,18 @@ type server struct {
 
 func boolPtr(b bool) *bool { return &b }
 
+// instructions tell a client what the tools do and in which order.
+const instructions = `udfx rewrites Spark UDFs (Scala, Java, Python) into Spark SQL expressions,
+RAPIDS RapidsUDF classes and CUDA, and proves each rewrite with a
+differential test against the real original. Work in the order of a
+rewrite: scan finds the UDFs; scaffold runs the original twice and saves the
+inputs and baseline; test proves or refutes a candidate SQL expression and
+returns the minimal counterexample; bench times original against rewrite;
+rewrite runs all four stages and writes a patch (apply=true applies it);
+verify is the CI gate over every recorded rewrite. A result with isError
+set carries the exit code: 1 a check failed, 2 bad usage, 3 the original
+could not be run, 4 an interrupted --apply could not be rolled back. Paths are relative to the server's folder.`
+
 // New returns a server with the six tools. Run it with (*mcp.Server).Run
 // over a transport; the caller keeps anything but the protocol off that
 // transport's stream.
@@ -134,18 +146,14 @@ func New(run RunFunc, opts Options) (*mcp.Server, error) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "udfx", Title: "udfx", Version: opts.Version}, &mcp.ServerOptions{
 		Logger:       logger,
 		Capabilities: &mcp.ServerCapabilities{},
-		Instructions: `udfx rewrites Spark UDFs (Scala, Java, Python) into Spark SQL expressions,
-RAPIDS RapidsUDF classes and CUDA, and proves each rewrite with a
-differential test against the real original. Work in the order of a
-rewrite: scan finds the UDFs; scaffold runs the original twice and saves the
-inputs and baseline; test proves or refutes a candidate SQL expression and
-returns the minimal counterexample; bench times original against rewrite;
-rewrite runs all four stages and writes a patch (apply=true applies it);
-verify is the CI gate over every recorded rewrite. A result with isError
-set carries the exit code: 1 a check failed, 2 bad usage, 3 the original
-could not be run, 4 an interrupted --apply could not be rolled back. Paths are relative to the server's folder.`,
+		Instructions: instructions,
 	})
+	s.addTools(srv)
+	return srv, nil
+}
 
+// addTools registers the tools, in the order of ToolNames.
+func (s *server) addTools(srv *mcp.Server) {
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: boolPtr(false)}
 	workspace := &mcp.ToolAnnotations{IdempotentHint: true, DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(false)}
 
@@ -154,122 +162,139 @@ could not be run, 4 an interrupted --apply could not be rolled back. Paths are r
 		Title:       "Find Spark UDFs",
 		Description: "Find the Spark UDFs in files and folders: name, language, kind, signature in Spark SQL types, spans, use sites, feasible rewrite targets and blockers (udfx scan --format json).",
 		Annotations: readOnly,
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, in ScanInput) (*mcp.CallToolResult, any, error) {
-		args := []string{"scan", "--format=json", "--"}
-		for _, p := range in.Paths {
-			rel, err := s.local("paths", p)
-			if err != nil {
-				return nil, nil, err
-			}
-			args = append(args, rel)
-		}
-		return s.call(ctx, args)
-	})
+	}, s.scanTool)
 
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:        "scaffold",
 		Title:       "Scaffold a UDF rewrite",
 		Description: "First stage of a rewrite: write the UDF's spec, generate its inputs (every special value, seeded random values, NULLs) and run the real original twice, requiring identical results; saves .udfx/<udf>/spec.json, inputs.arrow and baseline.tokens (udfx scaffold --format json). Exit 1: the original is not deterministic.",
 		Annotations: workspace,
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, in ScaffoldInput) (*mcp.CallToolResult, any, error) {
-		args := []string{"scaffold", "--format=json"}
-		args = appendInt(args, "rows", in.Rows)
-		args = appendSeed(args, in.Seed)
-		return s.callOnUDF(ctx, in.Path, in.Name, args)
-	})
+	}, s.scaffoldTool)
 
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:        "test",
 		Title:       "Differential test of a candidate rewrite",
 		Description: "Prove or refute a candidate rewrite: run the real original UDF (JVM or CPython) and the candidate Spark SQL expression (on udfx's embedded engine, or with engine=spark both in one real Spark session) on the same inputs and compare bit-exactly, ANSI on (udfx test --format json). Exit 1 is a mismatch; the report holds the minimal counterexample.",
 		Annotations: workspace,
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, in TestInput) (*mcp.CallToolResult, any, error) {
-		if (in.SQL == "") == (in.RewriteFile == "") {
-			return nil, nil, errors.New("give the candidate with exactly one of sql or rewrite_file")
-		}
-		args := []string{"test", "--format=json"}
-		if in.SQL != "" {
-			args = append(args, "--sql="+in.SQL)
-		}
-		if in.RewriteFile != "" {
-			rel, err := s.local("rewrite_file", in.RewriteFile)
-			if err != nil {
-				return nil, nil, err
-			}
-			args = append(args, "--rewrite="+rel)
-		}
-		if in.Samples != "" {
-			rel, err := s.local("samples", in.Samples)
-			if err != nil {
-				return nil, nil, err
-			}
-			args = append(args, "--samples="+rel)
-		}
-		args = appendInt(args, "rows", in.Rows)
-		args = appendSeed(args, in.Seed)
-		args = appendEngine(args, in.Engine)
-		return s.callOnUDF(ctx, in.Path, in.Name, args)
-	})
+	}, s.testTool)
 
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:        "bench",
 		Title:       "Benchmark original against rewrite",
 		Description: "Time the original UDF against its rewrite on the same generated rows: warm-up, then alternating timed runs; reports each side's median and spread and the ratio of the medians (udfx bench --format json).",
 		Annotations: workspace,
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, in BenchInput) (*mcp.CallToolResult, any, error) {
-		args := []string{"bench", "--format=json"}
-		if in.SQL != "" {
-			args = append(args, "--sql="+in.SQL)
-		}
-		args = appendEngine(args, in.Engine)
-		args = appendInt(args, "rows", in.Rows)
-		args = appendInt(args, "runs", in.Runs)
-		args = appendSeed(args, in.Seed)
-		return s.callOnUDF(ctx, in.Path, in.Name, args)
-	})
+	}, s.benchTool)
 
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:        "rewrite",
 		Title:       "Rewrite a UDF and prove it",
 		Description: "Run the four stages (scaffold, convert with the built-in translator, benchmark, optimize) on one UDF; a rewrite is accepted only when the differential test passes. Writes .udfx/<udf>/ (report.md, evidence.json, rewrite.patch); with apply=true also applies the patch to the working tree, refusing files with uncommitted changes (udfx rewrite). Exit 1: no candidate passed.",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: boolPtr(true), OpenWorldHint: boolPtr(false)},
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, in RewriteInput) (*mcp.CallToolResult, any, error) {
-		// The outside agent is the model: udfx's own agent stays the
-		// offline translator, whatever the server's environment holds.
-		args := []string{"rewrite", "--agent=builtin"}
-		if len(in.Targets) > 0 {
-			args = append(args, "--target="+strings.Join(in.Targets, ","))
-		}
-		if in.Apply {
-			args = append(args, "--apply")
-		}
-		args = appendInt(args, "rows", in.Rows)
-		args = appendSeed(args, in.Seed)
-		args = appendEngine(args, in.Engine)
-		return s.callOnUDF(ctx, in.Path, in.Name, args)
-	})
+	}, s.rewriteTool)
 
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:        "verify",
 		Title:       "Check every recorded rewrite",
 		Description: "The CI gate: find every evidence record and rewrite file below path and fail when a UDF or a rewrite changed since its record, a rewrite has no record, or the re-run differential test finds a counterexample (udfx verify --format json). Exit 1: the gate failed.",
 		Annotations: readOnly,
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, in VerifyInput) (*mcp.CallToolResult, any, error) {
-		args := []string{"verify", "--format=json"}
-		if in.SkipRerun {
-			args = append(args, "--skip-rerun")
+	}, s.verifyTool)
+}
+
+// scanTool is the scan tool: udfx scan.
+func (s *server) scanTool(ctx context.Context, _ *mcp.CallToolRequest, in ScanInput) (*mcp.CallToolResult, any, error) {
+	args := []string{"scan", "--format=json", "--"}
+	for _, p := range in.Paths {
+		rel, err := s.local("paths", p)
+		if err != nil {
+			return nil, nil, err
 		}
-		args = append(args, "--")
-		if in.Path != "" {
-			rel, err := s.local("path", in.Path)
-			if err != nil {
-				return nil, nil, err
-			}
-			args = append(args, rel)
+		args = append(args, rel)
+	}
+	return s.call(ctx, args)
+}
+
+// scaffoldTool is the scaffold tool: udfx scaffold.
+func (s *server) scaffoldTool(ctx context.Context, _ *mcp.CallToolRequest, in ScaffoldInput) (*mcp.CallToolResult, any, error) {
+	args := []string{"scaffold", "--format=json"}
+	args = appendInt(args, "rows", in.Rows)
+	args = appendSeed(args, in.Seed)
+	return s.callOnUDF(ctx, in.Path, in.Name, args)
+}
+
+// testTool is the test tool: udfx test.
+func (s *server) testTool(ctx context.Context, _ *mcp.CallToolRequest, in TestInput) (*mcp.CallToolResult, any, error) {
+	if (in.SQL == "") == (in.RewriteFile == "") {
+		return nil, nil, errors.New("give the candidate with exactly one of sql or rewrite_file")
+	}
+	args := []string{"test", "--format=json"}
+	if in.SQL != "" {
+		args = append(args, "--sql="+in.SQL)
+	}
+	if in.RewriteFile != "" {
+		rel, err := s.local("rewrite_file", in.RewriteFile)
+		if err != nil {
+			return nil, nil, err
 		}
-		return s.call(ctx, args)
-	})
-	return srv, nil
+		args = append(args, "--rewrite="+rel)
+	}
+	if in.Samples != "" {
+		rel, err := s.local("samples", in.Samples)
+		if err != nil {
+			return nil, nil, err
+		}
+		args = append(args, "--samples="+rel)
+	}
+	args = appendInt(args, "rows", in.Rows)
+	args = appendSeed(args, in.Seed)
+	args = appendEngine(args, in.Engine)
+	return s.callOnUDF(ctx, in.Path, in.Name, args)
+}
+
+// benchTool is the bench tool: udfx bench.
+func (s *server) benchTool(ctx context.Context, _ *mcp.CallToolRequest, in BenchInput) (*mcp.CallToolResult, any, error) {
+	args := []string{"bench", "--format=json"}
+	if in.SQL != "" {
+		args = append(args, "--sql="+in.SQL)
+	}
+	args = appendEngine(args, in.Engine)
+	args = appendInt(args, "rows", in.Rows)
+	args = appendInt(args, "runs", in.Runs)
+	args = appendSeed(args, in.Seed)
+	return s.callOnUDF(ctx, in.Path, in.Name, args)
+}
+
+// rewriteTool is the rewrite tool: udfx rewrite.
+func (s *server) rewriteTool(ctx context.Context, _ *mcp.CallToolRequest, in RewriteInput) (*mcp.CallToolResult, any, error) {
+	// The outside agent is the model: udfx's own agent stays the
+	// offline translator, whatever the server's environment holds.
+	args := []string{"rewrite", "--agent=builtin"}
+	if len(in.Targets) > 0 {
+		args = append(args, "--target="+strings.Join(in.Targets, ","))
+	}
+	if in.Apply {
+		args = append(args, "--apply")
+	}
+	args = appendInt(args, "rows", in.Rows)
+	args = appendSeed(args, in.Seed)
+	args = appendEngine(args, in.Engine)
+	return s.callOnUDF(ctx, in.Path, in.Name, args)
+}
+
+// verifyTool is the verify tool: udfx verify.
+func (s *server) verifyTool(ctx context.Context, _ *mcp.CallToolRequest, in VerifyInput) (*mcp.CallToolResult, any, error) {
+	args := []string{"verify", "--format=json"}
+	if in.SkipRerun {
+		args = append(args, "--skip-rerun")
+	}
+	args = append(args, "--")
+	if in.Path != "" {
+		rel, err := s.local("path", in.Path)
+		if err != nil {
+			return nil, nil, err
+		}
+		args = append(args, rel)
+	}
+	return s.call(ctx, args)
 }
 
 // callOnUDF runs a command whose last argument is the UDF FILE[:NAME],

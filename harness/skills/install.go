@@ -58,12 +58,42 @@ func plural(n int, one, many string) string {
 // fails the ones before are undone, so a failure leaves dir as it was:
 // no partial folder, no half-installed set. Files are written 0644.
 func Install(dir string, skills []*Skill, force bool) ([]Installed, error) {
+	if err := validateForInstall(skills); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("skills folder: %w", err)
+	}
+	out, jobs, err := planInstall(dir, skills, force)
+	if err != nil {
+		return nil, err
+	}
+	if err := stageFolders(dir, jobs); err != nil {
+		return nil, err
+	}
+	if err := swapIn(jobs); err != nil {
+		return nil, err
+	}
+	for _, j := range jobs {
+		if j.backup != "" {
+			if err := os.RemoveAll(j.backup); err != nil {
+				return out, fmt.Errorf("installed, but could not remove the old folder %s: %w", j.backup, err)
+			}
+		}
+	}
+	return out, nil
+}
+
+// validateForInstall checks every skill before anything is written:
+// each must parse, be given once, and keep its files inside its folder.
+// The parse problems of all skills come back together.
+func validateForInstall(skills []*Skill) error {
 	var problems []*Problem
 	names := map[string]bool{}
 	for _, s := range skills {
 		src, ok := s.Files[FileName]
 		if !ok {
-			return nil, fmt.Errorf("skill %s has no %s", s.Name, FileName)
+			return fmt.Errorf("skill %s has no %s", s.Name, FileName)
 		}
 		if _, err := Parse(s.Name+"/"+FileName, s.Name, src); err != nil {
 			var ve *ValidationError
@@ -71,42 +101,47 @@ func Install(dir string, skills []*Skill, force bool) ([]Installed, error) {
 				problems = append(problems, ve.Problems...)
 				continue
 			}
-			return nil, err
+			return err
 		}
 		if names[s.Name] {
-			return nil, fmt.Errorf("skill %s is given twice", s.Name)
+			return fmt.Errorf("skill %s is given twice", s.Name)
 		}
 		names[s.Name] = true
 		for rel := range s.Files {
 			if !filepath.IsLocal(filepath.FromSlash(rel)) {
-				return nil, fmt.Errorf("skill %s: file %q is outside its folder", s.Name, rel)
+				return fmt.Errorf("skill %s: file %q is outside its folder", s.Name, rel)
 			}
 		}
 	}
 	if len(problems) > 0 {
-		return nil, &ValidationError{Problems: problems}
+		return &ValidationError{Problems: problems}
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("skills folder: %w", err)
-	}
+	return nil
+}
 
-	type job struct {
-		s       *Skill
-		target  string
-		exists  bool
-		staged  string
-		backup  string
-		renamed bool
-	}
+// installJob is one skill folder to write, and how far its writing got.
+type installJob struct {
+	s       *Skill
+	target  string
+	exists  bool
+	staged  string
+	backup  string
+	renamed bool
+}
+
+// planInstall compares each skill with the folder it would replace: out is
+// every skill's outcome, jobs the folders to write. Any folder holding
+// different files, without force, is a *ConflictError naming them all.
+func planInstall(dir string, skills []*Skill, force bool) ([]Installed, []*installJob, error) {
 	var out []Installed
-	var jobs []*job
+	var jobs []*installJob
 	var conflicts []string
 	for _, s := range skills {
 		target := filepath.Join(dir, s.Name)
 		st := StatusInstalled
 		same, exists, err := holds(target, s.Files)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		switch {
 		case same:
@@ -119,40 +154,50 @@ func Install(dir string, skills []*Skill, force bool) ([]Installed, error) {
 		}
 		out = append(out, Installed{Name: s.Name, Path: target, Status: st})
 		if st != StatusUnchanged {
-			jobs = append(jobs, &job{s: s, target: target, exists: exists})
+			jobs = append(jobs, &installJob{s: s, target: target, exists: exists})
 		}
 	}
 	if len(conflicts) > 0 {
-		return nil, &ConflictError{Dir: dir, Folders: conflicts}
+		return nil, nil, &ConflictError{Dir: dir, Folders: conflicts}
 	}
+	return out, jobs, nil
+}
 
-	// Stage every folder first: a failing write leaves only temporary
-	// folders, which are removed.
-	cleanup := func() {
-		for _, j := range jobs {
-			if j.staged != "" {
-				os.RemoveAll(j.staged)
-			}
+// removeStaged removes the temporary folders of jobs not yet renamed
+// into place.
+func removeStaged(jobs []*installJob) {
+	for _, j := range jobs {
+		if j.staged != "" {
+			os.RemoveAll(j.staged)
 		}
 	}
+}
+
+// stageFolders writes every folder to a temporary folder in dir first:
+// a failing write leaves only temporary folders, which are removed.
+func stageFolders(dir string, jobs []*installJob) error {
 	for _, j := range jobs {
 		tmp, err := os.MkdirTemp(dir, ".udfx-skill-"+j.s.Name+"-")
 		if err != nil {
-			cleanup()
-			return nil, fmt.Errorf("install %s: %w", j.s.Name, err)
+			removeStaged(jobs)
+			return fmt.Errorf("install %s: %w", j.s.Name, err)
 		}
 		j.staged = tmp
 		if err := os.Chmod(tmp, 0o755); err != nil {
-			cleanup()
-			return nil, fmt.Errorf("install %s: %w", j.s.Name, err)
+			removeStaged(jobs)
+			return fmt.Errorf("install %s: %w", j.s.Name, err)
 		}
 		if err := writeFiles(tmp, j.s.Files); err != nil {
-			cleanup()
-			return nil, fmt.Errorf("install %s: %w", j.s.Name, err)
+			removeStaged(jobs)
+			return fmt.Errorf("install %s: %w", j.s.Name, err)
 		}
 	}
+	return nil
+}
 
-	// Swap them in; undo every swap if one fails.
+// swapIn renames the staged folders into place, moving any old folder
+// aside; if one rename fails, every swap is undone.
+func swapIn(jobs []*installJob) error {
 	undo := func() {
 		for i := len(jobs) - 1; i >= 0; i-- {
 			j := jobs[i]
@@ -163,7 +208,7 @@ func Install(dir string, skills []*Skill, force bool) ([]Installed, error) {
 				os.Rename(j.backup, j.target)
 			}
 		}
-		cleanup()
+		removeStaged(jobs)
 	}
 	for _, j := range jobs {
 		if j.exists {
@@ -171,23 +216,16 @@ func Install(dir string, skills []*Skill, force bool) ([]Installed, error) {
 			if err := os.Rename(j.target, j.backup); err != nil {
 				j.backup = ""
 				undo()
-				return nil, fmt.Errorf("install %s: move the old folder aside: %w", j.s.Name, err)
+				return fmt.Errorf("install %s: move the old folder aside: %w", j.s.Name, err)
 			}
 		}
 		if err := os.Rename(j.staged, j.target); err != nil {
 			undo()
-			return nil, fmt.Errorf("install %s: %w", j.s.Name, err)
+			return fmt.Errorf("install %s: %w", j.s.Name, err)
 		}
 		j.staged, j.renamed = "", true
 	}
-	for _, j := range jobs {
-		if j.backup != "" {
-			if err := os.RemoveAll(j.backup); err != nil {
-				return out, fmt.Errorf("installed, but could not remove the old folder %s: %w", j.backup, err)
-			}
-		}
-	}
-	return out, nil
+	return nil
 }
 
 // holds reports whether folder holds exactly files, and whether anything

@@ -161,22 +161,49 @@ var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 // of the folder holding it, which the skill's name must equal. Problems
 // come back as a *ValidationError with the line of each in the file.
 func Parse(file, folder string, src []byte) (*Skill, error) {
-	var problems []*Problem
-	add := func(line int, format string, args ...any) {
-		problems = append(problems, &Problem{File: file, Line: line, Msg: fmt.Sprintf(format, args...)})
+	p := &skillParser{file: file}
+	front, body, end, ok := p.splitFrontMatter(src)
+	if !ok {
+		return nil, p.fail()
 	}
-	fail := func() error { return &ValidationError{Problems: problems} }
+	s := &Skill{Path: file, Body: body}
+	m, ok := p.frontMatter(front, end)
+	if !ok {
+		return nil, p.fail()
+	}
+	p.readFields(s, m, folder)
+	if len(p.problems) > 0 {
+		return nil, p.fail()
+	}
+	s.Files = map[string][]byte{FileName: bytes.Clone(src)}
+	return s, nil
+}
 
+// skillParser collects the problems of one SKILL.md.
+type skillParser struct {
+	file     string
+	problems []*Problem
+}
+
+func (p *skillParser) add(line int, format string, args ...any) {
+	p.problems = append(p.problems, &Problem{File: p.file, Line: line, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (p *skillParser) fail() error { return &ValidationError{Problems: p.problems} }
+
+// splitFrontMatter splits src into the front matter's text and the body
+// after it; end is the index of the closing "---" line.
+func (p *skillParser) splitFrontMatter(src []byte) (front, body string, end int, ok bool) {
 	if !utf8.Valid(src) {
-		add(1, "SKILL.md is not UTF-8 text")
-		return nil, fail()
+		p.add(1, "SKILL.md is not UTF-8 text")
+		return "", "", 0, false
 	}
 	lines := strings.SplitAfter(string(src), "\n")
 	if len(lines) == 0 || trimEOL(lines[0]) != "---" {
-		add(1, "SKILL.md must start with YAML front matter: a line \"---\", the fields, and a closing \"---\"")
-		return nil, fail()
+		p.add(1, "SKILL.md must start with YAML front matter: a line \"---\", the fields, and a closing \"---\"")
+		return "", "", 0, false
 	}
-	end := -1
+	end = -1
 	for i := 1; i < len(lines); i++ {
 		if trimEOL(lines[i]) == "---" {
 			end = i
@@ -184,12 +211,15 @@ func Parse(file, folder string, src []byte) (*Skill, error) {
 		}
 	}
 	if end < 0 {
-		add(1, "the front matter opened here is never closed by a \"---\" line")
-		return nil, fail()
+		p.add(1, "the front matter opened here is never closed by a \"---\" line")
+		return "", "", 0, false
 	}
-	front := strings.Join(lines[1:end], "")
-	s := &Skill{Path: file, Body: strings.Join(lines[end+1:], "")}
+	return strings.Join(lines[1:end], ""), strings.Join(lines[end+1:], ""), end, true
+}
 
+// frontMatter parses the front matter as YAML and returns its mapping
+// of fields (an empty one for empty front matter).
+func (p *skillParser) frontMatter(front string, end int) (*yaml.Node, bool) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(front), &doc); err != nil {
 		// yaml counts lines from the front matter's first line, the
@@ -198,124 +228,139 @@ func Parse(file, folder string, src []byte) (*Skill, error) {
 		// front matter.
 		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
 			n, _ := strconv.Atoi(m[1])
-			add(min(max(n+1, 2), end+1), "front matter is not valid YAML: %s", m[2])
+			p.add(min(max(n+1, 2), end+1), "front matter is not valid YAML: %s", m[2])
 		} else {
-			add(2, "front matter is not valid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+			p.add(2, "front matter is not valid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
 		}
-		return nil, fail()
+		return nil, false
 	}
-	var m *yaml.Node
 	switch {
 	case doc.Kind == 0 || len(doc.Content) == 0:
-		m = &yaml.Node{Kind: yaml.MappingNode}
+		return &yaml.Node{Kind: yaml.MappingNode}, true
 	case doc.Content[0].Kind == yaml.MappingNode:
-		m = doc.Content[0]
+		return doc.Content[0], true
 	default:
-		add(doc.Content[0].Line+1, "front matter must be a mapping of fields (name: ..., description: ...)")
-		return nil, fail()
+		p.add(doc.Content[0].Line+1, "front matter must be a mapping of fields (name: ..., description: ...)")
+		return nil, false
 	}
+}
 
-	// text reads a string field; with max > 0 it must also be non-blank
-	// (blank is the message) and at most max characters long.
-	text := func(field string, v *yaml.Node, line, max int, blank string) string {
-		t, ok := str(v)
-		if !ok {
-			add(line, "%s must be a string", field)
-			return ""
-		}
-		if max > 0 {
-			switch n := utf8.RuneCountInString(t); {
-			case strings.TrimSpace(t) == "":
-				add(line, "%s", blank)
-			case n > max:
-				add(line, "%s is %d characters long; at most %d are allowed", field, n, max)
-			}
-		}
-		return t
-	}
-
+// readFields reads the fields of mapping m into s, checking each, and
+// that name and description are there.
+func (p *skillParser) readFields(s *Skill, m *yaml.Node, folder string) {
 	seen := map[string]int{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
 		line := k.Line + 1
 		key := k.Value
 		if prev, dup := seen[key]; dup {
-			add(line, "field %q is given twice (first at line %d)", key, prev)
+			p.add(line, "field %q is given twice (first at line %d)", key, prev)
 			continue
 		}
 		seen[key] = line
 		switch key {
 		case "name":
-			name, ok := str(v)
-			if !ok {
-				add(line, "name must be a string")
-				continue
-			}
-			s.Name = name
-			for _, msg := range nameProblems(name) {
-				add(line, "%s", msg)
-			}
-			if len(nameProblems(name)) == 0 && name != folder {
-				add(line, "name %q must equal the name of its folder, %q", name, folder)
-			}
+			p.name(s, v, line, folder)
 		case "description":
-			s.Description = text(key, v, line, MaxDescriptionLen, "description must not be empty: say what the skill does and when to use it")
+			s.Description = p.text(key, v, line, MaxDescriptionLen, "description must not be empty: say what the skill does and when to use it")
 		case "license":
-			s.License = text(key, v, line, 0, "")
+			s.License = p.text(key, v, line, 0, "")
 		case "compatibility":
-			s.Compatibility = text(key, v, line, MaxCompatibilityLen, "compatibility must not be empty when given")
+			s.Compatibility = p.text(key, v, line, MaxCompatibilityLen, "compatibility must not be empty when given")
 		case "metadata":
-			if v.Kind != yaml.MappingNode {
-				add(line, "metadata must be a mapping of string keys to string values")
-				continue
-			}
-			s.Metadata = map[string]string{}
-			for j := 0; j+1 < len(v.Content); j += 2 {
-				mk, mv := v.Content[j], v.Content[j+1]
-				key, kok := str(mk)
-				val, vok := str(mv)
-				if !kok || !vok {
-					add(mk.Line+1, "metadata %q must map a string to a string (quote values such as \"1.0\")", mk.Value)
-					continue
-				}
-				s.Metadata[key] = val
-			}
+			p.metadata(s, v, line)
 		case "allowed-tools":
-			switch v.Kind {
-			case yaml.ScalarNode:
-				t, ok := str(v)
-				if !ok {
-					add(line, "allowed-tools must be a space-separated string or a list of strings")
-					continue
-				}
-				s.AllowedTools = strings.Fields(t)
-			case yaml.SequenceNode:
-				for _, it := range v.Content {
-					t, ok := str(it)
-					if !ok {
-						add(it.Line+1, "allowed-tools must list strings")
-						continue
-					}
-					s.AllowedTools = append(s.AllowedTools, t)
-				}
-			default:
-				add(line, "allowed-tools must be a space-separated string or a list of strings")
-			}
+			p.allowedTools(s, v, line)
 		default:
-			add(line, "unknown field %q: the Agent Skills fields are %s", key, strings.Join(fields, ", "))
+			p.add(line, "unknown field %q: the Agent Skills fields are %s", key, strings.Join(fields, ", "))
 		}
 	}
 	if _, ok := seen["name"]; !ok {
-		add(1, "the front matter has no name")
+		p.add(1, "the front matter has no name")
 	}
 	if _, ok := seen["description"]; !ok {
-		add(1, "the front matter has no description")
+		p.add(1, "the front matter has no description")
 	}
-	if len(problems) > 0 {
-		return nil, fail()
+}
+
+// text reads a string field; with max > 0 it must also be non-blank
+// (blank is the message) and at most max characters long.
+func (p *skillParser) text(field string, v *yaml.Node, line, max int, blank string) string {
+	t, ok := str(v)
+	if !ok {
+		p.add(line, "%s must be a string", field)
+		return ""
 	}
-	s.Files = map[string][]byte{FileName: bytes.Clone(src)}
-	return s, nil
+	if max > 0 {
+		switch n := utf8.RuneCountInString(t); {
+		case strings.TrimSpace(t) == "":
+			p.add(line, "%s", blank)
+		case n > max:
+			p.add(line, "%s is %d characters long; at most %d are allowed", field, n, max)
+		}
+	}
+	return t
+}
+
+// name reads the name field, which must follow the specification's
+// rules and equal the folder's name.
+func (p *skillParser) name(s *Skill, v *yaml.Node, line int, folder string) {
+	name, ok := str(v)
+	if !ok {
+		p.add(line, "name must be a string")
+		return
+	}
+	s.Name = name
+	for _, msg := range nameProblems(name) {
+		p.add(line, "%s", msg)
+	}
+	if len(nameProblems(name)) == 0 && name != folder {
+		p.add(line, "name %q must equal the name of its folder, %q", name, folder)
+	}
+}
+
+// metadata reads the metadata field: a mapping of strings to strings.
+func (p *skillParser) metadata(s *Skill, v *yaml.Node, line int) {
+	if v.Kind != yaml.MappingNode {
+		p.add(line, "metadata must be a mapping of string keys to string values")
+		return
+	}
+	s.Metadata = map[string]string{}
+	for j := 0; j+1 < len(v.Content); j += 2 {
+		mk, mv := v.Content[j], v.Content[j+1]
+		key, kok := str(mk)
+		val, vok := str(mv)
+		if !kok || !vok {
+			p.add(mk.Line+1, "metadata %q must map a string to a string (quote values such as \"1.0\")", mk.Value)
+			continue
+		}
+		s.Metadata[key] = val
+	}
+}
+
+// allowedTools reads the allowed-tools field: a space-separated string
+// or a list of strings.
+func (p *skillParser) allowedTools(s *Skill, v *yaml.Node, line int) {
+	switch v.Kind {
+	case yaml.ScalarNode:
+		t, ok := str(v)
+		if !ok {
+			p.add(line, "allowed-tools must be a space-separated string or a list of strings")
+			return
+		}
+		s.AllowedTools = strings.Fields(t)
+	case yaml.SequenceNode:
+		for _, it := range v.Content {
+			t, ok := str(it)
+			if !ok {
+				p.add(it.Line+1, "allowed-tools must list strings")
+				continue
+			}
+			s.AllowedTools = append(s.AllowedTools, t)
+		}
+	default:
+		p.add(line, "allowed-tools must be a space-separated string or a list of strings")
+	}
 }
 
 // nameProblems checks a name against the specification's rules.

@@ -21,69 +21,7 @@ func (t *tr) constant(n *sitter.Node) *binding {
 		t.decline(n, "constant "+name, "defined in terms of itself")
 		return nil
 	}
-	var defs, others []*sitter.Node
-	var walk func(x *sitter.Node)
-	walk = func(x *sitter.Node) {
-		switch t.u.Language {
-		case "java":
-			switch x.Kind() {
-			case "variable_declarator":
-				if nm := x.ChildByFieldName("name"); nm != nil && t.text(nm) == name {
-					defs = append(defs, x)
-				}
-			case "formal_parameter", "catch_formal_parameter", "enhanced_for_statement":
-				// A parameter of the same name may be what the name means
-				// where the UDF is written.
-				if nm := x.ChildByFieldName("name"); nm != nil && t.text(nm) == name {
-					others = append(others, x)
-				}
-			}
-		case "scala":
-			switch x.Kind() {
-			case "parameter", "class_parameter", "binding":
-				// A parameter (of an enclosing def, a class or a lambda)
-				// of the same name may be what the name means there.
-				if nm := x.ChildByFieldName("name"); nm != nil && t.text(nm) == name {
-					others = append(others, x)
-				}
-			case "val_definition", "var_definition", "function_definition":
-				nm := x.ChildByFieldName("pattern")
-				if nm == nil {
-					nm = x.ChildByFieldName("name")
-				}
-				if nm != nil && t.text(nm) == name {
-					if x.Kind() == "val_definition" && nm.Kind() == "identifier" {
-						defs = append(defs, x)
-					} else {
-						others = append(others, x)
-					}
-				}
-			}
-		case "python":
-			switch x.Kind() {
-			case "assignment", "augmented_assignment":
-				if l := x.ChildByFieldName("left"); l != nil && t.text(l) == name {
-					defs = append(defs, x)
-				}
-			case "global_statement", "nonlocal_statement", "for_statement", "import_from_statement", "import_statement", "function_definition", "class_definition":
-				if x.Kind() == "function_definition" || x.Kind() == "class_definition" {
-					if nm := x.ChildByFieldName("name"); nm != nil && t.text(nm) == name {
-						others = append(others, x)
-					}
-				} else if containsIdent(t, x, name) && x.Kind() != "for_statement" {
-					others = append(others, x)
-				} else if x.Kind() == "for_statement" {
-					if l := x.ChildByFieldName("left"); l != nil && containsIdent(t, l, name) {
-						others = append(others, x)
-					}
-				}
-			}
-		}
-		for i := uint(0); i < x.NamedChildCount(); i++ {
-			walk(x.NamedChild(i))
-		}
-	}
-	walk(t.root)
+	defs, others := t.nameDefs(name)
 	if len(defs) == 0 {
 		t.decline(n, "name "+name, "not a parameter, local or constant defined in this file")
 		return nil
@@ -97,48 +35,173 @@ func (t *tr) constant(n *sitter.Node) *binding {
 	defer func() { t.constDepth-- }()
 	switch t.u.Language {
 	case "java":
-		decl := d.Parent()
-		mods := ""
-		for i := uint(0); i < decl.NamedChildCount(); i++ {
-			if c := decl.NamedChild(i); c.Kind() == "modifiers" {
-				mods = t.text(c)
-			}
-		}
-		if decl.Kind() != "field_declaration" || !containsWord(mods, "final") {
-			t.decline(n, "name "+name, "not a final field; its value may change")
-			return nil
-		}
-		return t.javaLocal(decl, t.text(decl.ChildByFieldName("type")), d.ChildByFieldName("value"), env{})
+		return t.javaConstant(n, name, d)
 	case "scala":
-		val := d.ChildByFieldName("value")
-		if val == nil {
-			t.decline(n, "name "+name, "an abstract val")
-			return nil
+		return t.scalaConstant(n, name, d)
+	default:
+		return t.pyConstant(n, name, d)
+	}
+}
+
+// nameRole is what a node of the file is to a name.
+type nameRole int
+
+const (
+	roleNone  nameRole = iota
+	roleDef            // a definition the constant's value may come from
+	roleOther          // another meaning of the name somewhere in the file
+)
+
+// nameDefs walks the whole file for the nodes that define name, by the
+// rules of the UDF's language: defs, where a constant's value may come
+// from, and others, which give the name another meaning somewhere.
+func (t *tr) nameDefs(name string) (defs, others []*sitter.Node) {
+	var role func(x *sitter.Node, name string) nameRole
+	switch t.u.Language {
+	case "java":
+		role = t.javaNameRole
+	case "scala":
+		role = t.scalaNameRole
+	case "python":
+		role = t.pyNameRole
+	default:
+		role = func(*sitter.Node, string) nameRole { return roleNone }
+	}
+	var walk func(x *sitter.Node)
+	walk = func(x *sitter.Node) {
+		switch role(x, name) {
+		case roleDef:
+			defs = append(defs, x)
+		case roleOther:
+			others = append(others, x)
 		}
-		b := t.scalaExpr(val, env{}, false)
-		if b == nil {
-			return nil
+		for i := uint(0); i < x.NamedChildCount(); i++ {
+			walk(x.NamedChild(i))
 		}
-		if ty := d.ChildByFieldName("type"); ty != nil {
-			switch t.text(ty) {
-			case "Double":
-				if ir.IsIntegral(b.e.Type()) {
-					return lit(widen(b.e, tDouble))
-				}
-			case "Long":
-				if b.e.Type() != nil && b.e.Type().Kind == tInt.Kind {
-					return lit(widen(b.e, tLong))
-				}
+	}
+	walk(t.root)
+	return defs, others
+}
+
+// javaNameRole: a variable declarator is a definition (constant takes
+// only a final field's); a parameter is another meaning.
+func (t *tr) javaNameRole(x *sitter.Node, name string) nameRole {
+	switch x.Kind() {
+	case "variable_declarator":
+		if nm := x.ChildByFieldName("name"); nm != nil && t.text(nm) == name {
+			return roleDef
+		}
+	case "formal_parameter", "catch_formal_parameter", "enhanced_for_statement":
+		// A parameter of the same name may be what the name means
+		// where the UDF is written.
+		if nm := x.ChildByFieldName("name"); nm != nil && t.text(nm) == name {
+			return roleOther
+		}
+	}
+	return roleNone
+}
+
+// scalaNameRole: a val binding a plain identifier is a definition; a
+// parameter, var, def or val pattern is another meaning.
+func (t *tr) scalaNameRole(x *sitter.Node, name string) nameRole {
+	switch x.Kind() {
+	case "parameter", "class_parameter", "binding":
+		// A parameter (of an enclosing def, a class or a lambda)
+		// of the same name may be what the name means there.
+		if nm := x.ChildByFieldName("name"); nm != nil && t.text(nm) == name {
+			return roleOther
+		}
+	case "val_definition", "var_definition", "function_definition":
+		nm := x.ChildByFieldName("pattern")
+		if nm == nil {
+			nm = x.ChildByFieldName("name")
+		}
+		if nm != nil && t.text(nm) == name {
+			if x.Kind() == "val_definition" && nm.Kind() == "identifier" {
+				return roleDef
+			}
+			return roleOther
+		}
+	}
+	return roleNone
+}
+
+// pyNameRole: an assignment is a definition (constant takes only a
+// module-level one); a global, nonlocal, for target, import, def or
+// class is another meaning.
+func (t *tr) pyNameRole(x *sitter.Node, name string) nameRole {
+	switch x.Kind() {
+	case "assignment", "augmented_assignment":
+		if l := x.ChildByFieldName("left"); l != nil && t.text(l) == name {
+			return roleDef
+		}
+	case "global_statement", "nonlocal_statement", "for_statement", "import_from_statement", "import_statement", "function_definition", "class_definition":
+		if x.Kind() == "function_definition" || x.Kind() == "class_definition" {
+			if nm := x.ChildByFieldName("name"); nm != nil && t.text(nm) == name {
+				return roleOther
+			}
+		} else if containsIdent(t, x, name) && x.Kind() != "for_statement" {
+			return roleOther
+		} else if x.Kind() == "for_statement" {
+			if l := x.ChildByFieldName("left"); l != nil && containsIdent(t, l, name) {
+				return roleOther
 			}
 		}
-		return b
-	default:
-		if d.Kind() != "assignment" || d.Parent() == nil || d.Parent().Parent() == nil || d.Parent().Parent().Kind() != "module" {
-			t.decline(n, "name "+name, "not a module-level constant assigned once")
-			return nil
-		}
-		return t.pyExpr(d.ChildByFieldName("right"), env{})
 	}
+	return roleNone
+}
+
+// javaConstant is the value of a final field's declarator d.
+func (t *tr) javaConstant(n *sitter.Node, name string, d *sitter.Node) *binding {
+	decl := d.Parent()
+	mods := ""
+	for i := uint(0); i < decl.NamedChildCount(); i++ {
+		if c := decl.NamedChild(i); c.Kind() == "modifiers" {
+			mods = t.text(c)
+		}
+	}
+	if decl.Kind() != "field_declaration" || !containsWord(mods, "final") {
+		t.decline(n, "name "+name, "not a final field; its value may change")
+		return nil
+	}
+	return t.javaLocal(decl, t.text(decl.ChildByFieldName("type")), d.ChildByFieldName("value"), env{})
+}
+
+// scalaConstant is the value of the val definition d, widened to its
+// declared Double or Long type.
+func (t *tr) scalaConstant(n *sitter.Node, name string, d *sitter.Node) *binding {
+	val := d.ChildByFieldName("value")
+	if val == nil {
+		t.decline(n, "name "+name, "an abstract val")
+		return nil
+	}
+	b := t.scalaExpr(val, env{}, false)
+	if b == nil {
+		return nil
+	}
+	if ty := d.ChildByFieldName("type"); ty != nil {
+		switch t.text(ty) {
+		case "Double":
+			if ir.IsIntegral(b.e.Type()) {
+				return lit(widen(b.e, tDouble))
+			}
+		case "Long":
+			if b.e.Type() != nil && b.e.Type().Kind == tInt.Kind {
+				return lit(widen(b.e, tLong))
+			}
+		}
+	}
+	return b
+}
+
+// pyConstant is the value of the assignment d, which must be at module
+// level.
+func (t *tr) pyConstant(n *sitter.Node, name string, d *sitter.Node) *binding {
+	if d.Kind() != "assignment" || d.Parent() == nil || d.Parent().Parent() == nil || d.Parent().Parent().Kind() != "module" {
+		t.decline(n, "name "+name, "not a module-level constant assigned once")
+		return nil
+	}
+	return t.pyExpr(d.ChildByFieldName("right"), env{})
 }
 
 func containsIdent(t *tr, x *sitter.Node, name string) bool {

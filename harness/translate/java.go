@@ -170,6 +170,8 @@ func (t *tr) javaCond(n *sitter.Node, e env) (ir.Expr, env, env) {
 	return v, e, e
 }
 
+// javaExpr translates a Java expression: literals and names here, each
+// operator and call by its own method.
 func (t *tr) javaExpr(n *sitter.Node, e env) *binding {
 	switch n.Kind() {
 	case "parenthesized_expression":
@@ -182,23 +184,7 @@ func (t *tr) javaExpr(n *sitter.Node, e env) *binding {
 		}
 		return t.constant(n)
 	case "field_access":
-		// Consts.NAME, Math.PI
-		obj, f := n.ChildByFieldName("object"), n.ChildByFieldName("field")
-		if obj != nil && f != nil && obj.Kind() == "identifier" {
-			if _, local := e[t.text(obj)]; !local {
-				if t.text(obj) == "Math" {
-					switch t.text(f) {
-					case "PI":
-						return lit(&ir.Lit{T: tDouble, Value: math.Pi})
-					case "E":
-						return lit(&ir.Lit{T: tDouble, Value: math.E})
-					}
-				}
-				if t.definesType(t.text(obj)) {
-					return t.constant(f)
-				}
-			}
-		}
+		return t.javaFieldAccess(n, e)
 	case "string_literal":
 		if s, ok := javaString(t.text(n)); ok {
 			return lit(&ir.Lit{T: tString, Value: s})
@@ -218,109 +204,162 @@ func (t *tr) javaExpr(n *sitter.Node, e env) *binding {
 		}
 		return t.ifOf(n, cond, t.javaExpr(n.ChildByFieldName("consequence"), te), t.javaExpr(n.ChildByFieldName("alternative"), ee))
 	case "unary_expression":
-		op := t.text(n.ChildByFieldName("operator"))
-		x := t.javaExpr(n.ChildByFieldName("operand"), e)
-		if x == nil {
-			return nil
-		}
-		v := t.unboxOrThrow(n, *x)
-		if v == nil {
-			return nil
-		}
-		switch {
-		case op == "-":
-			return lit(t.jvmNeg(n, v))
-		case op == "!" && isBool(v.Type()):
-			return lit(&ir.Unary{Op: ir.Not, X: v, T: tBool})
-		}
+		return t.javaUnary(n, e)
 	case "binary_expression":
-		op := t.text(n.ChildByFieldName("operator"))
-		ln, rn := n.ChildByFieldName("left"), n.ChildByFieldName("right")
-		if (op == "==" || op == "!=") && (rn.Kind() == "null_literal") || op == "&&" || op == "||" {
-			// As a condition: the right operand of && / || sees what the
-			// left one proved (s != null && s.isEmpty()).
-			c, _, _ := t.javaCond(n, e)
-			return lit(c)
-		}
-		l, r := t.javaExpr(ln, e), t.javaExpr(rn, e)
-		if l == nil || r == nil {
-			return nil
-		}
-		if op == "+" && (isString(l.e) || isString(r.e)) {
-			return t.jvmConcat(n, l, r)
-		}
-		if (op == "==" || op == "!=") && (isString(l.e) || isString(r.e)) {
-			t.decline(n, "Java "+op+" on strings", "Java compares String references, not their characters; use equals")
-			return nil
-		}
-		if (op == "==" || op == "!=") && l.boxed && r.boxed {
-			t.decline(n, "== on two boxed values", "Java compares references")
-			return nil
-		}
-		lv, rv := t.unboxOrThrow(ln, *l), t.unboxOrThrow(rn, *r)
-		if lv == nil || rv == nil {
-			return nil
-		}
-		if lv.Type() != nil && lv.Type().Kind == udf.String || rv.Type() != nil && rv.Type().Kind == udf.String {
-			t.decline(n, "operator "+op+" on strings", "not translated")
-			return nil
-		}
-		return lit(t.jvmBinary(n, op, lv, rv))
+		return t.javaBinary(n, e)
 	case "cast_expression":
-		x := t.javaExpr(n.ChildByFieldName("value"), e)
-		if x == nil {
-			return nil
-		}
-		v := t.unboxOrThrow(n, *x)
-		if v == nil {
-			return nil
-		}
-		return lit(t.jvmConvert(n, t.text(n.ChildByFieldName("type")), v))
+		return t.javaCast(n, e)
 	case "method_invocation":
-		obj, name := n.ChildByFieldName("object"), t.text(n.ChildByFieldName("name"))
-		var args []ir.Expr
-		nullArg := false
-		for _, a := range namedNonComment(n.ChildByFieldName("arguments")) {
-			b := t.javaExpr(a, e)
-			if b == nil {
-				return nil
-			}
-			v := b.e
-			if b.nullable && isString(b.e) {
-				nullArg = true
-			} else if b.nullable {
-				if v = t.unbox(a, *b); v == nil {
-					return nil
+		return t.javaInvocation(n, e)
+	}
+	return t.javaUnhandled(n)
+}
+
+// javaUnhandled declines an expression no rule translates.
+func (t *tr) javaUnhandled(n *sitter.Node) *binding {
+	t.decline(n, "Java "+n.Kind(), unhandledReason(n.Kind(), t.text(n)))
+	return nil
+}
+
+// javaFieldAccess translates Type.NAME: Math.PI, Math.E, or a constant
+// of a class the file defines.
+func (t *tr) javaFieldAccess(n *sitter.Node, e env) *binding {
+	// Consts.NAME, Math.PI
+	obj, f := n.ChildByFieldName("object"), n.ChildByFieldName("field")
+	if obj != nil && f != nil && obj.Kind() == "identifier" {
+		if _, local := e[t.text(obj)]; !local {
+			if t.text(obj) == "Math" {
+				switch t.text(f) {
+				case "PI":
+					return lit(&ir.Lit{T: tDouble, Value: math.Pi})
+				case "E":
+					return lit(&ir.Lit{T: tDouble, Value: math.E})
 				}
 			}
-			args = append(args, v)
-		}
-		if obj != nil && (t.text(obj) == "Objects" || t.text(obj) == "java.util.Objects") && name == "equals" && len(args) == 2 && isString(args[0]) && isString(args[1]) {
-			return lit(&ir.Binary{Op: ir.StrEqNullSafe, L: args[0], R: args[1], T: tBool})
-		}
-		if nullArg && name != "equals" {
-			t.decline(n, "a possibly-null string argument of "+name, "Java throws NullPointerException; check for null first")
-			return nil
-		}
-		if obj != nil && (t.text(obj) == "Math" || t.text(obj) == "java.lang.Math" || t.text(obj) == "StrictMath") {
-			return lit(t.jvmMath(n, name, args))
-		}
-		if obj != nil {
-			r := t.javaExpr(obj, e)
-			if r == nil {
-				return nil
-			}
-			if r.e.Type() != nil && r.e.Type().Kind == udf.String {
-				res := t.jvmStringMethod(n, name, r.e, args)
-				if r.nullable {
-					res = t.throwOnNull(n, r.e, res)
-				}
-				return lit(res)
+			if t.definesType(t.text(obj)) {
+				return t.constant(f)
 			}
 		}
 	}
-	t.decline(n, "Java "+n.Kind(), unhandledReason(n.Kind(), t.text(n)))
-	return nil
+	return t.javaUnhandled(n)
+}
+
+// javaUnary translates -x and !x.
+func (t *tr) javaUnary(n *sitter.Node, e env) *binding {
+	op := t.text(n.ChildByFieldName("operator"))
+	x := t.javaExpr(n.ChildByFieldName("operand"), e)
+	if x == nil {
+		return nil
+	}
+	v := t.unboxOrThrow(n, *x)
+	if v == nil {
+		return nil
+	}
+	switch {
+	case op == "-":
+		return lit(t.jvmNeg(n, v))
+	case op == "!" && isBool(v.Type()):
+		return lit(&ir.Unary{Op: ir.Not, X: v, T: tBool})
+	}
+	return t.javaUnhandled(n)
+}
+
+// javaBinary translates a binary operator: a comparison with null and
+// && / || as conditions, + on strings as concatenation, the rest on
+// unboxed numbers and booleans.
+func (t *tr) javaBinary(n *sitter.Node, e env) *binding {
+	op := t.text(n.ChildByFieldName("operator"))
+	ln, rn := n.ChildByFieldName("left"), n.ChildByFieldName("right")
+	if (op == "==" || op == "!=") && (rn.Kind() == "null_literal") || op == "&&" || op == "||" {
+		// As a condition: the right operand of && / || sees what the
+		// left one proved (s != null && s.isEmpty()).
+		c, _, _ := t.javaCond(n, e)
+		return lit(c)
+	}
+	l, r := t.javaExpr(ln, e), t.javaExpr(rn, e)
+	if l == nil || r == nil {
+		return nil
+	}
+	if op == "+" && (isString(l.e) || isString(r.e)) {
+		return t.jvmConcat(n, l, r)
+	}
+	if (op == "==" || op == "!=") && (isString(l.e) || isString(r.e)) {
+		t.decline(n, "Java "+op+" on strings", "Java compares String references, not their characters; use equals")
+		return nil
+	}
+	if (op == "==" || op == "!=") && l.boxed && r.boxed {
+		t.decline(n, "== on two boxed values", "Java compares references")
+		return nil
+	}
+	lv, rv := t.unboxOrThrow(ln, *l), t.unboxOrThrow(rn, *r)
+	if lv == nil || rv == nil {
+		return nil
+	}
+	if lv.Type() != nil && lv.Type().Kind == udf.String || rv.Type() != nil && rv.Type().Kind == udf.String {
+		t.decline(n, "operator "+op+" on strings", "not translated")
+		return nil
+	}
+	return lit(t.jvmBinary(n, op, lv, rv))
+}
+
+// javaCast translates (type) x.
+func (t *tr) javaCast(n *sitter.Node, e env) *binding {
+	x := t.javaExpr(n.ChildByFieldName("value"), e)
+	if x == nil {
+		return nil
+	}
+	v := t.unboxOrThrow(n, *x)
+	if v == nil {
+		return nil
+	}
+	return lit(t.jvmConvert(n, t.text(n.ChildByFieldName("type")), v))
+}
+
+// javaInvocation translates a method call: Objects.equals on strings,
+// Math (or StrictMath) functions, and String methods.
+func (t *tr) javaInvocation(n *sitter.Node, e env) *binding {
+	obj, name := n.ChildByFieldName("object"), t.text(n.ChildByFieldName("name"))
+	var args []ir.Expr
+	nullArg := false
+	for _, a := range namedNonComment(n.ChildByFieldName("arguments")) {
+		b := t.javaExpr(a, e)
+		if b == nil {
+			return nil
+		}
+		v := b.e
+		if b.nullable && isString(b.e) {
+			nullArg = true
+		} else if b.nullable {
+			if v = t.unbox(a, *b); v == nil {
+				return nil
+			}
+		}
+		args = append(args, v)
+	}
+	if obj != nil && (t.text(obj) == "Objects" || t.text(obj) == "java.util.Objects") && name == "equals" && len(args) == 2 && isString(args[0]) && isString(args[1]) {
+		return lit(&ir.Binary{Op: ir.StrEqNullSafe, L: args[0], R: args[1], T: tBool})
+	}
+	if nullArg && name != "equals" {
+		t.decline(n, "a possibly-null string argument of "+name, "Java throws NullPointerException; check for null first")
+		return nil
+	}
+	if obj != nil && (t.text(obj) == "Math" || t.text(obj) == "java.lang.Math" || t.text(obj) == "StrictMath") {
+		return lit(t.jvmMath(n, name, args))
+	}
+	if obj != nil {
+		r := t.javaExpr(obj, e)
+		if r == nil {
+			return nil
+		}
+		if r.e.Type() != nil && r.e.Type().Kind == udf.String {
+			res := t.jvmStringMethod(n, name, r.e, args)
+			if r.nullable {
+				res = t.throwOnNull(n, r.e, res)
+			}
+			return lit(res)
+		}
+	}
+	return t.javaUnhandled(n)
 }
 
 // javaString reads a Java string literal (not a text block).

@@ -654,104 +654,28 @@ func (t *tr) scalaMatch(n *sitter.Node, e env, tail bool) *binding {
 		t.decline(n, "match", "no cases")
 		return nil
 	}
-	type arm struct {
-		cond ir.Expr
-		val  *binding
-	}
-	var arms []arm
+	var arms []matchArm
 	var dflt *binding
 	for _, c := range namedNonComment(body) {
 		if c.Kind() != "case_clause" || dflt != nil {
 			t.decline(c, "case after one that always matches", "not translated")
 			return nil
 		}
-		pat := c.ChildByFieldName("pattern")
-		res := c.ChildByFieldName("body")
-		if pat == nil || res == nil {
-			t.decline(c, "case without a body", "not translated")
+		arm, ok := t.scalaCase(c, scrut, e, tail)
+		if !ok {
 			return nil
 		}
-		ce := e
-		var cond ir.Expr
-		alts := []*sitter.Node{pat}
-		if pat.Kind() == "alternative_pattern" {
-			alts = t.flatAlternatives(pat)
-		}
-		switch pat.Kind() {
-		case "null_literal":
-			cond = &ir.Lit{T: tBool, Value: false}
-			if scrut.nullable {
-				cond = &ir.IsNull{X: scrut.e}
-			}
-		case "alternative_pattern":
-			for _, a := range alts {
-				p := t.scalaPatternCond(a, scrut, e)
-				if p == nil {
-					return nil
-				}
-				if cond == nil {
-					cond = p
-				} else {
-					cond = &ir.Binary{Op: ir.Or, L: cond, R: p, T: tBool}
-				}
-			}
-		case "wildcard":
-		case "identifier":
-			// A variable pattern binds the scrutinee.
-			ce = e.with(t.text(pat), *scrut)
-		default:
-			if cond = t.scalaPatternCond(pat, scrut, e); cond == nil {
-				return nil
-			}
-		}
-		var g *sitter.Node
-		for _, k := range namedNonComment(c) {
-			if k.Kind() == "guard" {
-				g = k
-			}
-		}
-		if g != nil {
-			gc := g.ChildByFieldName("condition")
-			if gc == nil {
-				t.decline(g, "guard "+t.text(g), "not translated")
-				return nil
-			}
-			// The guard runs only where the pattern matched.
-			gv, ge, _ := t.scalaCond(gc, ce)
-			if gv == nil {
-				return nil
-			}
-			ce = ge
-			if cond == nil {
-				cond = gv
-			} else {
-				cond = &ir.Binary{Op: ir.And, L: cond, R: gv, T: tBool}
-			}
-		}
-		val := t.scalaBranch(res, ce, tail)
-		if val == nil {
-			return nil
-		}
-		if cond == nil {
-			dflt = val
+		if arm.cond == nil {
+			dflt = arm.val
 			continue
 		}
-		arms = append(arms, arm{cond, val})
+		arms = append(arms, arm)
 	}
 	if dflt == nil {
 		// An unmatched value throws MatchError: so does the rewrite.
-		var ty *udf.Type
-		for _, a := range arms {
-			if ty == nil {
-				ty = a.val.e.Type()
-			}
-		}
-		if ty == nil {
-			t.decline(n, "match without a case that always matches", "an unmatched value throws MatchError, and no case gives the result's type")
+		if dflt = t.matchErrorDefault(n, arms); dflt == nil {
 			return nil
 		}
-		msg := "udfx: the original throws " + asciiSnippet("scala.MatchError where no case of "+t.text(n.ChildByFieldName("value"))+" matches")
-		dflt = &binding{e: &ir.Raise{Msg: msg, T: ty}}
 	}
 	out := dflt
 	for i := len(arms) - 1; i >= 0; i-- {
@@ -760,6 +684,108 @@ func (t *tr) scalaMatch(n *sitter.Node, e env, tail bool) *binding {
 		}
 	}
 	return out
+}
+
+// matchArm is one case of a match: its value where cond holds; a nil
+// cond always matches.
+type matchArm struct {
+	cond ir.Expr
+	val  *binding
+}
+
+// scalaCase translates one case clause c of a match on scrut: its
+// pattern and guard make the arm's condition.
+func (t *tr) scalaCase(c *sitter.Node, scrut *binding, e env, tail bool) (matchArm, bool) {
+	pat := c.ChildByFieldName("pattern")
+	res := c.ChildByFieldName("body")
+	if pat == nil || res == nil {
+		t.decline(c, "case without a body", "not translated")
+		return matchArm{}, false
+	}
+	cond, ce, ok := t.scalaCasePattern(pat, scrut, e)
+	if !ok {
+		return matchArm{}, false
+	}
+	var g *sitter.Node
+	for _, k := range namedNonComment(c) {
+		if k.Kind() == "guard" {
+			g = k
+		}
+	}
+	if g != nil {
+		gc := g.ChildByFieldName("condition")
+		if gc == nil {
+			t.decline(g, "guard "+t.text(g), "not translated")
+			return matchArm{}, false
+		}
+		// The guard runs only where the pattern matched.
+		gv, ge, _ := t.scalaCond(gc, ce)
+		if gv == nil {
+			return matchArm{}, false
+		}
+		ce = ge
+		if cond == nil {
+			cond = gv
+		} else {
+			cond = &ir.Binary{Op: ir.And, L: cond, R: gv, T: tBool}
+		}
+	}
+	val := t.scalaBranch(res, ce, tail)
+	if val == nil {
+		return matchArm{}, false
+	}
+	return matchArm{cond, val}, true
+}
+
+// scalaCasePattern is the condition under which pat matches scrut (nil:
+// always), and the names the case's body sees.
+func (t *tr) scalaCasePattern(pat *sitter.Node, scrut *binding, e env) (ir.Expr, env, bool) {
+	switch pat.Kind() {
+	case "null_literal":
+		if scrut.nullable {
+			return &ir.IsNull{X: scrut.e}, e, true
+		}
+		return &ir.Lit{T: tBool, Value: false}, e, true
+	case "alternative_pattern":
+		var cond ir.Expr
+		for _, a := range t.flatAlternatives(pat) {
+			p := t.scalaPatternCond(a, scrut, e)
+			if p == nil {
+				return nil, nil, false
+			}
+			if cond == nil {
+				cond = p
+			} else {
+				cond = &ir.Binary{Op: ir.Or, L: cond, R: p, T: tBool}
+			}
+		}
+		return cond, e, true
+	case "wildcard":
+		return nil, e, true
+	case "identifier":
+		// A variable pattern binds the scrutinee.
+		return nil, e.with(t.text(pat), *scrut), true
+	default:
+		cond := t.scalaPatternCond(pat, scrut, e)
+		return cond, e, cond != nil
+	}
+}
+
+// matchErrorDefault is the value where no arm matches: a raise of
+// MatchError, of the type of the first arm that has one.
+func (t *tr) matchErrorDefault(n *sitter.Node, arms []matchArm) *binding {
+	var ty *udf.Type
+	for _, a := range arms {
+		if ty == nil {
+			ty = a.val.e.Type()
+		}
+	}
+	if ty == nil {
+		t.decline(n, "match without a case that always matches", "an unmatched value throws MatchError, and no case gives the result's type")
+		return nil
+	}
+	msg := "udfx: the original throws " + asciiSnippet("scala.MatchError where no case of "+t.text(n.ChildByFieldName("value"))+" matches")
+	return &binding{e: &ir.Raise{Msg: msg, T: ty}}
 }
 
 func (t *tr) flatAlternatives(n *sitter.Node) []*sitter.Node {

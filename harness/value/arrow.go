@@ -151,69 +151,110 @@ func Append(b array.Builder, v Value) error {
 		b.AppendNull()
 		return nil
 	}
-	mismatch := func() error { return fmt.Errorf("cannot store a %s value in an Arrow %s column", v.Kind, b.Type()) }
+	switch bb := b.(type) {
+	case *array.BooleanBuilder, *array.Int8Builder, *array.Int16Builder, *array.Int32Builder, *array.Int64Builder,
+		*array.Float32Builder, *array.Float64Builder:
+		return appendNumber(b, v)
+	case *array.Decimal128Builder:
+		return appendDecimal128(bb, v)
+	case *array.Decimal256Builder:
+		return appendDecimal256(bb, v)
+	case *array.StringBuilder, *array.BinaryBuilder, *array.Date32Builder, *array.TimestampBuilder:
+		return appendTextOrTime(b, v)
+	case *array.MapBuilder, *array.ListBuilder, *array.StructBuilder:
+		return appendNested(b, v)
+	default:
+		return fmt.Errorf("value: unsupported Arrow builder %T", b)
+	}
+}
+
+// mismatch is the error of a value of the wrong kind for b.
+func mismatch(b array.Builder, v Value) error {
+	return fmt.Errorf("cannot store a %s value in an Arrow %s column", v.Kind, b.Type())
+}
+
+// appendNumber appends a non-null v to a boolean, integer or floating
+// point builder; an integer must fit the builder's width.
+func appendNumber(b array.Builder, v Value) error {
 	switch bb := b.(type) {
 	case *array.BooleanBuilder:
 		if v.Kind != Bool {
-			return mismatch()
+			return mismatch(b, v)
 		}
 		bb.Append(v.Bool)
 	case *array.Int8Builder:
 		if v.Kind != Int || v.Int < math.MinInt8 || v.Int > math.MaxInt8 {
-			return mismatch()
+			return mismatch(b, v)
 		}
 		bb.Append(int8(v.Int))
 	case *array.Int16Builder:
 		if v.Kind != Int || v.Int < math.MinInt16 || v.Int > math.MaxInt16 {
-			return mismatch()
+			return mismatch(b, v)
 		}
 		bb.Append(int16(v.Int))
 	case *array.Int32Builder:
 		if v.Kind != Int || v.Int < math.MinInt32 || v.Int > math.MaxInt32 {
-			return mismatch()
+			return mismatch(b, v)
 		}
 		bb.Append(int32(v.Int))
 	case *array.Int64Builder:
 		if v.Kind != Int {
-			return mismatch()
+			return mismatch(b, v)
 		}
 		bb.Append(v.Int)
 	case *array.Float32Builder:
 		if v.Kind != Float {
-			return mismatch()
+			return mismatch(b, v)
 		}
 		bb.Append(v.Float32())
 	case *array.Float64Builder:
 		if v.Kind != Double {
-			return mismatch()
+			return mismatch(b, v)
 		}
 		bb.Append(v.Float64())
-	case *array.Decimal128Builder:
-		if v.Kind != Decimal {
-			return mismatch()
-		}
-		dt := bb.Type().(*arrow.Decimal128Type)
-		u, err := rescale(v, dt.Scale)
-		if err != nil {
-			return err
-		}
-		n := decimal128.FromBigInt(u)
-		if !n.FitsInPrecision(dt.Precision) {
-			return fmt.Errorf("decimal %s does not fit %s", DecimalString(v.Unscaled, v.Scale), dt)
-		}
-		bb.Append(n)
-	case *array.Decimal256Builder:
-		if v.Kind != Decimal {
-			return mismatch()
-		}
-		u, err := rescale(v, bb.Type().(*arrow.Decimal256Type).Scale)
-		if err != nil {
-			return err
-		}
-		bb.Append(decimal256.FromBigInt(u))
+	}
+	return nil
+}
+
+// appendDecimal128 appends a non-null decimal v at the builder's scale;
+// it must fit the builder's precision.
+func appendDecimal128(bb *array.Decimal128Builder, v Value) error {
+	if v.Kind != Decimal {
+		return mismatch(bb, v)
+	}
+	dt := bb.Type().(*arrow.Decimal128Type)
+	u, err := rescale(v, dt.Scale)
+	if err != nil {
+		return err
+	}
+	n := decimal128.FromBigInt(u)
+	if !n.FitsInPrecision(dt.Precision) {
+		return fmt.Errorf("decimal %s does not fit %s", DecimalString(v.Unscaled, v.Scale), dt)
+	}
+	bb.Append(n)
+	return nil
+}
+
+// appendDecimal256 appends a non-null decimal v at the builder's scale.
+func appendDecimal256(bb *array.Decimal256Builder, v Value) error {
+	if v.Kind != Decimal {
+		return mismatch(bb, v)
+	}
+	u, err := rescale(v, bb.Type().(*arrow.Decimal256Type).Scale)
+	if err != nil {
+		return err
+	}
+	bb.Append(decimal256.FromBigInt(u))
+	return nil
+}
+
+// appendTextOrTime appends a non-null v to a string, binary, date or
+// timestamp builder.
+func appendTextOrTime(b array.Builder, v Value) error {
+	switch bb := b.(type) {
 	case *array.StringBuilder:
 		if v.Kind != String {
-			return mismatch()
+			return mismatch(b, v)
 		}
 		if v.HasLoneSurrogate() {
 			return fmt.Errorf("string %s holds a lone UTF-16 surrogate, which UTF-8 cannot store", v)
@@ -221,22 +262,30 @@ func Append(b array.Builder, v Value) error {
 		bb.Append(string(utf16.Decode(v.Units)))
 	case *array.BinaryBuilder:
 		if v.Kind != Binary {
-			return mismatch()
+			return mismatch(b, v)
 		}
 		bb.Append(v.Bytes)
 	case *array.Date32Builder:
 		if v.Kind != Date || v.Int < math.MinInt32 || v.Int > math.MaxInt32 {
-			return mismatch()
+			return mismatch(b, v)
 		}
 		bb.Append(arrow.Date32(v.Int))
 	case *array.TimestampBuilder:
 		if v.Kind != Timestamp {
-			return mismatch()
+			return mismatch(b, v)
 		}
 		bb.Append(arrow.Timestamp(v.Int))
+	}
+	return nil
+}
+
+// appendNested appends a non-null map, array or struct v, appending its
+// elements to the child builders.
+func appendNested(b array.Builder, v Value) error {
+	switch bb := b.(type) {
 	case *array.MapBuilder:
 		if v.Kind != Map {
-			return mismatch()
+			return mismatch(b, v)
 		}
 		bb.Append(true)
 		for i := 0; i+1 < len(v.Elems); i += 2 {
@@ -249,7 +298,7 @@ func Append(b array.Builder, v Value) error {
 		}
 	case *array.ListBuilder:
 		if v.Kind != Array {
-			return mismatch()
+			return mismatch(b, v)
 		}
 		bb.Append(true)
 		for _, e := range v.Elems {
@@ -259,7 +308,7 @@ func Append(b array.Builder, v Value) error {
 		}
 	case *array.StructBuilder:
 		if v.Kind != Struct || len(v.Elems) != bb.NumField() {
-			return mismatch()
+			return mismatch(b, v)
 		}
 		bb.Append(true)
 		for i, e := range v.Elems {
@@ -267,8 +316,6 @@ func Append(b array.Builder, v Value) error {
 				return err
 			}
 		}
-	default:
-		return fmt.Errorf("value: unsupported Arrow builder %T", b)
 	}
 	return nil
 }

@@ -67,178 +67,245 @@ var (
 	schemaVariables = regexp.MustCompile(`(?m)^\s*(?:val\s+|var\s+|final\s+\w+\s+|String\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(?::\s*[A-Za-z.]+\s*)?=\s*`)
 )
 
+// schemaScan is one reading of a file's schema facts: the file, what to
+// leave out, and the facts found so far.
+type schemaScan struct {
+	src  string
+	lang udf.Language
+	skip func(line int) bool
+	// lits and comments are the file's string literals and comments.
+	lits, comments []lit
+	sf             *schemaFacts
+}
+
 // extractSchema reads the schema facts of src, leaving out what lies in
 // skip (the UDF's own definition: a StructType there is its return type).
 func extractSchema(src string, lang udf.Language, skip func(line int) bool) *schemaFacts {
-	sf := &schemaFacts{fields: map[string][]field{}, views: map[string]bool{}}
-	lits, comments := stringLiterals(src, lang)
-	// inLiteral is true inside a string literal or a comment: neither is
-	// code that makes a DataFrame.
-	inLiteral := func(i int) bool {
-		for _, ls := range [][]lit{lits, comments} {
-			for _, l := range ls {
-				if i >= l.start && i < l.end {
-					return true
-				}
+	sc := &schemaScan{src: src, lang: lang, skip: skip, sf: &schemaFacts{fields: map[string][]field{}, views: map[string]bool{}}}
+	sc.lits, sc.comments = stringLiterals(src, lang)
+	// The order of the readings is the order of the facts they record.
+	sc.declaredSchemas()
+	sc.unsureSources()
+	sc.redefinitions()
+	return sc.sf
+}
+
+// inLiteral is true inside a string literal or a comment: neither is
+// code that makes a DataFrame.
+func (sc *schemaScan) inLiteral(i int) bool {
+	for _, ls := range [][]lit{sc.lits, sc.comments} {
+		for _, l := range ls {
+			if i >= l.start && i < l.end {
+				return true
 			}
 		}
+	}
+	return false
+}
+
+// each calls fn on every match of re in code outside skip, with the
+// offset of the call's opening parenthesis and its arguments; a match
+// that does not end in "(" gets the offset after it and no arguments.
+func (sc *schemaScan) each(re *regexp.Regexp, fn func(open, line int, args []arg)) {
+	src := sc.src
+	for _, m := range re.FindAllStringIndex(src, -1) {
+		if sc.inLiteral(m[0]) || sc.skip(lineOf(src, m[0])) {
+			continue
+		}
+		open := m[1] - 1
+		if src[open] != '(' {
+			fn(m[1], lineOf(src, m[0]), nil)
+			continue
+		}
+		fn(open, lineOf(src, m[0]), splitArgs(src, open, sc.lang))
+	}
+}
+
+// addField records a column a schema declares.
+func (sc *schemaScan) addField(name string, typ *udf.Type, line int, how string) {
+	sc.sf.fields[name] = append(sc.sf.fields[name], field{name: name, typ: typ, line: line, how: how})
+}
+
+// addDoubt records something that makes a column's type uncertain.
+func (sc *schemaScan) addDoubt(d doubt) { sc.sf.doubts = append(sc.sf.doubts, d) }
+
+// addDDL records the columns of a DDL schema, with or without its
+// struct<...>; it reports whether text is one.
+func (sc *schemaScan) addDDL(text string, line int, how string) bool {
+	t, err := udf.ParseType(text)
+	if err != nil || t.Kind != udf.Struct {
+		t, err = udf.ParseType("struct<" + text + ">")
+	}
+	if err != nil || t.Kind != udf.Struct {
 		return false
 	}
-	each := func(re *regexp.Regexp, fn func(open, line int, args []arg)) {
-		for _, m := range re.FindAllStringIndex(src, -1) {
-			if inLiteral(m[0]) || skip(lineOf(src, m[0])) {
-				continue
-			}
-			open := m[1] - 1
-			if src[open] != '(' {
-				fn(m[1], lineOf(src, m[0]), nil)
-				continue
-			}
-			fn(open, lineOf(src, m[0]), splitArgs(src, open, lang))
-		}
+	for _, f := range t.Fields {
+		sc.addField(f.Name, f.Type, line, how)
 	}
-	addDDL := func(text string, line int, how string) bool {
-		t, err := udf.ParseType(text)
-		if err != nil || t.Kind != udf.Struct {
-			t, err = udf.ParseType("struct<" + text + ">")
-		}
-		if err != nil || t.Kind != udf.Struct {
-			return false
-		}
-		for _, f := range t.Fields {
-			sf.fields[f.Name] = append(sf.fields[f.Name], field{name: f.Name, typ: f.Type, line: line, how: how})
-		}
+	return true
+}
+
+// schemaArg reads a schema handed to .schema(...) or createDataFrame:
+// a DDL string, a StructType (its StructFields are read by
+// structField), or a variable holding either. It reports whether the
+// argument is one.
+func (sc *schemaScan) schemaArg(a arg, line int, how string, depth int) bool {
+	src := sc.src
+	v := strings.TrimSpace(a.text)
+	if s, ok := unquote(v, sc.lang); ok {
+		return sc.addDDL(s, line, how)
+	}
+	if strings.Contains(v, "StructType") || strings.Contains(v, "StructField") {
 		return true
 	}
-	// schemaArg reads a schema handed to .schema(...) or createDataFrame:
-	// a DDL string, a StructType (its StructFields are read below), or a
-	// variable holding either. It reports whether the argument is one.
-	var schemaArg func(a arg, line int, how string, depth int) bool
-	schemaArg = func(a arg, line int, how string, depth int) bool {
-		v := strings.TrimSpace(a.text)
-		if s, ok := unquote(v, lang); ok {
-			return addDDL(s, line, how)
-		}
-		if strings.Contains(v, "StructType") || strings.Contains(v, "StructField") {
-			return true
-		}
-		if reIdent.MatchString(v) && depth < 3 {
-			for _, m := range schemaVariables.FindAllStringSubmatchIndex(src, -1) {
-				if src[m[2]:m[3]] != v || inLiteral(m[0]) {
-					continue
-				}
-				rest := src[m[1]:]
-				if end := strings.IndexByte(rest, '\n'); end >= 0 && !strings.HasPrefix(strings.TrimSpace(rest), "\"\"\"") {
-					rest = rest[:end]
-				}
-				return schemaArg(arg{text: firstExpr(rest, lang)}, lineOf(src, m[0]), how, depth+1)
+	if reIdent.MatchString(v) && depth < 3 {
+		for _, m := range schemaVariables.FindAllStringSubmatchIndex(src, -1) {
+			if src[m[2]:m[3]] != v || sc.inLiteral(m[0]) {
+				continue
 			}
+			rest := src[m[1]:]
+			if end := strings.IndexByte(rest, '\n'); end >= 0 && !strings.HasPrefix(strings.TrimSpace(rest), "\"\"\"") {
+				rest = rest[:end]
+			}
+			return sc.schemaArg(arg{text: firstExpr(rest, sc.lang)}, lineOf(src, m[0]), how, depth+1)
 		}
-		return false
 	}
-	each(reSchemaCall, func(_, line int, args []arg) {
-		if len(args) == 1 && !schemaArg(args[0], line, "spark.read.schema", 0) {
-			sf.doubts = append(sf.doubts, doubt{line: line, what: "a schema udfx cannot read (" + short(args[0].text) + ")"})
+	return false
+}
+
+// declaredSchemas reads the schemas the file declares: .schema(...),
+// StructType.fromDDL, createDataFrame, StructField, StructType.add and
+// the id column of spark.range.
+func (sc *schemaScan) declaredSchemas() {
+	sc.each(reSchemaCall, func(_, line int, args []arg) {
+		if len(args) == 1 && !sc.schemaArg(args[0], line, "spark.read.schema", 0) {
+			sc.addDoubt(doubt{line: line, what: "a schema udfx cannot read (" + short(args[0].text) + ")"})
 		}
 	})
-	each(reFromDDL, func(_, line int, args []arg) {
+	sc.each(reFromDDL, func(_, line int, args []arg) {
 		if len(args) == 1 {
-			schemaArg(args[0], line, "StructType.fromDDL", 0)
+			sc.schemaArg(args[0], line, "StructType.fromDDL", 0)
 		}
 	})
-	each(reCreateDF, func(_, line int, args []arg) {
-		var schema *arg
-		for i := range args {
-			if args[i].kw == "schema" || (args[i].kw == "" && i == 1) {
-				schema = &args[i]
-			}
-		}
-		if schema == nil || !schemaArg(*schema, line, "createDataFrame", 0) {
-			sf.doubts = append(sf.doubts, doubt{line: line, what: "createDataFrame without a schema udfx can read"})
-		}
+	sc.each(reCreateDF, sc.createDataFrame)
+	sc.each(reStructField, sc.structField)
+	sc.each(reAddField, sc.addedField)
+	sc.each(reRange, func(_, line int, _ []arg) {
+		sc.addField("id", udf.Prim(udf.Long), line, "spark.range")
 	})
-	each(reStructField, func(_, line int, args []arg) {
-		if len(args) < 2 {
-			return
+}
+
+// createDataFrame reads the schema argument of a createDataFrame call,
+// by keyword or as the second argument.
+func (sc *schemaScan) createDataFrame(_, line int, args []arg) {
+	var schema *arg
+	for i := range args {
+		if args[i].kw == "schema" || (args[i].kw == "" && i == 1) {
+			schema = &args[i]
 		}
-		name, ok := unquote(strings.TrimSpace(args[0].text), lang)
-		if !ok {
-			return
-		}
-		t, err := udf.ParseType(strings.TrimSpace(args[1].text))
-		if err != nil {
-			sf.doubts = append(sf.doubts, doubt{line: line, column: name, what: "a StructField whose type udfx cannot read"})
-			return
-		}
-		sf.fields[name] = append(sf.fields[name], field{name: name, typ: t, line: line, how: "StructField"})
-	})
-	each(reAddField, func(_, line int, args []arg) {
-		if len(args) < 2 {
-			return
-		}
-		name, ok := unquote(strings.TrimSpace(args[0].text), lang)
-		if !ok {
-			return
-		}
-		text := strings.TrimSpace(args[1].text)
-		if s, ok := unquote(text, lang); ok {
-			text = s
-		}
-		if t, err := udf.ParseType(text); err == nil {
-			sf.fields[name] = append(sf.fields[name], field{name: name, typ: t, line: line, how: "StructType.add"})
-		}
-	})
-	each(reRange, func(_, line int, _ []arg) {
-		sf.fields["id"] = append(sf.fields["id"], field{name: "id", typ: udf.Prim(udf.Long), line: line, how: "spark.range"})
-	})
+	}
+	if schema == nil || !sc.schemaArg(*schema, line, "createDataFrame", 0) {
+		sc.addDoubt(doubt{line: line, what: "createDataFrame without a schema udfx can read"})
+	}
+}
+
+// structField reads StructField(name, type, ...).
+func (sc *schemaScan) structField(_, line int, args []arg) {
+	if len(args) < 2 {
+		return
+	}
+	name, ok := unquote(strings.TrimSpace(args[0].text), sc.lang)
+	if !ok {
+		return
+	}
+	t, err := udf.ParseType(strings.TrimSpace(args[1].text))
+	if err != nil {
+		sc.addDoubt(doubt{line: line, column: name, what: "a StructField whose type udfx cannot read"})
+		return
+	}
+	sc.addField(name, t, line, "StructField")
+}
+
+// addedField reads StructType.add(name, type), the type a type object
+// or a DDL string.
+func (sc *schemaScan) addedField(_, line int, args []arg) {
+	if len(args) < 2 {
+		return
+	}
+	name, ok := unquote(strings.TrimSpace(args[0].text), sc.lang)
+	if !ok {
+		return
+	}
+	text := strings.TrimSpace(args[1].text)
+	if s, ok := unquote(text, sc.lang); ok {
+		text = s
+	}
+	if t, err := udf.ParseType(text); err == nil {
+		sc.addField(name, t, line, "StructType.add")
+	}
+}
+
+// unsureSources records the DataFrames whose columns' types the file
+// does not show: read without a schema, read from a table by name, or
+// made by toDF.
+func (sc *schemaScan) unsureSources() {
+	src := sc.src
 	for _, m := range reRead.FindAllStringIndex(src, -1) {
-		if inLiteral(m[0]) || skip(lineOf(src, m[0])) {
+		if sc.inLiteral(m[0]) || sc.skip(lineOf(src, m[0])) {
 			continue
 		}
 		if loader := readLoader(src[m[1]:]); loader != "" {
-			sf.doubts = append(sf.doubts, doubt{line: lineOf(src, m[0]), what: "a DataFrame read with ." + loader + "(...) and no schema"})
+			sc.addDoubt(doubt{line: lineOf(src, m[0]), what: "a DataFrame read with ." + loader + "(...) and no schema"})
 		}
 	}
-	each(reTable, func(_, line int, args []arg) {
+	sc.each(reTable, func(_, line int, args []arg) {
 		if len(args) == 1 {
-			sf.doubts = append(sf.doubts, doubt{line: line, what: "a table read by name (" + short(args[0].text) + ")"})
+			sc.addDoubt(doubt{line: line, what: "a table read by name (" + short(args[0].text) + ")"})
 		}
 	})
-	each(reToDF, func(_, line int, _ []arg) {
-		sf.doubts = append(sf.doubts, doubt{line: line, what: "a DataFrame made by toDF(...), whose types follow its data"})
+	sc.each(reToDF, func(_, line int, _ []arg) {
+		sc.addDoubt(doubt{line: line, what: "a DataFrame made by toDF(...), whose types follow its data"})
 	})
-	defines := func(re *regexp.Regexp, argIdx int, what string) {
-		each(re, func(_, line int, args []arg) {
-			if len(args) > argIdx {
-				if name, ok := unquote(strings.TrimSpace(args[argIdx].text), lang); ok {
-					d := doubt{line: line, column: name, what: what}
-					if len(args) > argIdx+1 {
-						d.value = strings.TrimSpace(args[argIdx+1].text)
-					}
-					sf.doubts = append(sf.doubts, d)
-				}
-			}
-		})
-	}
-	defines(reWithColumn, 0, "withColumn defines it")
-	defines(reRenamed, 1, "withColumnRenamed defines it")
-	defines(reAlias, 0, "an alias defines it")
-	each(reTempView, func(_, _ int, args []arg) {
+}
+
+// redefinitions records the columns the file defines again (withColumn,
+// withColumnRenamed, an alias, an SQL AS) and the temp views it
+// registers.
+func (sc *schemaScan) redefinitions() {
+	sc.defines(reWithColumn, 0, "withColumn defines it")
+	sc.defines(reRenamed, 1, "withColumnRenamed defines it")
+	sc.defines(reAlias, 0, "an alias defines it")
+	sc.each(reTempView, func(_, _ int, args []arg) {
 		if len(args) >= 1 {
-			if name, ok := unquote(strings.TrimSpace(args[0].text), lang); ok {
-				sf.views[strings.ToLower(name)] = true
+			if name, ok := unquote(strings.TrimSpace(args[0].text), sc.lang); ok {
+				sc.sf.views[strings.ToLower(name)] = true
 			}
 		}
 	})
-	for _, l := range lits {
-		if skip(lineOf(src, l.start)) {
+	for _, l := range sc.lits {
+		if sc.skip(lineOf(sc.src, l.start)) {
 			continue
 		}
 		for _, m := range reSQLAs.FindAllStringSubmatch(l.value, -1) {
-			sf.doubts = append(sf.doubts, doubt{line: lineOf(src, l.start), column: m[1], what: "a SQL alias (AS " + m[1] + ") defines it"})
+			sc.addDoubt(doubt{line: lineOf(sc.src, l.start), column: m[1], what: "a SQL alias (AS " + m[1] + ") defines it"})
 		}
 	}
-	return sf
+}
+
+// defines records a doubt on the column named by argument argIdx of
+// each call re matches, with the argument after it as its new value.
+func (sc *schemaScan) defines(re *regexp.Regexp, argIdx int, what string) {
+	sc.each(re, func(_, line int, args []arg) {
+		if len(args) > argIdx {
+			if name, ok := unquote(strings.TrimSpace(args[argIdx].text), sc.lang); ok {
+				d := doubt{line: line, column: name, what: what}
+				if len(args) > argIdx+1 {
+					d.value = strings.TrimSpace(args[argIdx+1].text)
+				}
+				sc.addDoubt(d)
+			}
+		}
+	})
 }
 
 // sqlTables are the tables an SQL text reads that the file does not
