@@ -15,12 +15,12 @@ import (
 
 	"github.com/udfx/udfx/harness/bench"
 	"github.com/udfx/udfx/harness/evidence"
-	"github.com/udfx/udfx/harness/rewrite"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/runner/runners"
 	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/translate"
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/internal/patch"
 )
 
 // benchOptions are the flags of `udfx bench`.
@@ -109,10 +109,10 @@ func runBench(ctx context.Context, e *env, opts *benchOptions, target string) er
 	if err != nil {
 		return err
 	}
-	if _, err := e.ensurePython(ctx, filepath.Dir(e.abs(u.File))); err != nil {
+	if _, err := e.ensurePython(ctx, filepath.Dir(u.Path())); err != nil {
 		return internalError(err)
 	}
-	abs, err := filepath.Abs(e.abs(u.File))
+	abs, err := filepath.Abs(u.Path())
 	if err != nil {
 		return internalError(err)
 	}
@@ -129,10 +129,8 @@ func runBench(ctx context.Context, e *env, opts *benchOptions, target string) er
 		if sql, origin, err = benchSQL(e, opts.sql, abs, u); err != nil {
 			return err
 		}
-		run := *u
-		run.File = abs
 		bopts := bench.Options{
-			UDF: &run, SQL: sql, Rows: opts.rows, Seed: opts.seed, Warmup: opts.warmup, Runs: opts.runs, ANSI: opts.ansi,
+			UDF: u, SQL: sql, Rows: opts.rows, Seed: opts.seed, Warmup: opts.warmup, Runs: opts.runs, ANSI: opts.ansi,
 			Limits: runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB, Sandbox: sandboxMode}, NewRunner: runners.New, Progress: progress,
 		}
 		if opts.spark.onSpark() {
@@ -171,14 +169,14 @@ func benchSQL(e *env, flag, abs string, u *udf.UDF) (sql, origin string, err err
 	if flag != "" {
 		return flag, "--sql", nil
 	}
-	root := rewrite.RepoRoot(filepath.Dir(abs))
+	root := patch.RepoRoot(filepath.Dir(abs))
 	rel, err := filepath.Rel(root, abs)
 	if err != nil {
 		return "", "", internalError(err)
 	}
 	byRepo := *u
-	byRepo.File = filepath.ToSlash(rel)
-	sql, path, ok, err := rewrite.AppliedSQL(root, &byRepo)
+	byRepo.File, byRepo.Root = filepath.ToSlash(rel), root
+	sql, path, ok, err := patch.AppliedSQL(root, &byRepo)
 	if err != nil {
 		return "", "", usageError(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/udfx/udfx/harness/rewrite"
+	"github.com/udfx/udfx/internal/patch"
 )
 
 // TestSecondRunOnAUDFIsRefused: while one run holds a UDF's workspace,
@@ -18,7 +18,7 @@ import (
 func TestSecondRunOnAUDFIsRefused(t *testing.T) {
 	repo := scaffoldRepo(t)
 	ws := filepath.Join(repo, ".udfx", "to_fahrenheit")
-	unlock, err := rewrite.LockWorkspace(ws)
+	unlock, err := patch.LockWorkspace(ws)
 	require.NoError(t, err)
 	const target = "examples/python-celsius/celsius.py:to_fahrenheit"
 	for _, args := range [][]string{

@@ -14,6 +14,7 @@ import (
 	"github.com/udfx/udfx/harness/rewrite"
 	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/internal/patch"
 )
 
 // pipelineEngine is the engine an RDD chain runs on: Spark, whatever
@@ -46,8 +47,6 @@ func runPipelineRewrite(ctx context.Context, e *env, opts *rewriteOptions, loc *
 	if err != nil {
 		return err
 	}
-	run := *u
-	run.File = filepath.Join(root, filepath.FromSlash(u.File))
 	var session *spark.Session
 	defer func() {
 		if session != nil {
@@ -56,7 +55,7 @@ func runPipelineRewrite(ctx context.Context, e *env, opts *rewriteOptions, loc *
 	}()
 	start := func() (*spark.Session, error) {
 		var err error
-		session, err = startSpark(ctx, e, &so, &run, true, filepath.Join(filepath.Dir(ws), "spark"))
+		session, err = startSpark(ctx, e, &so, u, true, filepath.Join(filepath.Dir(ws), "spark"))
 		return session, err
 	}
 	out, err := rewrite.RunPipeline(ctx, rewrite.PipelineOptions{
@@ -88,7 +87,7 @@ func runPipelineRewrite(ctx context.Context, e *env, opts *rewriteOptions, loc *
 	if !opts.apply {
 		return nil
 	}
-	if err := rewrite.Apply(root, u.Name, out.Changes, opts.force); err != nil {
+	if err := patch.Apply(root, u.Name, out.Changes, opts.force); err != nil {
 		return applyError(err)
 	}
 	fmt.Fprintf(w, "  applied        %d files changed in %s\n", len(out.Changes), root)
@@ -125,21 +124,19 @@ func benchPipeline(ctx context.Context, e *env, opts *benchOptions, u *udf.UDF, 
 	case err != nil:
 		return nil, "", internalError(err)
 	}
-	ws := filepath.Join(rewrite.RepoRoot(filepath.Dir(abs)), rewrite.WorkspaceDirName, "spark")
-	if err := rewrite.MarkWorkspace(ws); err != nil {
+	ws := filepath.Join(patch.RepoRoot(filepath.Dir(abs)), patch.WorkspaceDirName, "spark")
+	if err := patch.MarkWorkspace(ws); err != nil {
 		return nil, "", internalError(err)
 	}
 	if err := os.MkdirAll(ws, 0o755); err != nil {
 		return nil, "", internalError(err)
 	}
-	input := filepath.Join(ws, fmt.Sprintf("bench-%s-%d-words-%d.txt", rewrite.SafeName(u.Name), opts.rows, opts.seed))
+	input := filepath.Join(ws, fmt.Sprintf("bench-%s-%d-words-%d.txt", patch.SafeName(u.Name), opts.rows, opts.seed))
 	if err := os.WriteFile(input, pipeline.Words(opts.seed, opts.rows), 0o644); err != nil {
 		return nil, "", internalError(err)
 	}
 	defer os.Remove(input)
-	run := *u
-	run.File = abs
-	s, err := startSpark(ctx, e, &so, &run, opts.ansi, ws)
+	s, err := startSpark(ctx, e, &so, u, opts.ansi, ws)
 	if err != nil {
 		return nil, "", err
 	}

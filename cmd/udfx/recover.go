@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/udfx/udfx/harness/rewrite"
 	"github.com/udfx/udfx/internal/applyjournal"
+	"github.com/udfx/udfx/internal/patch"
 )
 
 // repoOfArgs says which repository a command reads or writes, from its
@@ -38,7 +38,7 @@ func udfRepo(e *env, args []string) string {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
-	return rewrite.RepoRoot(dir)
+	return patch.RepoRoot(dir)
 }
 
 // recoverApplies rolls back every interrupted --apply in the repository
@@ -50,7 +50,7 @@ func recoverApplies(e *env, cmd *cobra.Command, args []string) error {
 	if !ok {
 		return nil
 	}
-	reps, err := rewrite.Recover(repoOf(e, args))
+	reps, err := patch.Recover(repoOf(e, args))
 	for _, r := range reps {
 		fmt.Fprintf(e.Stderr, "udfx: rolled back an interrupted --apply of %s: %s\n", r.UDF, r.Summary())
 	}

@@ -10,15 +10,15 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/udfx/udfx/harness/rewrite"
 	"github.com/udfx/udfx/internal/applyjournal"
+	"github.com/udfx/udfx/internal/patch"
 	"github.com/udfx/udfx/internal/treetest"
 )
 
 const celsiusPath = "examples/python-celsius/celsius.py"
 
 func repoTree(t *testing.T, root string) map[string]string {
-	return treetest.Snapshot(t, root, ".git", rewrite.WorkspaceDirName)
+	return treetest.Snapshot(t, root, ".git", patch.WorkspaceDirName)
 }
 
 // killApply runs an apply of to_fahrenheit's rewrite into repo and kills
@@ -33,7 +33,7 @@ func killApply(t *testing.T, repo string) {
 		{Path: "udfx-rewrites/to_fahrenheit/evidence.json", New: []byte("{}\n")},
 		{Path: celsiusPath, Old: src, New: append([]byte("# rewritten\n"), src...)},
 	}
-	c := &applyjournal.Commit{Root: repo, Dir: rewrite.JournalDir(repo, "to_fahrenheit"), UDF: "to_fahrenheit", Files: files,
+	c := &applyjournal.Commit{Root: repo, Dir: patch.JournalDir(repo, "to_fahrenheit"), UDF: "to_fahrenheit", Files: files,
 		AfterStep: func(step int) error {
 			if step == len(files)+3 {
 				return errors.New("killed")
@@ -113,7 +113,7 @@ func TestARollBackThatWouldLoseWorkStops(t *testing.T) {
 	assert.Equal(t, exitFailed, code)
 	assert.Contains(t, stdout, "interrupted-apply")
 
-	journal := filepath.Join(rewrite.JournalDir(repo, "to_fahrenheit"), applyjournal.FileName)
+	journal := filepath.Join(patch.JournalDir(repo, "to_fahrenheit"), applyjournal.FileName)
 	require.NoError(t, os.WriteFile(journal, []byte("{\"format\": "), 0o644))
 	_, stderr, code = runCLI(t, repo, "rewrite", "--recover")
 	assert.Equal(t, exitState, code)

@@ -21,6 +21,7 @@ import (
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/value"
 	"github.com/udfx/udfx/internal/applyjournal"
+	"github.com/udfx/udfx/internal/patch"
 	"github.com/udfx/udfx/internal/termsafe"
 )
 
@@ -185,18 +186,7 @@ not be rolled back (a file changed since, or a damaged journal).`,
 }
 
 func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string) error {
-	for _, t := range opts.targets {
-		if _, ok := udf.InfoOf(t); !ok {
-			return usageErrorf("unknown --target %q: udfx rewrites to: %s", t, udf.TargetNames())
-		}
-	}
-	if opts.rows <= 0 || opts.timeout <= 0 || opts.memoryMB <= 0 {
-		return usageErrorf("--rows, --timeout and --memory must be positive")
-	}
-	if opts.force && !opts.apply {
-		return usageErrorf("--force only makes sense with --apply")
-	}
-	if err := opts.spark.check(); err != nil {
+	if err := opts.validate(); err != nil {
 		return err
 	}
 	sandboxMode, err := e.sandboxMode(opts.sandbox, opts.spark.onSpark())
@@ -212,7 +202,7 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 		return err
 	}
 	defer unlock()
-	python, err := e.ensurePython(ctx, filepath.Dir(e.abs(loc.UDF.File)))
+	python, err := e.ensurePython(ctx, filepath.Dir(loc.UDF.Path()))
 	if err != nil {
 		return internalError(err)
 	}
@@ -220,20 +210,9 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 		return runPipelineRewrite(ctx, e, opts, loc, python)
 	}
 	u, src, root, ws := loc.UDF, loc.Source, loc.Root, loc.Workspace
-	targets := opts.targets
-	if len(targets) == 0 {
-		targets = rewrite.DefaultTargets(u)
-	}
-	if err := rewrite.CheckTargets(u, targets); err != nil {
-		return usageErrorf("--target: %w", err)
-	}
-	if opts.native && !slices.Contains(targets, rewrite.TargetCUDA) {
-		return usageErrorf("--native builds the cuda target's kernel, and the targets here are %s: add --target cuda (Java and Scala UDFs)", strings.Join(targets, ","))
-	}
-	if opts.native {
-		if err := ensureNVCC(ctx, e); err != nil {
-			return err
-		}
+	targets, err := opts.targetsFor(ctx, e, u)
+	if err != nil {
+		return err
 	}
 	var tolerance *value.Policy
 	var toleranceFrom string
@@ -248,33 +227,77 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 	}
 	var session *spark.Session
 	if opts.spark.onSpark() {
-		run := *u
-		run.File = filepath.Join(root, filepath.FromSlash(u.File))
-		if session, err = startSpark(ctx, e, &opts.spark, &run, true, filepath.Join(filepath.Dir(ws), "spark")); err != nil {
+		if session, err = startSpark(ctx, e, &opts.spark, u, true, filepath.Join(filepath.Dir(ws), "spark")); err != nil {
 			return err
 		}
 		defer session.Close()
 	}
-	progress := e.progress().Func()
 	out, err := rewrite.Run(ctx, rewrite.Options{
 		UDF: u, Source: src, RepoRoot: root, Workspace: ws, Targets: targets,
 		Agent: agent, Seed: opts.seed, Rows: opts.rows,
 		Limits:    runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB, Sandbox: sandboxMode},
-		NewRunner: runners.New, Tool: "udfx " + version, Progress: progress, Spark: session,
+		NewRunner: runners.New, Tool: "udfx " + version, Progress: e.progress().Func(), Spark: session,
 		BuildNative: opts.native, Tolerance: tolerance, ToleranceFrom: toleranceFrom,
 	})
 	if err != nil {
-		var oe *rewrite.OriginalError
 		var nd *rewrite.NondeterministicError
-		switch {
-		case errors.As(err, &nd):
+		if errors.As(err, &nd) {
 			return &exitError{code: exitFailed, err: err}
-		case errors.As(err, &oe):
-			return internalError(err)
 		}
 		return internalError(err)
 	}
-	w := e.Stdout
+	if err := printRewrite(e, out); err != nil {
+		return err
+	}
+	if opts.apply {
+		if err := patch.Apply(root, u.Name, out.Changes, opts.force); err != nil {
+			return applyError(err)
+		}
+		fmt.Fprintf(e.Stdout, "  applied        %d files changed in %s\n", len(out.Changes), root)
+	}
+	return nil
+}
+
+// validate refuses flags that cannot work together before anything runs.
+func (opts *rewriteOptions) validate() error {
+	for _, t := range opts.targets {
+		if _, ok := udf.InfoOf(t); !ok {
+			return usageErrorf("unknown --target %q: udfx rewrites to: %s", t, udf.TargetNames())
+		}
+	}
+	if opts.rows <= 0 || opts.timeout <= 0 || opts.memoryMB <= 0 {
+		return usageErrorf("--rows, --timeout and --memory must be positive")
+	}
+	if opts.force && !opts.apply {
+		return usageErrorf("--force only makes sense with --apply")
+	}
+	return opts.spark.check()
+}
+
+// targetsFor is the targets to try for u: those asked for, or all that
+// apply to it. With --native it makes sure nvcc is at hand.
+func (opts *rewriteOptions) targetsFor(ctx context.Context, e *env, u *udf.UDF) ([]string, error) {
+	targets := opts.targets
+	if len(targets) == 0 {
+		targets = rewrite.DefaultTargets(u)
+	}
+	if err := rewrite.CheckTargets(u, targets); err != nil {
+		return nil, usageErrorf("--target: %w", err)
+	}
+	if !opts.native {
+		return targets, nil
+	}
+	if !slices.Contains(targets, rewrite.TargetCUDA) {
+		return nil, usageErrorf("--native builds the cuda target's kernel, and the targets here are %s: add --target cuda (Java and Scala UDFs)", strings.Join(targets, ","))
+	}
+	return targets, ensureNVCC(ctx, e)
+}
+
+// printRewrite writes the rewrite's summary: each candidate's verdict and,
+// for a verified rewrite, the engine, plans, speed, report and patch. An
+// unverified rewrite is an exitFailed error.
+func printRewrite(e *env, out *rewrite.Outcome) error {
+	w, u := e.Stdout, out.UDF
 	// Names and reasons quote the repository's text: printed quoted when
 	// they hold a newline or an escape sequence.
 	fmt.Fprintf(w, "%s (%s, %s)\n", termsafe.String(u.Name), u.Language, termsafe.String(u.File))
@@ -332,12 +355,6 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 	}
 	fmt.Fprintf(w, "  report         %s\n", termsafe.String(rel))
 	fmt.Fprintf(w, "  patch          %s\n", termsafe.String(workRel(e, out.PatchPath)))
-	if opts.apply {
-		if err := rewrite.Apply(root, u.Name, out.Changes, opts.force); err != nil {
-			return applyError(err)
-		}
-		fmt.Fprintf(w, "  applied        %d files changed in %s\n", len(out.Changes), root)
-	}
 	return nil
 }
 
@@ -376,10 +393,10 @@ func declaredTolerance(root string, u *udf.UDF) (*value.Policy, string, error) {
 // path outside the repository, dropped use sites) to usage errors and an
 // interrupted earlier apply to the state error.
 func applyError(err error) error {
-	var de *rewrite.DirtyError
-	var ce *rewrite.ChangedError
-	var out *rewrite.OutsideError
-	var du *rewrite.DroppedUseSitesError
+	var de *patch.DirtyError
+	var ce *patch.ChangedError
+	var out *patch.OutsideError
+	var du *patch.DroppedUseSitesError
 	var oe *applyjournal.OpenError
 	switch {
 	case errors.As(err, &de) || errors.As(err, &ce) || errors.As(err, &out) || errors.As(err, &du):

@@ -16,6 +16,7 @@ import (
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/runner/runners"
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/internal/patch"
 )
 
 // scaffoldOptions are the flags of `udfx scaffold`.
@@ -84,7 +85,7 @@ type locatedUDF struct {
 // UDF would overwrite each other's inputs and evidence. Another run
 // holding it is exit 3, udfx could not do its job.
 func lockWorkspace(ws string) (func(), error) {
-	unlock, err := rewrite.LockWorkspace(ws)
+	unlock, err := patch.LockWorkspace(ws)
 	if err != nil {
 		return nil, internalError(err)
 	}
@@ -99,7 +100,7 @@ func locateUDF(e *env, target, workspace, types string) (*locatedUDF, error) {
 	if err != nil {
 		return nil, err
 	}
-	abs, err := filepath.Abs(e.abs(u.File))
+	abs, err := filepath.Abs(u.Path())
 	if err != nil {
 		return nil, internalError(err)
 	}
@@ -107,20 +108,20 @@ func locateUDF(e *env, target, workspace, types string) (*locatedUDF, error) {
 	if err != nil {
 		return nil, usageErrorf("read %s: %w", u.File, err)
 	}
-	root := rewrite.RepoRoot(filepath.Dir(abs))
+	root := patch.RepoRoot(filepath.Dir(abs))
 	rel, err := filepath.Rel(root, abs)
 	if err != nil {
 		return nil, internalError(err)
 	}
-	u.File = filepath.ToSlash(rel)
-	ws := filepath.Join(root, rewrite.WorkspaceDirName)
+	u.File, u.Root = filepath.ToSlash(rel), root
+	ws := filepath.Join(root, patch.WorkspaceDirName)
 	if workspace != "" {
 		ws = e.abs(workspace)
 	}
-	if err := rewrite.MarkWorkspace(ws); err != nil {
+	if err := patch.MarkWorkspace(ws); err != nil {
 		return nil, internalError(err)
 	}
-	return &locatedUDF{UDF: u, Source: src, Root: root, Workspace: filepath.Join(ws, rewrite.SafeName(u.Name))}, nil
+	return &locatedUDF{UDF: u, Source: src, Root: root, Workspace: filepath.Join(ws, patch.SafeName(u.Name))}, nil
 }
 
 // display shows a path relative to the work directory when it lies below
@@ -168,7 +169,7 @@ func runScaffold(ctx context.Context, e *env, opts *scaffoldOptions, target stri
 		return err
 	}
 	defer unlock()
-	if _, err := e.ensurePython(ctx, filepath.Dir(e.abs(loc.UDF.File))); err != nil {
+	if _, err := e.ensurePython(ctx, filepath.Dir(loc.UDF.Path())); err != nil {
 		return internalError(err)
 	}
 	u := loc.UDF

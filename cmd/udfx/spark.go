@@ -15,9 +15,9 @@ import (
 	"github.com/udfx/udfx/harness/mavenjar"
 	"github.com/udfx/udfx/harness/plan"
 	"github.com/udfx/udfx/harness/pyenv"
-	"github.com/udfx/udfx/harness/rewrite"
 	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/internal/patch"
 	"github.com/udfx/udfx/internal/sandbox"
 )
 
@@ -95,13 +95,13 @@ func (o *sparkOptions) cometJarPath(ctx context.Context, e *env) (string, error)
 // from the start, so that the session never restarts for it. workspace
 // keeps the driver's log, which errors name.
 func startSpark(ctx context.Context, e *env, o *sparkOptions, u *udf.UDF, ansi bool, workspace string) (*spark.Session, error) {
-	if err := rewrite.MarkWorkspace(workspace); err != nil {
+	if err := patch.MarkWorkspace(workspace); err != nil {
 		return nil, internalError(err)
 	}
 	if err := os.MkdirAll(workspace, 0o755); err != nil {
 		return nil, internalError(fmt.Errorf("workspace: %w", err))
 	}
-	cfg := spark.Config{Master: o.master, Remote: o.remote, ANSI: ansi, Dir: filepath.Dir(u.File), Workspace: workspace}
+	cfg := spark.Config{Master: o.master, Remote: o.remote, ANSI: ansi, Dir: filepath.Dir(u.Path()), Workspace: workspace}
 	if e.Getenv != nil {
 		cfg.Env = e.Getenv
 	}
@@ -160,7 +160,7 @@ func sparkError(err error) error {
 // on bopts.Rows generated rows written as Parquet.
 func benchOnSpark(ctx context.Context, e *env, o *sparkOptions, bopts bench.Options) (*bench.Result, error) {
 	u := bopts.UDF
-	ws := filepath.Join(rewrite.RepoRoot(filepath.Dir(u.File)), ".udfx", "spark")
+	ws := filepath.Join(patch.RepoRoot(filepath.Dir(u.Path())), ".udfx", "spark")
 	mem := memory.NewGoAllocator()
 	rec, _, err := bench.Inputs(u, bopts.Rows, bopts.Seed, mem)
 	if err != nil {
@@ -170,7 +170,7 @@ func benchOnSpark(ctx context.Context, e *env, o *sparkOptions, bopts bench.Opti
 	if err := os.MkdirAll(ws, 0o755); err != nil {
 		return nil, fmt.Errorf("workspace: %w", err)
 	}
-	input := filepath.Join(ws, fmt.Sprintf("bench-%s-%d-%d.parquet", rewrite.SafeName(u.Name), bopts.Rows, bopts.Seed))
+	input := filepath.Join(ws, fmt.Sprintf("bench-%s-%d-%d.parquet", patch.SafeName(u.Name), bopts.Rows, bopts.Seed))
 	if err := spark.WriteParquet(input, rec); err != nil {
 		return nil, err
 	}

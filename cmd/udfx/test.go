@@ -12,11 +12,11 @@ import (
 
 	"github.com/udfx/udfx/harness/difftest"
 	"github.com/udfx/udfx/harness/evidence"
-	"github.com/udfx/udfx/harness/rewrite"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/runner/runners"
 	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/value"
+	"github.com/udfx/udfx/internal/patch"
 )
 
 // testOptions are the flags of `udfx test`.
@@ -143,21 +143,17 @@ func runTest(ctx context.Context, e *env, opts *testOptions, target string) erro
 	if err != nil {
 		return err
 	}
-	if _, err := e.ensurePython(ctx, filepath.Dir(e.abs(u.File))); err != nil {
+	if _, err := e.ensurePython(ctx, filepath.Dir(u.Path())); err != nil {
 		return internalError(err)
 	}
-	// The runners read and compile the source: give them its real path;
-	// the report shows the path as the user gave it.
-	display := u.File
-	u.File = e.abs(u.File)
 	samples := ""
 	if opts.samples != "" {
 		samples = e.abs(opts.samples)
 	}
 	workspace := ""
 	if opts.workspace != "" {
-		workspace = filepath.Join(e.abs(opts.workspace), rewrite.SafeName(u.Name))
-		if err := rewrite.MarkWorkspace(workspace); err != nil {
+		workspace = filepath.Join(e.abs(opts.workspace), patch.SafeName(u.Name))
+		if err := patch.MarkWorkspace(workspace); err != nil {
 			return internalError(err)
 		}
 		unlock, err := lockWorkspace(workspace)
@@ -199,7 +195,6 @@ func runTest(ctx context.Context, e *env, opts *testOptions, target string) erro
 		}
 		return sparkError(err)
 	}
-	rep.File = display
 	if opts.format == "json" {
 		err = rep.WriteJSON(e.Stdout)
 	} else {

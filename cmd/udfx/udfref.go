@@ -117,6 +117,8 @@ func findUDF(e *env, target string, types udfTypes) (*udf.UDF, error) {
 		}
 		return nil, usageErrorf("%s has no UDF named %q (it has %s)", path, name, strings.Join(names, ", "))
 	}
+	// File is as given, relative to the working directory.
+	u.Root = e.WorkDir
 	if ref.types != "" && types.flag != "" {
 		return nil, usageErrorf("give the types once: with --types or as %s:%s%s, not both", path, name, ref.types)
 	}

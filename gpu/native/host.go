@@ -1,4 +1,4 @@
-package cuda
+package native
 
 import (
 	"bufio"
@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/udfx/udfx/gpu"
+	"github.com/udfx/udfx/harness/render/cuda"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/value"
@@ -56,7 +57,7 @@ type hostRunner struct {
 // g++ and the driver of gpu/host, in a temporary folder, and returns a
 // runner.Runner over it. No g++ is a *runner.EnvError; a compile failure
 // is a *BuildError with the compiler's output.
-func HostRunner(ctx context.Context, files []File, u *udf.UDF, limits runner.Limits) (runner.Runner, error) {
+func HostRunner(ctx context.Context, files []cuda.File, u *udf.UDF, limits runner.Limits) (runner.Runner, error) {
 	cxx, err := exec.LookPath("g++")
 	if err != nil {
 		return nil, &runner.EnvError{What: "C++ compiler", Msg: "g++ is not on PATH; install it (apt-get install g++) to check CUDA rewrites on the host"}
@@ -73,7 +74,7 @@ func HostRunner(ctx context.Context, files []File, u *udf.UDF, limits runner.Lim
 	}()
 	have := map[string]bool{}
 	for _, f := range files {
-		if f.Path != RowHeader && f.Path != JVMHeader {
+		if f.Path != cuda.RowHeader && f.Path != cuda.JVMHeader {
 			continue // the host build needs the two headers only
 		}
 		have[f.Path] = true
@@ -81,7 +82,7 @@ func HostRunner(ctx context.Context, files []File, u *udf.UDF, limits runner.Lim
 			return nil, fmt.Errorf("host build: %w", err)
 		}
 	}
-	for _, need := range []string{RowHeader, JVMHeader} {
+	for _, need := range []string{cuda.RowHeader, cuda.JVMHeader} {
 		if !have[need] {
 			return nil, fmt.Errorf("host build: the rendered files lack %s", need)
 		}
@@ -110,7 +111,7 @@ func HostRunner(ctx context.Context, files []File, u *udf.UDF, limits runner.Lim
 }
 
 func (r *hostRunner) Describe() string {
-	return fmt.Sprintf("%s %s; udfx_row of %s (host build of the CUDA rewrite)", r.compiler, strings.Join(HostFlags[:3], " "), RowHeader)
+	return fmt.Sprintf("%s %s; udfx_row of %s (host build of the CUDA rewrite)", r.compiler, strings.Join(HostFlags[:3], " "), cuda.RowHeader)
 }
 
 func (r *hostRunner) Close() error {

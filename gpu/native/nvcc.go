@@ -1,4 +1,10 @@
-package cuda
+// Package native builds what harness/render/cuda renders: the device
+// library (nvcc for the kernel, g++ for the JNI bridge) that the RAPIDS
+// Accelerator loads, and a host build of the per-row function (g++) that
+// runs as a runner.Runner, so the differential test judges the CUDA
+// rewrite on a machine without a GPU. udfx rewrite builds with it; udfx
+// verify only re-renders and so does not import it.
+package native
 
 import (
 	"context"
@@ -10,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/udfx/udfx/gpu/toolkit"
+	"github.com/udfx/udfx/harness/render/cuda"
 )
 
 // DeviceArch are nvcc's code generation flags: Hopper machine code
@@ -45,7 +52,7 @@ type Library struct {
 
 // LibraryName is the name the rendered Java class loads
 // (System.loadLibrary) for files, Render's output.
-func LibraryName(files []File) (string, error) {
+func LibraryName(files []cuda.File) (string, error) {
 	for _, f := range files {
 		if strings.HasPrefix(f.Path, "java/") {
 			cls := strings.TrimSuffix(filepath.Base(f.Path), ".java")
@@ -61,7 +68,7 @@ func LibraryName(files []File) (string, error) {
 // or any warning is a *BuildError with the compiler's output. Nothing
 // runs on a device: the library's cuDF symbols are resolved when the JVM
 // loads it after the cuDF jar's libcudf.so.
-func BuildLibrary(ctx context.Context, nvcc toolkit.NVCC, cudf []string, javaHome string, files []File, outDir string) (*Library, error) {
+func BuildLibrary(ctx context.Context, nvcc toolkit.NVCC, cudf []string, javaHome string, files []cuda.File, outDir string) (*Library, error) {
 	name, err := LibraryName(files)
 	if err != nil {
 		return nil, err
@@ -91,8 +98,8 @@ func BuildLibrary(ctx context.Context, nvcc toolkit.NVCC, cudf []string, javaHom
 	lib := &Library{Name: name, Path: filepath.Join(outDir, "lib"+name+".so")}
 	kernelObj, jniObj := filepath.Join(src, "udf_kernel.o"), filepath.Join(src, "udf_jni.o")
 	steps := [][]string{
-		append(append(append([]string{nvcc.Path}, DeviceFlags...), inc...), "-c", filepath.Join(src, Kernel), "-o", kernelObj),
-		append(append(append([]string{"g++"}, JNIFlags...), jni...), "-c", filepath.Join(src, JNI), "-o", jniObj),
+		append(append(append([]string{nvcc.Path}, DeviceFlags...), inc...), "-c", filepath.Join(src, cuda.Kernel), "-o", kernelObj),
+		append(append(append([]string{"g++"}, JNIFlags...), jni...), "-c", filepath.Join(src, cuda.JNI), "-o", jniObj),
 		append(append([]string{nvcc.Path, "-shared"}, DeviceArch...), kernelObj, jniObj, "-o", lib.Path),
 	}
 	for _, s := range steps {

@@ -44,6 +44,7 @@ func runCelsius(t *testing.T, srv *scripted.Server, tweak func(*Config)) (*rewri
 	us, err := fe.Parse("celsius.py", src)
 	require.NoError(t, err)
 	require.Len(t, us, 1)
+	us[0].Root = root
 
 	ws := filepath.Join(root, ".udfx", "to_fahrenheit")
 	cfg := Config{BaseURL: srv.URL(), APIKey: testKey, Model: "test-model", Workspace: ws}

@@ -114,77 +114,126 @@ func Run(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options) (*Report, er
 	approx := false
 	if opts.Spark == nil {
 		var policy value.Policy
-		var err error
-		expr, approx, policy, err = compileRewrite(rw.SQL, cols, opts)
+		expr, approx, policy, err = compileForEngine(u, rw, cols, opts)
 		if err != nil {
-			return nil, &UsageError{Err: fmt.Errorf("rewrite %q: %w", rw.SQL, err)}
+			return nil, err
 		}
 		opts.Policy = policy
-		if !expr.Type().Equal(u.Return) {
-			return nil, &UsageError{Err: fmt.Errorf("rewrite %q has type %s but %s returns %s: cast it or fix the expression", rw.SQL, expr.Type(), u.Name, u.Return)}
-		}
 	}
 
 	mem := memory.NewGoAllocator()
 	progress("generating inputs")
+	in, err := makeTestRows(u, rw, opts, params, mem)
+	if err != nil {
+		return nil, err
+	}
+	defer in.release()
+	rep := &Report{
+		UDF: u.Name, Language: string(u.Language), File: u.File,
+		RewriteSQL: rw.SQL, Engine: "embedded", ANSI: opts.ANSI, Policy: opts.Policy, ApproxMath: approx,
+		AllowErrorToNull: opts.AllowErrorToNull, Seed: opts.Seed,
+		Rows: len(in.rows), SpecialRows: in.stats.SpecialRows, NullRows: in.stats.NullRows, SampleRows: in.sampleRows,
+		NearMissRows:       in.nearMisses,
+		OriginalExceptions: map[string]int{}, RewriteExceptions: map[string]int{},
+	}
+	if opts.Spark != nil {
+		return runOnSpark(ctx, u, rw, opts, params, in.rec, in.rows, rep, mem)
+	}
+	return runEmbedded(ctx, u, expr, opts, params, in, rep, mem, progress)
+}
+
+// compileForEngine compiles rw for the embedded engine, which must give
+// it u's return type.
+func compileForEngine(u *udf.UDF, rw Rewrite, cols []engine.Column, opts Options) (*engine.Expr, bool, value.Policy, error) {
+	expr, approx, policy, err := compileRewrite(rw.SQL, cols, opts)
+	if err != nil {
+		return nil, false, policy, &UsageError{Err: fmt.Errorf("rewrite %q: %w", rw.SQL, err)}
+	}
+	if !expr.Type().Equal(u.Return) {
+		return nil, false, policy, &UsageError{Err: fmt.Errorf("rewrite %q has type %s but %s returns %s: cast it or fix the expression", rw.SQL, expr.Type(), u.Name, u.Return)}
+	}
+	return expr, approx, policy, nil
+}
+
+// testRows are the rows a test runs, as one record and as values: the
+// generated rows, the samples after them, and the near misses last.
+type testRows struct {
+	rec        arrow.RecordBatch
+	rows       [][]value.Value
+	stats      inputs.Stats
+	sampleRows int
+	nearMisses int
+	// releases free the records made on the way; release runs them
+	// last first.
+	releases []func()
+}
+
+func (in *testRows) release() {
+	for i := len(in.releases) - 1; i >= 0; i-- {
+		in.releases[i]()
+	}
+}
+
+// makeTestRows generates the seeded inputs, adds the user's samples,
+// saves them in the workspace, and adds the near misses after them.
+func makeTestRows(u *udf.UDF, rw Rewrite, opts Options, params []inputs.Param, mem memory.Allocator) (_ *testRows, err error) {
 	rec, stats, err := inputs.Generate(params, inputs.Options{Seed: opts.Seed, Rows: opts.Rows}, mem)
 	if err != nil {
 		return nil, fmt.Errorf("generate inputs: %w", err)
 	}
-	defer rec.Release()
-	sampleRows := 0
+	in := &testRows{rec: rec, stats: stats, releases: []func(){rec.Release}}
+	// A failure releases what was made before it.
+	defer func() {
+		if err != nil {
+			in.release()
+		}
+	}()
 	if opts.Samples != "" {
 		samples, err := inputs.LoadSamples(opts.Samples, params, mem)
 		if err != nil {
 			return nil, &UsageError{Err: err}
 		}
-		defer samples.Release()
-		sampleRows = int(samples.NumRows())
-		joined, err := concat(rec, samples, mem)
+		in.releases = append(in.releases, samples.Release)
+		in.sampleRows = int(samples.NumRows())
+		joined, err := concat(in.rec, samples, mem)
 		if err != nil {
 			return nil, err
 		}
-		defer joined.Release()
-		rec = joined
+		in.releases = append(in.releases, joined.Release)
+		in.rec = joined
 	}
 	// The saved inputs are the seeded ones (and the samples): what a
 	// record's seed and rows regenerate. The near misses come after.
-	if err := saveInputs(opts.Workspace, rec); err != nil {
+	if err := saveInputs(opts.Workspace, in.rec); err != nil {
 		return nil, err
 	}
-	rows := recordRows(rec)
-	nearMisses := 0
+	in.rows = recordRows(in.rec)
 	if opts.NearMisses {
-		near := nearMissRows(params, rows, stats, u.File, rw.SQL)
+		near := nearMissRows(params, in.rows, stats, u.Path(), rw.SQL)
 		if len(near) > 0 {
-			joined, err := appendRows(rec, near, mem)
+			joined, err := appendRows(in.rec, near, mem)
 			if err != nil {
 				return nil, err
 			}
-			defer joined.Release()
-			rec, rows, nearMisses = joined, append(rows, near...), len(near)
+			in.releases = append(in.releases, joined.Release)
+			in.rec, in.rows, in.nearMisses = joined, append(in.rows, near...), len(near)
 		}
 	}
-	rep := &Report{
-		UDF: u.Name, Language: string(u.Language), File: u.File,
-		RewriteSQL: rw.SQL, Engine: "embedded", ANSI: opts.ANSI, Policy: opts.Policy, ApproxMath: approx,
-		AllowErrorToNull: opts.AllowErrorToNull, Seed: opts.Seed,
-		Rows: len(rows), SpecialRows: stats.SpecialRows, NullRows: stats.NullRows, SampleRows: sampleRows,
-		NearMissRows:       nearMisses,
-		OriginalExceptions: map[string]int{}, RewriteExceptions: map[string]int{},
-	}
-	if opts.Spark != nil {
-		return runOnSpark(ctx, u, rw, opts, params, rec, rows, rep, mem)
-	}
+	return in, nil
+}
 
+// runEmbedded is the test with the original in its own runner and the
+// rewrite, expr, on the embedded engine.
+func runEmbedded(ctx context.Context, u *udf.UDF, expr *engine.Expr, opts Options, params []inputs.Param, in *testRows, rep *Report, mem memory.Allocator, progress func(string)) (*Report, error) {
+	rows := in.rows
 	progress(StartingStep(u))
 	r, err := opts.NewRunner(ctx, u, opts.Limits)
 	if err != nil {
 		return nil, &OriginalError{Err: err}
 	}
 	defer r.Close()
-	if nearMisses > 0 {
-		progress(fmt.Sprintf("running the original on %d rows and %d near misses of the literals", len(rows)-nearMisses, nearMisses))
+	if in.nearMisses > 0 {
+		progress(fmt.Sprintf("running the original on %d rows and %d near misses of the literals", len(rows)-in.nearMisses, in.nearMisses))
 	} else {
 		progress(fmt.Sprintf("running the original on %d rows", len(rows)))
 	}
@@ -198,7 +247,7 @@ func Run(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options) (*Report, er
 
 	progress("evaluating the rewrite")
 	start := time.Now()
-	got, err := evalRewrite(expr, rec, mem)
+	got, err := evalRewrite(expr, in.rec, mem)
 	rwTime := time.Since(start)
 	if err != nil {
 		return nil, err

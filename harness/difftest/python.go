@@ -60,7 +60,7 @@ func RunPython(ctx context.Context, u, rw *udf.UDF, opts Options) (*Report, erro
 	var near [][]value.Value
 	if opts.NearMisses {
 		rwSource, _ := readHead(rw.File)
-		near = nearMissRows(params, rows, stats, u.File, rwSource)
+		near = nearMissRows(params, rows, stats, u.Path(), rwSource)
 		rows = append(rows, near...)
 	}
 	rep := &Report{

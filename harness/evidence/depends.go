@@ -70,16 +70,17 @@ type Dependency struct {
 // name that only appears in a string still counts.
 func Dependencies(u *udf.UDF, src []byte) []Dependency {
 	var deps []Dependency
-	spanFrom, okF := Offset(src, u.Span.Start)
-	spanTo, okT := Offset(src, u.Span.End)
+	lines := udf.NewLines(src)
+	spanFrom, okF := lines.Offset(u.Span.Start)
+	spanTo, okT := lines.Offset(u.Span.End)
 	if !okF || !okT {
 		return nil
 	}
 	inSpan := func(from, to int) bool { return from >= spanFrom && to <= spanTo }
 	bodyText := src[spanFrom:spanTo]
 	bodyFrom, bodyTo := spanFrom, spanTo
-	if from, ok := Offset(src, u.BodySpan.Start); ok {
-		if to, ok := Offset(src, u.BodySpan.End); ok && to >= from && !inSpan(from, to) {
+	if from, ok := lines.Offset(u.BodySpan.Start); ok {
+		if to, ok := lines.Offset(u.BodySpan.End); ok && to >= from && !inSpan(from, to) {
 			deps = append(deps, Dependency{Kind: "body", Name: u.Name, SHA256: SpanHash(src[from:to])})
 			bodyText, bodyFrom, bodyTo = src[from:to], from, to
 		}

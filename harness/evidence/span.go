@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"unicode/utf8"
 
 	"github.com/udfx/udfx/harness/udf"
 )
@@ -17,38 +16,16 @@ var ErrSpanOutside = errors.New("span outside the source")
 // front-ends report them; End is just after the last character. This is
 // the text evidence.SpanHash hashes for Record.Original.SpanSHA256.
 func SpanText(src []byte, s udf.Span) ([]byte, error) {
-	start, ok := Offset(src, s.Start)
+	lines := udf.NewLines(src)
+	start, ok := lines.Offset(s.Start)
 	if !ok {
 		return nil, fmt.Errorf("%w: start %d:%d", ErrSpanOutside, s.Start.Line, s.Start.Column)
 	}
-	end, ok := Offset(src, s.End)
+	end, ok := lines.Offset(s.End)
 	if !ok || end < start {
 		return nil, fmt.Errorf("%w: end %d:%d", ErrSpanOutside, s.End.Line, s.End.Column)
 	}
 	return src[start:end], nil
-}
-
-// Offset converts a position to a byte offset in src.
-func Offset(src []byte, p udf.Position) (int, bool) {
-	if p.Line < 1 || p.Column < 1 {
-		return 0, false
-	}
-	o := 0
-	for line := 1; line < p.Line; line++ {
-		i := bytes.IndexByte(src[o:], '\n')
-		if i < 0 {
-			return 0, false
-		}
-		o += i + 1
-	}
-	for col := 1; col < p.Column; col++ {
-		if o >= len(src) || src[o] == '\n' {
-			return 0, false
-		}
-		_, size := utf8.DecodeRune(src[o:])
-		o += size
-	}
-	return o, true
 }
 
 // LineContext is the text around src[from:to] on its lines: before runs

@@ -15,6 +15,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/udfx/udfx/harness/render/sparksql"
 	"github.com/udfx/udfx/harness/translate"
 	"github.com/udfx/udfx/harness/translate/ir"
 	"github.com/udfx/udfx/harness/udf"
@@ -142,7 +143,7 @@ func (b Builtin) Optimize(_ context.Context, _ *Spec, best Candidate, attempt in
 	if !ok {
 		return nil, nil
 	}
-	sql, err := ir.SQL(e)
+	sql, err := sparksql.Render(e)
 	if err != nil {
 		return nil, nil // no exact SQL form: nothing to propose
 	}

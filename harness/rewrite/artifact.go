@@ -17,13 +17,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/udfx/udfx/gpu/native"
 	"github.com/udfx/udfx/gpu/toolkit"
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/internal/buildcache"
 	"github.com/udfx/udfx/harness/mavenjar"
+	"github.com/udfx/udfx/harness/render/cuda"
 	"github.com/udfx/udfx/harness/runner/jvm"
 	"github.com/udfx/udfx/harness/udf"
-	"github.com/udfx/udfx/templates/cuda"
 )
 
 // Notes on the columnar and CUDA targets, as report.md and the record
@@ -52,79 +53,123 @@ var jarEpoch = time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
 // Each target's note then says what was compiled; without the jars they
 // stay rendered. Generated code that fails to compile is declined.
 func buildArtifact(ctx context.Context, opts Options, out *Outcome) error {
-	var rs []*Rendered
+	b := &artifactBuild{ctx: ctx, opts: opts, out: out}
 	for _, r := range out.Rendered {
 		if r.Accepted && (r.Target == TargetColumnar || r.Target == TargetCUDA) {
-			rs = append(rs, r)
+			b.rs = append(b.rs, r)
 		}
 	}
-	if len(rs) == 0 {
+	if len(b.rs) == 0 {
 		return nil
 	}
-	rendered := func(why string) {
-		for _, r := range rs {
-			if r.Target == TargetColumnar {
-				r.Note = fmt.Sprintf(ColumnarRenderedNote, why)
-			} else {
-				r.Note = fmt.Sprintf(CUDARenderedNote, why)
-			}
-		}
-	}
-	cudfJar, ok1 := mavenjar.Find(mavenjar.CuDF)
-	rapidsJar, ok2 := mavenjar.Find(mavenjar.Rapids)
-	if !ok1 || !ok2 {
-		rendered("the cuDF and RAPIDS jars are not in the local Maven repository; udfx setup --jars fetches them")
+	switch why, err := b.prepare(); {
+	case errors.Is(err, errNothingToBuild):
+		return nil
+	case err != nil:
+		return err
+	case why != "":
+		b.rendered(why)
 		return nil
 	}
-	tools, err := jvm.Toolchain(os.Getenv)
-	if err != nil || tools.SparkJars == "" || tools.Javac == "" {
-		rendered("no JDK with Spark's jars to compile against")
-		return nil
-	}
-	work, err := os.MkdirTemp("", "udfx-rapidsudf-")
+	defer os.RemoveAll(b.work)
+	origDir, err := jvm.CompileSource(ctx, &b.tools, opts.Limits, opts.UDF.Path(), filepath.Join(b.cacheDir, "jvm"))
 	if err != nil {
-		return fmt.Errorf("RapidsUDF build: %w", err)
+		b.rendered("the original did not compile here: " + firstLine(err.Error()))
+		return nil
 	}
-	defer os.RemoveAll(work)
-	srcDir := filepath.Join(work, "src")
-	if err := os.MkdirAll(srcDir, 0o755); err != nil {
+	srcs, cudaFiles, err := b.writeSources()
+	if err != nil {
 		return err
 	}
-	cacheDir := opts.CacheDir
-	if cacheDir == "" {
+	genDir, err := b.compileClasses(origDir, srcs)
+	if err != nil || genDir == "" {
+		return err
+	}
+	libs, err := b.buildLibraries(cudaFiles)
+	if err != nil {
+		return err
+	}
+	return b.packageJar(genDir, libs)
+}
+
+// artifactBuild is one build of the RapidsUDF jar, phase by phase.
+type artifactBuild struct {
+	ctx  context.Context
+	opts Options
+	out  *Outcome
+	rs   []*Rendered // the accepted columnar and CUDA rewrites
+
+	tools              jvm.Tools
+	cudfJar, rapidsJar string
+	cacheDir, work     string
+	built              []string // what ran, for the record
+}
+
+// nativeLib is a built CUDA library: where it goes in the jar and where it
+// lies in the build cache.
+type nativeLib struct{ path, file string }
+
+// rendered leaves every target rendered only, saying why.
+func (b *artifactBuild) rendered(why string) {
+	for _, r := range b.rs {
+		if r.Target == TargetColumnar {
+			r.Note = fmt.Sprintf(ColumnarRenderedNote, why)
+		} else {
+			r.Note = fmt.Sprintf(CUDARenderedNote, why)
+		}
+	}
+}
+
+// prepare finds the jars, the JDK and the cache and makes the work folder.
+// A missing prerequisite is a reason to stay rendered, not an error.
+func (b *artifactBuild) prepare() (why string, err error) {
+	var ok1, ok2 bool
+	b.cudfJar, ok1 = mavenjar.Find(mavenjar.CuDF)
+	b.rapidsJar, ok2 = mavenjar.Find(mavenjar.Rapids)
+	if !ok1 || !ok2 {
+		return "the cuDF and RAPIDS jars are not in the local Maven repository; udfx setup --jars fetches them", nil
+	}
+	b.tools, err = jvm.Toolchain(os.Getenv)
+	if err != nil || b.tools.SparkJars == "" || b.tools.Javac == "" {
+		return "no JDK with Spark's jars to compile against", nil
+	}
+	b.cacheDir = b.opts.CacheDir
+	if b.cacheDir == "" {
 		d, err := os.UserCacheDir()
 		if err != nil {
-			return fmt.Errorf("RapidsUDF build: no cache folder: %w", err)
+			return "", fmt.Errorf("RapidsUDF build: no cache folder: %w", err)
 		}
-		cacheDir = filepath.Join(d, "udfx")
+		b.cacheDir = filepath.Join(d, "udfx")
 	}
-	sparkCP := filepath.Join(tools.SparkJars, "*")
-	var built []string
-
 	// The columnar class extends the original: its classes, as the JVM
 	// runner compiled them for the scaffold (from its cache).
-	origSrc := filepath.Join(opts.RepoRoot, filepath.FromSlash(opts.UDF.File))
-	switch opts.UDF.Language {
+	switch b.opts.UDF.Language {
 	case udf.Java:
 	case udf.Scala:
-		if len(tools.ScalaJars) == 0 {
-			rendered("no Scala 2.13 compiler for the original")
-			return nil
+		if len(b.tools.ScalaJars) == 0 {
+			return "no Scala 2.13 compiler for the original", nil
 		}
 	default:
-		return nil
+		return "", errNothingToBuild
 	}
-	origDir, err := jvm.CompileSource(ctx, &tools, opts.Limits, origSrc, filepath.Join(cacheDir, "jvm"))
+	b.work, err = os.MkdirTemp("", "udfx-rapidsudf-")
 	if err != nil {
-		rendered("the original did not compile here: " + firstLine(err.Error()))
-		return nil
+		return "", fmt.Errorf("RapidsUDF build: %w", err)
 	}
+	return "", nil
+}
 
-	// One javac step for every generated class, warnings as errors.
-	var srcs []string
-	cudaFiles := map[*Rendered][]cuda.File{}
-	for _, r := range rs {
-		prefix := out.RewriteDir + "/" + r.Target + "/"
+// errNothingToBuild ends a build that has nothing to compile (a UDF not on
+// the JVM) without an error.
+var errNothingToBuild = errors.New("nothing to build")
+
+// writeSources writes every generated Java class under the work folder for
+// one javac step and gathers each CUDA rewrite's native files.
+func (b *artifactBuild) writeSources() (srcs []string, cudaFiles map[*Rendered][]cuda.File, err error) {
+	srcDir := filepath.Join(b.work, "src")
+	cudaFiles = map[*Rendered][]cuda.File{}
+	for _, r := range b.rs {
+		prefix := b.out.RewriteDir + "/" + r.Target + "/"
 		for _, f := range r.Files {
 			rel := strings.TrimPrefix(f.path, prefix)
 			if r.Target == TargetCUDA {
@@ -135,52 +180,64 @@ func buildArtifact(ctx context.Context, opts Options, out *Outcome) error {
 			}
 			p := filepath.Join(srcDir, r.Target, filepath.FromSlash(rel))
 			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				return err
+				return nil, nil, err
 			}
 			if err := os.WriteFile(p, f.data, 0o644); err != nil {
-				return err
+				return nil, nil, err
 			}
 			srcs = append(srcs, p)
 		}
 	}
-	cp := strings.Join([]string{cudfJar, rapidsJar, origDir, sparkCP}, string(os.PathListSeparator))
+	return srcs, cudaFiles, nil
+}
+
+// compileClasses compiles the generated classes in one javac step,
+// warnings as errors, and returns the folder of classes. Classes that do
+// not compile decline every target, and the folder is "".
+func (b *artifactBuild) compileClasses(origDir string, srcs []string) (string, error) {
+	sparkCP := filepath.Join(b.tools.SparkJars, "*")
+	cp := strings.Join([]string{b.cudfJar, b.rapidsJar, origDir, sparkCP}, string(os.PathListSeparator))
 	flags := jvm.GeneratedJavacLint
 	// The classes are kept by what they are compiled from, so that the
 	// same rewrite (udfx rewrite, then udfx rewrite --apply) runs javac
 	// once. A compile that fails is not kept.
-	key, err := rapidsKey(tools, flags, []string{cudfJar, rapidsJar, origDir}, srcDir, srcs)
+	key, err := rapidsKey(b.tools, flags, []string{b.cudfJar, b.rapidsJar, origDir}, filepath.Join(b.work, "src"), srcs)
 	if err != nil {
-		return fmt.Errorf("RapidsUDF build: %w", err)
+		return "", fmt.Errorf("RapidsUDF build: %w", err)
 	}
-	classDir, _, err := buildcache.Dir(filepath.Join(cacheDir, "rapidsudf"), key, func(dir string) error {
+	classDir, _, err := buildcache.Dir(filepath.Join(b.cacheDir, "rapidsudf"), key, func(dir string) error {
 		classes := filepath.Join(dir, "classes")
 		if err := os.MkdirAll(classes, 0o755); err != nil {
 			return err
 		}
-		args := append(append(append([]string{tools.Javac}, jvm.JavacFlags()...), flags...), "-d", classes, "-cp", cp)
-		if msg, err := runTool(ctx, append(args, srcs...)); err != nil {
+		args := append(append(append([]string{b.tools.Javac}, jvm.JavacFlags()...), flags...), "-d", classes, "-cp", cp)
+		if msg, err := runTool(b.ctx, append(args, srcs...)); err != nil {
 			return &javacError{msg}
 		}
 		return nil
 	})
 	var je *javacError
 	if errors.As(err, &je) {
-		for _, r := range rs {
+		for _, r := range b.rs {
 			r.Accepted, r.Files = false, nil
 			r.Reason = "the generated RapidsUDF does not compile against the cuDF and RAPIDS jars (javac -Werror): " + tail(je.output, 2000)
 		}
-		return nil
+		return "", nil
 	}
 	if err != nil {
-		return fmt.Errorf("RapidsUDF build: %w", err)
+		return "", fmt.Errorf("RapidsUDF build: %w", err)
 	}
-	genDir := filepath.Join(classDir, "classes")
-	built = append(built, fmt.Sprintf("javac %s -Xlint:all -Werror against %s (%s) and %s (%s)",
-		tools.JDKVersion, path.Base(filepath.ToSlash(cudfJar)), shortHash(cudfJar), path.Base(filepath.ToSlash(rapidsJar)), shortHash(rapidsJar)))
+	b.built = append(b.built, fmt.Sprintf("javac %s -Xlint:all -Werror against %s (%s) and %s (%s)",
+		b.tools.JDKVersion, path.Base(filepath.ToSlash(b.cudfJar)), shortHash(b.cudfJar), path.Base(filepath.ToSlash(b.rapidsJar)), shortHash(b.rapidsJar)))
+	return filepath.Join(classDir, "classes"), nil
+}
 
-	// The CUDA library, when asked for and a toolkit is at hand.
-	var native []struct{ path, file string }
-	for _, r := range rs {
+// buildLibraries builds each CUDA rewrite's library when asked for and a
+// toolkit is at hand, and sets each target's note to what was compiled.
+// A library that does not build declines its target.
+func (b *artifactBuild) buildLibraries(cudaFiles map[*Rendered][]cuda.File) ([]nativeLib, error) {
+	var libs []nativeLib
+	for _, r := range b.rs {
 		r.Note = ColumnarNote
 		if r.Target != TargetCUDA {
 			continue
@@ -188,38 +245,42 @@ func buildArtifact(ctx context.Context, opts Options, out *Outcome) error {
 		r.Note = CUDANote
 		nvcc, okN := toolkit.Find(nil)
 		hdr, okH := toolkit.CudfHeaders()
-		if !opts.BuildNative || !okN || !okH {
+		if !b.opts.BuildNative || !okN || !okH {
 			continue
 		}
-		name, err := cuda.LibraryName(cudaFiles[r])
+		name, err := native.LibraryName(cudaFiles[r])
 		if err != nil {
-			return fmt.Errorf("CUDA build: %w", err)
+			return nil, fmt.Errorf("CUDA build: %w", err)
 		}
 		// Kept like the classes: udfx rewrite --native, then --apply,
 		// runs nvcc once.
-		key, err := nativeKey(nvcc, hdr, tools.JavaHome, cudaFiles[r])
+		key, err := nativeKey(nvcc, hdr, b.tools.JavaHome, cudaFiles[r])
 		if err != nil {
-			return fmt.Errorf("CUDA build: %w", err)
+			return nil, fmt.Errorf("CUDA build: %w", err)
 		}
-		libDir, _, err := buildcache.Dir(filepath.Join(cacheDir, "cudalib"), key, func(dir string) error {
-			_, err := cuda.BuildLibrary(ctx, nvcc, hdr, tools.JavaHome, cudaFiles[r], dir)
+		libDir, _, err := buildcache.Dir(filepath.Join(b.cacheDir, "cudalib"), key, func(dir string) error {
+			_, err := native.BuildLibrary(b.ctx, nvcc, hdr, b.tools.JavaHome, cudaFiles[r], dir)
 			return err
 		})
-		var be *cuda.BuildError
+		var be *native.BuildError
 		if errors.As(err, &be) {
 			r.Accepted, r.Files = false, nil
 			r.Reason = "the kernel or JNI bridge does not build with nvcc: " + tail(err.Error(), 2000)
 			continue
 		}
 		if err != nil {
-			return fmt.Errorf("CUDA build: %w", err)
+			return nil, fmt.Errorf("CUDA build: %w", err)
 		}
-		native = append(native, struct{ path, file string }{NativePath(name), filepath.Join(libDir, "lib"+name+".so")})
-		built = append(built, "nvcc "+strings.Join(cuda.DeviceFlags, " ")+" (from "+nvcc.From+")")
+		libs = append(libs, nativeLib{NativePath(name), filepath.Join(libDir, "lib"+name+".so")})
+		b.built = append(b.built, "nvcc "+strings.Join(native.DeviceFlags, " ")+" (from "+nvcc.From+")")
 		r.Note = CUDABuiltNote
 	}
+	return libs, nil
+}
 
-	// The jar: the generated classes and the library, in a fixed order.
+// packageJar writes the jar (the generated classes and the libraries, in a
+// fixed order) into the workspace and hands its record to the targets.
+func (b *artifactBuild) packageJar(genDir string, libs []nativeLib) error {
 	var entries []evidence.ArtifactEntry
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
@@ -234,11 +295,18 @@ func buildArtifact(ctx context.Context, opts Options, out *Outcome) error {
 		entries = append(entries, evidence.ArtifactEntry{Path: name, SHA256: evidence.SHA256(data)})
 		return nil
 	}
-	if err := add("META-INF/MANIFEST.MF", []byte("Manifest-Version: 1.0\r\nCreated-By: "+opts.Tool+"\r\n\r\n")); err != nil {
+	addFile := func(name, file string) error {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return err
+		}
+		return add(name, data)
+	}
+	if err := add("META-INF/MANIFEST.MF", []byte("Manifest-Version: 1.0\r\nCreated-By: "+b.opts.Tool+"\r\n\r\n")); err != nil {
 		return err
 	}
 	var classes []string
-	err = filepath.WalkDir(genDir, func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(genDir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			classes = append(classes, p)
 		}
@@ -249,40 +317,32 @@ func buildArtifact(ctx context.Context, opts Options, out *Outcome) error {
 	}
 	sort.Strings(classes)
 	for _, p := range classes {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
 		rel, _ := filepath.Rel(genDir, p)
-		if err := add(filepath.ToSlash(rel), b); err != nil {
+		if err := addFile(filepath.ToSlash(rel), p); err != nil {
 			return err
 		}
 	}
-	for _, n := range native {
-		b, err := os.ReadFile(n.file)
-		if err != nil {
-			return err
-		}
-		if err := add(n.path, b); err != nil {
+	for _, l := range libs {
+		if err := addFile(l.path, l.file); err != nil {
 			return err
 		}
 	}
 	if err := zw.Close(); err != nil {
 		return err
 	}
-	jarAbs := filepath.Join(opts.Workspace, "udfx-"+opts.UDF.Name+"-rapids.jar")
+	jarAbs := filepath.Join(b.opts.Workspace, "udfx-"+b.opts.UDF.Name+"-rapids.jar")
 	if err := os.MkdirAll(filepath.Dir(jarAbs), 0o755); err != nil {
 		return err
 	}
 	if err := evidence.WriteFileAtomic(jarAbs, buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("write %s: %w", jarAbs, err)
 	}
-	rel, err := filepath.Rel(opts.RepoRoot, jarAbs)
+	rel, err := filepath.Rel(b.opts.RepoRoot, jarAbs)
 	if err != nil {
 		return err
 	}
-	a := &evidence.Artifact{Path: filepath.ToSlash(rel), SHA256: evidence.SHA256(buf.Bytes()), Entries: entries, Built: built}
-	for _, r := range rs {
+	a := &evidence.Artifact{Path: filepath.ToSlash(rel), SHA256: evidence.SHA256(buf.Bytes()), Entries: entries, Built: b.built}
+	for _, r := range b.rs {
 		if r.Accepted {
 			a.Targets = append(a.Targets, r.Target)
 			r.Artifact = a
@@ -342,7 +402,7 @@ func rapidsKey(tools jvm.Tools, flags, classpath []string, srcDir string, srcs [
 // and content.
 func nativeKey(nvcc toolkit.NVCC, cudfHeaders []string, javaHome string, files []cuda.File) (string, error) {
 	h := sha256.New()
-	fmt.Fprintf(h, "cudalib 1\x00%s\x00%s\x00%s\n", strings.Join(cuda.DeviceFlags, " "), strings.Join(cuda.JNIFlags, " "), strings.Join(cuda.DeviceArch, " "))
+	fmt.Fprintf(h, "cudalib 1\x00%s\x00%s\x00%s\n", strings.Join(native.DeviceFlags, " "), strings.Join(native.JNIFlags, " "), strings.Join(native.DeviceArch, " "))
 	gxx, err := exec.LookPath("g++")
 	if err != nil {
 		return "", err

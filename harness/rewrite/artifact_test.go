@@ -12,12 +12,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/udfx/udfx/gpu/native"
 	"github.com/udfx/udfx/harness/evidence"
+	"github.com/udfx/udfx/harness/render/cuda"
 	"github.com/udfx/udfx/harness/testsetup"
 	"github.com/udfx/udfx/harness/translate"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/udf/frontends"
-	"github.com/udfx/udfx/templates/cuda"
 )
 
 // artifactCase renders the columnar and CUDA rewrites of the Java
@@ -44,6 +45,7 @@ func artifactCase(t *testing.T, cacheDir string) (Options, *Outcome) {
 		}
 	}
 	require.NotNil(t, u)
+	u.Root = root
 	res, err := translate.Translate(u, src)
 	require.NoError(t, err)
 	require.NotNil(t, res.IR)
@@ -188,7 +190,7 @@ func TestBuildArtifactBuildsTheNativeLibrary(t *testing.T) {
 		assert.Contains(t, built, flag)
 	}
 	assert.NotContains(t, built, "fast-math")
-	ok, err := cuda.ExportsSymbol(libs[0], "Java_udfx_cuda_ToFahrenheitCuda_00024Native_evaluate")
+	ok, err := native.ExportsSymbol(libs[0], "Java_udfx_cuda_ToFahrenheitCuda_00024Native_evaluate")
 	require.NoError(t, err)
 	assert.True(t, ok, "the library exports the JNI entry point of udfx.cuda.ToFahrenheitCuda")
 }

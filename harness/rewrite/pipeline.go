@@ -13,14 +13,12 @@ import (
 	"github.com/udfx/udfx/harness/pipeline"
 	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/internal/mdtext"
+	"github.com/udfx/udfx/internal/patch"
 )
 
 // TargetDataFrame is an RDD chain rewritten as DataFrame code.
 const TargetDataFrame = string(udf.TargetDataFrame)
-
-// UsePipeline is the kind of the use site a pipeline's patch writes: the
-// chain's value replaced by the DataFrame code.
-const UsePipeline = "pipeline"
 
 // PipelineOptions are what RunPipeline needs: the chain (a
 // udf.KindRDDPipeline), its module, and a classic Spark session (the test
@@ -52,7 +50,7 @@ type PipelineOutcome struct {
 	Declined, Refuted string
 	Record            *evidence.Record
 	RewriteDir        string
-	Changes           []FileChange
+	Changes           []patch.FileChange
 	ReportPath        string
 	PatchPath         string
 	engine            spark.Info
@@ -90,7 +88,7 @@ func RunPipeline(ctx context.Context, opts PipelineOptions) (*PipelineOutcome, e
 	}
 	out.RewriteDir = dir
 	recPath := dir + "/" + evidence.FileName
-	file := filepath.Join(opts.RepoRoot, filepath.FromSlash(u.File))
+	file := u.Path()
 	progress("translating the RDD chain " + u.Name)
 	tr, err := pipeline.Translate(ctx, opts.Python, pipeline.Request{Source: string(opts.Source), Path: u.File, Name: u.Name, Line: u.Span.Start.Line, Record: recPath})
 	var de *pipeline.DeclineError
@@ -123,78 +121,18 @@ func RunPipeline(ctx context.Context, opts PipelineOptions) (*PipelineOutcome, e
 	return out, writePipelineWorkspace(opts, out)
 }
 
-// PipelineSpec is what a pipeline record's spec hash covers: the chain's
-// name, its steps as translated and both sides' code as the test ran it.
-func PipelineSpec(u *udf.UDF, tr *pipeline.Translation) []byte {
-	b, _ := json.Marshal(struct {
-		Kind         udf.Kind `json:"kind"`
-		Name         string   `json:"name"`
-		Steps        []string `json:"steps"`
-		OriginalExpr string   `json:"original_expr"`
-		RewriteExpr  string   `json:"rewrite_expr"`
-	}{u.Kind, u.Name, tr.Steps, tr.OriginalExpr, tr.RewriteExpr})
-	return b
-}
-
-// PipelineFile is the rewrite file of a pipeline record: the chain it
-// replaces and the code that replaced it, for the reviewer and for
-// verify, which writes it again from the chain.
-func PipelineFile(recPath string, u *udf.UDF, old string, tr *pipeline.Translation) []byte {
-	var b strings.Builder
-	b.WriteString(evidence.MarkerLine(".py", recPath) + "\n")
-	fmt.Fprintf(&b, "\"\"\"The RDD chain %s in %s, rewritten as DataFrame code by udfx.\n\n", u.Name, u.File)
-	b.WriteString("The patch writes the new code where the chain was; this file keeps both\n")
-	b.WriteString("for review. udfx verify derives the new code from the chain again and\n")
-	b.WriteString("re-runs the test.\n\nSteps:\n")
-	for _, s := range tr.Steps {
-		b.WriteString("  " + s + "\n")
-	}
-	b.WriteString("\nWhat the test does not compare:\n")
-	for _, n := range tr.Notes {
-		b.WriteString("  " + n + "\n")
-	}
-	b.WriteString("\"\"\"\n\nORIGINAL = " + pyTriple(old) + "\n\nREWRITE = " + pyTriple(tr.New) + "\n")
-	return []byte(b.String())
-}
-
-// pyTriple quotes s as a raw triple-quoted Python string when it can be
-// one, else as an escaped string literal.
-func pyTriple(s string) string {
-	if !strings.Contains(s, `"""`) && !strings.HasSuffix(s, `\`) && !strings.HasSuffix(s, `"`) {
-		return `r"""` + s + `"""`
-	}
-	q, _ := json.Marshal(s)
-	return string(q)
-}
-
-// replaceSpan returns src with the text at span replaced by text, and the
-// span text now covers.
-func replaceSpan(src []byte, span udf.Span, text string) ([]byte, udf.Span, error) {
-	from, err := offsetOf(src, span.Start)
-	if err != nil {
-		return nil, udf.Span{}, err
-	}
-	to, err := offsetOf(src, span.End)
-	if err != nil || to < from {
-		return nil, udf.Span{}, fmt.Errorf("span %s is outside the source", span)
-	}
-	out := make([]byte, 0, len(src)-(to-from)+len(text))
-	out = append(append(append(out, src[:from]...), text...), src[to:]...)
-	return out, udf.Span{Start: span.Start, End: positionOf(out, from+len(text))}, nil
-}
-
 func buildPipeline(opts PipelineOptions, out *PipelineOutcome, recPath string) error {
 	u, tr, proof := opts.UDF, out.Translation, out.Proof
 	oldText, err := evidence.SpanText(opts.Source, u.Span)
 	if err != nil {
 		return &EvidenceError{Stage: "rewrite", Msg: err.Error()}
 	}
-	newSrc, at, err := replaceSpan(opts.Source, u.Span, tr.New)
+	newSrc, at, err := patch.ReplaceSpan(opts.Source, u.Span, tr.New)
 	if err != nil {
 		return &EvidenceError{Stage: "rewrite", Msg: err.Error()}
 	}
 	pyPath := out.RewriteDir + "/rewrite.py"
-	pyFile := PipelineFile(recPath, u, string(oldText), tr)
+	pyFile := patch.PipelineFile(recPath, u, string(oldText), tr)
 	info := out.engine
 	rec := &evidence.Record{
 		SchemaVersion: evidence.SchemaVersion,
@@ -205,13 +143,13 @@ func buildPipeline(opts PipelineOptions, out *PipelineOutcome, recPath string) e
 			DependsOn: evidence.Dependencies(u, opts.Source),
 		},
 		Rewrites:     []evidence.RewriteFile{{Target: TargetDataFrame, Path: pyPath, SHA256: evidence.SHA256(pyFile)}},
-		SpecSHA256:   evidence.SHA256(PipelineSpec(u, tr)),
+		SpecSHA256:   evidence.SHA256(patch.PipelineSpec(u, tr)),
 		InputsSHA256: proof.InputSHA256,
 		Seed:         proof.Seed,
 		Rows:         proof.Rows,
 		Engine:       evidence.Engine{Name: "spark", ANSI: info.ANSI, Version: info.SparkVersion, Master: info.Master},
 		Result:       evidence.Verified,
-		UseSites: []evidence.UseSite{{File: u.File, Kind: UsePipeline, Span: at, Old: string(oldText), New: tr.New,
+		UseSites: []evidence.UseSite{{File: u.File, Kind: patch.UsePipeline, Span: at, Old: string(oldText), New: tr.New,
 			NewSHA256: evidence.SHA256([]byte(tr.New))}},
 	}
 	recJSON, err := json.MarshalIndent(rec, "", "  ")
@@ -220,29 +158,29 @@ func buildPipeline(opts PipelineOptions, out *PipelineOutcome, recPath string) e
 	}
 	out.Record = rec
 	for _, f := range []renderedFile{{pyPath, pyFile}, {recPath, append(recJSON, '\n')}} {
-		old, err := readIfExists(filepath.Join(opts.RepoRoot, filepath.FromSlash(f.path)))
+		old, err := patch.ReadIfExists(filepath.Join(opts.RepoRoot, filepath.FromSlash(f.path)))
 		if err != nil {
 			return err
 		}
-		out.Changes = append(out.Changes, FileChange{Path: f.path, Old: old, New: f.data})
+		out.Changes = append(out.Changes, patch.FileChange{Path: f.path, Old: old, New: f.data})
 	}
-	out.Changes = append(out.Changes, FileChange{Path: u.File, Old: opts.Source, New: newSrc})
+	out.Changes = append(out.Changes, patch.FileChange{Path: u.File, Old: opts.Source, New: newSrc})
 	return nil
 }
 
 func writePipelineWorkspace(opts PipelineOptions, out *PipelineOutcome) error {
 	out.ReportPath = filepath.Join(opts.Workspace, "report.md")
-	patch := filepath.Join(opts.Workspace, "rewrite.patch")
+	patchPath := filepath.Join(opts.Workspace, "rewrite.patch")
 	if out.Verified() {
-		out.PatchPath = patch
-		if err := evidence.WriteFileAtomic(patch, []byte(UnifiedDiff(out.Changes)), 0o644); err != nil {
+		out.PatchPath = patchPath
+		if err := evidence.WriteFileAtomic(patchPath, []byte(patch.UnifiedDiff(out.Changes)), 0o644); err != nil {
 			return fmt.Errorf("write the patch: %w", err)
 		}
 		if err := evidence.Write(filepath.Join(opts.Workspace, evidence.FileName), out.Record); err != nil {
 			return fmt.Errorf("write the record: %w", err)
 		}
 	} else {
-		_ = os.Remove(patch)
+		_ = os.Remove(patchPath)
 		_ = os.Remove(filepath.Join(opts.Workspace, evidence.FileName))
 	}
 	return evidence.WriteFileAtomic(out.ReportPath, []byte(pipelineMarkdown(out)), 0o644)
@@ -266,13 +204,13 @@ func pipelineMarkdown(o *PipelineOutcome) string {
 	tr := o.Translation
 	b.WriteString("| step | rule |\n|---|---|\n")
 	for i, s := range tr.Steps {
-		fmt.Fprintf(&b, "| %d | %s |\n", i+1, mdCell(s))
+		fmt.Fprintf(&b, "| %d | %s |\n", i+1, mdtext.Text(s))
 	}
 	b.WriteString("\nThe new code:\n\n```python\n" + tr.New + "\n```\n\n")
 	if r := o.Proof.Result; r != nil && len(r.Examples) > 0 {
 		b.WriteString("| result | types | in the original | in the rewrite |\n|---|---|---|---|\n")
 		for _, e := range r.Examples {
-			fmt.Fprintf(&b, "| %s | %s | %d | %d |\n", mdCode(e.Item), strings.Join(e.Types, ", "), e.Original, e.Rewrite)
+			fmt.Fprintf(&b, "| %s | %s | %d | %d |\n", mdtext.Code(e.Item), strings.Join(e.Types, ", "), e.Original, e.Rewrite)
 		}
 		b.WriteString("\n")
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/udf/frontends"
 	"github.com/udfx/udfx/harness/value"
+	"github.com/udfx/udfx/internal/patch"
 	"github.com/udfx/udfx/internal/typeinfer"
 )
 
@@ -125,10 +126,10 @@ type Outcome struct {
 	Rendered    []*Rendered
 	Best        *Tried
 	Optimize    string
-	UseEdits    []UseEdit
+	UseEdits    []patch.UseEdit
 	Record      *evidence.Record
 	RewriteDir  string // relative to the repository root
-	Changes     []FileChange
+	Changes     []patch.FileChange
 	Workspace   string
 	PatchPath   string
 	ReportPath  string
@@ -378,7 +379,7 @@ func tryCandidate(ctx context.Context, opts Options, sc *scaffolded, out *Outcom
 	if opts.Progress != nil {
 		testProgress = func(s string) { opts.Progress(fmt.Sprintf("%s: candidate %d: %s", stage, t.Index, s)) }
 	}
-	rep, err := difftest.Run(ctx, sc.runUDF, difftest.Rewrite{SQL: c.SQL}, difftest.Options{
+	rep, err := difftest.Run(ctx, opts.UDF, difftest.Rewrite{SQL: c.SQL}, difftest.Options{
 		Seed: opts.Seed, Rows: opts.Rows, ANSI: true, Policy: value.Policy{},
 		Limits: opts.Limits, Workspace: dir, NewRunner: opts.NewRunner, Spark: opts.Spark,
 		Progress: testProgress, NearMisses: true,
@@ -567,7 +568,7 @@ func buildRewrite(ctx context.Context, opts Options, sc *scaffolded, out *Outcom
 	// The use-site edits may fall inside the definition (a Java class's
 	// main method calls its own UDF), so the record hashes the definition
 	// as it stands once the patch is applied: that is what verify sees.
-	newSrc, edits, err := RewriteUseSites(u, opts.Source, best.Candidate.SQL)
+	newSrc, edits, err := patch.RewriteUseSites(u, opts.Source, best.Candidate.SQL)
 	if err != nil {
 		return fmt.Errorf("use sites: %w", err)
 	}
@@ -594,7 +595,7 @@ func buildRewrite(ctx context.Context, opts Options, sc *scaffolded, out *Outcom
 			File: u.File, Name: u.Name, Language: string(u.Language), SpanSHA256: evidence.SpanHash(spanText),
 			SignatureSHA256: evidence.SignatureHash(after), DependsOn: evidence.Dependencies(after, newSrc),
 		},
-		UseSites:     RecordUseSites(u.File, newSrc, edits),
+		UseSites:     patch.RecordUseSites(u.File, newSrc, edits),
 		Rewrites:     []evidence.RewriteFile{{Target: TargetSQL, Path: sqlPath, SHA256: evidence.SHA256(sqlFile)}},
 		SpecSHA256:   evidence.SHA256(sc.specJSON),
 		InputsSHA256: sc.inputsHash,
@@ -631,16 +632,16 @@ func buildRewrite(ctx context.Context, opts Options, sc *scaffolded, out *Outcom
 		return fmt.Errorf("encode evidence: %w", err)
 	}
 	out.Record = rec
-	var changes []FileChange
+	var changes []patch.FileChange
 	for _, f := range append(files, renderedFile{recPath, append(recJSON, '\n')}) {
-		old, err := readIfExists(filepath.Join(opts.RepoRoot, filepath.FromSlash(f.path)))
+		old, err := patch.ReadIfExists(filepath.Join(opts.RepoRoot, filepath.FromSlash(f.path)))
 		if err != nil {
 			return err
 		}
-		changes = append(changes, FileChange{Path: f.path, Old: old, New: f.data})
+		changes = append(changes, patch.FileChange{Path: f.path, Old: old, New: f.data})
 	}
 	if string(newSrc) != string(opts.Source) {
-		changes = append(changes, FileChange{Path: u.File, Old: opts.Source, New: newSrc})
+		changes = append(changes, patch.FileChange{Path: u.File, Old: opts.Source, New: newSrc})
 	}
 	out.Changes = changes
 	return nil
@@ -683,22 +684,11 @@ func definitionAfter(u *udf.UDF, src []byte) (*udf.UDF, []byte, error) {
 	return nil, nil, fmt.Errorf("the rewritten %s no longer defines %s", u.File, u.Name)
 }
 
-func readIfExists(path string) ([]byte, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("rewrite: %w", err)
-	}
-	return b, nil
-}
-
 // rewriteDir picks udfx-rewrites/<name>; when that folder's record is of
 // a UDF in another file (two classes named ToFahrenheit), the file's
 // language is added to the name.
 func rewriteDir(root string, u *udf.UDF) (string, error) {
-	base := evidence.Dir + "/" + SafeName(u.Name)
+	base := evidence.Dir + "/" + patch.SafeName(u.Name)
 	rec, err := evidence.Read(filepath.Join(root, filepath.FromSlash(base), evidence.FileName))
 	if err != nil {
 		if _, statErr := os.Stat(filepath.Join(root, filepath.FromSlash(base), evidence.FileName)); errors.Is(statErr, os.ErrNotExist) {
@@ -712,20 +702,10 @@ func rewriteDir(root string, u *udf.UDF) (string, error) {
 	return base + "-" + string(u.Language), nil
 }
 
-// SafeName makes a UDF name usable as a folder name.
-func SafeName(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '_' || r == '-' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
-			return r
-		}
-		return '_'
-	}, s)
-}
-
 // scaffolded is stage 1's evidence and the live runner the benchmark
 // reuses.
 type scaffolded struct {
-	runUDF     *udf.UDF // the UDF with an absolute File for the runners
+	u          *udf.UDF // the UDF under test
 	specJSON   []byte
 	inputsHash string
 	params     []inputs.Param

@@ -33,6 +33,9 @@ type evalInputs struct {
 // on them; the baseline is saved only when both runs agree row for row.
 func scaffold(ctx context.Context, opts Options) (*scaffolded, error) {
 	u := opts.UDF
+	if u.Root != opts.RepoRoot {
+		return nil, fmt.Errorf("scaffold: %s is relative to %q, not to the repository %q", u.File, u.Root, opts.RepoRoot)
+	}
 	if err := typeinfer.Missing(u); err != nil {
 		return nil, &OriginalError{Err: err}
 	}
@@ -82,12 +85,9 @@ func scaffold(ctx context.Context, opts Options) (*scaffolded, error) {
 		sc.rows[i] = row
 	}
 
-	// The runners read and compile the file: give them its real path.
-	runUDF := *u
-	runUDF.File = filepath.Join(opts.RepoRoot, filepath.FromSlash(u.File))
-	sc.runUDF = &runUDF
+	sc.u = u
 	say(difftest.StartingStep(u))
-	r, err := opts.NewRunner(ctx, &runUDF, opts.Limits)
+	r, err := opts.NewRunner(ctx, u, opts.Limits)
 	if err != nil {
 		sc.close()
 		return nil, &OriginalError{Err: err}
@@ -308,7 +308,7 @@ func benchmarkOnSpark(ctx context.Context, sc *scaffolded, c Candidate, runs int
 		sc.parquet = path
 	}
 	ansi := true
-	res, err := sc.spark.Bench(ctx, spark.BenchJob{UDF: sc.runUDF, Rewrite: c.SQL, Input: sc.parquet, Warmup: 1, Runs: runs, ANSI: &ansi})
+	res, err := sc.spark.Bench(ctx, spark.BenchJob{UDF: sc.u, Rewrite: c.SQL, Input: sc.parquet, Warmup: 1, Runs: runs, ANSI: &ansi})
 	if err != nil {
 		return nil, fmt.Errorf("benchmark on Spark: %w", err)
 	}

@@ -6,13 +6,14 @@ import (
 	"fmt"
 	"path"
 
+	"github.com/udfx/udfx/gpu/native"
 	"github.com/udfx/udfx/harness/evidence"
+	"github.com/udfx/udfx/harness/render/columnar"
+	"github.com/udfx/udfx/harness/render/cuda"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/translate/ir"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/value"
-	"github.com/udfx/udfx/templates/columnar"
-	"github.com/udfx/udfx/templates/cuda"
 )
 
 // Rendered is a columnar or CUDA rewrite rendered from the IR of the
@@ -183,10 +184,10 @@ func renderCUDA(ctx context.Context, opts Options, sc *scaffolded, e ir.Expr, di
 	if err != nil {
 		return fmt.Errorf("cuda: %w", err)
 	}
-	run, err := cuda.HostRunner(ctx, files, opts.UDF, opts.Limits)
+	run, err := native.HostRunner(ctx, files, opts.UDF, opts.Limits)
 	if err != nil {
 		var env *runner.EnvError
-		var be *cuda.BuildError
+		var be *native.BuildError
 		if errors.As(err, &env) || errors.As(err, &be) {
 			r.Reason = "not host-verified: " + err.Error()
 			return nil

@@ -16,6 +16,7 @@ import (
 	"github.com/udfx/udfx/harness/runner/python"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/value"
+	"github.com/udfx/udfx/internal/patch"
 )
 
 // TargetVectorizedPython is a Python UDF's per-row loops rendered as a
@@ -74,10 +75,10 @@ func tryVectorized(ctx context.Context, opts Options, sc *scaffolded, out *Outco
 	out.Tried = append(out.Tried, t)
 	progress("convert: rendering the numba kernel")
 	interp := "python3"
-	if f, ok := pyenv.Find(nil, filepath.Dir(sc.runUDF.File)); ok {
+	if f, ok := pyenv.Find(nil, filepath.Dir(u.Path())); ok {
 		interp = f.Python
 	}
-	req := vectorize.Request{File: sc.runUDF.File, RelFile: u.File, Name: u.Name, Kind: string(u.Kind),
+	req := vectorize.Request{File: u.Path(), RelFile: u.File, Name: u.Name, Kind: string(u.Kind),
 		Flavor: string(u.PandasFlavor), Marker: evidence.MarkerLine(".py", recPath), Fast: fast}
 	if u.Return != nil {
 		req.ReturnType = u.Return.String()
@@ -104,10 +105,11 @@ func tryVectorized(ctx context.Context, opts Options, sc *scaffolded, out *Outco
 	if err := os.WriteFile(candFile, src, 0o644); err != nil {
 		return fmt.Errorf("workspace: %w", err)
 	}
-	rw := *sc.runUDF
-	rw.File = candFile
+	// The candidate is a UDF of its own, in its own file.
+	rw := *u
+	rw.File, rw.Root = candFile, ""
 	progress(fmt.Sprintf("convert: testing candidate %d (CPython against CPython with numba, one row per batch)", t.Index))
-	rep, err := difftest.RunPython(ctx, sc.runUDF, &rw, difftest.Options{
+	rep, err := difftest.RunPython(ctx, u, &rw, difftest.Options{
 		Seed: opts.Seed, Rows: opts.Rows, ANSI: true, Policy: policy,
 		Limits: opts.Limits, Workspace: cand, NewRunner: python.NewPerRow, NewBatchRunner: python.NewBatched, NearMisses: true,
 		Progress: func(s string) { progress(fmt.Sprintf("convert: candidate %d: %s", t.Index, s)) },
@@ -189,13 +191,13 @@ func buildVectorized(opts Options, sc *scaffolded, out *Outcome, dir, pyPath, ta
 		return fmt.Errorf("encode evidence: %w", err)
 	}
 	out.Record = rec
-	var changes []FileChange
+	var changes []patch.FileChange
 	for _, f := range []renderedFile{{pyPath, src}, {recPath, append(recJSON, '\n')}} {
-		old, err := readIfExists(filepath.Join(opts.RepoRoot, filepath.FromSlash(f.path)))
+		old, err := patch.ReadIfExists(filepath.Join(opts.RepoRoot, filepath.FromSlash(f.path)))
 		if err != nil {
 			return err
 		}
-		changes = append(changes, FileChange{Path: f.path, Old: old, New: f.data})
+		changes = append(changes, patch.FileChange{Path: f.path, Old: old, New: f.data})
 	}
 	out.Changes = changes
 	return nil

@@ -1,8 +1,10 @@
 package runner
 
 import (
+	"bufio"
 	"crypto/rand"
 	"encoding/hex"
+	"io"
 	"os/exec"
 	"strings"
 	"time"
@@ -32,4 +34,21 @@ func markerOf(cmd *exec.Cmd) string {
 		}
 	}
 	return ""
+}
+
+// Pipes makes cmd a child udfx talks to over its standard streams: in its
+// own process group (SetProcessGroup, so a kill reaches its children),
+// with a pipe to its stdin and a buffered reader of its stdout. Call it
+// after cmd's environment is set (the group's mark is added to it) and
+// before the command starts.
+func Pipes(cmd *exec.Cmd) (stdin io.WriteCloser, stdout *bufio.Reader, err error) {
+	SetProcessGroup(cmd)
+	if stdin, err = cmd.StdinPipe(); err != nil {
+		return nil, nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	return stdin, bufio.NewReaderSize(out, 1<<16), nil
 }

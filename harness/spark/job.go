@@ -294,7 +294,7 @@ func (s *Session) original(ctx context.Context, u *udf.UDF) (map[string]any, str
 		if u.Kind == udf.KindRDDLambda {
 			return nil, "", &runner.NotCallableError{UDF: u.Name, Reason: "an RDD lambda runs inside a Spark job and is not a UDF object udfx can import"}
 		}
-		file, err := filepath.Abs(u.File)
+		file, err := filepath.Abs(u.Path())
 		if err != nil {
 			return nil, "", fmt.Errorf("spark: %w", err)
 		}
@@ -304,7 +304,7 @@ func (s *Session) original(ctx context.Context, u *udf.UDF) (map[string]any, str
 		}
 		return map[string]any{"language": "python", "kind": string(u.Kind), "file": file, "name": u.Name, "return_type": ret}, "", nil
 	case udf.Scala, udf.Java:
-		abs, err := filepath.Abs(u.File)
+		abs, err := filepath.Abs(u.Path())
 		if err != nil {
 			return nil, "", fmt.Errorf("spark: %w", err)
 		}

@@ -130,7 +130,7 @@ func prepareJVMs(ctx context.Context, us []*udf.UDF, in *Install, env func(strin
 			errs[i] = &EnvError{What: "Scala compiler", Msg: "no Scala " + in.ScalaBinary + " compiler: " + strings.Join(tools.Notes, "; ")}
 			continue
 		}
-		src, err := os.ReadFile(u.File)
+		src, err := os.ReadFile(u.Path())
 		if err != nil {
 			errs[i] = fmt.Errorf("reading the UDF's source: %w", err)
 			continue
@@ -150,10 +150,10 @@ func prepareJVMs(ctx context.Context, us []*udf.UDF, in *Install, env func(strin
 			outs[i] = j
 			continue
 		}
-		s := byFile[u.File+"\x00"+string(u.Language)]
+		s := byFile[u.Path()+"\x00"+string(u.Language)]
 		if s == nil {
-			s = &source{file: u.File, scala: scala}
-			byFile[u.File+"\x00"+string(u.Language)] = s
+			s = &source{file: u.Path(), scala: scala}
+			byFile[u.Path()+"\x00"+string(u.Language)] = s
 			sources = append(sources, s)
 		}
 		s.builds = append(s.builds, &jvmBuild{i: i, key: key, shim: shimPrefix + key[:16]})

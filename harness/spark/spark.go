@@ -18,7 +18,6 @@
 package spark
 
 import (
-	"bufio"
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -246,12 +245,7 @@ func (s *Session) start(ctx context.Context) error {
 	cmd.Dir = s.ws
 	cmd.Env = s.childEnv()
 	cmd.Stderr = lf
-	runner.SetProcessGroup(cmd)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return fmt.Errorf("spark: %w", err)
-	}
-	stdout, err := cmd.StdoutPipe()
+	stdin, stdout, err := runner.Pipes(cmd)
 	if err != nil {
 		return fmt.Errorf("spark: %w", err)
 	}
@@ -262,9 +256,8 @@ func (s *Session) start(ctx context.Context) error {
 	s.lines = make(chan []byte, 64)
 	s.done = make(chan struct{})
 	go func() {
-		r := bufio.NewReaderSize(stdout, 1<<16)
 		for {
-			line, err := r.ReadBytes('\n')
+			line, err := stdout.ReadBytes('\n')
 			if len(line) > 0 {
 				s.lines <- line
 			}

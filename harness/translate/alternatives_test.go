@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/udfx/udfx/harness/difftest"
+	"github.com/udfx/udfx/harness/render/sparksql"
 	"github.com/udfx/udfx/harness/runner/runners"
 	"github.com/udfx/udfx/harness/translate/corpus"
 	"github.com/udfx/udfx/harness/translate/ir"
@@ -51,7 +52,7 @@ func TestCorpusAlternatives(t *testing.T) {
 		if !ok {
 			continue
 		}
-		sql, err := ir.SQL(alt)
+		sql, err := sparksql.Render(alt)
 		require.NoError(t, err, "%s %s", e.File, e.Name)
 		lines[i] = fmt.Sprintf("%-20s %-20s %s", e.File, e.Name, sql)
 		if recorded[lines[i]] {

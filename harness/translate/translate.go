@@ -15,13 +15,13 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
 	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
 	tsscala "github.com/tree-sitter/tree-sitter-scala/bindings/go"
 
+	"github.com/udfx/udfx/harness/render/sparksql"
 	"github.com/udfx/udfx/harness/translate/ir"
 	"github.com/udfx/udfx/harness/udf"
 )
@@ -86,7 +86,7 @@ func Translate(u *udf.UDF, src []byte) (*Result, error) {
 		return nil, fmt.Errorf("translate %s: the parser gave no tree", u.Name)
 	}
 	defer tree.Close()
-	t := &tr{u: u, src: src, lines: lineStarts(src), root: tree.RootNode()}
+	t := &tr{u: u, src: src, lines: udf.NewLines(src), root: tree.RootNode()}
 	body := t.findSpan(tree.RootNode(), u.BodySpan)
 	if body == nil {
 		return nil, &BodyNotFoundError{UDF: u.Name, Span: u.BodySpan}
@@ -128,7 +128,7 @@ func (t *tr) result(e ir.Expr) (*Result, error) {
 		}
 		return &Result{Declines: t.declines}, nil
 	}
-	sql, err := ir.SQL(e)
+	sql, err := sparksql.Render(e)
 	if err != nil {
 		var re *ir.RenderError
 		if errors.As(err, &re) {
@@ -143,7 +143,7 @@ func (t *tr) result(e ir.Expr) (*Result, error) {
 type tr struct {
 	u        *udf.UDF
 	src      []byte
-	lines    []int
+	lines    *udf.Lines
 	declines []Decline
 	// root is the file's tree, where constants are looked up.
 	root       *sitter.Node
@@ -189,30 +189,8 @@ func (t *tr) decline(n *sitter.Node, construct, reason string) {
 
 func (t *tr) text(n *sitter.Node) string { return string(t.src[n.StartByte():n.EndByte()]) }
 
-func lineStarts(src []byte) []int {
-	out := []int{0}
-	for i, b := range src {
-		if b == '\n' {
-			out = append(out, i+1)
-		}
-	}
-	return out
-}
-
 // pos converts a byte offset to udf's 1-based line and code-point column.
-func (t *tr) pos(off uint) udf.Position {
-	o := int(off)
-	lo, hi := 0, len(t.lines)-1
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if t.lines[mid] <= o {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return udf.Position{Line: lo + 1, Column: utf8.RuneCount(t.src[t.lines[lo]:o]) + 1}
-}
+func (t *tr) pos(off uint) udf.Position { return t.lines.Position(int(off)) }
 
 func (t *tr) span(n *sitter.Node) udf.Span {
 	return udf.Span{Start: t.pos(n.StartByte()), End: t.pos(n.EndByte())}

@@ -8,6 +8,7 @@ package udf
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -242,7 +243,14 @@ type UDF struct {
 	// for a KindRDDPipeline, the chain's transformations in order, joined
 	// by ", ".
 	RDDOperation string `json:"rdd_operation,omitempty"`
-	File         string `json:"file"`
+	// File is the source file as udfx shows and records it: relative to
+	// Root, slash-separated, once Root is set (udfx rewrite, verify);
+	// before that, as the front-end was given it (scan: relative to the
+	// working directory or absolute). Path gives the file to open.
+	File string `json:"file"`
+	// Root is the repository root File is relative to; "" while File is
+	// as given.
+	Root string `json:"-"`
 	// Span covers the whole definition; BodySpan the function body that a
 	// rewrite replaces (the apply/call method, the lambda, the def).
 	Span     Span    `json:"span"`
@@ -271,6 +279,16 @@ type UDF struct {
 	// TypeSources say where each parameter's and the return value's Spark
 	// type came from; empty until the type-resolution step has run.
 	TypeSources []TypeSource `json:"type_sources,omitempty"`
+}
+
+// Path is the file to open: File under Root, or File as given while Root
+// is "". Code that reads or runs the original goes through Path; File
+// stays what udfx shows and records.
+func (u *UDF) Path() string {
+	if u.Root == "" || filepath.IsAbs(u.File) {
+		return filepath.FromSlash(u.File)
+	}
+	return filepath.Join(u.Root, filepath.FromSlash(u.File))
 }
 
 // Finish fills what follows from the rest: NullSkipsCall, the target

@@ -14,11 +14,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/udfx/udfx/harness/evidence"
+	"github.com/udfx/udfx/harness/render/columnar"
+	"github.com/udfx/udfx/harness/render/cuda"
+	"github.com/udfx/udfx/harness/render/sparksql"
 	"github.com/udfx/udfx/harness/translate"
-	"github.com/udfx/udfx/harness/translate/ir"
 	"github.com/udfx/udfx/harness/udf"
-	"github.com/udfx/udfx/templates/columnar"
-	"github.com/udfx/udfx/templates/cuda"
 )
 
 func jarOf(t *testing.T, entries map[string]string) []byte {
@@ -99,7 +99,7 @@ func newRenderedRepo(t *testing.T) *renderedRepo {
 	res, err := translate.Translate(u, src)
 	require.NoError(t, err)
 	require.NotNil(t, res.IR)
-	sql, err := ir.SQL(res.IR)
+	sql, err := sparksql.Render(res.IR)
 	require.NoError(t, err)
 	h.record(t, sql, false)
 	recDir := evidence.Dir + "/ToFahrenheit"

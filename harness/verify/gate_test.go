@@ -15,10 +15,10 @@ import (
 
 	"github.com/udfx/udfx/harness/config"
 	"github.com/udfx/udfx/harness/evidence"
-	"github.com/udfx/udfx/harness/rewrite"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/udf/frontends"
 	"github.com/udfx/udfx/harness/value"
+	"github.com/udfx/udfx/internal/patch"
 )
 
 // The reproductions of issue 11: records that claim more than they
@@ -223,9 +223,9 @@ func (h *hashRepo) record(t *testing.T, sql string, apply bool) {
 	u.File = h.file
 	var uses []evidence.UseSite
 	if apply {
-		newSrc, edits, err := rewrite.RewriteUseSites(u, src, sql)
+		newSrc, edits, err := patch.RewriteUseSites(u, src, sql)
 		require.NoError(t, err)
-		uses = rewrite.RecordUseSites(h.file, newSrc, edits)
+		uses = patch.RecordUseSites(h.file, newSrc, edits)
 		require.NotEmpty(t, uses)
 		h.write(t, h.file, string(newSrc))
 		src = newSrc

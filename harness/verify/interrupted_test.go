@@ -12,13 +12,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/udfx/udfx/harness/evidence"
-	"github.com/udfx/udfx/harness/rewrite"
 	"github.com/udfx/udfx/internal/applyjournal"
+	"github.com/udfx/udfx/internal/patch"
 	"github.com/udfx/udfx/internal/treetest"
 )
 
 func treeOf(t *testing.T, root string) map[string]string {
-	return treetest.Snapshot(t, root, ".git", rewrite.WorkspaceDirName)
+	return treetest.Snapshot(t, root, ".git", patch.WorkspaceDirName)
 }
 
 func interruptedItems(res *Result) []Item {
@@ -52,7 +52,7 @@ func TestAnInterruptedApplyFailsTheGateUntilRolledBack(t *testing.T) {
 	}
 	require.NoError(t, os.RemoveAll(filepath.Join(r.dir, evidence.Dir)))
 	old := treeOf(t, r.dir)
-	dir := rewrite.JournalDir(r.dir, "to_fahrenheit")
+	dir := patch.JournalDir(r.dir, "to_fahrenheit")
 	steps := applyjournal.Steps(len(files))
 
 	for k := 1; k <= steps; k++ {
@@ -94,7 +94,7 @@ func TestAnInterruptedApplyFailsTheGateUntilRolledBack(t *testing.T) {
 			checkInterruptedFormats(t, res)
 		}
 
-		reps, err := rewrite.Recover(r.dir)
+		reps, err := patch.Recover(r.dir)
 		require.NoError(t, err, "step %d", k)
 		require.Len(t, reps, 1)
 		assert.Equal(t, "to_fahrenheit", reps[0].UDF)
@@ -127,7 +127,7 @@ func TestADamagedJournalFailsTheGate(t *testing.T) {
 	r := newRepo(t)
 	src, err := os.ReadFile(r.source)
 	require.NoError(t, err)
-	dir := rewrite.JournalDir(r.dir, "to_fahrenheit")
+	dir := patch.JournalDir(r.dir, "to_fahrenheit")
 	c := &applyjournal.Commit{Root: r.dir, Dir: dir, UDF: "to_fahrenheit",
 		Files: []applyjournal.File{{Path: "jobs/celsius.py", Old: src, New: append([]byte("# x\n"), src...)}},
 		AfterStep: func(step int) error {
@@ -146,7 +146,7 @@ func TestADamagedJournalFailsTheGate(t *testing.T) {
 	assert.Contains(t, items[0].Detail, "left a journal udfx cannot read")
 	assert.Contains(t, items[0].Detail, jp)
 
-	_, err = rewrite.Recover(r.dir)
+	_, err = patch.Recover(r.dir)
 	var de *applyjournal.DamagedError
 	require.ErrorAs(t, err, &de)
 	assert.Equal(t, jp, de.Path)

@@ -8,11 +8,12 @@ import (
 	"strings"
 
 	"github.com/udfx/udfx/harness/evidence"
+	"github.com/udfx/udfx/harness/render/columnar"
+	"github.com/udfx/udfx/harness/render/cuda"
+	"github.com/udfx/udfx/harness/render/sparksql"
 	"github.com/udfx/udfx/harness/translate"
 	"github.com/udfx/udfx/harness/translate/ir"
 	"github.com/udfx/udfx/harness/udf"
-	"github.com/udfx/udfx/templates/columnar"
-	"github.com/udfx/udfx/templates/cuda"
 )
 
 // checkRendered holds the columnar and cuda files of a SQL record to what
@@ -82,7 +83,7 @@ func renderedFiles(u *udf.UDF, src []byte, recDir, sqlText string) (map[string][
 	}
 	var e ir.Expr
 	for _, f := range forms {
-		if s, err := ir.SQL(f); err == nil && s == strings.TrimSpace(sqlText) {
+		if s, err := sparksql.Render(f); err == nil && s == strings.TrimSpace(sqlText) {
 			e = f
 			break
 		}

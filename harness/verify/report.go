@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/udfx/udfx/harness/sarif"
+	"github.com/udfx/udfx/internal/mdtext"
 	"github.com/udfx/udfx/internal/termsafe"
 )
 
@@ -100,33 +101,27 @@ func (r *Result) WriteMarkdown(w io.Writer) error {
 	if !r.Passed() {
 		verdict = "failed"
 	}
-	fmt.Fprintf(w, "### udfx verify: %s\n\n%s\n\n", verdict, mdCell(r.Summary()))
+	fmt.Fprintf(w, "### udfx verify: %s\n\n%s\n\n", verdict, mdtext.Text(r.Summary()))
 	if len(r.Items) > 0 {
 		fmt.Fprintln(w, "| UDF | Target | Status | File | Detail |")
 		fmt.Fprintln(w, "|---|---|---|---|---|")
 		for _, it := range r.Items {
-			fmt.Fprintf(w, "| %s | %s | %s | `%s` | %s |\n", mdCell(termsafe.String(it.UDF)), mdCell(it.Target), it.Status, mdCell(termsafe.String(it.File)), mdCell(it.Detail))
+			fmt.Fprintf(w, "| %s | %s | %s | `%s` | %s |\n", mdtext.Text(termsafe.String(it.UDF)), mdtext.Text(it.Target), it.Status, mdtext.Text(termsafe.String(it.File)), mdtext.Text(it.Detail))
 		}
 		fmt.Fprintln(w)
 	}
 	if r.Python != "" {
-		fmt.Fprintf(w, "Python: `%s` (%s%s)\n\n", mdCell(r.Python), mdCell(r.PythonFrom), hashNote(r.PythonSHA256))
+		fmt.Fprintf(w, "Python: `%s` (%s%s)\n\n", mdtext.Text(r.Python), mdtext.Text(r.PythonFrom), hashNote(r.PythonSHA256))
 	}
 	if rs := r.RelaxationsInForce(); len(rs) > 0 {
 		fmt.Fprintln(w, "Relaxations in force (granted by udfx.yaml):")
 		fmt.Fprintln(w)
 		for _, rl := range rs {
-			fmt.Fprintf(w, "- %s: %s\n", mdCell(rl.UDF), mdCell(rl.Relaxation))
+			fmt.Fprintf(w, "- %s: %s\n", mdtext.Text(rl.UDF), mdtext.Text(rl.Relaxation))
 		}
 		fmt.Fprintln(w)
 	}
 	return nil
-}
-
-func mdCell(s string) string {
-	s = termsafe.String(oneLine(s))
-	s = strings.ReplaceAll(s, "|", `\|`)
-	return strings.ReplaceAll(s, "`", "'")
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

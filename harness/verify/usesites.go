@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"github.com/udfx/udfx/harness/evidence"
-	"github.com/udfx/udfx/harness/rewrite"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/udf/frontends"
+	"github.com/udfx/udfx/internal/patch"
 )
 
 // checkUseSites checks each use site the record lists: its New text must
@@ -36,7 +36,7 @@ func (v *verifier) checkUseSites(repo string, rec *evidence.Record, u *udf.UDF, 
 		if s.File != rec.Original.File {
 			return fmt.Sprintf("the record's use site in %s is not in the UDF's file %s", s.File, rec.Original.File), loc
 		}
-		want, err := rewrite.UseSiteText(u, udf.UseKind(s.Kind), s.Old, sql)
+		want, err := patch.UseSiteText(u, udf.UseKind(s.Kind), s.Old, sql)
 		if err != nil || want != s.New {
 			return fmt.Sprintf("the use site at %s:%d does not follow from the SQL rewrite: the record has %s, rewrite.sql gives %s for %s",
 				s.File, s.Span.Start.Line, quoteShort(s.New), quoteShort(want), quoteShort(s.Old)), loc
@@ -88,7 +88,7 @@ func (v *verifier) placeSites(src []byte, abs, file, text string, kind udf.UseKi
 	used := map[int]bool{}
 	for _, s := range sites {
 		loc := Location{File: v.rel(abs), Line: max(s.Span.Start.Line, 1)}
-		if off, ok := evidence.Offset(src, s.Span.Start); ok && slices.Contains(code, off) && !used[off] {
+		if off, ok := udf.OffsetOf(src, s.Span.Start); ok && slices.Contains(code, off) && !used[off] {
 			used[off] = true
 			continue
 		}

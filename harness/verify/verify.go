@@ -35,13 +35,13 @@ import (
 	"github.com/udfx/udfx/harness/difftest"
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/inputs"
-	"github.com/udfx/udfx/harness/rewrite"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/runner/python"
 	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/udf/frontends"
 	"github.com/udfx/udfx/internal/confine"
+	"github.com/udfx/udfx/internal/patch"
 	"github.com/udfx/udfx/internal/typeinfer"
 )
 
@@ -313,7 +313,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	records, marked, repos := tree.records, tree.marked, tree.repos
-	top := rewrite.RepoRoot(root)
+	top := patch.RepoRoot(root)
 	v := &verifier{root: root, top: top, opts: opts, progress: progress}
 	// Relaxations come from the udfx.yaml at the repository root and from
 	// nowhere else: a nested one would grant tolerances to the records
@@ -410,7 +410,7 @@ func walk(root string, includeTestdata bool) (*tree, error) {
 			return nil
 		}
 		if d.IsDir() {
-			if d.Name() == rewrite.WorkspaceDirName {
+			if d.Name() == patch.WorkspaceDirName {
 				t.repos = append(t.repos, filepath.Dir(p))
 			}
 			if p != root && (skipDirs[d.Name()] || d.Name() == "testdata" && !includeTestdata) {
@@ -451,7 +451,7 @@ func (v *verifier) interruptedApplies(repos []string) ([]Item, error) {
 			continue
 		}
 		seen[repo] = true
-		journals, err := rewrite.OpenJournals(repo)
+		journals, err := patch.OpenJournals(repo)
 		if err != nil {
 			return nil, err
 		}
@@ -503,7 +503,7 @@ type verifier struct {
 	// Spark share, by engine (spark, comet), each started on the first
 	// record of its engine.
 	sessions map[string]*spark.Session
-	// top is the repository root (rewrite.RepoRoot of root), whose
+	// top is the repository root (patch.RepoRoot of root), whose
 	// udfx.yaml is config.
 	top    string
 	config *config.Config
@@ -547,152 +547,209 @@ func repoOf(recordAbs string) string {
 // checkRecord verifies one record and returns an item per rewrite file it
 // lists.
 func (v *verifier) checkRecord(ctx context.Context, recAbs string) []Item {
-	recRel := v.rel(recAbs)
-	folder := filepath.Base(filepath.Dir(recAbs))
-	rec, err := evidence.Read(recAbs)
-	if err != nil {
-		return []Item{{UDF: folder, Target: "-", File: recRel, Record: recRel, Status: Unverified,
-			Detail: fmt.Sprintf("the record cannot be read, so nothing it lists is proved: %v", err), Location: Location{File: recRel, Line: 1}}}
+	c, items := v.newRecordCheck(recAbs)
+	if c == nil {
+		return items
 	}
-	repo := repoOf(recAbs)
-	if len(rec.Rewrites) == 0 {
-		return []Item{{UDF: rec.Original.Name, Target: "-", File: recRel, Record: recRel, Status: Unverified,
-			Detail: "the record lists no rewrite files", Location: Location{File: recRel, Line: 1}}}
-	}
-	origAbs := filepath.Join(repo, filepath.FromSlash(rec.Original.File))
-	pol := v.policyFor(repo, rec)
-	items := make([]Item, len(rec.Rewrites))
-	for i, rw := range rec.Rewrites {
-		abs := filepath.Join(repo, filepath.FromSlash(rw.Path))
-		items[i] = Item{UDF: rec.Original.Name, Target: rw.Target, File: v.rel(abs), Record: recRel,
-			Original: v.rel(origAbs), Status: Pass, Location: Location{File: v.rel(abs), Line: 1},
-			Relaxations: pol.relaxations()}
-		if g := pol.grant; g != nil {
-			items[i].relaxedAt = Location{File: g.ConfigPath, Line: g.Line}
-		}
-	}
-	// fail gives every item still passing a status.
-	fail := func(st Status, detail string, loc *Location) {
-		for i := range items {
-			if items[i].Status == Pass {
-				items[i].Status, items[i].Detail = st, detail
-				if loc != nil {
-					items[i].Location = *loc
-				}
-			}
-		}
-	}
-
 	// Every path the record names must stay in the repository before any
-	// is read or run: the record is the pull request's text.
-	if problem := outsidePath(repo, rec); problem != "" {
-		fail(InconsistentRecord, problem, &Location{File: recRel, Line: 1})
-		return items
+	// is read or run: the record is the pull request's text. Every entry
+	// must be one verify proves again: a second proved entry, or one of a
+	// target verify does not know, would pass on its hash.
+	for _, problem := range []string{outsidePath(c.repo, c.rec), unprovedEntries(c.rec)} {
+		if problem != "" {
+			c.fail(InconsistentRecord, problem, c.recordLoc())
+			return c.items
+		}
 	}
-	// Every entry must be one verify proves again: a second proved entry,
-	// or one of a target verify does not know, would pass on its hash.
-	if problem := unprovedEntries(rec); problem != "" {
-		fail(InconsistentRecord, problem, &Location{File: recRel, Line: 1})
-		return items
-	}
-
-	if rec.Original.Kind == string(udf.KindRDDPipeline) {
-		v.checkPipeline(ctx, rec, recAbs, items, fail)
-		return items
+	if c.rec.Original.Kind == string(udf.KindRDDPipeline) {
+		v.checkPipeline(ctx, c)
+		return c.items
 	}
 
 	// The original: its definition, signature and what it depends on
 	// outside its span must hash as they did.
-	u, defLine, udfProblem, udfErr := v.original(rec, origAbs)
+	u, defLine, udfProblem, udfErr := v.original(c.rec, c.repo)
 	if udfErr != nil {
-		fail(Error, udfErr.Error(), nil)
-		return items
+		c.fail(Error, udfErr.Error(), nil)
+		return c.items
 	}
 	if udfProblem != "" {
-		fail(StaleUDF, udfProblem, &Location{File: v.rel(origAbs), Line: max(defLine, 1)})
-		return items
+		c.fail(StaleUDF, udfProblem, &Location{File: v.rel(c.origAbs), Line: max(defLine, 1)})
+		return c.items
 	}
+	files := c.readRewrites()
+	if !c.checkDerived(u, files) || !c.checkClaims(u) {
+		return c.items
+	}
+	c.passDetails()
+	c.rerun(ctx, u, files)
+	return c.items
+}
 
-	// Each rewrite file: its bytes must hash as they did and its marker,
-	// if any, must name this record.
-	sqlIdx, pyIdx := -1, -1
-	var sqlText, pyAbs string
-	content := make([][]byte, len(rec.Rewrites))
+// recordCheck is the check of one record: the record, where it and its
+// original lie, and an item per rewrite file it lists.
+type recordCheck struct {
+	v       *verifier
+	rec     *evidence.Record
+	recAbs  string
+	recRel  string
+	repo    string // the repository root the record's paths are relative to
+	origAbs string
+	pol     *policy
+	items   []Item
+}
+
+// newRecordCheck reads the record and makes its items. A record that
+// cannot be read or lists no rewrite gives a single item and no check.
+func (v *verifier) newRecordCheck(recAbs string) (*recordCheck, []Item) {
+	recRel := v.rel(recAbs)
+	folder := filepath.Base(filepath.Dir(recAbs))
+	rec, err := evidence.Read(recAbs)
+	if err != nil {
+		return nil, []Item{{UDF: folder, Target: "-", File: recRel, Record: recRel, Status: Unverified,
+			Detail: fmt.Sprintf("the record cannot be read, so nothing it lists is proved: %v", err), Location: Location{File: recRel, Line: 1}}}
+	}
+	repo := repoOf(recAbs)
+	if len(rec.Rewrites) == 0 {
+		return nil, []Item{{UDF: rec.Original.Name, Target: "-", File: recRel, Record: recRel, Status: Unverified,
+			Detail: "the record lists no rewrite files", Location: Location{File: recRel, Line: 1}}}
+	}
+	c := &recordCheck{v: v, rec: rec, recAbs: recAbs, recRel: recRel, repo: repo,
+		origAbs: filepath.Join(repo, filepath.FromSlash(rec.Original.File)), pol: v.policyFor(repo, rec)}
+	c.items = make([]Item, len(rec.Rewrites))
 	for i, rw := range rec.Rewrites {
-		it := &items[i]
 		abs := filepath.Join(repo, filepath.FromSlash(rw.Path))
-		b, ok := readRewrite(it, abs, rw)
+		c.items[i] = Item{UDF: rec.Original.Name, Target: rw.Target, File: v.rel(abs), Record: recRel,
+			Original: v.rel(c.origAbs), Status: Pass, Location: Location{File: v.rel(abs), Line: 1},
+			Relaxations: c.pol.relaxations()}
+		if g := c.pol.grant; g != nil {
+			c.items[i].relaxedAt = Location{File: g.ConfigPath, Line: g.Line}
+		}
+	}
+	return c, nil
+}
+
+// fail gives every item still passing a status.
+func (c *recordCheck) fail(st Status, detail string, loc *Location) {
+	for i := range c.items {
+		if c.items[i].Status == Pass {
+			c.items[i].Status, c.items[i].Detail = st, detail
+			if loc != nil {
+				c.items[i].Location = *loc
+			}
+		}
+	}
+}
+
+// recordLoc points at the record itself.
+func (c *recordCheck) recordLoc() *Location { return &Location{File: c.recRel, Line: 1} }
+
+// rewriteFiles are the record's rewrite files as read: each one's bytes,
+// and the first SQL and vectorized Python rewrites (-1 when none).
+type rewriteFiles struct {
+	content        [][]byte
+	sqlIdx, pyIdx  int
+	sqlText, pyAbs string
+}
+
+// readRewrites reads each rewrite file: its bytes must hash as they did
+// and its marker, if any, must name this record.
+func (c *recordCheck) readRewrites() rewriteFiles {
+	f := rewriteFiles{content: make([][]byte, len(c.rec.Rewrites)), sqlIdx: -1, pyIdx: -1}
+	for i, rw := range c.rec.Rewrites {
+		abs := filepath.Join(c.repo, filepath.FromSlash(rw.Path))
+		b, ok := readRewrite(&c.items[i], abs, rw)
 		if !ok {
 			continue
 		}
-		content[i] = b
-		if rw.Target == string(udf.TargetSQL) && sqlIdx < 0 {
-			sqlIdx, sqlText = i, evidence.StripSQLComments(string(b))
+		f.content[i] = b
+		if rw.Target == string(udf.TargetSQL) && f.sqlIdx < 0 {
+			f.sqlIdx, f.sqlText = i, evidence.StripSQLComments(string(b))
 		}
-		if (rw.Target == string(udf.TargetVectorizedPython) || rw.Target == string(udf.TargetVectorizedPythonFast)) && pyIdx < 0 {
-			pyIdx, pyAbs = i, abs
-		}
-	}
-
-	// The columnar and cuda files must be what udfx renders from the
-	// proved SQL, and the RapidsUDF jar, where it is here, must hash as
-	// recorded.
-	if sqlIdx >= 0 {
-		recDir, _ := filepath.Rel(repo, filepath.Dir(recAbs))
-		checkRendered(rec, u, origAbs, filepath.ToSlash(recDir), sqlText, items, content)
-	}
-	v.checkArtifacts(repo, rec, items)
-
-	// The use sites: what the job runs must be what rewrite.sql gives.
-	if len(rec.UseSites) > 0 {
-		if sqlIdx < 0 {
-			fail(StaleUseSite, "the record lists inlined use sites but no SQL rewrite they follow from", nil)
-			return items
-		}
-		if items[sqlIdx].Status == Pass {
-			if problem, loc := v.checkUseSites(repo, rec, u, sqlText); problem != "" {
-				items[sqlIdx].Status, items[sqlIdx].Detail, items[sqlIdx].Location = StaleUseSite, problem, loc
-			}
+		if (rw.Target == string(udf.TargetVectorizedPython) || rw.Target == string(udf.TargetVectorizedPythonFast)) && f.pyIdx < 0 {
+			f.pyIdx, f.pyAbs = i, abs
 		}
 	}
+	return f
+}
 
-	// The record's own hashes must regenerate from what it says.
+// checkDerived checks what must follow from the proved SQL: the columnar
+// and cuda files udfx renders from it, the RapidsUDF jar where it is here,
+// and the use sites the job runs. It reports whether checking goes on.
+func (c *recordCheck) checkDerived(u *udf.UDF, f rewriteFiles) bool {
+	if f.sqlIdx >= 0 {
+		recDir, _ := filepath.Rel(c.repo, filepath.Dir(c.recAbs))
+		checkRendered(c.rec, u, c.origAbs, filepath.ToSlash(recDir), f.sqlText, c.items, f.content)
+	}
+	c.v.checkArtifacts(c.repo, c.rec, c.items)
+	if len(c.rec.UseSites) == 0 {
+		return true
+	}
+	if f.sqlIdx < 0 {
+		c.fail(StaleUseSite, "the record lists inlined use sites but no SQL rewrite they follow from", nil)
+		return false
+	}
+	if it := &c.items[f.sqlIdx]; it.Status == Pass {
+		if problem, loc := c.v.checkUseSites(c.repo, c.rec, u, f.sqlText); problem != "" {
+			it.Status, it.Detail, it.Location = StaleUseSite, problem, loc
+		}
+	}
+	return true
+}
+
+// checkClaims checks what the record claims of itself: its hashes must
+// regenerate from what it says, its result must be verified, and any
+// relaxation or engine must be one the gate accepts. It reports whether
+// checking goes on.
+func (c *recordCheck) checkClaims(u *udf.UDF) bool {
+	rec := c.rec
 	if problem, err := checkInputs(rec, u); err != nil {
-		fail(Error, err.Error(), nil)
-		return items
+		c.fail(Error, err.Error(), nil)
+		return false
 	} else if problem != "" {
-		fail(InconsistentRecord, problem, &Location{File: recRel, Line: 1})
-		return items
+		c.fail(InconsistentRecord, problem, c.recordLoc())
+		return false
 	}
 	if rec.Result != evidence.Verified {
-		fail(Failed, fmt.Sprintf("the record's result is %q, not %q (%d mismatches)", rec.Result, evidence.Verified, rec.Mismatches), nil)
-		return items
+		c.fail(Failed, fmt.Sprintf("the record's result is %q, not %q (%d mismatches)", rec.Result, evidence.Verified, rec.Mismatches), nil)
+		return false
 	}
-	if claims := pol.undeclared(rec); len(claims) > 0 {
-		fail(UndeclaredRelaxation, fmt.Sprintf("the record claims %s, which %s does not grant to %s; the gate holds every rewrite to bit-exact results, ANSI on and errors compared unless udfx.yaml declares otherwise with a reason",
-			strings.Join(claims, ", "), pol.configName, rec.Original.Name), &Location{File: recRel, Line: 1})
-		return items
+	if claims := c.pol.undeclared(rec); len(claims) > 0 {
+		c.fail(UndeclaredRelaxation, fmt.Sprintf("the record claims %s, which %s does not grant to %s; the gate holds every rewrite to bit-exact results, ANSI on and errors compared unless udfx.yaml declares otherwise with a reason",
+			strings.Join(claims, ", "), c.pol.configName, rec.Original.Name), c.recordLoc())
+		return false
 	}
-	if req := v.opts.RequireEngine; req != "" && rec.Engine.Name != req {
-		fail(WrongEngine, fmt.Sprintf("the record was proved on engine %q; this gate requires %q", rec.Engine.Name, req), nil)
-		return items
+	if req := c.v.opts.RequireEngine; req != "" && rec.Engine.Name != req {
+		c.fail(WrongEngine, fmt.Sprintf("the record was proved on engine %q; this gate requires %q", rec.Engine.Name, req), nil)
+		return false
 	}
-	for i := range items {
-		if items[i].Status == Pass {
-			items[i].Detail = "hashes match the record"
-			if n := items[i].renderedNote; n != "" {
-				items[i].Detail += "; " + n
+	return true
+}
+
+// passDetails says of every item still passing what was checked.
+func (c *recordCheck) passDetails() {
+	for i := range c.items {
+		if c.items[i].Status == Pass {
+			c.items[i].Detail = "hashes match the record"
+			if n := c.items[i].renderedNote; n != "" {
+				c.items[i].Detail += "; " + n
 			}
-			if n := items[i].artifactNote; n != "" {
-				items[i].Detail += "; " + n
+			if n := c.items[i].artifactNote; n != "" {
+				c.items[i].Detail += "; " + n
 			}
 		}
 	}
-	if !v.opts.SkipRerun && sqlIdx < 0 && pyIdx >= 0 && items[pyIdx].Status == Pass {
-		v.rerunPython(ctx, rec, u, &items[pyIdx], pyAbs, pol)
-		return items
+}
+
+// rerun runs the differential test again on the SQL rewrite, or on the
+// vectorized Python one where the record has no SQL rewrite.
+func (c *recordCheck) rerun(ctx context.Context, u *udf.UDF, f rewriteFiles) {
+	v, items := c.v, c.items
+	if !v.opts.SkipRerun && f.sqlIdx < 0 && f.pyIdx >= 0 && items[f.pyIdx].Status == Pass {
+		v.rerunPython(ctx, c.rec, u, &items[f.pyIdx], f.pyAbs, c.pol)
+		return
 	}
-	if v.opts.SkipRerun || sqlIdx < 0 || items[sqlIdx].Status != Pass {
+	if v.opts.SkipRerun || f.sqlIdx < 0 || items[f.sqlIdx].Status != Pass {
 		if !v.opts.SkipRerun {
 			for i := range items {
 				if items[i].Status == Pass && items[i].Target != string(udf.TargetSQL) {
@@ -700,22 +757,21 @@ func (v *verifier) checkRecord(ctx context.Context, recAbs string) []Item {
 				}
 			}
 		}
-		return items
+		return
 	}
-	v.rerun(ctx, rec, u, &items[sqlIdx], sqlText, pol)
+	v.rerun(ctx, c.rec, u, &items[f.sqlIdx], f.sqlText, c.pol)
 	for i := range items {
-		if i != sqlIdx && items[i].Status == Pass {
+		if i != f.sqlIdx && items[i].Status == Pass {
 			items[i].Detail += "; the differential test re-runs SQL rewrites only"
 		}
 	}
-	return items
 }
 
 // original finds the record's UDF in its source and checks its span hash,
 // its signature and what it depends on outside its span. problem is
 // non-empty when the UDF is stale; err when it cannot be checked at all.
-func (v *verifier) original(rec *evidence.Record, abs string) (u *udf.UDF, line int, problem string, err error) {
-	src, rerr := os.ReadFile(abs)
+func (v *verifier) original(rec *evidence.Record, repo string) (u *udf.UDF, line int, problem string, err error) {
+	src, rerr := os.ReadFile(filepath.Join(repo, filepath.FromSlash(rec.Original.File)))
 	if errors.Is(rerr, fs.ErrNotExist) {
 		return nil, 0, fmt.Sprintf("the UDF changed: its file %s is gone", rec.Original.File), nil
 	}
@@ -739,6 +795,7 @@ func (v *verifier) original(rec *evidence.Record, abs string) (u *udf.UDF, line 
 			continue
 		}
 		u = &udfs[i]
+		u.Root = repo
 		line = u.Span.Start.Line
 		text, terr := evidence.SpanText(src, u.Span)
 		if terr != nil {
@@ -894,18 +951,18 @@ func (v *verifier) rerun(ctx context.Context, rec *evidence.Record, u *udf.UDF, 
 		it.Status, it.Detail = Error, "no runner for the original is configured"
 		return
 	}
-	run, rows, seeds := v.rerunInputs(rec, u, it, pol, "")
+	rows, seeds := v.rerunInputs(rec, u, it, pol, "")
 	// A record is re-run on the engine that proved it.
 	var session *spark.Session
 	if rec.Engine.Name == "spark" || rec.Engine.Name == "comet" {
 		var err error
-		if session, err = v.sparkFor(ctx, &run, rec.Engine.Name); err != nil {
+		if session, err = v.sparkFor(ctx, u, rec.Engine.Name); err != nil {
 			it.Status, it.Detail = Error, fmt.Sprintf("cannot re-run the test on %s: %v", rec.Engine.Name, err)
 			return
 		}
 	}
 	rep, total, ok := reRunSeeds(it, seeds, Error, func(seed int64) (*difftest.Report, error) {
-		return difftest.Run(ctx, &run, difftest.Rewrite{SQL: sql}, difftest.Options{
+		return difftest.Run(ctx, u, difftest.Rewrite{SQL: sql}, difftest.Options{
 			Seed: seed, Rows: rows, ANSI: pol.ansi, Policy: pol.compare,
 			AllowErrorToNull: pol.allowErrorToNull, Limits: v.opts.Limits, NewRunner: v.opts.NewRunner,
 			Spark: session, NearMisses: true,
@@ -935,11 +992,12 @@ func (v *verifier) rerun(ctx context.Context, rec *evidence.Record, u *udf.UDF, 
 // per batch, under the project's policy and seeds, as rerun does for SQL.
 func (v *verifier) rerunPython(ctx context.Context, rec *evidence.Record, u *udf.UDF, it *Item, rewriteAbs string, pol *policy) {
 	it.Rerun = true
-	run, rows, seeds := v.rerunInputs(rec, u, it, pol, " (CPython against CPython)")
-	rw := run
-	rw.File = rewriteAbs
+	rows, seeds := v.rerunInputs(rec, u, it, pol, " (CPython against CPython)")
+	// The rewrite module is a UDF of its own, in its own file.
+	rw := *u
+	rw.File, rw.Root = rewriteAbs, ""
 	rep, total, ok := reRunSeeds(it, seeds, Failed, func(seed int64) (*difftest.Report, error) {
-		return difftest.RunPython(ctx, &run, &rw, difftest.Options{
+		return difftest.RunPython(ctx, u, &rw, difftest.Options{
 			Seed: seed, Rows: rows, ANSI: pol.ansi, Policy: pol.compare,
 			AllowErrorToNull: pol.allowErrorToNull, Limits: v.opts.Limits, NewRunner: v.pythonRunner(1),
 			NewBatchRunner: v.pythonRunner(python.DefaultBatchSize), NearMisses: true,
@@ -957,17 +1015,14 @@ func (v *verifier) rerunPython(ctx context.Context, rec *evidence.Record, u *udf
 
 // rerunInputs is what every re-run of a record's differential test
 // starts from: the rows (at least DefaultRows) and seeds (the record's and
-// udfx's own) of the project's policy, described on it, and u with its
-// file where the record's repository holds it. how is said in the
-// progress line.
-func (v *verifier) rerunInputs(rec *evidence.Record, u *udf.UDF, it *Item, pol *policy, how string) (run udf.UDF, rows int, seeds []int64) {
+// udfx's own) of the project's policy, described on it. how is said in
+// the progress line.
+func (v *verifier) rerunInputs(rec *evidence.Record, u *udf.UDF, it *Item, pol *policy, how string) (rows int, seeds []int64) {
 	rows = min(max(rec.Rows, DefaultRows), MaxRows)
 	seeds = seedsFor(rec.Seed)
 	it.Policy = pol.describe(rows, seeds)
 	v.progress(fmt.Sprintf("re-running the differential test of %s%s", u.Name, how))
-	run = *u
-	run.File = filepath.Join(repoOf(filepath.Join(v.root, filepath.FromSlash(it.Record))), filepath.FromSlash(rec.Original.File))
-	return run, rows, seeds
+	return rows, seeds
 }
 
 // reRunSeeds runs the differential test once per seed until one run is

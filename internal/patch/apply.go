@@ -1,4 +1,4 @@
-package rewrite
+package patch
 
 import (
 	"bytes"
@@ -125,7 +125,7 @@ func Apply(root, name string, changes []FileChange, force bool) error {
 			return err
 		}
 		path := filepath.Join(root, filepath.FromSlash(c.Path))
-		cur, err := readIfExists(path)
+		cur, err := ReadIfExists(path)
 		if err != nil {
 			return err
 		}
@@ -285,7 +285,7 @@ func AppliedSQL(root string, u *udf.UDF) (sql, path string, ok bool, err error) 
 			continue
 		}
 		for _, rw := range rec.Rewrites {
-			if rw.Target != TargetSQL {
+			if rw.Target != string(udf.TargetSQL) {
 				continue
 			}
 			b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rw.Path)))

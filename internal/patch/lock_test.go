@@ -1,6 +1,6 @@
 //go:build unix
 
-package rewrite
+package patch
 
 import (
 	"path/filepath"

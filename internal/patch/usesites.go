@@ -1,4 +1,4 @@
-package rewrite
+package patch
 
 import (
 	"fmt"
@@ -430,6 +430,7 @@ func RewriteUseSites(u *udf.UDF, src []byte, expr string) ([]byte, []UseEdit, er
 	}
 	// Where each new text lies in the result: shifted by the edits
 	// before it.
+	lines := udf.NewLines(res)
 	for _, e := range edits {
 		if e.use < 0 {
 			continue
@@ -440,23 +441,9 @@ func RewriteUseSites(u *udf.UDF, src []byte, expr string) ([]byte, []UseEdit, er
 				start += len(o.text) - (o.to - o.from)
 			}
 		}
-		out[e.use].At = udf.Span{Start: positionOf(res, start), End: positionOf(res, start+len(e.text))}
+		out[e.use].At = udf.Span{Start: lines.Position(start), End: lines.Position(start + len(e.text))}
 	}
 	return res, out, nil
-}
-
-// positionOf converts a byte offset to a 1-based line and code-point
-// column, as the front-ends report positions.
-func positionOf(src []byte, off int) udf.Position {
-	line, col := 1, 1
-	for _, r := range string(src[:off]) {
-		if r == '\n' {
-			line, col = line+1, 1
-			continue
-		}
-		col++
-	}
-	return udf.Position{Line: line, Column: col}
 }
 
 // RecordUseSites lists the applied use-site edits for the evidence
@@ -468,7 +455,7 @@ func RecordUseSites(file string, src []byte, edits []UseEdit) []evidence.UseSite
 			continue
 		}
 		s := evidence.UseSite{File: file, Kind: string(e.Kind), Span: e.At, Old: e.Old, New: e.New, NewSHA256: evidence.SHA256([]byte(e.New))}
-		if from, ok := evidence.Offset(src, e.At.Start); ok && from+len(e.New) <= len(src) {
+		if from, ok := udf.OffsetOf(src, e.At.Start); ok && from+len(e.New) <= len(src) {
 			s.Before, s.After = evidence.LineContext(src, from, from+len(e.New))
 		}
 		out = append(out, s)
@@ -551,7 +538,7 @@ func newImportLine(lang udf.Language, s, line string) (edit, bool) {
 
 // offsetOf is evidence.Offset with an error for a position outside src.
 func offsetOf(src []byte, p udf.Position) (int, error) {
-	o, ok := evidence.Offset(src, p)
+	o, ok := udf.OffsetOf(src, p)
 	if !ok {
 		return 0, fmt.Errorf("position %d:%d is outside the source", p.Line, p.Column)
 	}

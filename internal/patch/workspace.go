@@ -1,10 +1,11 @@
-package rewrite
+package patch
 
 import (
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // WorkspaceDirName is the folder udfx keeps its scratch work in, inside
@@ -45,4 +46,25 @@ func MarkWorkspace(path string) error {
 			return nil
 		}
 	}
+}
+
+// SafeName makes a UDF name usable as a folder name.
+func SafeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+func ReadIfExists(path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
 }

@@ -1,4 +1,4 @@
-package columnar
+package columnar_test
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/udfx/udfx/harness/render/columnar"
 	"github.com/udfx/udfx/harness/translate"
 	"github.com/udfx/udfx/harness/translate/ir"
 	"github.com/udfx/udfx/harness/udf"
@@ -45,7 +46,7 @@ func loadExample(t *testing.T, file, name string) example {
 		res, err := translate.Translate(&us[i], src)
 		require.NoError(t, err)
 		require.Empty(t, res.Declines)
-		pkg, err := PackageOf(src)
+		pkg, err := columnar.PackageOf(src)
 		require.NoError(t, err)
 		return example{u: &us[i], e: res.IR, pkg: pkg, src: src}
 	}
@@ -64,7 +65,7 @@ func TestRenderExamplesGolden(t *testing.T) {
 	for _, ex := range examples {
 		t.Run(ex.name, func(t *testing.T) {
 			x := loadExample(t, ex.file, "ToFahrenheit")
-			files, err := RenderIn(x.u, x.e, record, x.pkg)
+			files, err := columnar.RenderIn(x.u, x.e, record, x.pkg)
 			require.NoError(t, err)
 			require.Len(t, files, 1)
 			assert.Equal(t, "udfx-rewrites/ToFahrenheit/columnar/ToFahrenheitRapidsUDF.java", files[0].Path)
@@ -103,14 +104,14 @@ func TestDTypeMapping(t *testing.T) {
 	} {
 		typ, err := udf.ParseType(tc.spark)
 		require.NoError(t, err, tc.spark)
-		got, err := DType(typ)
+		got, err := columnar.DType(typ)
 		require.NoError(t, err, tc.spark)
 		assert.Equal(t, tc.want, got, tc.spark)
 	}
 	for _, spark := range []string{"binary", "array<int>", "map<string,int>", "struct<a:int>"} {
 		typ, err := udf.ParseType(spark)
 		require.NoError(t, err, spark)
-		_, err = DType(typ)
+		_, err = columnar.DType(typ)
 		var re *ir.RenderError
 		assert.True(t, errors.As(err, &re), "%s: %v", spark, err)
 	}
@@ -153,7 +154,7 @@ func TestRenderErrorForInexactNodes(t *testing.T) {
 		{"contains column", &ir.Call{Fn: ir.Contains, Args: []ir.Expr{s, s}, T: tBool}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Render(fn(params, tc.e.Type()), tc.e, record)
+			_, err := columnar.Render(fn(params, tc.e.Type()), tc.e, record)
 			var re *ir.RenderError
 			require.True(t, errors.As(err, &re), "want a RenderError, got %v", err)
 		})
@@ -161,7 +162,7 @@ func TestRenderErrorForInexactNodes(t *testing.T) {
 	t.Run("python UDF", func(t *testing.T) {
 		u := fn(params, tDouble)
 		u.Language = udf.Python
-		_, err := Render(u, x, record)
+		_, err := columnar.Render(u, x, record)
 		var re *ir.RenderError
 		require.True(t, errors.As(err, &re), "got %v", err)
 	})
@@ -192,7 +193,7 @@ func TestRenderExactNodes(t *testing.T) {
 		{"identity returns a new reference", x, []string{"return args[1].incRefCount();"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			files, err := Render(fn(params, tc.e.Type()), tc.e, record)
+			files, err := columnar.Render(fn(params, tc.e.Type()), tc.e, record)
 			require.NoError(t, err)
 			for _, w := range tc.want {
 				assert.Contains(t, string(files[0].Content), w)
@@ -209,10 +210,10 @@ func TestPackageOf(t *testing.T) {
 		{"class C", ""},
 		{"package object p { }", ""},
 	} {
-		got, err := PackageOf([]byte(tc.src))
+		got, err := columnar.PackageOf([]byte(tc.src))
 		require.NoError(t, err, tc.src)
 		assert.Equal(t, tc.want, got, tc.src)
 	}
-	_, err := PackageOf([]byte("package a {\nclass C\n}"))
+	_, err := columnar.PackageOf([]byte("package a {\nclass C\n}"))
 	assert.Error(t, err)
 }

@@ -1,4 +1,4 @@
-package columnar
+package columnar_test
 
 import (
 	"os"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/udfx/udfx/harness/render/columnar"
 	"github.com/udfx/udfx/harness/runner/jvm"
 	"github.com/udfx/udfx/harness/testsetup"
 )
@@ -28,7 +29,7 @@ func TestGeneratedJavaCompiles(t *testing.T) {
 	for _, ex := range examples {
 		t.Run(ex.name, func(t *testing.T) {
 			x := loadExample(t, ex.file, "ToFahrenheit")
-			files, err := RenderIn(x.u, x.e, record, x.pkg)
+			files, err := columnar.RenderIn(x.u, x.e, record, x.pkg)
 			require.NoError(t, err)
 			dir := t.TempDir()
 			classes := filepath.Join(dir, "classes")

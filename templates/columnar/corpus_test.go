@@ -1,4 +1,4 @@
-package columnar
+package columnar_test
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/udfx/udfx/harness/render/columnar"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/runner/jvm"
 	"github.com/udfx/udfx/harness/testsetup"
@@ -27,7 +28,7 @@ const corpusDir = "../../harness/translate/testdata/corpus"
 // RapidsUDF, or why it has none.
 type corpusRapidsUDF struct {
 	entry   corpus.Entry
-	file    File
+	file    columnar.File
 	decline string
 }
 
@@ -42,9 +43,9 @@ func corpusRapidsUDFs(t *testing.T) []corpusRapidsUDF {
 		res, err := translate.Translate(c.UDF, c.Source.Src)
 		require.NoError(t, err)
 		require.Empty(t, res.Declines, "%s %s is verified in the manifest", c.File, c.Name)
-		pkg, err := PackageOf(c.Source.Src)
+		pkg, err := columnar.PackageOf(c.Source.Src)
 		require.NoError(t, err)
-		files, err := RenderIn(c.UDF, res.IR, ".udfx/"+c.Name+"/evidence.json", pkg)
+		files, err := columnar.RenderIn(c.UDF, res.IR, ".udfx/"+c.Name+"/evidence.json", pkg)
 		var re *ir.RenderError
 		switch {
 		case errors.As(err, &re):
@@ -98,7 +99,7 @@ func TestGeneratedJavaCompilesCorpus(t *testing.T) {
 	for _, src := range order {
 		rs := byFile[src]
 		t.Run(filepath.Base(src.Path), func(t *testing.T) {
-			var files []File
+			var files []columnar.File
 			for _, r := range rs {
 				files = append(files, r.file)
 			}
@@ -107,7 +108,7 @@ func TestGeneratedJavaCompilesCorpus(t *testing.T) {
 			require.NoError(t, err, "javac of %s's RapidsUDF classes:\n%s", src.Path, out)
 			require.Empty(t, strings.TrimSpace(string(out)), "javac printed diagnostics")
 			t.Logf("%d RapidsUDF classes compiled in %s", len(files), time.Since(start).Round(time.Millisecond))
-			pkg, err := PackageOf(src.Src)
+			pkg, err := columnar.PackageOf(src.Src)
 			require.NoError(t, err)
 			for _, r := range rs {
 				_, err := os.Stat(filepath.Join(append([]string{classes}, strings.Split(pkg, ".")...)...) + "/" + r.entry.Name + "RapidsUDF.class")
@@ -127,14 +128,14 @@ func TestGeneratedJavaCompilesCorpus(t *testing.T) {
 		require.True(t, e.UDF.ReturnPrimitive)
 		res, err := translate.Translate(e.UDF, e.Source.Src)
 		require.NoError(t, err)
-		pkg, err := PackageOf(e.Source.Src)
+		pkg, err := columnar.PackageOf(e.Source.Src)
 		require.NoError(t, err)
-		_, err = RenderIn(e.UDF, res.IR, ".udfx/HasPrefix/evidence.json", pkg)
+		_, err = columnar.RenderIn(e.UDF, res.IR, ".udfx/HasPrefix/evidence.json", pkg)
 		var re *ir.RenderError
 		require.ErrorAs(t, err, &re)
 		forced := *e.UDF
 		forced.ReturnPrimitive = false
-		files, err := RenderIn(&forced, res.IR, ".udfx/HasPrefix/evidence.json", pkg)
+		files, err := columnar.RenderIn(&forced, res.IR, ".udfx/HasPrefix/evidence.json", pkg)
 		require.NoError(t, err)
 		_, out, err := javacRapidsUDFs(t, tools, e.Source, files, cudf, rapids)
 		require.Error(t, err, "javac compiled a subclass of HasPrefix")
@@ -146,7 +147,7 @@ func TestGeneratedJavaCompilesCorpus(t *testing.T) {
 // against the jars and the classes of src (the JVM runner's compile, from
 // its cache when compiled before), and returns the classes folder and
 // javac's output.
-func javacRapidsUDFs(t *testing.T, tools jvm.Tools, src *corpus.Source, files []File, cudf, rapids string) (string, []byte, error) {
+func javacRapidsUDFs(t *testing.T, tools jvm.Tools, src *corpus.Source, files []columnar.File, cudf, rapids string) (string, []byte, error) {
 	t.Helper()
 	ctx := context.Background()
 	orig, err := jvm.CompileSource(ctx, &tools, runner.Limits{}, src.Path, "")

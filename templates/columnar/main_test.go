@@ -1,4 +1,4 @@
-package columnar
+package columnar_test
 
 import (
 	"os"

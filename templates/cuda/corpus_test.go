@@ -1,4 +1,4 @@
-package cuda
+package cuda_test
 
 import (
 	"context"
@@ -15,7 +15,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/udfx/udfx/gpu/native"
 	"github.com/udfx/udfx/gpu/toolkit"
+	"github.com/udfx/udfx/harness/render/cuda"
 	"github.com/udfx/udfx/harness/runner/jvm"
 	"github.com/udfx/udfx/harness/testsetup"
 	"github.com/udfx/udfx/harness/translate"
@@ -29,7 +31,7 @@ const corpusDir = "../../harness/translate/testdata/corpus"
 // rewrite, or why it has none.
 type corpusRewrite struct {
 	c       corpus.Case
-	files   []File
+	files   []cuda.File
 	decline string
 }
 
@@ -45,7 +47,7 @@ func corpusRewrites(t *testing.T) []corpusRewrite {
 		res, err := translate.Translate(u, c.Source.Src)
 		require.NoError(t, err)
 		require.Empty(t, res.Declines, "%s %s is verified in the manifest", c.File, c.Name)
-		files, err := Render(u, res.IR, ".udfx/"+c.Name+"/evidence.json")
+		files, err := cuda.Render(u, res.IR, ".udfx/"+c.Name+"/evidence.json")
 		var re *ir.RenderError
 		switch {
 		case errors.As(err, &re):
@@ -75,7 +77,7 @@ func TestCorpusCUDATargets(t *testing.T) {
 // nativeUnit is one rewrite's CUDA files, named for the test's messages.
 type nativeUnit struct {
 	label string
-	files []File
+	files []cuda.File
 }
 
 // TestNVCCBuildsAll compiles the kernel, the JNI bridge and the Java
@@ -106,7 +108,7 @@ func TestNVCCBuildsAll(t *testing.T) {
 
 	var units []nativeUnit
 	built := map[string]string{}
-	add := func(label string, files []File) {
+	add := func(label string, files []cuda.File) {
 		key := buildKey(files)
 		if by, ok := built[key]; ok {
 			t.Logf("%s: same native sources as %s, built once", label, by)
@@ -117,7 +119,7 @@ func TestNVCCBuildsAll(t *testing.T) {
 	}
 	for _, ex := range jvmExamples {
 		u, e := translated(t, ex.file, ex.udf)
-		files, err := Render(u, e, record)
+		files, err := cuda.Render(u, e, record)
 		require.NoError(t, err)
 		add("example "+ex.name, files)
 	}
@@ -133,7 +135,7 @@ func TestNVCCBuildsAll(t *testing.T) {
 	lib, entries := buildBatch(t, ctx, nvcc, cudf, tools.JavaHome, units, dir)
 	t.Logf("%d kernels and bridges compiled and linked in %s", len(units), time.Since(start).Round(time.Second))
 	for i, u := range units {
-		ok, err := ExportsSymbol(lib, entries[i])
+		ok, err := native.ExportsSymbol(lib, entries[i])
 		require.NoError(t, err)
 		assert.True(t, ok, "%s: the library exports %s", u.label, entries[i])
 	}
@@ -175,10 +177,10 @@ var comments = regexp.MustCompile(`(?m)^\s*//.*\n|/\*.*?\*/`)
 // buildKey is the native sources of a rewrite without their comments
 // (the marker, the UDF's and parameters' names in prose): rewrites with
 // the same key compile to the same library, so each is built once.
-func buildKey(files []File) string {
+func buildKey(files []cuda.File) string {
 	var b strings.Builder
 	for _, f := range files {
-		if !strings.Contains(f.Path, "/") && f.Path != CMake {
+		if !strings.Contains(f.Path, "/") && f.Path != cuda.CMake {
 			b.WriteString(f.Path + "\n" + comments.ReplaceAllString(string(f.Content), "") + "\n")
 		}
 	}
@@ -198,7 +200,7 @@ func buildBatch(t *testing.T, ctx context.Context, nvcc toolkit.NVCC, cudf []str
 		caseDir := filepath.Join(dir, fmt.Sprint(i))
 		require.NoError(t, os.MkdirAll(caseDir, 0o755))
 		for _, f := range u.files {
-			if strings.Contains(f.Path, "/") || f.Path == CMake {
+			if strings.Contains(f.Path, "/") || f.Path == cuda.CMake {
 				continue
 			}
 			require.NoError(t, os.WriteFile(filepath.Join(caseDir, f.Path), f.Content, 0o644))
@@ -208,10 +210,10 @@ func buildBatch(t *testing.T, ctx context.Context, nvcc toolkit.NVCC, cudf []str
 			// The headers every rewrite includes, first and at global
 			// scope, from the first rewrite's files.
 			switch f.Path {
-			case Kernel:
+			case cuda.Kernel:
 				kernels.WriteString(strings.Join(systemInclude.FindAllString(string(f.Content), -1), ""))
-				kernels.WriteString("#include \"0/" + JVMHeader + "\"\n")
-			case JNI:
+				kernels.WriteString("#include \"0/" + cuda.JVMHeader + "\"\n")
+			case cuda.JNI:
 				bridges.WriteString(strings.Join(systemInclude.FindAllString(string(f.Content), -1), ""))
 			}
 		}
@@ -219,14 +221,14 @@ func buildBatch(t *testing.T, ctx context.Context, nvcc toolkit.NVCC, cudf []str
 	entries := make([]string, len(units))
 	taken := map[string]bool{}
 	for i, u := range units {
-		fmt.Fprintf(&kernels, "\n// %s\n#undef UDFX_UDF_ROW_H\nnamespace udfx_unit%d {\n#include \"%d/%s\"\n}\n", u.label, i, i, Kernel)
+		fmt.Fprintf(&kernels, "\n// %s\n#undef UDFX_UDF_ROW_H\nnamespace udfx_unit%d {\n#include \"%d/%s\"\n}\n", u.label, i, i, cuda.Kernel)
 		entry := "Java_udfx_cuda_" + javaClass(t, u.files) + "_00024Native_evaluate"
 		entries[i] = entry
 		if taken[entry] {
 			entries[i] = fmt.Sprintf("%s_unit%d", entry, i)
-			fmt.Fprintf(&bridges, "\n// %s\n#define %s %s\nnamespace udfx_unit%d {\n#include \"%d/%s\"\n}\n#undef %s\n", u.label, entry, entries[i], i, i, JNI, entry)
+			fmt.Fprintf(&bridges, "\n// %s\n#define %s %s\nnamespace udfx_unit%d {\n#include \"%d/%s\"\n}\n#undef %s\n", u.label, entry, entries[i], i, i, cuda.JNI, entry)
 		} else {
-			fmt.Fprintf(&bridges, "\n// %s\nnamespace udfx_unit%d {\n#include \"%d/%s\"\n}\n", u.label, i, i, JNI)
+			fmt.Fprintf(&bridges, "\n// %s\nnamespace udfx_unit%d {\n#include \"%d/%s\"\n}\n", u.label, i, i, cuda.JNI)
 		}
 		taken[entry] = true
 	}
@@ -245,9 +247,9 @@ func buildBatch(t *testing.T, ctx context.Context, nvcc toolkit.NVCC, cudf []str
 	lib := filepath.Join(dir, "libudfx_corpus.so")
 	kernelObj, bridgeObj := filepath.Join(dir, "kernels.o"), filepath.Join(dir, "bridges.o")
 	for _, s := range [][]string{
-		append(append(append([]string{nvcc.Path}, DeviceFlags...), inc...), "-c", kernelSrc, "-o", kernelObj),
-		append(append(append([]string{"g++"}, JNIFlags...), jni...), "-c", bridgeSrc, "-o", bridgeObj),
-		append(append([]string{nvcc.Path, "-shared"}, DeviceArch...), kernelObj, bridgeObj, "-o", lib),
+		append(append(append([]string{nvcc.Path}, native.DeviceFlags...), inc...), "-c", kernelSrc, "-o", kernelObj),
+		append(append(append([]string{"g++"}, native.JNIFlags...), jni...), "-c", bridgeSrc, "-o", bridgeObj),
+		append(append([]string{nvcc.Path, "-shared"}, native.DeviceArch...), kernelObj, bridgeObj, "-o", lib),
 	} {
 		start := time.Now()
 		out, err := exec.CommandContext(ctx, s[0], s[1:]...).CombinedOutput()
@@ -258,7 +260,7 @@ func buildBatch(t *testing.T, ctx context.Context, nvcc toolkit.NVCC, cudf []str
 	return lib, entries
 }
 
-func javaClass(t *testing.T, files []File) string {
+func javaClass(t *testing.T, files []cuda.File) string {
 	t.Helper()
 	for _, f := range files {
 		if strings.HasPrefix(f.Path, "java/") {

@@ -1,4 +1,4 @@
-package cuda
+package cuda_test
 
 import (
 	"context"
@@ -16,8 +16,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/udfx/udfx/gpu/native"
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/inputs"
+	"github.com/udfx/udfx/harness/render/cuda"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/runner/runners"
 	"github.com/udfx/udfx/harness/testsetup"
@@ -64,7 +66,7 @@ func TestRenderGolden(t *testing.T) {
 	for _, ex := range examples {
 		t.Run(ex.name, func(t *testing.T) {
 			u, e := translated(t, ex.file, ex.udf)
-			files, err := Render(u, e, record)
+			files, err := cuda.Render(u, e, record)
 			require.NoError(t, err)
 			var paths []string
 			for _, f := range files {
@@ -82,7 +84,7 @@ func TestRenderGolden(t *testing.T) {
 				require.NoError(t, err, "run go test -update to create %s", golden)
 				assert.Equal(t, string(want), string(f.Content), f.Path)
 			}
-			assert.Equal(t, []string{RowHeader, Kernel, JNI, "java/udfx/cuda/ToFahrenheitCuda.java", CMake, JVMHeader}, paths)
+			assert.Equal(t, []string{cuda.RowHeader, cuda.Kernel, cuda.JNI, "java/udfx/cuda/ToFahrenheitCuda.java", cuda.CMake, cuda.JVMHeader}, paths)
 		})
 	}
 }
@@ -115,11 +117,11 @@ func rowsOf(t *testing.T, u *udf.UDF, n int) [][]value.Value {
 func agree(t *testing.T, u *udf.UDF, e ir.Expr, rows [][]value.Value) {
 	t.Helper()
 	ctx := context.Background()
-	files, err := Render(u, e, record)
+	files, err := cuda.Render(u, e, record)
 	require.NoError(t, err)
 
 	start := time.Now()
-	host, err := HostRunner(ctx, files, u, runner.DefaultLimits)
+	host, err := native.HostRunner(ctx, files, u, runner.DefaultLimits)
 	require.NoError(t, err)
 	defer host.Close()
 	build := time.Since(start)
@@ -167,7 +169,7 @@ func sameResults(t *testing.T, path, stored string, want []value.Value) {
 // javaAgrees compiles the rendered RapidsUDF class against Spark's jars
 // and the real cuDF and RAPIDS artifacts, then runs its CPU path (call)
 // on rows and requires the original's results.
-func javaAgrees(t *testing.T, files []File, rows [][]value.Value, want []value.Value) {
+func javaAgrees(t *testing.T, files []cuda.File, rows [][]value.Value, want []value.Value) {
 	t.Helper()
 	jars, _ := filepath.Glob(filepath.Join("..", "..", ".venv", "lib", "python3*", "site-packages", "pyspark", "jars"))
 	require.NotEmpty(t, jars, "no .venv with pyspark above the test folder (testsetup.Prepare links one)")
@@ -224,7 +226,7 @@ const deviceRows = 2000
 // per-row function's headers, the first rows and the original's results on
 // them, for gpu/device/check.sh to run on a GPU. Checking them here keeps
 // them from going stale, and runs check.sh with g++.
-func deviceCase(t *testing.T, name string, files []File, rows [][]value.Value, want []value.Value) int {
+func deviceCase(t *testing.T, name string, files []cuda.File, rows [][]value.Value, want []value.Value) int {
 	t.Helper()
 	n := min(deviceRows, len(rows))
 	var in, res strings.Builder
@@ -242,7 +244,7 @@ func deviceCase(t *testing.T, name string, files []File, rows [][]value.Value, w
 	// The case keeps its own udf_row.h; check.sh takes udfx_jvm.h from
 	// gpu/include, the copy Render ships.
 	for _, f := range files {
-		if f.Path == RowHeader {
+		if f.Path == cuda.RowHeader {
 			content[f.Path] = string(f.Content)
 		}
 	}
@@ -407,7 +409,7 @@ func TestRenderDeclines(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			files, err := Render(c.u, c.e, record)
+			files, err := cuda.Render(c.u, c.e, record)
 			assert.Nil(t, files)
 			var re *ir.RenderError
 			require.ErrorAs(t, err, &re)
@@ -419,28 +421,28 @@ func TestRenderDeclines(t *testing.T) {
 
 func TestHostBuildFailure(t *testing.T) {
 	u := udfOf(dbl(), udf.Param{Name: "x", Type: dbl()})
-	files, err := Render(u, col("x", dbl()), record)
+	files, err := cuda.Render(u, col("x", dbl()), record)
 	require.NoError(t, err)
 	for i := range files {
-		if files[i].Path == RowHeader {
+		if files[i].Path == cuda.RowHeader {
 			files[i].Content = []byte(strings.Replace(string(files[i].Content), "*out =", "*out = undeclared_name +", 1))
 		}
 	}
-	_, err = HostRunner(context.Background(), files, u, runner.DefaultLimits)
-	var be *BuildError
+	_, err = native.HostRunner(context.Background(), files, u, runner.DefaultLimits)
+	var be *native.BuildError
 	require.ErrorAs(t, err, &be)
 	assert.Contains(t, be.Output, "undeclared_name")
 	assert.Contains(t, err.Error(), "-ffp-contract=off")
 
-	_, err = HostRunner(context.Background(), files[:1], u, runner.DefaultLimits)
+	_, err = native.HostRunner(context.Background(), files[:1], u, runner.DefaultLimits)
 	assert.ErrorContains(t, err, "lack udfx_jvm.h")
 }
 
 func TestHostRunnerBadInput(t *testing.T) {
 	u := udfOf(dbl(), udf.Param{Name: "x", Type: dbl()})
-	files, err := Render(u, col("x", dbl()), record)
+	files, err := cuda.Render(u, col("x", dbl()), record)
 	require.NoError(t, err)
-	r, err := HostRunner(context.Background(), files, u, runner.DefaultLimits)
+	r, err := native.HostRunner(context.Background(), files, u, runner.DefaultLimits)
 	require.NoError(t, err)
 	defer r.Close()
 	got, err := r.Run(context.Background(), [][]value.Value{{value.DoubleOf(1.5)}, {value.IntOf(3)}})
@@ -460,7 +462,7 @@ func TestHostRunnerBadInput(t *testing.T) {
 func TestDeviceCheckMismatch(t *testing.T) {
 	src := filepath.Join("testdata", "device", "ToInt")
 	dir := t.TempDir()
-	for _, f := range []string{RowHeader, "rows.txt", "want.txt"} {
+	for _, f := range []string{cuda.RowHeader, "rows.txt", "want.txt"} {
 		b, err := os.ReadFile(filepath.Join(src, f))
 		require.NoError(t, err)
 		if f == "want.txt" {
@@ -483,7 +485,7 @@ func BenchmarkRender(b *testing.B) {
 	u := udfOf(dbl(), udf.Param{Name: "x", Type: dbl()})
 	e := &ir.Binary{Op: ir.DoubleAdd, L: &ir.Binary{Op: ir.DoubleMul, L: col("x", dbl()), R: lit(dbl(), 1.8), T: dbl()}, R: lit(dbl(), 32.0), T: dbl()}
 	for b.Loop() {
-		if _, err := Render(u, e, record); err != nil {
+		if _, err := cuda.Render(u, e, record); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,4 +1,4 @@
-package cuda
+package cuda_test
 
 import (
 	"os"

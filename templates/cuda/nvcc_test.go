@@ -1,4 +1,4 @@
-package cuda
+package cuda_test
 
 import (
 	"context"
@@ -7,7 +7,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/udfx/udfx/gpu/native"
 	"github.com/udfx/udfx/gpu/toolkit"
+	"github.com/udfx/udfx/harness/render/cuda"
 	"github.com/udfx/udfx/harness/testsetup"
 )
 
@@ -30,13 +32,13 @@ func ensureToolkit(t *testing.T) (toolkit.NVCC, []string) {
 // g++ alone would let pass: an unused variable in the kernel.
 func TestNVCCBuildFailsOnWarning(t *testing.T) {
 	nvcc, cudf := ensureToolkit(t)
-	files := []File{
-		{Path: Kernel, Content: []byte("__global__ void k(int* p) { int unused = 1; p[0] = 0; }\n")},
-		{Path: JNI, Content: []byte("int udfx_nothing() { return 0; }\n")},
+	files := []cuda.File{
+		{Path: cuda.Kernel, Content: []byte("__global__ void k(int* p) { int unused = 1; p[0] = 0; }\n")},
+		{Path: cuda.JNI, Content: []byte("int udfx_nothing() { return 0; }\n")},
 		{Path: "java/udfx/cuda/XCuda.java", Content: []byte("class XCuda {}\n")},
 	}
-	_, err := BuildLibrary(context.Background(), nvcc, cudf, "/nonexistent", files, t.TempDir())
-	var be *BuildError
+	_, err := native.BuildLibrary(context.Background(), nvcc, cudf, "/nonexistent", files, t.TempDir())
+	var be *native.BuildError
 	require.ErrorAs(t, err, &be)
 	assert.Contains(t, be.Output, "unused")
 }

@@ -12,7 +12,6 @@ package columnar
 
 import (
 	"bytes"
-	"embed"
 	"fmt"
 	"math"
 	"strconv"
@@ -24,6 +23,7 @@ import (
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/translate/ir"
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/internal/tmplsrc"
 )
 
 // Target names this renderer in errors and evidence records.
@@ -35,10 +35,8 @@ type File struct {
 	Content []byte
 }
 
-//go:embed *.tmpl
-var tmplFS embed.FS
-
-var tmpl = template.Must(template.ParseFS(tmplFS, "*.tmpl"))
+// tmpl holds the template of templates/columnar (templates.go, generated).
+var tmpl = tmplsrc.Parse(template.New("columnar"), templateFiles)
 
 func renderErr(what string) error { return &ir.RenderError{Target: "cuDF", What: what} }
 

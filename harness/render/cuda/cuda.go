@@ -5,13 +5,13 @@
 //
 // The per-row function reproduces each IR node's meaning (the original
 // language's) exactly or the node is refused with *ir.RenderError. So that
-// the differential test can judge it on a machine without a GPU, HostRunner
-// builds the same function with g++ and runs it as a runner.Runner.
+// the differential test can judge it on a machine without a GPU,
+// gpu/native builds the same function with g++ and runs it as a
+// runner.Runner. The templates are those of templates/cuda.
 package cuda
 
 import (
 	"bytes"
-	"embed"
 	"fmt"
 	"path"
 	"strings"
@@ -22,6 +22,7 @@ import (
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/translate/ir"
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/internal/tmplsrc"
 )
 
 // File is one rendered file: Path is relative to the rewrite's folder.
@@ -39,12 +40,10 @@ const (
 	CMake     = "CMakeLists.txt"
 )
 
-//go:embed *.tmpl
-var tmplFS embed.FS
-
-var tmpls = template.Must(template.New("cuda").Funcs(template.FuncMap{
+// tmpls are the templates of templates/cuda (templates.go, generated).
+var tmpls = tmplsrc.Parse(template.New("cuda").Funcs(template.FuncMap{
 	"join": strings.Join,
-}).ParseFS(tmplFS, "*.tmpl"))
+}), templateFiles)
 
 // param is one UDF parameter as the templates see it.
 type param struct {

@@ -94,7 +94,7 @@ func New(ctx context.Context, u *udf.UDF, opts Options) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	srcDir, err := filepath.Abs(filepath.Dir(u.File))
+	srcDir, err := filepath.Abs(filepath.Dir(u.Path()))
 	if err != nil {
 		return nil, fmt.Errorf("locating %s: %w", u.File, err)
 	}
@@ -118,7 +118,7 @@ func New(ctx context.Context, u *udf.UDF, opts Options) (*Runner, error) {
 		return nil, err
 	}
 	start := time.Now()
-	if r.classes, r.cacheHit, err = compileUser(ctx, &t, sb, opts.CacheDir, cpHash, u.File, scala); err != nil {
+	if r.classes, r.cacheHit, err = compileUser(ctx, &t, sb, opts.CacheDir, cpHash, u.Path(), scala); err != nil {
 		return nil, err
 	}
 	r.compileTime = time.Since(start)
@@ -368,21 +368,16 @@ func crashReason(waitErr error, stderr string) string {
 // start launches the driver and reads its handshake.
 func (r *Runner) start(ctx context.Context) error {
 	cmd := exec.Command(r.tools.Java, r.args...)
-	runner.SetProcessGroup(cmd)
-	stdin, err := cmd.StdinPipe()
+	stdin, stdout, err := runner.Pipes(cmd)
 	if err != nil {
 		return fmt.Errorf("starting the JVM: %w", err)
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return fmt.Errorf("starting the JVM: %w", err)
-	}
-	p := &process{cmd: cmd, stdin: stdin, stdout: bufio.NewReaderSize(stdout, 1<<16), stderr: &runner.Tail{Max: 16 << 10}, done: make(chan struct{})}
+	p := &process{cmd: cmd, stdin: stdin, stdout: stdout, stderr: &runner.Tail{Max: 16 << 10}, done: make(chan struct{})}
 	cmd.Stderr = p.stderr
 	// The driver writes nothing but its pipes (the JVM's own temporary
 	// files go to the private /tmp): no folder is writable. The UDF's
 	// source tree stays readable, as it is to the compiler.
-	if err := r.sandbox.Start(cmd, sandbox.Paths{Readable: []string{r.tools.JavaHome, r.tools.Java, r.driver, r.classes, r.tools.SparkJars, r.u.File}}); err != nil {
+	if err := r.sandbox.Start(cmd, sandbox.Paths{Readable: []string{r.tools.JavaHome, r.tools.Java, r.driver, r.classes, r.tools.SparkJars, r.u.Path()}}); err != nil {
 		return &runner.EnvError{What: "JDK", Msg: fmt.Sprintf("cannot start %s: %v", r.tools.Java, err)}
 	}
 	go func() {

@@ -126,7 +126,7 @@ func New(ctx context.Context, u *udf.UDF, opts Options) (*Runner, error) {
 	if opts.BatchSize <= 0 {
 		opts.BatchSize = DefaultBatchSize
 	}
-	py, err := findPython(u.File, opts)
+	py, err := findPython(u.Path(), opts)
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +134,7 @@ func New(ctx context.Context, u *udf.UDF, opts Options) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	file, err := filepath.Abs(u.File)
+	file, err := filepath.Abs(u.Path())
 	if err != nil {
 		return nil, fmt.Errorf("python runner: %w", err)
 	}
@@ -258,7 +258,7 @@ func (p *proc) kill() {
 
 func (r *Runner) start(ctx context.Context) error {
 	cmd := exec.Command(r.python, "-u", filepath.Join(r.dir, "driver.py"))
-	cmd.Dir = filepath.Dir(r.u.File)
+	cmd.Dir = filepath.Dir(r.u.Path())
 	if cmd.Dir == "" {
 		cmd.Dir = "."
 	}
@@ -273,12 +273,7 @@ func (r *Runner) start(ctx context.Context) error {
 	if os.Getenv("NUMBA_CACHE_DIR") == "" {
 		cmd.Env = append(cmd.Env, "NUMBA_CACHE_DIR="+NumbaCacheDir)
 	}
-	runner.SetProcessGroup(cmd)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return fmt.Errorf("python runner: %w", err)
-	}
-	stdout, err := cmd.StdoutPipe()
+	stdin, stdout, err := runner.Pipes(cmd)
 	if err != nil {
 		return fmt.Errorf("python runner: %w", err)
 	}
@@ -288,7 +283,7 @@ func (r *Runner) start(ctx context.Context) error {
 	if err := r.sandbox.Start(cmd, sandbox.Paths{Readable: []string{r.python, r.dir, r.file}}); err != nil {
 		return &runner.EnvError{What: "Python", Msg: fmt.Sprintf("cannot start %s: %v", r.python, err)}
 	}
-	p := &proc{cmd: cmd, stdin: stdin, stdout: bufio.NewReaderSize(stdout, 1<<16), stderr: errTail, exited: make(chan struct{})}
+	p := &proc{cmd: cmd, stdin: stdin, stdout: stdout, stderr: errTail, exited: make(chan struct{})}
 	go func() {
 		cmd.Wait()
 		close(p.exited)

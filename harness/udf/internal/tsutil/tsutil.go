@@ -18,10 +18,10 @@ import (
 // Source is one parsed file: its bytes, its tree and an index of line
 // starts for position conversion.
 type Source struct {
-	Path       string
-	Src        []byte
-	Tree       *sitter.Tree
-	lineStarts []int
+	Path  string
+	Src   []byte
+	Tree  *sitter.Tree
+	lines *udf.Lines
 }
 
 // Parser is a tree-sitter parser for one grammar. It is not safe for
@@ -60,12 +60,7 @@ func (p *Parser) Parse(path string, src []byte) (*Source, error) {
 	if tree == nil {
 		return nil, &udf.ParseError{File: path, Pos: udf.Position{Line: 1, Column: 1}, Message: "parser gave no tree"}
 	}
-	s := &Source{Path: path, Src: src, Tree: tree, lineStarts: []int{0}}
-	for i, b := range src {
-		if b == '\n' {
-			s.lineStarts = append(s.lineStarts, i+1)
-		}
-	}
+	s := &Source{Path: path, Src: src, Tree: tree, lines: udf.NewLines(src)}
 	if err := s.syntaxError(); err != nil {
 		s.Close()
 		return nil, err
@@ -88,23 +83,7 @@ func (s *Source) Text(n *sitter.Node) string {
 }
 
 // Pos converts a byte offset to a 1-based line and code-point column.
-func (s *Source) Pos(off uint) udf.Position {
-	o := int(off)
-	if o > len(s.Src) {
-		o = len(s.Src)
-	}
-	// Binary search for the last line start <= o.
-	lo, hi := 0, len(s.lineStarts)-1
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if s.lineStarts[mid] <= o {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return udf.Position{Line: lo + 1, Column: utf8.RuneCount(s.Src[s.lineStarts[lo]:o]) + 1}
-}
+func (s *Source) Pos(off uint) udf.Position { return s.lines.Position(int(off)) }
 
 // Span is the span of n.
 func (s *Source) Span(n *sitter.Node) udf.Span {

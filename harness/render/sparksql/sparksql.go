@@ -1,0 +1,717 @@
+// Package sparksql renders the translator's IR as a Spark SQL expression
+// that, with spark.sql.ansi.enabled=true, evaluates to what the IR means
+// (the original language's result) on every input, or refuses the node
+// with *ir.RenderError. It is the renderer of the sql target, beside
+// harness/render/columnar and harness/render/cuda.
+package sparksql
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/udfx/udfx/harness/translate/ir"
+	"github.com/udfx/udfx/harness/udf"
+)
+
+var sqlOps = map[ir.Op]string{
+	ir.DoubleAdd: "+", ir.DoubleSub: "-", ir.DoubleMul: "*", ir.DoubleDivNonZero: "/", ir.PyFloatDiv: "/",
+	ir.DoubleRemNonZero: "%", ir.JavaIntRem: "%", ir.And: "AND", ir.Or: "OR",
+}
+
+const minLong = "CAST(-9223372036854775808 AS BIGINT)"
+
+// Render renders e as a Spark SQL expression that, with
+// spark.sql.ansi.enabled=true, evaluates to what e means on every input.
+func Render(e ir.Expr) (string, error) {
+	var b strings.Builder
+	if err := sqlOf(&b, e); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+func sqlErr(what string) error { return &ir.RenderError{Target: "Spark SQL", What: what} }
+
+func sqlOf(b *strings.Builder, e ir.Expr) error {
+	sub := func(x ir.Expr) error { return sqlOf(b, x) }
+	switch e := e.(type) {
+	case *ir.Lit:
+		s, err := litSQL(e)
+		if err != nil {
+			return err
+		}
+		b.WriteString(s)
+		return nil
+	case *ir.Col:
+		b.WriteString("`" + strings.ReplaceAll(e.Name, "`", "``") + "`")
+		return nil
+	case *ir.IsNull:
+		b.WriteString("(")
+		if err := sub(e.X); err != nil {
+			return err
+		}
+		b.WriteString(" IS NULL)")
+		return nil
+	case *ir.If:
+		b.WriteString("CASE WHEN ")
+		if err := sub(e.Cond); err != nil {
+			return err
+		}
+		b.WriteString(" THEN ")
+		if err := sub(e.Then); err != nil {
+			return err
+		}
+		b.WriteString(" ELSE ")
+		if err := sub(e.Else); err != nil {
+			return err
+		}
+		b.WriteString(" END")
+		return nil
+	case *ir.Raise:
+		// Spark's raise_error is NULL-typed; CASE takes the other
+		// branch's type, so the If keeps the original's type.
+		msg, err := litSQL(&ir.Lit{T: udf.Prim(udf.String), Value: e.Msg})
+		if err != nil {
+			return err
+		}
+		b.WriteString("raise_error(" + msg + ")")
+		return nil
+	case *ir.Unary:
+		return unarySQL(b, e)
+	case *ir.Binary:
+		return binarySQL(b, e)
+	case *ir.Cast:
+		return castSQL(b, e)
+	case *ir.Call:
+		return callSQL(b, e)
+	}
+	return sqlErr(fmt.Sprintf("the node %T", e))
+}
+
+func litSQL(e *ir.Lit) (string, error) {
+	if e.Value == nil {
+		if e.T == nil {
+			return "NULL", nil
+		}
+		return "CAST(NULL AS " + strings.ToUpper(e.T.String()) + ")", nil
+	}
+	switch v := e.Value.(type) {
+	case bool:
+		if v {
+			return "TRUE", nil
+		}
+		return "FALSE", nil
+	case int64:
+		switch e.T.Kind {
+		case udf.Int:
+			if v == math.MinInt32 {
+				// -2147483648 is the negation of an out-of-range INT
+				// literal in some parsers; the cast is unambiguous.
+				return "CAST(-2147483648 AS INT)", nil
+			}
+			return strconv.FormatInt(v, 10), nil
+		case udf.Long:
+			if v == math.MinInt64 {
+				return "CAST(-9223372036854775808 AS BIGINT)", nil
+			}
+			return strconv.FormatInt(v, 10) + "L", nil
+		case udf.Double:
+			return strconv.FormatInt(v, 10) + ".0D", nil
+		}
+	case float64:
+		if e.T.Kind != udf.Double {
+			break
+		}
+		switch {
+		case math.IsNaN(v):
+			return "CAST('NaN' AS DOUBLE)", nil
+		case math.IsInf(v, 1):
+			return "CAST('Infinity' AS DOUBLE)", nil
+		case math.IsInf(v, -1):
+			return "CAST('-Infinity' AS DOUBLE)", nil
+		case v == 0 && math.Signbit(v):
+			return "(-0.0D)", nil
+		}
+		// The shortest decimal that reads back as v, with the D suffix
+		// that makes Spark read it as DOUBLE rather than DECIMAL.
+		s := strconv.FormatFloat(v, 'e', -1, 64)
+		if a := math.Abs(v); a == 0 || a >= 1e-4 && a < 1e15 {
+			s = strconv.FormatFloat(v, 'f', -1, 64)
+			if !strings.Contains(s, ".") {
+				s += ".0"
+			}
+		}
+		if v < 0 {
+			return "(" + s + "D)", nil
+		}
+		return s + "D", nil
+	case string:
+		var sb strings.Builder
+		sb.WriteByte('\'')
+		for _, r := range v {
+			switch {
+			case r == '\'' || r == '\\':
+				sb.WriteByte('\\')
+				sb.WriteRune(r)
+			case r <= 0xFFFF && r != ' ' && !unicode.IsPrint(r):
+				// Control and space characters as Spark's \uXXXX escape,
+				// so that the SQL stays one readable line in any file.
+				fmt.Fprintf(&sb, "\\u%04X", r)
+			default:
+				sb.WriteRune(r)
+			}
+		}
+		sb.WriteByte('\'')
+		return sb.String(), nil
+	}
+	return "", sqlErr(fmt.Sprintf("the %s literal %v", e.T, e.Value))
+}
+
+// isNaNFree reports whether x can never be NaN: a literal that is not
+// NaN, or a value that is not floating point.
+func isNaNFree(x ir.Expr) bool {
+	if !ir.IsDouble(x.Type()) {
+		return true
+	}
+	if l, ok := x.(*ir.Lit); ok {
+		f, ok := l.Value.(float64)
+		return ok && !math.IsNaN(f)
+	}
+	return false
+}
+
+func unarySQL(b *strings.Builder, e *ir.Unary) error {
+	switch e.Op {
+	case ir.Not:
+		b.WriteString("(NOT ")
+		if err := sqlOf(b, e.X); err != nil {
+			return err
+		}
+		b.WriteString(")")
+		return nil
+	case ir.DoubleNeg:
+		b.WriteString("(- ")
+		if err := sqlOf(b, e.X); err != nil {
+			return err
+		}
+		b.WriteString(")")
+		return nil
+	case ir.IntNegWrap:
+		return sqlOf(b, &ir.Binary{Op: ir.JavaIntSub, L: &ir.Lit{T: e.T, Value: int64(0)}, R: e.X, T: e.T})
+	case ir.LongNegWrap:
+		x, err := Render(e.X)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(b, "CASE WHEN %[1]s = %[2]s THEN %[2]s ELSE (- %[1]s) END", x, minLong)
+		return nil
+	}
+	return sqlErr("the unary operator " + string(e.Op))
+}
+
+func binarySQL(b *strings.Builder, e *ir.Binary) error {
+	pair := func(op string) error {
+		b.WriteString("(")
+		if err := sqlOf(b, e.L); err != nil {
+			return err
+		}
+		b.WriteString(" " + op + " ")
+		if err := sqlOf(b, e.R); err != nil {
+			return err
+		}
+		b.WriteString(")")
+		return nil
+	}
+	switch e.Op {
+	case ir.DoubleAdd, ir.DoubleSub, ir.DoubleMul, ir.PyFloatDiv, ir.JavaIntRem, ir.And, ir.Or:
+		return pair(sqlOps[e.Op])
+	case ir.StrEqNullSafe:
+		return pair("<=>")
+	case ir.JavaLongAdd, ir.JavaLongSub, ir.JavaLongMul:
+		return longWrapSQL(b, e)
+	case ir.JavaLongDiv:
+		return longDivSQL(b, e)
+	case ir.PyFloatModConst, ir.PyIntModConst, ir.PyIntFloorDivConst:
+		return pyModSQL(b, e)
+	case ir.PyIntAdd, ir.PyIntSub, ir.PyIntMul:
+		l, r, err := operandsSQL(e)
+		if err != nil {
+			return err
+		}
+		op := map[ir.Op]string{ir.PyIntAdd: "+", ir.PyIntSub: "-", ir.PyIntMul: "*"}[e.Op]
+		fmt.Fprintf(b, "CAST((CAST(%s AS BIGINT) %s CAST(%s AS BIGINT)) AS %s)", l, op, r, strings.ToUpper(e.T.String()))
+		return nil
+	case ir.DoubleDivNonZero, ir.DoubleRemNonZero:
+		if !ir.NonZeroConst(e.R) {
+			return sqlErr("a double division by a divisor that may be zero")
+		}
+		return pair(sqlOps[e.Op])
+	case ir.JavaIntAdd, ir.JavaIntSub, ir.JavaIntMul, ir.JavaIntDiv:
+		return wrapSQL(b, e)
+	case ir.Eq, ir.Ne, ir.Lt, ir.Le, ir.Gt, ir.Ge:
+		return cmpSQL(b, e)
+	}
+	return sqlErr("the operator " + string(e.Op))
+}
+
+// wrapSQL computes the operation in BIGINT, where it cannot overflow
+// (or, for div, where only MinValue / -1 leaves the INT range), and
+// folds the result back into the INT range the way two's complement
+// wraps. Spark's ANSI mode would raise ARITHMETIC_OVERFLOW on the plain
+// INT operator where the JVM wraps.
+func wrapSQL(b *strings.Builder, e *ir.Binary) error {
+	if e.T.Kind != udf.Int {
+		return sqlErr("wrapping " + string(e.Op) + " on " + e.T.String())
+	}
+	op := map[ir.Op]string{ir.JavaIntAdd: "+", ir.JavaIntSub: "-", ir.JavaIntMul: "*", ir.JavaIntDiv: "div"}[e.Op]
+	b.WriteString("CAST(pmod((CAST(")
+	if err := sqlOf(b, e.L); err != nil {
+		return err
+	}
+	b.WriteString(" AS BIGINT) " + op + " CAST(")
+	if err := sqlOf(b, e.R); err != nil {
+		return err
+	}
+	b.WriteString(" AS BIGINT)) + 2147483648L, 4294967296L) - 2147483648L AS INT)")
+	return nil
+}
+
+// longWrapSQL computes a long + - * in DECIMAL(38,0), which holds any
+// sum or product of two longs (|a*b| <= 2^126 < 10^38), and folds it
+// into the BIGINT range as two's complement wraps.
+func longWrapSQL(b *strings.Builder, e *ir.Binary) error {
+	if e.T.Kind != udf.Long {
+		return sqlErr("wrapping " + string(e.Op) + " on " + e.T.String())
+	}
+	l, r, err := operandsSQL(e)
+	if err != nil {
+		return err
+	}
+	op := map[ir.Op]string{ir.JavaLongAdd: "+", ir.JavaLongSub: "-", ir.JavaLongMul: "*"}[e.Op]
+	fmt.Fprintf(b, "CAST(pmod((CAST(%s AS DECIMAL(20,0)) %s CAST(%s AS DECIMAL(20,0))) + 9223372036854775808BD, 18446744073709551616BD) - 9223372036854775808BD AS BIGINT)", l, op, r)
+	return nil
+}
+
+// longDivSQL is Java's long division: Spark's div truncates as Java does
+// and raises DIVIDE_BY_ZERO for zero; only MIN_VALUE / -1, which Spark
+// rejects as an overflow, needs the wrap.
+func longDivSQL(b *strings.Builder, e *ir.Binary) error {
+	l, err := Render(e.L)
+	if err != nil {
+		return err
+	}
+	r, err := Render(e.R)
+	if err != nil {
+		return err
+	}
+	if lt, ok := e.R.(*ir.Lit); ok {
+		if v, ok := lt.Value.(int64); ok && v != -1 && v != 0 {
+			fmt.Fprintf(b, "(%s div %s)", l, r)
+			return nil
+		}
+	}
+	fmt.Fprintf(b, "CASE WHEN %[2]s = -1L THEN (CASE WHEN %[1]s = %[3]s THEN %[3]s ELSE (- %[1]s) END) ELSE (%[1]s div %[2]s) END", l, r, minLong)
+	return nil
+}
+
+// pyModSQL renders CPython's floored % and // by a non-zero constant c.
+func pyModSQL(b *strings.Builder, e *ir.Binary) error {
+	l, err := Render(e.L)
+	if err != nil {
+		return err
+	}
+	lt, ok := e.R.(*ir.Lit)
+	if !ok || !ir.NonZeroConst(lt) {
+		return sqlErr("Python " + string(e.Op) + " by a divisor that is not a non-zero constant")
+	}
+	c, err := Render(lt)
+	if err != nil {
+		return err
+	}
+	neg := false
+	switch v := lt.Value.(type) {
+	case float64:
+		neg = v < 0
+	case int64:
+		neg = v < 0
+	}
+	switch e.Op {
+	case ir.PyFloatModConst:
+		// fmod(x, c), then moved into the divisor's sign; a zero result
+		// takes the divisor's sign.
+		zero, away := "0.0D", "<"
+		if neg {
+			zero, away = "(-0.0D)", ">"
+		}
+		fmt.Fprintf(b, "CASE WHEN (%[1]s %% %[2]s) = 0.0D THEN %[3]s WHEN (%[1]s %% %[2]s) %[4]s 0.0D THEN ((%[1]s %% %[2]s) + %[2]s) ELSE (%[1]s %% %[2]s) END", l, c, zero, away)
+	case ir.PyIntModConst:
+		if neg {
+			// x % c for c < 0 is -((-x) % -c) floored: (x % c) moved to
+			// (c, 0].
+			fmt.Fprintf(b, "CASE WHEN (%[1]s %% %[2]s) > 0 THEN ((%[1]s %% %[2]s) + %[2]s) ELSE (%[1]s %% %[2]s) END", l, c)
+		} else {
+			fmt.Fprintf(b, "pmod(%s, %s)", l, c)
+		}
+	case ir.PyIntFloorDivConst:
+		// Truncating div, one less where the signs differ and the
+		// division is not exact. No overflow: |x div c| <= |x|, and
+		// c = -1 is declined by the translator.
+		ty := "BIGINT"
+		if e.T.Kind == udf.Int {
+			ty = "INT"
+		}
+		fmt.Fprintf(b, "CAST((%[1]s div %[2]s) - CASE WHEN (%[1]s %% %[2]s) <> 0 AND ((%[1]s < 0) <> (%[2]s < 0)) THEN 1 ELSE 0 END AS %[3]s)", l, c, ty)
+	}
+	return nil
+}
+
+// cmpSQL adds the NaN guards that give Spark's comparison the JVM's and
+// CPython's answer: Spark makes NaN = NaN true and NaN greater than
+// everything, the originals make every ordered comparison with a NaN
+// false and != true.
+func cmpSQL(b *strings.Builder, e *ir.Binary) error {
+	var guards []ir.Expr
+	for _, x := range []ir.Expr{e.L, e.R} {
+		if !isNaNFree(x) {
+			guards = append(guards, x)
+		}
+	}
+	op := map[ir.Op]string{ir.Eq: "=", ir.Ne: "<>", ir.Lt: "<", ir.Le: "<=", ir.Gt: ">", ir.Ge: ">="}[e.Op]
+	b.WriteString("(")
+	if err := sqlOf(b, e.L); err != nil {
+		return err
+	}
+	b.WriteString(" " + op + " ")
+	if err := sqlOf(b, e.R); err != nil {
+		return err
+	}
+	for _, g := range guards {
+		if e.Op == ir.Ne {
+			b.WriteString(" OR isnan(")
+		} else {
+			b.WriteString(" AND NOT isnan(")
+		}
+		if err := sqlOf(b, g); err != nil {
+			return err
+		}
+		b.WriteString(")")
+	}
+	b.WriteString(")")
+	return nil
+}
+
+func castSQL(b *strings.Builder, e *ir.Cast) error {
+	switch e.Kind {
+	case ir.Widen, ir.IntToString:
+		b.WriteString("CAST(")
+		if err := sqlOf(b, e.X); err != nil {
+			return err
+		}
+		b.WriteString(" AS " + strings.ToUpper(e.To.String()) + ")")
+		return nil
+	case ir.JVMDoubleToInt, ir.JVMDoubleToLong:
+		// Spark's CAST fails on NaN and out-of-range values with ANSI
+		// on; the JVM maps NaN to 0 and clamps. In range, both truncate.
+		lo, hi, ty := "-2147483648.0D", "2147483647.0D", "INT"
+		min, max := "CAST(-2147483648 AS INT)", "2147483647"
+		if e.Kind == ir.JVMDoubleToLong {
+			lo, hi, ty = "-9.223372036854775808E18D", "9.223372036854775807E18D", "BIGINT"
+			min, max = "CAST(-9223372036854775808 AS BIGINT)", "9223372036854775807L"
+		}
+		x, err := Render(e.X)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(b, "CASE WHEN isnan(%[1]s) THEN CAST(0 AS %[2]s) WHEN %[1]s >= %[3]s THEN %[5]s WHEN %[1]s <= %[4]s THEN %[6]s ELSE CAST(%[1]s AS %[2]s) END",
+			x, ty, hi, lo, max, min)
+		return nil
+	}
+	return sqlErr("the conversion " + string(e.Kind))
+}
+
+// callSQL renders a function call: its arguments, then the function, by
+// group.
+func callSQL(b *strings.Builder, e *ir.Call) error {
+	args := make([]string, len(e.Args))
+	for i, a := range e.Args {
+		s, err := Render(a)
+		if err != nil {
+			return err
+		}
+		args[i] = s
+	}
+	for _, group := range []func(*strings.Builder, *ir.Call, []string) (bool, error){stringCallSQL, numberCallSQL, dateCallSQL} {
+		if ok, err := group(b, e, args); ok || err != nil {
+			return err
+		}
+	}
+	return sqlErr("the function " + string(e.Fn))
+}
+
+// stringCallSQL renders the string functions (and Math.sqrt and the
+// other functions Spark has under the same name); ok is false for a
+// function of another group.
+func stringCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err error) {
+	switch e.Fn {
+	case ir.PySplit:
+		b.WriteString("split(" + args[0] + ", " + args[1] + ")")
+		return true, nil
+	case ir.Sqrt, ir.StartsWith, ir.EndsWith, ir.Contains, ir.Replace, ir.ElementAt, ir.Size, ir.RegexpReplace:
+		b.WriteString(string(e.Fn) + "(" + strings.Join(args, ", ") + ")")
+		return true, nil
+	case ir.TrimBoth, ir.TrimLeading, ir.TrimTrailing:
+		l, ok := e.Args[1].(*ir.Lit)
+		set, _ := l.Value.(string)
+		if !ok || set == "" {
+			return true, sqlErr("a trim whose set of characters is not a non-empty literal")
+		}
+		b.WriteString(trimSQL(args[0], set, e.Fn != ir.TrimTrailing, e.Fn != ir.TrimLeading))
+		return true, nil
+	case ir.IsEmpty:
+		b.WriteString("(" + args[0] + " = '')")
+		return true, nil
+	case ir.CodePointLength:
+		b.WriteString("char_length(" + args[0] + ")")
+		return true, nil
+	case ir.PySlice:
+		return true, pySliceSQL(b, args[0], e.Args[1].(*ir.Lit).Value, e.Args[2].(*ir.Lit).Value)
+	case ir.PyCharAt:
+		// s[k] for k >= 0 is the (k+1)th code point; s[-k] the kth from
+		// the end. Spark's substring clamps where CPython raises.
+		k := e.Args[1].(*ir.Lit).Value.(int64)
+		pos, need := k+1, k+1
+		if k < 0 {
+			pos, need = k, -k
+		}
+		fmt.Fprintf(b, "CASE WHEN char_length(%[1]s) >= %[2]d THEN substring(%[1]s, %[3]d, 1) ELSE raise_error('udfx: the original throws IndexError (string index out of range)') END", args[0], need, pos)
+		return true, nil
+	case ir.UTF16Length:
+		// The class matches whole code points, in Java's regex as in
+		// the engine's.
+		b.WriteString("(char_length(" + args[0] + ") + char_length(regexp_replace(" + args[0] + ", '[^\\\\x{10000}-\\\\x{10FFFF}]', '')))")
+		return true, nil
+	case ir.Concat:
+		b.WriteString("concat(" + strings.Join(args, ", ") + ")")
+		return true, nil
+	case ir.JVMStringOf:
+		x := args[0]
+		if t := e.Args[0].Type(); t == nil {
+			b.WriteString("'null'")
+			return true, nil
+		} else if t.Kind != udf.String {
+			if t.Kind != udf.Int && t.Kind != udf.Long && t.Kind != udf.Boolean {
+				return true, sqlErr("String.valueOf of " + t.String())
+			}
+			x = "CAST(" + x + " AS STRING)"
+		}
+		b.WriteString("coalesce(" + x + ", 'null')")
+		return true, nil
+	}
+	return false, nil
+}
+
+// numberCallSQL renders the numeric functions and the conversions
+// between numbers and strings; ok is false for a function of another
+// group.
+func numberCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err error) {
+	switch e.Fn {
+	case ir.PyIntOfFloat, ir.PyRoundOfFloat, ir.PyFloorOfFloat, ir.PyCeilOfFloat:
+		// floor and ceil of a double are BIGINT in Spark; bround is half
+		// to even (on the shortest decimal, which for 0 digits decides a
+		// tie as the exact binary value does: x.5 is representable).
+		whole := map[ir.Func]string{ir.PyIntOfFloat: "%[1]s", ir.PyRoundOfFloat: "bround(%[1]s, 0)", ir.PyFloorOfFloat: "floor(%[1]s)", ir.PyCeilOfFloat: "ceil(%[1]s)"}[e.Fn]
+		fmt.Fprintf(b, "CASE WHEN isnan(%[1]s) THEN raise_error('udfx: the original throws ValueError (NaN to int)') "+
+			"WHEN %[1]s = CAST('Infinity' AS DOUBLE) OR %[1]s = CAST('-Infinity' AS DOUBLE) THEN raise_error('udfx: the original throws OverflowError (infinity to int)') "+
+			"WHEN %[1]s >= 9.223372036854775807E18D OR %[1]s < -9.223372036854775808E18D THEN CAST(NULL AS BIGINT) "+
+			"ELSE CAST("+whole+" AS BIGINT) END", args[0])
+		return true, nil
+	case ir.AbsDouble:
+		b.WriteString("abs(" + args[0] + ")")
+		return true, nil
+	case ir.AbsIntegral:
+		min := "CAST(-2147483648 AS INT)"
+		if e.T.Kind == udf.Long {
+			min = minLong
+		}
+		fmt.Fprintf(b, "CASE WHEN %[1]s = %[2]s THEN %[2]s ELSE abs(%[1]s) END", args[0], min)
+		return true, nil
+	case ir.MaxDouble, ir.MinDouble:
+		// Math.max: NaN wins; of two zeros, max is 0.0 unless both are
+		// -0.0 (min is -0.0 unless both are 0.0). Spark's greatest
+		// orders NaN largest and -0.0 equal to 0.0. The sum of two zeros
+		// is exactly that max (IEEE 754: -0.0 only when both are -0.0),
+		// and -((-a) + (-b)) that min. A CASE choosing between the
+		// literals -0.0D and 0.0D would not do: Spark's optimizer takes
+		// the two literals for equal (Literal.equals compares boxed
+		// doubles numerically) and folds the CASE to one of them.
+		fn, zero := "greatest", "CASE WHEN %[1]s = 0.0D AND %[2]s = 0.0D THEN (%[1]s + %[2]s)"
+		if e.Fn == ir.MinDouble {
+			fn, zero = "least", "CASE WHEN %[1]s = 0.0D AND %[2]s = 0.0D THEN (- ((- %[1]s) + (- %[2]s)))"
+		}
+		fmt.Fprintf(b, zero+" WHEN isnan(%[1]s) OR isnan(%[2]s) THEN CAST('NaN' AS DOUBLE) ELSE %[3]s(%[1]s, %[2]s) END", args[0], args[1], fn)
+		return true, nil
+	case ir.RoundDoubleToLong:
+		// floor(x) is exact and x - floor(x) is the exact fraction, so
+		// the tie rule is decided on the binary value (x + 0.5 would
+		// round first). NaN is 0; beyond the long range it clamps.
+		fmt.Fprintf(b, "CASE WHEN isnan(%[1]s) THEN 0L WHEN %[1]s >= 9.223372036854775807E18D THEN 9223372036854775807L WHEN %[1]s <= -9.223372036854775808E18D THEN %[2]s "+
+			"ELSE CAST(floor(%[1]s) AS BIGINT) + CASE WHEN %[1]s - CAST(CAST(floor(%[1]s) AS BIGINT) AS DOUBLE) >= 0.5D THEN 1L ELSE 0L END END", args[0], minLong)
+		return true, nil
+	case ir.PyFloatOrElse, ir.PyIntOrElse:
+		ws, ok := e.Args[2].(*ir.Lit)
+		if len(args) != 5 || !ok {
+			return true, sqlErr("float() or int() without its character tables")
+		}
+		text := trimSQL("translate("+args[0]+", "+args[3]+", "+args[4]+")", ws.Value.(string), true, true)
+		if e.Fn == ir.PyIntOrElse {
+			return true, pyIntSQL(b, text, args[1])
+		}
+		return true, pyFloatSQL(b, text, args[1])
+	case ir.MaxInt:
+		b.WriteString("greatest(" + strings.Join(args, ", ") + ")")
+		return true, nil
+	case ir.MinInt:
+		b.WriteString("least(" + strings.Join(args, ", ") + ")")
+		return true, nil
+	case ir.FloorDouble:
+		// Spark's floor returns BIGINT: keep what it cannot hold (NaN,
+		// infinities, |x| >= 2^52, which are already integral) and the
+		// zeros (whose sign the BIGINT would lose) as they are.
+		fmt.Fprintf(b, "CASE WHEN isnan(%[1]s) OR abs(%[1]s) >= 4.503599627370496E15D OR %[1]s = 0.0D THEN %[1]s ELSE CAST(floor(%[1]s) AS DOUBLE) END", args[0])
+		return true, nil
+	case ir.CeilDouble:
+		// As floor; and Math.ceil of a value in (-1, 0) is -0.0.
+		fmt.Fprintf(b, "CASE WHEN isnan(%[1]s) OR abs(%[1]s) >= 4.503599627370496E15D OR %[1]s = 0.0D THEN %[1]s WHEN %[1]s > -1.0D AND %[1]s < 0.0D THEN (-0.0D) ELSE CAST(ceil(%[1]s) AS DOUBLE) END", args[0])
+		return true, nil
+	}
+	return false, nil
+}
+
+// dateCallSQL renders Python's date methods; ok is false for a function
+// of another group.
+func dateCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err error) {
+	switch e.Fn {
+	case ir.PyDateYear, ir.PyDateMonth, ir.PyDateDay, ir.PyWeekday, ir.PyIsoWeekday, ir.PyIsoFormat, ir.PyDaysBetween:
+		f := map[ir.Func]string{ir.PyDateYear: "year(%[1]s)", ir.PyDateMonth: "month(%[1]s)", ir.PyDateDay: "day(%[1]s)",
+			ir.PyWeekday: "((dayofweek(%[1]s) + 5) %% 7)", ir.PyIsoWeekday: "(((dayofweek(%[1]s) + 5) %% 7) + 1)", ir.PyIsoFormat: "CAST(%[1]s AS STRING)",
+			ir.PyDaysBetween: "datediff(%[1]s, %[2]s)"}[e.Fn]
+		var out []string
+		for _, a := range args {
+			out = append(out, fmt.Sprintf("%[1]s < DATE '0001-01-01' OR %[1]s > DATE '9999-12-31'", a))
+		}
+		vals := make([]any, len(args))
+		for i, a := range args {
+			vals[i] = a
+		}
+		fmt.Fprintf(b, "CASE WHEN %s THEN raise_error('udfx: the original throws ValueError (a date outside the range of datetime.date)') ELSE %s END",
+			strings.Join(out, " OR "), fmt.Sprintf(f, vals...))
+		return true, nil
+	}
+	return false, nil
+}
+
+// pySliceSQL renders s[a:b] (a, b int64 or nil) with Spark's substring,
+// whose clamping of a start before the string and of a length past its
+// end is CPython's; a bound that counts from the end of a string whose
+// length is not known is computed from char_length.
+func pySliceSQL(b *strings.Builder, s string, a, z any) error {
+	start, hasStart := a.(int64)
+	stop, hasStop := z.(int64)
+	switch {
+	case !hasStart && !hasStop:
+		b.WriteString(s)
+	case hasStart && start < 0 && !hasStop:
+		fmt.Fprintf(b, "substring(%s, %d)", s, start)
+	case hasStart && start < 0 && stop < 0:
+		if stop <= start {
+			b.WriteString("''")
+			return nil
+		}
+		fmt.Fprintf(b, "substring(%s, %d, %d)", s, start, stop-start)
+	case hasStart && start < 0:
+		return sqlErr("a slice from the end to a position from the start")
+	case !hasStop:
+		fmt.Fprintf(b, "substring(%s, %d)", s, start+1)
+	case stop >= 0:
+		if stop <= start {
+			b.WriteString("''")
+			return nil
+		}
+		fmt.Fprintf(b, "substring(%s, %d, %d)", s, start+1, stop-start)
+	default:
+		// s[a:-n]: up to n code points before the end; a length <= 0
+		// is the empty string in Spark as in CPython.
+		fmt.Fprintf(b, "substring(%s, %d, char_length(%s) - %d)", s, start+1, s, start-stop)
+	}
+	return nil
+}
+
+// pyFloatSQL binds the normalized text once, as a lambda's parameter,
+// so that the digit table appears once in the SQL.
+func pyFloatSQL(b *strings.Builder, text, orElse string) error {
+	const d = `[0-9](_?[0-9])*`
+	num := `^[+-]?(` + d + `(\\.(` + d + `)?)?|\\.` + d + `)([eE][+-]?` + d + `)?$`
+	inf := `[iI][nN][fF]([iI][nN][iI][tT][yY])?`
+	fmt.Fprintf(b, "coalesce(element_at(transform(array(%s), udfx_s -> "+
+		"CASE WHEN udfx_s RLIKE '%s' THEN CAST(replace(udfx_s, '_', '') AS DOUBLE) "+
+		"WHEN udfx_s RLIKE '^[+]?%s$' THEN CAST('Infinity' AS DOUBLE) "+
+		"WHEN udfx_s RLIKE '^-%s$' THEN CAST('-Infinity' AS DOUBLE) "+
+		"WHEN udfx_s RLIKE '^[+-]?[nN][aA][nN]$' THEN CAST('NaN' AS DOUBLE) "+
+		"ELSE CAST(NULL AS DOUBLE) END), 1), %s)",
+		text, num, inf, inf, orElse)
+	return nil
+}
+
+// operandsSQL renders both operands of a binary node.
+func operandsSQL(e *ir.Binary) (string, string, error) {
+	l, err := Render(e.L)
+	if err != nil {
+		return "", "", err
+	}
+	r, err := Render(e.R)
+	return l, r, err
+}
+
+// pyIntSQL is int(s) with a fallback: the fallback is evaluated inside the
+// lambda, since NULL is a result here (an int beyond BIGINT).
+func pyIntSQL(b *strings.Builder, text, orElse string) error {
+	// Leading zeros off, then at most 19 digits and within the range.
+	d := `regexp_replace(replace(udfx_s, '_', ''), '^([+-]?)0+([0-9])', '$1$2')`
+	fmt.Fprintf(b, "element_at(transform(array(%s), udfx_s -> "+
+		"CASE WHEN udfx_s RLIKE '^[+-]?[0-9](_?[0-9])*$' THEN "+
+		"CASE WHEN char_length(regexp_replace(%[2]s, '^[+-]', '')) > 19 THEN CAST(NULL AS BIGINT) "+
+		"WHEN CAST(%[2]s AS DECIMAL(20,0)) >= -9223372036854775808BD AND CAST(%[2]s AS DECIMAL(20,0)) <= 9223372036854775807BD THEN CAST(%[2]s AS BIGINT) "+
+		"ELSE CAST(NULL AS BIGINT) END ELSE %[3]s END), 1)",
+		text, d, orElse)
+	return nil
+}
+
+// trimSQL removes the characters of set from the start and/or the end of
+// s, as TRIM(BOTH set FROM s) does, but with the set written as \x{...}
+// escapes of a regex class: Spark prints a literal's characters raw in
+// its plans, and a raw line break would split the plan's lines. \z, not
+// $, which in Java also matches before a final line terminator.
+func trimSQL(s, set string, leading, trailing bool) string {
+	var class strings.Builder
+	class.WriteByte('[')
+	for _, r := range set {
+		switch {
+		case r < 0x80 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'):
+			class.WriteRune(r)
+		default:
+			fmt.Fprintf(&class, `\\x{%X}`, r)
+		}
+	}
+	class.WriteString("]+")
+	var alts []string
+	if leading {
+		alts = append(alts, "^"+class.String())
+	}
+	if trailing {
+		alts = append(alts, class.String()+`\\z`)
+	}
+	return "regexp_replace(" + s + ", '" + strings.Join(alts, "|") + "', '')"
+}
