@@ -31,6 +31,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/udfx/udfx/harness/internal/jobfree"
 	"github.com/udfx/udfx/harness/runner"
 )
 
@@ -230,6 +231,9 @@ func startOn(ctx context.Context, cfg Config, in *Install) (*Session, error) {
 func (s *Session) start(ctx context.Context) error {
 	driver := filepath.Join(s.ws, "udfx-spark-driver.py")
 	if err := os.WriteFile(driver, driverSource, 0o644); err != nil {
+		return fmt.Errorf("spark: writing the driver: %w", err)
+	}
+	if err := jobfree.Write(s.ws); err != nil {
 		return fmt.Errorf("spark: writing the driver: %w", err)
 	}
 	s.logPath = filepath.Join(s.ws, "spark-driver.log")

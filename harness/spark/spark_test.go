@@ -231,6 +231,25 @@ func TestPythonCelsius(t *testing.T) {
 	checkCelsius(t, parseUDF(t, "examples/python-celsius/celsius.py", "to_fahrenheit"), "BatchEvalPython")
 }
 
+// A script's top-level job (a session, a read of a path that is not
+// here, a write) is left out when Spark loads its UDF; a UDF that reads
+// what the job sets is refused, naming it.
+func TestPythonScriptWithItsJobAtTheTopLevel(t *testing.T) {
+	checkCelsius(t, parseUDF(t, "harness/spark/testdata/celsius_job.py", "to_fahrenheit"), "BatchEvalPython")
+
+	s := session(t)
+	rec, _, err := inputs.Generate([]inputs.Param{{Name: "celsius", Type: udf.Prim(udf.Double)}}, inputs.Options{Seed: 3, Rows: 10}, memory.NewGoAllocator())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Release()
+	_, err = s.Run(context.Background(), Job{UDF: parseUDF(t, "harness/spark/testdata/celsius_job.py", "to_fahrenheit_conf"), Rewrite: "celsius", Input: rec})
+	var ce *runner.CompileError
+	if !errors.As(err, &ce) || ce.Line != 9 || !strings.Contains(ce.Msg, "to_fahrenheit_conf reads OFFSET (line 9)") {
+		t.Fatalf("want a refusal naming OFFSET at line 9, got %v", err)
+	}
+}
+
 func TestScalaToFahrenheit(t *testing.T) {
 	u := parseUDF(t, "examples/scala-to-fahrenheit/ToFahrenheit.scala", "ToFahrenheit")
 	checkCelsius(t, u, RegisteredPrefix)

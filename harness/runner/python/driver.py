@@ -96,6 +96,8 @@ import struct
 import sys
 import traceback
 
+import udfx_jobfree  # written beside this driver (harness/internal/jobfree)
+
 # pyarrow's default memory pool (jemalloc or mimalloc) reserves address
 # space in large chunks, and RLIMIT_AS, which bounds the UDF's memory,
 # counts reserved space: 500 generated rows of array<float> (a few MB) died
@@ -973,22 +975,32 @@ def preload_libraries(cfg):
             pass
 
 
-def load_module(path, memory_mb=0):
+def load_module(path, memory_mb=0, udf_name=None):
+    """Imports the UDF's module without its top-level job (udfx_jobfree). Returns
+    the module and the left-out lines ("" when none)."""
     name = "udfx_user_module"
     d = os.path.dirname(path)
     if d not in sys.path:
         sys.path.insert(0, d)
+    try:
+        jf = udfx_jobfree.parse(path)
+    except SyntaxError as e:
+        fail("compile", file=e.filename or path, line=e.lineno or 0, msg="%s: %s" % (type(e).__name__, e.msg))
+    except OSError as e:
+        fail("compile", file=path, line=0, msg="cannot read %s: %s" % (path, e))
+    if udf_name:
+        why, line = udfx_jobfree.refusal(jf, udf_name)
+        if why:
+            fail("compile", file=path, line=line, msg=why)
     spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
+    if spec is None:
         fail("compile", file=path, line=0, msg="cannot import %s as a Python module" % path)
     mod = importlib.util.module_from_spec(spec)
     sys.modules[name] = mod
     try:
-        # Imported under a name other than __main__, so the file's
-        # `if __name__ == "__main__":` block does not run.
-        spec.loader.exec_module(mod)
-    except SyntaxError as e:
-        fail("compile", file=e.filename or path, line=e.lineno or 0, msg="%s: %s" % (type(e).__name__, e.msg))
+        # Run under a name other than __main__, so the file's
+        # `if __name__ == "__main__":` block does not run either.
+        udfx_jobfree.run(jf, path, mod.__dict__)
     except MemoryError as e:
         fail("compile", file=path, line=user_frame_line(path, e.__traceback__),
              msg="MemoryError: importing the module went over the memory limit (--memory %d MiB)" % memory_mb)
@@ -999,7 +1011,7 @@ def load_module(path, memory_mb=0):
         fail("compile", file=path, line=user_frame_line(path, e.__traceback__), msg="%s: %s" % (exc_class(e), e))
     except BaseException as e:  # noqa: B036 -- any import failure is the user's
         fail("compile", file=path, line=user_frame_line(path, e.__traceback__), msg="%s: %s" % (exc_class(e), e))
-    return mod
+    return mod, jf.lines()
 
 
 def resolve(cfg, mod):
@@ -1304,7 +1316,7 @@ def main():
     # count in the baseline, not against the UDF.
     preload_libraries(cfg)
     set_memory_limit(cfg.get("memory_mb", 0))
-    mod = load_module(path, cfg.get("memory_mb", 0))
+    mod, left_out = load_module(path, cfg.get("memory_mb", 0), cfg["name"])
     func, eval_type, rt = resolve(cfg, mod)
     want = cfg.get("return_type")
     if want is not None and load_type(want) != rt:
@@ -1321,7 +1333,10 @@ def main():
         run = make_batched(func, rt)
     else:
         run = make_pandas(func, eval_type, rt, cfg.get("batch_size") or 10000)
-    emit("OK %d %s %s" % (eval_type, sys.version.split()[0], pyspark.__version__))
+    greeting = "OK %d %s %s" % (eval_type, sys.version.split()[0], pyspark.__version__)
+    if left_out:
+        greeting += " left-out:" + left_out
+    emit(greeting)
     OUT.flush()
     types_cache = {}
     try:

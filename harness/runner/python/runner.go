@@ -28,6 +28,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/udfx/udfx/harness/internal/jobfree"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/value"
@@ -97,6 +98,10 @@ type Runner struct {
 	evalType  int
 	pyVersion string
 	psVersion string
+	// leftOut lists the lines of the module's top-level Spark job, which
+	// the driver left out when it loaded the UDF ("12-14,20"; "" when
+	// none).
+	leftOut string
 
 	mu   sync.Mutex
 	proc *proc
@@ -161,6 +166,10 @@ func New(ctx context.Context, u *udf.UDF, opts Options) (*Runner, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("python runner: %w", err)
 	}
+	if err := jobfree.Write(dir); err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("python runner: %w", err)
+	}
 	r := &Runner{u: u, opts: opts, python: py, dir: dir, file: file, sandbox: sb, config: config}
 	if err := r.start(ctx); err != nil {
 		os.RemoveAll(dir)
@@ -221,7 +230,11 @@ func (r *Runner) Describe() string {
 		evalScalarPandasI: fmt.Sprintf("over an iterator of %d-row batches (SQL_SCALAR_PANDAS_ITER_UDF)", r.opts.BatchSize),
 		evalGroupedAgg:    "once over all rows as one group (SQL_GROUPED_AGG_PANDAS_UDF)",
 	}[r.evalType]
-	return fmt.Sprintf("CPython %s, PySpark %s; %s.func %s; %s", r.pyVersion, r.psVersion, r.u.Name, how, r.sandbox)
+	d := fmt.Sprintf("CPython %s, PySpark %s; %s.func %s; %s", r.pyVersion, r.psVersion, r.u.Name, how, r.sandbox)
+	if r.leftOut != "" {
+		d += "; the module's top-level Spark job (lines " + strings.ReplaceAll(r.leftOut, ",", ", ") + ") left out"
+	}
+	return d
 }
 
 // Close ends the interpreter and removes the driver script.
@@ -330,6 +343,13 @@ func (r *Runner) start(ctx context.Context) error {
 func (r *Runner) handshake(line string) error {
 	if rest, ok := strings.CutPrefix(line, "OK "); ok {
 		f := strings.Fields(rest)
+		if len(f) == 4 {
+			lines, ok := strings.CutPrefix(f[3], "left-out:")
+			if !ok {
+				return fmt.Errorf("python runner: bad driver greeting %q", line)
+			}
+			r.leftOut, f = lines, f[:3]
+		}
 		if len(f) != 3 {
 			return fmt.Errorf("python runner: bad driver greeting %q", line)
 		}

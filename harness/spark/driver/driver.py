@@ -18,6 +18,8 @@ import sys
 import time
 import traceback
 
+import udfx_jobfree  # written beside this driver (harness/internal/jobfree)
+
 PROTO = None
 SPARK = None
 CONNECT = False
@@ -311,10 +313,11 @@ def load_module(path):
     mod = importlib.util.module_from_spec(spec)
     sys.modules[name] = mod
     try:
-        # Not __main__: the file's `if __name__ == "__main__":` block does
-        # not run. A SparkSession.builder...getOrCreate() at top level
-        # returns this driver's session.
-        spec.loader.exec_module(mod)
+        # Without the module's top-level Spark job (udfx_jobfree), and not
+        # as __main__: the file's `if __name__ == "__main__":` block does
+        # not run either.
+        jf = udfx_jobfree.parse(key)
+        udfx_jobfree.run(jf, key, mod.__dict__)
     except SyntaxError as e:
         del sys.modules[name]
         raise Fail("compile", file=e.filename or path, line=e.lineno or 0, msg="%s: %s" % (type(e).__name__, e.msg))
@@ -332,8 +335,8 @@ def load_module(path):
     from pyspark import cloudpickle
 
     cloudpickle.register_pickle_by_value(mod)
-    STATE["modules"][key] = mod
-    return mod
+    STATE["modules"][key] = (mod, jf)
+    return mod, jf
 
 
 def python_udf(o):
@@ -341,8 +344,11 @@ def python_udf(o):
     from pyspark.sql.types import _parse_datatype_string
     from pyspark.util import PythonEvalType
 
-    mod = load_module(o["file"])
+    mod, jf = load_module(o["file"])
     name = o["name"]
+    why, line = udfx_jobfree.refusal(jf, name)
+    if why:
+        raise Fail("compile", file=o["file"], line=line, msg=why)
     obj = getattr(mod, name, None)
     if obj is None:
         raise Fail("notcallable", udf=name, reason="no module-level name %r in %s" % (name, o["file"]))
@@ -826,8 +832,12 @@ def pipeline(req):
     the module's namespace with its textFile replaced by this file."""
     from collections import Counter
 
-    mod = load_module(req["file"])
+    mod, _ = load_module(req["file"])
     env = dict(vars(mod))
+    # The job's own session, as its left-out top level would have made it
+    # (getOrCreate returns this driver's session).
+    env.setdefault("spark", SPARK)
+    env.setdefault("sc", SPARK.sparkContext)
     code = {
         "original": compile(req["original_expr"], req["file"], "eval"),
         "rewrite": compile(req["rewrite_expr"], "<udfx rewrite>", "eval"),

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// sensorsJob is a PySpark script as they are written: the session, a read
+// whose schema types the UDF's column, and the write at the top level, no
+// type hints and no __main__ guard.
+const sensorsJob = `from pyspark.sql import SparkSession
+from pyspark.sql.functions import col, udf
+from pyspark.sql.types import DoubleType
+
+spark = SparkSession.builder.appName("sensors").getOrCreate()
+readings = spark.read.schema("sensor string, reading double").parquet("s3://bucket/readings")
+
+
+@udf(returnType=DoubleType())
+def to_fahrenheit(c):
+    if c is None:
+        return None
+    return c * 9.0 / 5.0 + 32.0
+
+
+readings.withColumn("f", to_fahrenheit(col("reading"))).write.parquet("s3://bucket/out")
+spark.stop()
+`
+
+// The issue's first bar case: a plain udfx rewrite FILE:NAME verifies
+// the UDF of a script whose job runs at import (it stopped at
+// JAVA_GATEWAY_EXITED), says which lines it left out, and udfx verify
+// passes the applied rewrite.
+func TestRewriteAScriptWithItsJobAtTheTopLevel(t *testing.T) {
+	dir := tempRepo(t)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "job.py"), []byte(sensorsJob), 0o644))
+	git(t, dir, "add", ".")
+	git(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "job")
+
+	stdout, stderr, code := runCLI(t, dir, "rewrite", "job.py:to_fahrenheit", "--apply")
+	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	assert.Contains(t, stdout, "result         verified: CASE WHEN (`c` IS NULL)")
+	report, err := os.ReadFile(filepath.Join(dir, ".udfx", "to_fahrenheit", "report.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(report), "the module's top-level Spark job (lines 5, 6, 16, 17) left out")
+
+	stdout, stderr, code = runCLI(t, dir, "verify")
+	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	assert.Contains(t, stdout, "1 rewrite checked (1 records): 1 pass")
+}

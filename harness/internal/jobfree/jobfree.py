@@ -1,0 +1,207 @@
+"""udfx_jobfree: a PySpark module without its job.
+
+udfx runs a UDF's original by loading its module. A PySpark script or
+notebook runs its job at the top level: it starts a session, reads,
+transforms and writes. JobFree keeps what the UDF needs (imports,
+definitions, constants) and leaves the job out, and says what the UDF
+would find otherwise than the job leaves it, so that it is refused rather
+than run on a module the job never sees. Both udfx drivers (the Python
+runner's and the Spark session's) load originals through it; Spark's own
+worker never runs the job either: it unpickles the function alone.
+"""
+import ast
+
+# A top-level statement that uses these names or attributes, or names a
+# left-out statement set, is the job.
+JOB_NAMES = frozenset((
+    "SparkSession", "SparkContext", "SparkConf", "SQLContext", "HiveContext", "StreamingContext",
+    "spark", "sc", "sqlContext", "dbutils", "display",
+))
+JOB_ATTRS = frozenset((
+    "getOrCreate", "builder", "read", "readStream", "write", "writeStream", "show", "collect",
+    "toPandas", "createDataFrame", "sparkContext", "parallelize", "textFile", "saveAsTable",
+    "awaitTermination", "foreach", "foreachPartition",
+))
+
+
+def _bound_names(stmt):
+    """The module-level names a top-level statement binds."""
+    out = set()
+    todo = [stmt]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(n.name)
+            if n is not stmt:
+                continue
+            todo.extend(n.decorator_list)
+            continue
+        if isinstance(n, (ast.Import, ast.ImportFrom)):
+            for a in n.names:
+                out.add((a.asname or a.name).split(".")[0])
+            continue
+        if isinstance(n, ast.Lambda):
+            continue
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            out.add(n.id)
+        todo.extend(ast.iter_child_nodes(n))
+    return out
+
+
+def _free_names(node):
+    """The names node reads that it does not bind itself (a function's
+    parameters and locals are its own)."""
+    loads, stores = set(), set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name):
+            (loads if isinstance(n.ctx, ast.Load) else stores).add(n.id)
+        elif isinstance(n, ast.arg):
+            stores.add(n.arg)
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n is not node:
+            stores.add(n.name)
+    return loads - stores
+
+
+# The methods by which a statement changes a dict, list or set in place.
+MUTATORS = frozenset((
+    "update", "append", "extend", "insert", "pop", "popitem", "clear", "remove", "discard", "add",
+    "setdefault", "sort", "reverse", "__setitem__", "__delitem__",
+))
+
+
+def _mutated_names(node):
+    """The names whose objects node changes in place: the receivers of
+    the methods that change a dict, list or set (TABLE.update(...)),
+    subscript and attribute stores (TABLE[k] = v), and the names its
+    functions declare global."""
+    out = set()
+    for n in ast.walk(node):
+        if (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name)
+                and n.func.attr in MUTATORS):
+            out.add(n.func.value.id)
+        elif isinstance(n, (ast.Subscript, ast.Attribute)) and isinstance(n.ctx, (ast.Store, ast.Del)) and isinstance(n.value, ast.Name):
+            out.add(n.value.id)
+        elif isinstance(n, ast.Global):
+            out.update(n.names)
+    return out
+
+
+def _called_names(node):
+    return {n.func.id for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+
+
+def _uses_job(node, dropped):
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name) and (n.id in JOB_NAMES or n.id in dropped):
+            return True
+        if isinstance(n, ast.Attribute) and n.attr in JOB_ATTRS:
+            return True
+    return False
+
+
+class JobFree:
+    """The module's top-level statements without its job.
+
+    Imports, definitions and docstrings are kept; any other statement is
+    kept unless it uses the job (JOB_NAMES, JOB_ATTRS), a name a left-out
+    statement set, or calls a function of the module that does. A
+    definition is kept whatever its body does: defining runs nothing."""
+
+    def __init__(self, tree):
+        self.tree = tree
+        defs = {st.name: st for st in tree.body if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        job_funcs = set()
+        changed = True
+        while changed:
+            changed = False
+            for name, st in defs.items():
+                if name not in job_funcs and any(_uses_job(b, job_funcs) for b in st.body):
+                    job_funcs.add(name)
+                    changed = True
+        self.kept, self.left_out, self.dropped, self.changed = [], [], {}, {}
+        for st in tree.body:
+            if self._keep(st, job_funcs):
+                self.kept.append(st)
+                continue
+            self.left_out.append((st.lineno, getattr(st, "end_lineno", st.lineno) or st.lineno))
+            for n in _bound_names(st):
+                self.dropped.setdefault(n, st.lineno)
+            # What the left-out statement changes in place, itself or
+            # through the module's functions it calls, is not as the job
+            # leaves it either.
+            changed, seen, todo = _mutated_names(st), set(), list(_called_names(st))
+            while todo:
+                f = todo.pop()
+                if f in seen or f not in defs:
+                    continue
+                seen.add(f)
+                changed |= _mutated_names(defs[f])
+                todo.extend(_called_names(defs[f]))
+            for n in changed:
+                self.changed.setdefault(n, st.lineno)
+
+    def _keep(self, st, job_funcs):
+        if isinstance(st, (ast.Import, ast.ImportFrom)):
+            return True
+        dropped = set(self.dropped) | job_funcs
+        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            return not any(_uses_job(d, dropped) for d in st.decorator_list)
+        if isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant):
+            return True
+        return not _uses_job(st, dropped)
+
+    def missing_for(self, name):
+        """The names the UDF bound to name reads, directly or through the
+        module's functions and values it reads, that a left-out statement
+        sets or changes: what it would find otherwise than the job leaves
+        it. {name: line of the statement}."""
+        by_name = {}
+        for st in self.kept:
+            for n in _bound_names(st):
+                by_name.setdefault(n, st)
+        missing, seen, todo = {}, set(), [name]
+        while todo:
+            n = todo.pop()
+            if n in seen:
+                continue
+            seen.add(n)
+            if n in self.dropped:
+                missing[n] = self.dropped[n]
+                continue
+            st = by_name.get(n)
+            # Only a value bound by an assignment is taken to be changed.
+            if n in self.changed and isinstance(st, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                missing[n] = self.changed[n]
+            if st is not None and not isinstance(st, (ast.Import, ast.ImportFrom)):
+                todo.extend(_free_names(st))
+        return missing
+
+    def lines(self):
+        return ",".join("%d" % a if a == b else "%d-%d" % (a, b) for a, b in self.left_out)
+
+
+
+
+def parse(path):
+    """The JobFree of the module at path; a SyntaxError or OSError
+    propagates."""
+    with open(path, "rb") as f:
+        src = f.read()
+    return JobFree(ast.parse(src, path))
+
+
+def run(jf, path, module_dict):
+    """Runs the module's job-free statements in module_dict; the module's
+    own exceptions propagate, with its file and lines in their traceback."""
+    exec(compile(ast.Module(body=jf.kept, type_ignores=[]), path, "exec"), module_dict)
+
+
+def refusal(jf, name):
+    """Why the UDF bound to name cannot run without the job (None when it
+    can), and the line to point at."""
+    missing = jf.missing_for(name)
+    if not missing:
+        return None, 0
+    what = ", ".join("%s (line %d)" % (n, l) for n, l in sorted(missing.items()))
+    return ("%s reads %s, which the module sets or changes in its Spark job; udfx loads the UDF without running "
+            "the job, so it cannot run %s as the job would (move the value into a constant or a function)" % (name, what, name)), min(missing.values())

@@ -1,0 +1,46 @@
+package python
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/udfx/udfx/harness/runner"
+	"github.com/udfx/udfx/harness/value"
+)
+
+// A script runs its job at the top level (a session, a read, a write):
+// importing it as it is would start Spark and fail. The driver loads the
+// UDF without the job's statements, runs it, and says which lines it left
+// out.
+func TestTheModulesJobIsLeftOut(t *testing.T) {
+	u := parseUDF(t, "testdata/module_job.py", "clean_name")
+	r := newRunner(t, u, runner.DefaultLimits)
+	got, err := r.Run(context.Background(), [][]value.Value{{value.StringOf("  ada   lovelace ")}, {value.NullValue()}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{value.Token(value.StringOf("name:Ada Lovelace")), value.Token(value.NullValue())}, tokens(got))
+	assert.Contains(t, r.Describe(), "the module's top-level Spark job (lines 9, 12, 13, 36, 37, 38, 40) left out")
+}
+
+// A UDF that reads a value the job computes cannot run as the job would
+// without running the job: refused, naming the value and its line, never
+// run with the name missing (every row would throw NameError and a
+// rewrite that throws too would pass).
+func TestAUDFThatReadsTheJobsValuesIsRefused(t *testing.T) {
+	u := parseUDF(t, "testdata/module_job.py", "known_city")
+	_, err := New(context.Background(), u, Options{Python: venvPython(t)})
+	var ce *runner.CompileError
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, 13, ce.Line)
+	assert.Contains(t, ce.Msg, "known_city reads CITIES (line 13), which the module sets or changes in its Spark job")
+
+	// A value the module defines is still not the job's when a left-out
+	// statement changes it in place.
+	u = parseUDF(t, "testdata/module_job.py", "alias_of")
+	_, err = New(context.Background(), u, Options{Python: venvPython(t)})
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, 40, ce.Line)
+	assert.Contains(t, ce.Msg, "alias_of reads ALIASES (line 40)")
+}
