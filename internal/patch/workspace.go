@@ -64,7 +64,8 @@ func ReadIfExists(path string) ([]byte, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, err
+		// The prefix udfx rewrite and --apply have always printed.
+		return nil, fmt.Errorf("rewrite: %w", err)
 	}
 	return b, nil
 }

@@ -157,7 +157,7 @@ func litSQL(e *ir.Lit) (string, error) {
 				sb.WriteByte('\\')
 				sb.WriteRune(r)
 			case r <= 0xFFFF && r != ' ' && !unicode.IsPrint(r):
-				// Control and space characters as Spark's \uXXXX escape,
+				// Control and space characters as Spark's \u escape of four hex digits,
 				// so that the SQL stays one readable line in any file.
 				fmt.Fprintf(&sb, "\\u%04X", r)
 			default:
