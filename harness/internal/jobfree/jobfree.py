@@ -18,10 +18,14 @@ JOB_NAMES = frozenset((
     "spark", "sc", "sqlContext", "dbutils", "display",
 ))
 JOB_ATTRS = frozenset((
-    "getOrCreate", "builder", "read", "readStream", "write", "writeStream", "show", "collect",
+    "getOrCreate", "builder", "readStream", "writeStream", "show", "collect",
     "toPandas", "createDataFrame", "sparkContext", "parallelize", "textFile", "saveAsTable",
     "awaitTermination", "foreach", "foreachPartition",
 ))
+# Spark's reader and writer are properties (spark.read.csv(...),
+# df.write.parquet(...)); a file's read and write are methods called
+# directly (open(p).read()), which are not the job.
+JOB_PROPERTIES = frozenset(("read", "write"))
 
 
 def _bound_names(stmt):
@@ -91,12 +95,22 @@ def _called_names(node):
 
 
 def _uses_job(node, dropped):
+    called = {id(n.func) for n in ast.walk(node) if isinstance(n, ast.Call)}
     for n in ast.walk(node):
         if isinstance(n, ast.Name) and (n.id in JOB_NAMES or n.id in dropped):
             return True
-        if isinstance(n, ast.Attribute) and n.attr in JOB_ATTRS:
+        if isinstance(n, ast.Attribute) and (n.attr in JOB_ATTRS or (n.attr in JOB_PROPERTIES and id(n) not in called)):
             return True
     return False
+
+
+def _is_main_guard(st):
+    """if __name__ == "__main__": without an else, which never runs when
+    the module is imported."""
+    t = st.test if isinstance(st, ast.If) else None
+    return (isinstance(t, ast.Compare) and not st.orelse and isinstance(t.left, ast.Name) and t.left.id == "__name__"
+            and len(t.ops) == 1 and isinstance(t.ops[0], ast.Eq) and len(t.comparators) == 1
+            and isinstance(t.comparators[0], ast.Constant) and t.comparators[0].value == "__main__")
 
 
 class JobFree:
@@ -120,10 +134,15 @@ class JobFree:
                     changed = True
         self.kept, self.left_out, self.dropped, self.changed = [], [], {}, {}
         for st in tree.body:
-            if self._keep(st, job_funcs):
+            # The script's main guard never runs on import, so it goes
+            # unsaid; what it sets or changes is still not there for the
+            # UDF, as when the job runs the script.
+            guard = _is_main_guard(st)
+            if not guard and self._keep(st, job_funcs):
                 self.kept.append(st)
                 continue
-            self.left_out.append((st.lineno, getattr(st, "end_lineno", st.lineno) or st.lineno))
+            if not guard:
+                self.left_out.append((st.lineno, getattr(st, "end_lineno", st.lineno) or st.lineno))
             for n in _bound_names(st):
                 self.dropped.setdefault(n, st.lineno)
             # What the left-out statement changes in place, itself or

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/udfx/udfx/harness/internal/jobfree"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/value"
@@ -42,14 +43,19 @@ func runRealSpark(t *testing.T) sparkReport {
 	py := venvPython(t)
 	td, err := filepath.Abs("testdata")
 	require.NoError(t, err)
-	drv, err := filepath.Abs("driver.py")
-	require.NoError(t, err)
 	work := t.TempDir()
+	// The driver imports udfx_jobfree, which the runner writes beside it;
+	// loaded by importlib here, its folder goes on PYTHONPATH.
+	src, err := os.ReadFile("driver.py")
+	require.NoError(t, err)
+	drv := filepath.Join(work, "driver.py")
+	require.NoError(t, os.WriteFile(drv, src, 0o644))
+	require.NoError(t, jobfree.Write(work))
 	out := filepath.Join(work, "out.json")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, py, filepath.Join(td, "spark_conversions.py"), drv, out, work)
-	cmd.Env = append(os.Environ(), "TZ=UTC", "PYTHONPATH="+td, "PYSPARK_PYTHON="+py, "PYTHONHASHSEED=0", "PYTHONDONTWRITEBYTECODE=1")
+	cmd.Env = append(os.Environ(), "TZ=UTC", "PYTHONPATH="+td+string(os.PathListSeparator)+work, "PYSPARK_PYTHON="+py, "PYTHONHASHSEED=0", "PYTHONDONTWRITEBYTECODE=1")
 	logs, err := cmd.CombinedOutput()
 	require.NoError(t, err, "real Spark run failed:\n%s", lastLines(string(logs), 40))
 	data, err := os.ReadFile(out)

@@ -24,6 +24,18 @@ func TestTheModulesJobIsLeftOut(t *testing.T) {
 	assert.Contains(t, r.Describe(), "the module's top-level Spark job (lines 9, 12, 13, 36, 37, 38, 40) left out")
 }
 
+// A file's read and write are methods called directly, Spark's reader
+// and writer are properties: a constant read from a file is kept, and the
+// script's main guard, which an import never runs, goes unsaid.
+func TestAFilesReadIsNotTheJob(t *testing.T) {
+	u := parseUDF(t, "testdata/module_job.py", "code_name")
+	r := newRunner(t, u, runner.DefaultLimits)
+	got, err := r.Run(context.Background(), [][]value.Value{{value.StringOf("b")}, {value.StringOf("z")}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{value.Token(value.StringOf("beta")), value.Token(value.NullValue())}, tokens(got))
+	assert.Contains(t, r.Describe(), "the module's top-level Spark job (lines 9, 12, 13, 36, 37, 38, 40) left out")
+}
+
 // A UDF that reads a value the job computes cannot run as the job would
 // without running the job: refused, naming the value and its line, never
 // run with the name missing (every row would throw NameError and a
@@ -43,4 +55,12 @@ func TestAUDFThatReadsTheJobsValuesIsRefused(t *testing.T) {
 	require.ErrorAs(t, err, &ce)
 	assert.Equal(t, 40, ce.Line)
 	assert.Contains(t, ce.Msg, "alias_of reads ALIASES (line 40)")
+
+	// The main guard runs when the job runs the script, never on import:
+	// a value it sets is refused too, though the guard goes unsaid.
+	u = parseUDF(t, "testdata/module_job.py", "limited")
+	_, err = New(context.Background(), u, Options{Python: venvPython(t)})
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, 65, ce.Line)
+	assert.Contains(t, ce.Msg, "limited reads LIMIT (line 65)")
 }
