@@ -54,10 +54,10 @@ func TestRewriteTypesFromTheSchemaInTheFile(t *testing.T) {
 	assert.Contains(t, stdout, "candidate 1    sql: verified")
 	report, err := os.ReadFile(filepath.Join(dir, ".udfx", "to_fahrenheit", "report.md"))
 	require.NoError(t, err)
-	assert.Contains(t, string(report), "- types: celsius double (schema: spark.read.schema at line 17: celsius double); return double (registration)\n")
+	assert.Contains(t, string(report), "- types: celsius double (dataflow: spark.read.schema at line 17: celsius double); return double (registration)\n")
 	rec := readRecord(t, dir, "to_fahrenheit")
 	assert.Equal(t, []evidence.TypeSource{
-		{Name: "celsius", Type: "double", Source: "schema", Detail: "spark.read.schema at line 17: celsius double"},
+		{Name: "celsius", Type: "double", Source: "dataflow", Detail: "spark.read.schema at line 17: celsius double"},
 		{Name: "return", Type: "double", Source: "registration"},
 	}, rec.TypeSources)
 
@@ -82,10 +82,10 @@ func TestRewriteTypesOfALambdaFromAStructType(t *testing.T) {
 	assert.Contains(t, stdout, "raise_error(")
 	report, err := os.ReadFile(filepath.Join(dir, ".udfx", "to_f", "report.md"))
 	require.NoError(t, err)
-	assert.Contains(t, string(report), "- types: c double (schema: StructField at line 8: temp_c double); return double (registration)\n")
+	assert.Contains(t, string(report), "- types: c double (dataflow: createDataFrame at line 16: temp_c double); return double (registration)\n")
 	assert.Regexp(t, `both sides threw: TypeError → USER_RAISED_EXCEPTION`, string(report))
 	assert.Equal(t, []evidence.TypeSource{
-		{Name: "c", Type: "double", Source: "schema", Detail: "StructField at line 8: temp_c double"},
+		{Name: "c", Type: "double", Source: "dataflow", Detail: "createDataFrame at line 16: temp_c double"},
 		{Name: "return", Type: "double", Source: "registration"},
 	}, readRecord(t, dir, "to_f").TypeSources)
 }

@@ -105,6 +105,12 @@ func findUDF(e *env, target string, types udfTypes) (*udf.UDF, error) {
 			}
 		}
 	}
+	for i := range udfs {
+		// A lambda that forwards to a function goes by that name too.
+		if u == nil && name != "" && udfs[i].Wraps == name {
+			u = &udfs[i]
+		}
+	}
 	if u == nil && name == "" {
 		u = onlyPipeline(udfs)
 	}

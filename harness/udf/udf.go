@@ -119,6 +119,24 @@ type UseSite struct {
 	Span Span    `json:"span"`
 	// Text is the source text of the use (the call, or the string literal).
 	Text string `json:"text"`
+	// ArgTypes are, for a call, the Spark types of its arguments that the
+	// job's dataflow shows (the column's type in the DataFrame the call is
+	// applied to, traced to where its schema is written), one per
+	// argument; an entry without a Type is an argument the dataflow does
+	// not type. Empty when the front-end does not trace dataflow.
+	ArgTypes []FlowType `json:"arg_types,omitempty"`
+}
+
+// FlowType is the type of one argument of a call and where it is written
+// ("spark.read.schema at line 9: reading double"), for reports.
+type FlowType struct {
+	Type *Type  `json:"type,omitempty"`
+	From string `json:"from,omitempty"`
+	// Through are the functions of the file whose calls in the file the
+	// trace took as all their calls (the type reached the UDF through
+	// their parameters): a call from another module would pass another
+	// DataFrame, so the type holds only if no other file names them.
+	Through []string `json:"through,omitempty"`
 }
 
 // Param is one parameter of the UDF.
@@ -235,8 +253,12 @@ type UDF struct {
 	// RegisteredNames are the SQL names given by register(...) in the same
 	// file, in source order.
 	RegisteredNames []string `json:"registered_names"`
-	Language        Language `json:"language"`
-	Kind            Kind     `json:"kind"`
+	// Wraps is, for a lambda that only forwards its parameters to one
+	// function of its file (udf(lambda z: to_int(z), IntegerType())),
+	// that function's name: users name the UDF by it too.
+	Wraps    string   `json:"wraps,omitempty"`
+	Language Language `json:"language"`
+	Kind     Kind     `json:"kind"`
 	// PandasFlavor is set for KindPandasUDF only.
 	PandasFlavor PandasFlavor `json:"pandas_flavor,omitempty"`
 	// RDDOperation is the transformation a KindRDDLambda is passed to;
@@ -414,6 +436,10 @@ const (
 	// TypeFromSchema is the schema, shown in the same file, of the column
 	// the UDF is applied to.
 	TypeFromSchema = "schema"
+	// TypeFromDataflow is the schema of the DataFrame every call site is
+	// applied to, traced through the job's variables, functions and
+	// DataFrame methods to where it is written.
+	TypeFromDataflow = "dataflow"
 	// TypeFromSamples is the Parquet schema of the --samples file.
 	TypeFromSamples = "samples"
 	// TypeFromBody is what the body forces when exactly one type fits.

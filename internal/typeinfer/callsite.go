@@ -13,6 +13,10 @@ import (
 type siteArg struct {
 	column string
 	cast   *udf.Type
+	// flow is the type the front-end's trace of the job's dataflow gives
+	// (udf.UseSite.ArgTypes), and flowFrom its chain; nil when none.
+	flow     *udf.Type
+	flowFrom string
 	// text is the argument as written, for messages.
 	text string
 	line int
@@ -154,7 +158,8 @@ func readSQLArg(text string) siteArg {
 var sqlKeyword = map[string]bool{"NULL": true, "TRUE": true, "FALSE": true, "DISTINCT": true}
 
 // paramFromSites decides parameter i's type from every call site. Each
-// site must name a column the schema types, or cast it; all must agree.
+// site must cast the column, or name one the job's dataflow or the file's
+// schema types; all must agree.
 // It returns the type and its source and detail, or an error saying why
 // the sites give no single type.
 func paramFromSites(sites [][]siteArg, i, nParams int, sf *schemaFacts, harmless func(doubt, *udf.Type) bool) (*udf.Type, string, string, error) {
@@ -173,6 +178,8 @@ func paramFromSites(sites [][]siteArg, i, nParams int, sf *schemaFacts, harmless
 		switch {
 		case a.cast != nil:
 			t, src, det = a.cast, udf.TypeFromCast, fmt.Sprintf("%s", short(a.text))
+		case a.flow != nil:
+			t, src, det = a.flow, udf.TypeFromDataflow, a.flowFrom
 		case a.column != "":
 			ct, d, err := sf.columnType(a.column, harmless)
 			if err != nil {

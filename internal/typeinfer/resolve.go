@@ -7,6 +7,8 @@
 // `# udfx: (double) -> double` comment on the line above the UDF; the
 // source's own types (hints, declared JVM types, the registration's return
 // type, PySpark's StringType default); a .cast(...) at every call site; the
+// column's type in the DataFrame every call site is applied to, traced by
+// the front-end through the job's dataflow (udf.UseSite.ArgTypes); the
 // schema, shown in the same file, of the column every call site passes;
 // the Parquet schema of --samples; what the body forces when exactly one
 // type fits. A type that none of these gives stays nil and Missing says
@@ -233,6 +235,15 @@ func (r *resolver) fromUse(opts Options) {
 	sf := extractSchema(r.src, u.Language, func(line int) bool {
 		return line >= u.Span.Start.Line && line <= u.Span.End.Line
 	})
+	seen := map[string]bool{}
+	elsewhere := func(names []string) bool {
+		k := strings.Join(names, " ")
+		if v, ok := seen[k]; ok {
+			return v
+		}
+		seen[k] = namedElsewhere(u.Path(), names)
+		return seen[k]
+	}
 	var sites [][]siteArg
 	for _, use := range u.UseSites {
 		switch use.Kind {
@@ -242,9 +253,15 @@ func (r *resolver) fromUse(opts Options) {
 				continue
 			}
 			var site []siteArg
-			for _, a := range args {
+			for j, a := range args {
 				sa := readColumnArg(a, u.Language)
 				sa.line = use.Span.Start.Line
+				if len(use.ArgTypes) == len(args) {
+					ft := use.ArgTypes[j]
+					if len(ft.Through) == 0 || !elsewhere(ft.Through) {
+						sa.flow, sa.flowFrom = ft.Type, ft.From
+					}
+				}
 				site = append(site, sa)
 			}
 			sites = append(sites, site)

@@ -1,6 +1,8 @@
 package typeinfer
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -52,13 +54,13 @@ func TestSchemaFromUse(t *testing.T) {
 		detail     string // a part of the detail
 	}{
 		{"read.schema DDL", f + `df = spark.read.schema("id long, price double").parquet(p)
-df.select(f(col("price")))`, "double", "schema", "spark.read.schema at line 6: price double"},
+df.select(f(col("price")))`, "double", "dataflow", "spark.read.schema at line 6: price double"},
 		{"read.format.schema", f + `df = spark.read.format("csv").schema("price decimal(10,2)").load(p)
-df.select(f(df["price"]))`, "decimal(10,2)", "schema", "price decimal(10,2)"},
+df.select(f(df["price"]))`, "decimal(10,2)", "dataflow", "price decimal(10,2)"},
 		{"createDataFrame DDL", f + `df = spark.createDataFrame(rows, "name string, price int")
-df.select(f(df.price))`, "int", "schema", "createDataFrame at line 6"},
+df.select(f(df.price))`, "int", "dataflow", "createDataFrame at line 6"},
 		{"createDataFrame schema=", f + `df = spark.createDataFrame(rows, schema="price bigint")
-df.select(f("price"))`, "bigint", "schema", "price bigint"},
+df.select(f("price"))`, "bigint", "dataflow", "price bigint"},
 		{"StructType variable", f + `schema = StructType([
     StructField("price", FloatType(), True),
     StructField("name", StringType(), True),
@@ -67,13 +69,13 @@ df = spark.createDataFrame(rows, schema)
 df.select(f(col("price")))`, "float", "schema", "StructField at line 7: price float"},
 		{"DDL in a variable", f + `SCHEMA = "price double"
 df = spark.read.schema(SCHEMA).json(p)
-df.select(f(col("price")))`, "double", "schema", "price double"},
+df.select(f(col("price")))`, "double", "dataflow", "price double"},
 		{"cast at the call site", f + `df = spark.read.parquet(p)
 df.select(f(col("price").cast("double")))`, "double", "cast", `col("price").cast("double")`},
 		{"cast with a DataType", f + `df = spark.read.parquet(p)
 df.select(f(col("n").cast(LongType())))`, "bigint", "cast", "LongType()"},
 		{"two sites agree", f + `df = spark.read.schema("a double, b double").parquet(p)
-df.select(f(col("a")), f(col("b")))`, "double", "schema", "a double"},
+df.select(f(col("a")), f(col("b")))`, "double", "dataflow", "a double"},
 		{"SQL over a registered view", `f = udf(lambda x: x, "double")
 spark.udf.register("f_sql", f)
 spark.read.schema("price double").parquet(p).createOrReplaceTempView("t")
@@ -96,17 +98,21 @@ spark.table("prices").select(f(col("price")))`, "", "unknown", "a table read by 
 b = spark.createDataFrame(rows, "price int")
 a.union(b).select(f(col("price")))`, "", "unknown", "disagree on column price: double at line 6, int at line 7"},
 		{"withColumn redefines it", f + `a = spark.read.schema("price double").parquet(p)
-a.withColumn("price", col("price").cast("int")).select(f(col("price")))`, "", "unknown", "withColumn defines it"},
+a.withColumn("price", col("price").cast("int")).select(f(col("price")))`, "int", "dataflow", ".cast at line 7: price int"},
+		{"withColumn redefines it elsewhere", f + `a = spark.read.schema("price double").parquet(p)
+b = a.withColumn("price", col("price").cast("int"))
+c = a if p else b
+c.select(f(col("price")))`, "", "unknown", "withColumn defines it"},
 		{"an SQL alias redefines it", f + `a = spark.read.schema("price double").parquet(p)
 a.createOrReplaceTempView("t")
 spark.sql("SELECT CAST(price AS INT) AS price FROM t").select(f(col("price")))`, "", "unknown", "a SQL alias (AS price) defines it"},
 		{"the UDF writes its own type back", f + `a = spark.read.schema("price double").parquet(p)
-a.withColumn("price", f(col("price")))`, "double", "schema", "price double"},
-		{"the UDF writes another type back", `@udf
+a.withColumn("price", f(col("price")))`, "double", "dataflow", "price double"},
+		{"the UDF writes another type back, reading the column before", `@udf
 def f(x):
     return str(x)
 a = spark.read.schema("price double").parquet(p)
-a.withColumn("price", f(col("price")))`, "", "unknown", "withColumn defines it"},
+a.withColumn("price", f(col("price")))`, "double", "dataflow", "spark.read.schema at line 6: price double"},
 		{"sites disagree", f + `df = spark.read.schema("a double, b int").parquet(p)
 df.select(f(col("a")), f(col("b")))`, "", "unknown", "call sites disagree"},
 		{"createDataFrame without a schema", f + `a = spark.read.schema("price double").parquet(p)
@@ -165,7 +171,7 @@ spark.read.schema("price int").parquet(p).select(f(col("price")))
 	u = resolveOne(t, udf.Python, strings.Replace(src, "# udfx: (bigint) -> double\n", "\n", 1), "f", Options{})
 	assert.Equal(t, udf.TypeSource{Name: "x", Type: udf.Prim(udf.Double), Source: "source"}, sourceOf(u, "x"))
 	u = resolveOne(t, udf.Python, strings.NewReplacer("# udfx: (bigint) -> double\n", "\n", "x: float", "x").Replace(src), "f", Options{})
-	assert.Equal(t, "schema", sourceOf(u, "x").Source)
+	assert.Equal(t, "dataflow", sourceOf(u, "x").Source)
 	assert.Equal(t, udf.Prim(udf.Int), u.Params[0].Type)
 	// Samples come after the file's schema.
 	u = resolveOne(t, udf.Python, pyHead+"@udf\ndef g(x):\n    return x\n", "g", Options{Samples: map[string]*udf.Type{"x": udf.Prim(udf.Date)}})
@@ -242,4 +248,48 @@ func TestScalaReturnTypesAsScalacInfersThem(t *testing.T) {
 		assert.Equal(t, tc.ret, u.Return.String(), tc.lambda)
 		assert.Equal(t, "source", r.Source)
 	}
+}
+
+// A type the trace took through a function's parameter holds only while
+// no other module of the repository names the function: one that imports
+// it could pass another DataFrame.
+func TestATypeThroughAParameterNeedsTheFunctionPrivate(t *testing.T) {
+	src := pyHead + `@udf(returnType=DoubleType())
+def f(x):
+    return x
+
+def enrich(df):
+    return df.withColumn("y", f(col("price")))
+
+enrich(spark.read.schema("price double").parquet(p))
+`
+	resolve := func(dir string) udf.TypeSource {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "job.py"), []byte(src), 0o644))
+		fe := frontends.New(udf.Python)
+		defer fe.Close()
+		us, err := fe.Parse("job.py", []byte(src))
+		require.NoError(t, err)
+		require.Len(t, us, 1)
+		u := &us[0]
+		u.Root = dir
+		require.NoError(t, Resolve(u, []byte(src), Options{}))
+		return sourceOf(u, "x")
+	}
+	repo := t.TempDir()
+	require.NoError(t, os.Mkdir(filepath.Join(repo, ".git"), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(repo, ".venv", "lib"), 0o755))
+	// A name in the repository's environment is no module of the job.
+	require.NoError(t, os.WriteFile(filepath.Join(repo, ".venv", "lib", "x.py"), []byte("enrich = 1\n"), 0o644))
+	s := resolve(repo)
+	assert.Equal(t, "dataflow", s.Source, s.Detail)
+	assert.Equal(t, "double", s.Type.String())
+
+	require.NoError(t, os.MkdirAll(filepath.Join(repo, "jobs"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "jobs", "daily.py"), []byte("from job import enrich\n"), 0o644))
+	s = resolve(repo)
+	assert.NotEqual(t, "dataflow", s.Source, s.Detail)
+
+	// Outside a repository there is no telling who imports it.
+	s = resolve(t.TempDir())
+	assert.NotEqual(t, "dataflow", s.Source, s.Detail)
 }

@@ -2,6 +2,7 @@ package python
 
 import (
 	"fmt"
+	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
@@ -112,6 +113,14 @@ func (sc *scan) findWrapCalls() {
 		sc.handled[call.Id()] = true
 		a := sc.argsOf(call)
 		fnArg := a.arg("f", 0)
+		if d, _ := sc.dotted(field(call, "function")); strings.HasSuffix(sc.resolve(d), ".UserDefinedFunction") {
+			// UserDefinedFunction(func, returnType, name, evalType): an
+			// evalType other than the default is not a plain UDF.
+			if a.kw["evalType"] != nil || len(a.pos) > 3 {
+				continue
+			}
+			fnArg = a.arg("func", 0)
+		}
 		if fnArg == nil {
 			continue
 		}
@@ -166,6 +175,7 @@ func (sc *scan) setFunction(f *found, fn *sitter.Node, variable, registered stri
 	case "lambda":
 		f.body = fn
 		f.u.BodySpan = sc.src.Span(fn)
+		f.u.Wraps = sc.forwardsTo(fn)
 		switch {
 		case registered != "":
 			f.u.Name = registered
@@ -194,6 +204,36 @@ func (sc *scan) setFunction(f *found, fn *sitter.Node, variable, registered stri
 		return true
 	}
 	return false
+}
+
+// forwardsTo is the function of the file a lambda only calls with its own
+// parameters in order (lambda z: to_int(z)); "" for any other lambda.
+func (sc *scan) forwardsTo(lambda *sitter.Node) string {
+	body := unparen(field(lambda, "body"))
+	if body == nil || kindOf(body) != "call" {
+		return ""
+	}
+	fn := field(body, "function")
+	if fn == nil || kindOf(fn) != "identifier" || sc.defs[sc.text(fn)] == nil {
+		return ""
+	}
+	var params []string
+	for _, p := range namedChildren(field(lambda, "parameters")) {
+		if kindOf(p) != "identifier" {
+			return ""
+		}
+		params = append(params, sc.text(p))
+	}
+	args := namedChildren(field(body, "arguments"))
+	if len(args) != len(params) {
+		return ""
+	}
+	for i, a := range args {
+		if kindOf(a) != "identifier" || sc.text(a) != params[i] {
+			return ""
+		}
+	}
+	return sc.text(fn)
 }
 
 func lambdaName(s udf.Span) string {

@@ -16,6 +16,10 @@ var examplePaths = []string{
 	"../../../examples/python-wordcount/wordcount.py",
 }
 
+// vectorFlow is the type the job's dataflow gives the vector column: the
+// schema main reads it with.
+var vectorFlow = []udf.FlowType{{Type: &udf.Type{Kind: udf.Array, Elem: udf.Prim(udf.Float)}, From: "spark.read.schema at line 43: vector array<float>"}}
+
 func span(l1, c1, l2, c2 int) udf.Span {
 	return udf.Span{Start: udf.Position{Line: l1, Column: c1}, End: udf.Position{Line: l2, Column: c2}}
 }
@@ -57,7 +61,7 @@ func TestExampleVectors(t *testing.T) {
 			File:         path, Span: span(10, 1, 22, 22), BodySpan: span(11, 1, 22, 22),
 			Params:   []udf.Param{{Name: "v", SourceType: "pd.Series"}},
 			Return:   udf.Prim(udf.Float),
-			UseSites: []udf.UseSite{{Kind: udf.UseCall, Span: span(44, 28, 44, 60), Text: `mean_pairwise_abs_diff("vector")`}},
+			UseSites: []udf.UseSite{{Kind: udf.UseCall, Span: span(44, 28, 44, 60), Text: `mean_pairwise_abs_diff("vector")`, ArgTypes: vectorFlow}},
 			Blockers: []udf.Blocker{
 				{Kind: udf.BlockerLoop, Detail: "for loop", Span: span(16, 9, 19, 25)},
 				{Kind: udf.BlockerLoop, Detail: "for loop", Span: span(17, 13, 19, 25)},
@@ -69,7 +73,7 @@ func TestExampleVectors(t *testing.T) {
 			File:         path, Span: span(25, 1, 38, 22), BodySpan: span(26, 1, 38, 22),
 			Params:   []udf.Param{{Name: "v", SourceType: "pd.Series"}},
 			Return:   udf.ArrayOf(udf.Prim(udf.Float)),
-			UseSites: []udf.UseSite{{Kind: udf.UseCall, Span: span(45, 28, 45, 52), Text: `moving_average("vector")`}},
+			UseSites: []udf.UseSite{{Kind: udf.UseCall, Span: span(45, 28, 45, 52), Text: `moving_average("vector")`, ArgTypes: vectorFlow}},
 			Blockers: []udf.Blocker{
 				{Kind: udf.BlockerLoop, Detail: "for loop", Span: span(31, 9, 35, 25)},
 				{Kind: udf.BlockerLoop, Detail: "for loop", Span: span(33, 13, 34, 26)},

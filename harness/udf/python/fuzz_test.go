@@ -21,7 +21,7 @@ var fuzzSeeds = []string{
 }
 
 func FuzzParse(f *testing.F) {
-	for _, p := range examplePaths {
+	for _, p := range append(examplePaths, "testdata/dataflow.py") {
 		if src, err := os.ReadFile(p); err == nil {
 			f.Add(src)
 		}

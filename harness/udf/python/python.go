@@ -125,6 +125,9 @@ type scan struct {
 	// handled are calls already consumed as definitions or registrations;
 	// their identifier arguments are not references.
 	handled map[uintptr]bool
+	// idents are the file's identifiers by name, for the dataflow trace;
+	// built on its first need.
+	idents map[string][]*sitter.Node
 }
 
 func newScan(s *tsutil.Source) *scan {
@@ -307,7 +310,9 @@ func (sc *scan) wrapperOf(fn *sitter.Node) wrapper {
 		return notWrapper
 	}
 	switch sc.resolve(d) {
-	case "pyspark.sql.functions.udf", "pyspark.sql.udf.udf":
+	case "pyspark.sql.functions.udf", "pyspark.sql.udf.udf",
+		// The class udf() makes, called directly as older code does.
+		"pyspark.sql.udf.UserDefinedFunction", "pyspark.sql.functions.UserDefinedFunction":
 		return wrapUDF
 	case "pyspark.sql.functions.pandas_udf", "pyspark.sql.pandas.functions.pandas_udf":
 		return wrapPandasUDF

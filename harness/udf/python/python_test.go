@@ -602,3 +602,36 @@ func TestLanguage(t *testing.T) {
 	var fe udf.Frontend = f
 	assert.Equal(t, udf.Python, fe.Language())
 }
+
+// Forms real code writes that scan missed: the UserDefinedFunction class
+// called directly, and a lambda that forwards to a function of the file,
+// which goes by that function's name too.
+func TestUDFFormsOfOlderAndWrappingCode(t *testing.T) {
+	us := parse(t, `from pyspark.sql.functions import udf
+from pyspark.sql.types import IntegerType, StringType
+from pyspark.sql.udf import UserDefinedFunction
+
+def upper_name(s):
+    return s.upper() if s else None
+
+def to_int(z):
+    return int(z)
+
+upper_udf = UserDefinedFunction(upper_name, StringType())
+toInt = udf(lambda z: to_int(z), IntegerType())
+pandas_like = UserDefinedFunction(upper_name, StringType(), evalType=200)
+not_forwarding = udf(lambda z: to_int(z) + 1, IntegerType())
+`)
+	require.Len(t, us, 3)
+	byLine := map[int]udf.UDF{}
+	for _, u := range us {
+		byLine[u.Span.Start.Line] = u
+	}
+	assert.Equal(t, "upper_name", byLine[11].Name)
+	assert.Equal(t, udf.KindPythonUDF, byLine[11].Kind)
+	assert.Equal(t, "string", byLine[11].Return.String())
+	assert.Equal(t, "toInt", byLine[12].Name)
+	assert.Equal(t, "to_int", byLine[12].Wraps)
+	assert.Equal(t, "int", byLine[12].Return.String())
+	assert.Empty(t, byLine[14].Wraps)
+}

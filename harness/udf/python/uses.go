@@ -34,7 +34,7 @@ func (sc *scan) findUseSites() {
 		}
 		if kindOf(fn) == "identifier" {
 			for _, f := range byCallable[sc.text(fn)] {
-				f.u.UseSites = append(f.u.UseSites, udf.UseSite{Kind: udf.UseCall, Span: sc.src.Span(call), Text: sc.text(call)})
+				f.u.UseSites = append(f.u.UseSites, udf.UseSite{Kind: udf.UseCall, Span: sc.src.Span(call), Text: sc.text(call), ArgTypes: sc.flowTypes(call)})
 			}
 		}
 		a := sc.argsOf(call)
