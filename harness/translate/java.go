@@ -143,8 +143,8 @@ func (t *tr) javaCond(n *sitter.Node, e env) (ir.Expr, env, env) {
 				t.decline(l, "unknown name "+name, "not a parameter or local")
 				return nil, nil, nil
 			}
-			isNull := e.with(name, binding{e: &ir.Lit{T: b.e.Type()}, nullable: true})
-			notNull := e.with(name, binding{e: b.e, boxed: b.boxed})
+			isNull := e.with(name, binding{e: &ir.Lit{T: b.e.Type()}, nullable: true, writable: b.writable})
+			notNull := e.with(name, binding{e: b.e, boxed: b.boxed, writable: b.writable})
 			var cond ir.Expr = &ir.IsNull{X: b.e}
 			if !b.nullable {
 				cond = &ir.Lit{T: tBool, Value: false}
@@ -211,6 +211,8 @@ func (t *tr) javaExpr(n *sitter.Node, e env) *binding {
 		return t.javaCast(n, e)
 	case "method_invocation":
 		return t.javaInvocation(n, e)
+	case "object_creation_expression":
+		return t.javaNewWritable(n, e)
 	}
 	return t.javaUnhandled(n)
 }
@@ -280,8 +282,18 @@ func (t *tr) javaBinary(n *sitter.Node, e env) *binding {
 	if l == nil || r == nil {
 		return nil
 	}
+	if op == "+" && (isString(l.e) || isString(r.e)) && (l.writable && !isString(l.e) || r.writable && !isString(r.e)) {
+		t.decline(n, "a number Writable in a concatenation", "not translated")
+		return nil
+	}
 	if op == "+" && (isString(l.e) || isString(r.e)) {
+		// A Text concatenates as its toString(), "null" for null: as
+		// the string it holds.
 		return t.jvmConcat(n, l, r)
+	}
+	if l.writable || r.writable {
+		t.decline(n, "operator "+op+" on a Writable", "Java applies it to the box, not its value")
+		return nil
 	}
 	if (op == "==" || op == "!=") && (isString(l.e) || isString(r.e)) {
 		t.decline(n, "Java "+op+" on strings", "Java compares String references, not their characters; use equals")
@@ -319,11 +331,20 @@ func (t *tr) javaCast(n *sitter.Node, e env) *binding {
 // Math (or StrictMath) functions, and String methods.
 func (t *tr) javaInvocation(n *sitter.Node, e env) *binding {
 	obj, name := n.ChildByFieldName("object"), t.text(n.ChildByFieldName("name"))
+	if obj != nil {
+		if r := t.javaExpr(obj, e); r != nil && r.writable {
+			return t.writableMethod(n, name, *r)
+		}
+	}
 	var args []ir.Expr
 	nullArg := false
 	for _, a := range namedNonComment(n.ChildByFieldName("arguments")) {
 		b := t.javaExpr(a, e)
 		if b == nil {
+			return nil
+		}
+		if b.writable {
+			t.decline(a, "a Writable argument of "+name, "Java passes the box, not its value (\"x\".equals(text) is false)")
 			return nil
 		}
 		v := b.e
@@ -360,6 +381,58 @@ func (t *tr) javaInvocation(n *sitter.Node, e env) *binding {
 		}
 	}
 	return t.javaUnhandled(n)
+}
+
+// writableMethod translates get() and Text's toString() on a Writable:
+// its value, NullPointerException on null.
+func (t *tr) writableMethod(n *sitter.Node, name string, r binding) *binding {
+	args := namedNonComment(n.ChildByFieldName("arguments"))
+	switch {
+	case len(args) == 0 && name == "toString" && isString(r.e):
+		return lit(t.throwOnNull(n, r.e, r.e))
+	case len(args) == 0 && name == "get" && !isString(r.e):
+		return lit(t.throwOnNull(n, r.e, r.e))
+	}
+	t.decline(n, "Writable method "+name, "only get() and Text's toString() are translated")
+	return nil
+}
+
+// writableOf are the Writable boxes the translator builds, by simple
+// name, and the Spark type of what each holds.
+var writableOf = map[string]udf.TypeKind{
+	"Text": udf.String, "IntWritable": udf.Int, "LongWritable": udf.Long, "DoubleWritable": udf.Double,
+	"BooleanWritable": udf.Boolean,
+}
+
+// isWritable is true for a Java parameter type that is one of them.
+func isWritable(sourceType string) bool {
+	_, ok := writableOf[sourceType[strings.LastIndexByte(sourceType, '.')+1:]]
+	return ok
+}
+
+// javaNewWritable translates new Text(s), new IntWritable(i), ...: the
+// box of the value, which Spark reads back as it; a null String or a
+// null boxed number throws NullPointerException.
+func (t *tr) javaNewWritable(n *sitter.Node, e env) *binding {
+	ty := t.text(n.ChildByFieldName("type"))
+	kind, ok := writableOf[ty[strings.LastIndexByte(ty, '.')+1:]]
+	args := namedNonComment(n.ChildByFieldName("arguments"))
+	if !ok || len(args) != 1 {
+		return t.javaUnhandled(n)
+	}
+	x := t.javaExpr(args[0], e)
+	if x == nil {
+		return nil
+	}
+	v := x.e
+	if x.nullable {
+		v = t.throwOnNull(n, x.e, x.e)
+	}
+	if v.Type() == nil || v.Type().Kind != kind {
+		t.decline(n, "new "+ty+" of a "+typeName(v), "only a value of the box's own type is translated")
+		return nil
+	}
+	return &binding{e: v, writable: true}
 }
 
 // javaString reads a Java string literal (not a text block).

@@ -164,6 +164,10 @@ type binding struct {
 	// string; only string concatenation uses it (char arithmetic is on
 	// its code, which is not modelled).
 	char bool
+	// writable: a Hadoop or Hive Writable box (Text, IntWritable, ...)
+	// holding e: only get(), toString(), a null check and string
+	// concatenation read it as its value (Text.equals("x") is false).
+	writable bool
 }
 
 // env maps names to bindings; it is copied on write so branches refine
@@ -247,7 +251,7 @@ func (t *tr) paramEnv(body *sitter.Node) (env, bool) {
 			return nil, false
 		}
 		e[p.Name] = binding{e: &ir.Col{Name: p.Name, T: p.Type}, nullable: nullable,
-			boxed: t.u.Language == udf.Java && !p.Primitive}
+			boxed: t.u.Language == udf.Java && !p.Primitive, writable: t.u.Language == udf.Java && isWritable(p.SourceType)}
 	}
 	return e, true
 }

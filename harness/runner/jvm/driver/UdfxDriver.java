@@ -27,6 +27,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import org.apache.spark.sql.Row;
@@ -410,21 +411,74 @@ public final class UdfxDriver {
     if (m == null) {
       throw new NotCallable(cls.getName() + " has no public evaluate method of " + arity + " parameters");
     }
-    for (Class<?> p : m.getParameterTypes()) {
+    Class<?>[] ps = m.getParameterTypes();
+    for (Class<?> p : ps) {
       if (p.isPrimitive()) {
         throw new NotCallable("evaluate takes a primitive " + p.getName()
             + "; what Hive does with a null for it is not replicated by the JVM runner");
       }
-      if (!(p == String.class || Number.class.isAssignableFrom(p) && p.getName().startsWith("java.lang.") || p == Boolean.class)) {
+      if (!(p == String.class || Number.class.isAssignableFrom(p) && p.getName().startsWith("java.lang.") || p == Boolean.class
+          || WRITABLES.contains(p.getName()))) {
         throw new NotCallable("evaluate takes a " + p.getName()
-            + "; the JVM runner passes only Java boxed numbers, Boolean and String to Hive UDFs");
+            + "; the JVM runner passes Java boxed numbers, Boolean, String and Hadoop's and Hive's Writables to Hive UDFs");
       }
     }
     Constructor<?> k = noArgConstructor(cls);
     Lazy inst = new Lazy(k::newInstance);
     Method em = m;
     desc[0] = "new " + cls.getName() + "()." + m.getName();
-    return args -> invoke(em, inst.get(), args);
+    return args -> {
+      Object[] in = new Object[args.length];
+      for (int i = 0; i < args.length; i++) {
+        in[i] = WRITABLES.contains(ps[i].getName()) ? toWritable(ps[i], args[i]) : args[i];
+      }
+      return fromWritable(invoke(em, inst.get(), in));
+    };
+  }
+
+  /** The Writable boxes Hive simple UDFs take and return (udf/java/types.go). */
+  static final java.util.Set<String> WRITABLES = new java.util.HashSet<>(Arrays.asList(
+      "org.apache.hadoop.io.Text", "org.apache.hadoop.io.IntWritable", "org.apache.hadoop.io.LongWritable",
+      "org.apache.hadoop.io.DoubleWritable", "org.apache.hadoop.io.FloatWritable", "org.apache.hadoop.io.BooleanWritable",
+      "org.apache.hadoop.io.BytesWritable", "org.apache.hadoop.hive.serde2.io.DoubleWritable",
+      "org.apache.hadoop.hive.serde2.io.ShortWritable", "org.apache.hadoop.hive.serde2.io.ByteWritable"));
+
+  /**
+   * The Writable Spark's HiveSimpleUDF hands evaluate for a value: a new box holding it (a Text of the string's
+   * UTF-8), and null for null.
+   */
+  static Object toWritable(Class<?> box, Object v) throws Throwable {
+    if (v == null) {
+      return null;
+    }
+    Class<?> prim;
+    if (v instanceof String) {
+      prim = String.class;
+    } else if (v instanceof byte[]) {
+      prim = byte[].class;
+    } else {
+      prim = (Class<?>) v.getClass().getField("TYPE").get(null);
+    }
+    try {
+      return box.getConstructor(prim).newInstance(v);
+    } catch (InvocationTargetException e) {
+      throw e.getCause();
+    }
+  }
+
+  /** A Writable's value as Spark's HiveSimpleUDF reads it back: Text as its string, the others unboxed. */
+  static Object fromWritable(Object r) throws Throwable {
+    if (r == null || !WRITABLES.contains(r.getClass().getName())) {
+      return r;
+    }
+    String name = r.getClass().getName();
+    if (name.equals("org.apache.hadoop.io.Text")) {
+      return r.toString();
+    }
+    if (name.equals("org.apache.hadoop.io.BytesWritable")) {
+      return invoke(r.getClass().getMethod("copyBytes"), r, new Object[0]);
+    }
+    return invoke(r.getClass().getMethod("get"), r, new Object[0]);
   }
 
   static Object invoke(Method m, Object recv, Object[] args) throws Throwable {
