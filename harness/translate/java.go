@@ -331,9 +331,9 @@ func (t *tr) javaCast(n *sitter.Node, e env) *binding {
 // Math (or StrictMath) functions, and String methods.
 func (t *tr) javaInvocation(n *sitter.Node, e env) *binding {
 	obj, name := n.ChildByFieldName("object"), t.text(n.ChildByFieldName("name"))
-	if obj != nil {
-		if r := t.javaExpr(obj, e); r != nil && r.writable {
-			return t.writableMethod(n, name, *r)
+	if obj != nil && obj.Kind() == "identifier" {
+		if r, ok := e[t.text(obj)]; ok && r.writable {
+			return t.writableMethod(n, name, r)
 		}
 	}
 	var args []ir.Expr
