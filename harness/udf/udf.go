@@ -127,6 +127,21 @@ type UseSite struct {
 	ArgTypes []FlowType `json:"arg_types,omitempty"`
 }
 
+// Lift is what holding a UDF defined inside a method in an object of its
+// own takes: the file's package and the imports in scope, the enclosing
+// top-level object whose members the expression may read, the expression
+// (udf((c: Double) => ...)) and the method's locals it reads. It is
+// liftable only when Captures is empty: then the expression means in the
+// object what it means in the method.
+type Lift struct {
+	Method   string   `json:"method"`
+	Packages []string `json:"packages,omitempty"`
+	Imports  []string `json:"imports,omitempty"`
+	Object   string   `json:"object,omitempty"`
+	Expr     string   `json:"expr"`
+	Captures []string `json:"captures,omitempty"`
+}
+
 // FlowType is the type of one argument of a call and where it is written
 // ("spark.read.schema at line 9: reading double"), for reports.
 type FlowType struct {
@@ -259,6 +274,11 @@ type UDF struct {
 	Wraps    string   `json:"wraps,omitempty"`
 	Language Language `json:"language"`
 	Kind     Kind     `json:"kind"`
+	// Lift is set for a Scala lambda UDF held by a val inside a method
+	// (such as main), which exists only while the job runs: how to hold
+	// the same expression in an object of its own, where the JVM runner
+	// can reach it.
+	Lift *Lift `json:"lift,omitempty"`
 	// PandasFlavor is set for KindPandasUDF only.
 	PandasFlavor PandasFlavor `json:"pandas_flavor,omitempty"`
 	// RDDOperation is the transformation a KindRDDLambda is passed to;

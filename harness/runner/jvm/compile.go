@@ -114,7 +114,7 @@ const moduleOptionsFile = "module-options.txt"
 // its classes and whether they came from the cache. The compiler reads
 // the user's source, so it runs in the sandbox sb, writing only its build
 // folder.
-func compileUser(ctx context.Context, t *Tools, sb sandbox.Decision, cacheDir, cpHash, file string, scala bool) (string, bool, error) {
+func compileUser(ctx context.Context, t *Tools, sb sandbox.Decision, cacheDir, cpHash, file string, scala bool, lifted []byte) (string, bool, error) {
 	src, err := os.ReadFile(file)
 	if err != nil {
 		return "", false, fmt.Errorf("reading the UDF's source: %w", err)
@@ -127,11 +127,24 @@ func compileUser(ctx context.Context, t *Tools, sb sandbox.Decision, cacheDir, c
 		}
 		compiler = "scalac " + t.ScalaVersion + " " + strings.Join(jars, ":")
 	}
-	key := hashOf([]byte("user"), src, []byte(filepath.Base(file)), driverSource, []byte(cpHash), []byte(t.JDKVersion), []byte(compiler))
+	key := hashOf([]byte("user"), src, []byte(filepath.Base(file)), driverSource, []byte(cpHash), []byte(t.JDKVersion), []byte(compiler), lifted)
 	dir, hit, err := buildcache.Dir(filepath.Join(cacheDir, "classes"), key, func(out string) error {
 		classes := filepath.Join(out, "classes")
 		if err := os.MkdirAll(classes, 0o755); err != nil {
 			return fmt.Errorf("creating %s: %w", classes, err)
+		}
+		sources := []string{file}
+		if lifted != nil {
+			// The object that holds a UDF defined inside a method
+			// (lift.go), compiled with the file it reads.
+			p := filepath.Join(out, "lifted", liftedFile)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				return fmt.Errorf("creating %s: %w", filepath.Dir(p), err)
+			}
+			if err := os.WriteFile(p, lifted, 0o644); err != nil {
+				return fmt.Errorf("writing %s: %w", p, err)
+			}
+			sources = append(sources, p)
 		}
 		var res toolResult
 		var err error
@@ -143,8 +156,9 @@ func compileUser(ctx context.Context, t *Tools, sb sandbox.Decision, cacheDir, c
 			// scalac 2.13, run on the JDK found; Spark's jars carry the
 			// Scala library the job links with at run time.
 			cp := t.ScalaJars[1] + string(os.PathListSeparator) + filepath.Join(t.SparkJars, "*")
-			res, err = runTool(ctx, &sb, paths, t.Java, append(slices.Clone(CompilerJVMFlags), "-Xss16m", "-cp", strings.Join(t.ScalaJars, string(os.PathListSeparator)),
-				"scala.tools.nsc.Main", "-nowarn", "-encoding", "UTF-8", "-classpath", cp, "-d", classes, file)...)
+			args := append(slices.Clone(CompilerJVMFlags), "-Xss16m", "-cp", strings.Join(t.ScalaJars, string(os.PathListSeparator)),
+				"scala.tools.nsc.Main", "-nowarn", "-encoding", "UTF-8", "-classpath", cp, "-d", classes)
+			res, err = runTool(ctx, &sb, paths, t.Java, append(args, sources...)...)
 		} else {
 			res, err = runTool(ctx, &sb, paths, t.Javac, append(JavacFlags(), "-proc:none", "-nowarn", "-encoding", "UTF-8", "-implicit:none",
 				"-cp", filepath.Join(t.SparkJars, "*"), "-d", classes, file)...)
@@ -193,7 +207,7 @@ func CompileSource(ctx context.Context, t *Tools, limits runner.Limits, file, ca
 	if err != nil {
 		return "", err
 	}
-	classes, _, err := compileUser(ctx, t, sb, cacheDir, cpHash, file, scala)
+	classes, _, err := compileUser(ctx, t, sb, cacheDir, cpHash, file, scala, nil)
 	return classes, err
 }
 

@@ -118,7 +118,7 @@ func New(ctx context.Context, u *udf.UDF, opts Options) (*Runner, error) {
 		return nil, err
 	}
 	start := time.Now()
-	if r.classes, r.cacheHit, err = compileUser(ctx, &t, sb, opts.CacheDir, cpHash, u.Path(), scala); err != nil {
+	if r.classes, r.cacheHit, err = compileUser(ctx, &t, sb, opts.CacheDir, cpHash, u.Path(), scala, liftedSource(u)); err != nil {
 		return nil, err
 	}
 	r.compileTime = time.Since(start)
@@ -138,6 +138,9 @@ func callable(u *udf.UDF) error {
 	}
 	if strings.HasPrefix(u.Name, "<") {
 		return &runner.NotCallableError{UDF: u.Name, Reason: "an anonymous function has no name by which udfx could reach it; give it a name with a val in an object"}
+	}
+	if l := u.Lift; l != nil && len(l.Captures) > 0 {
+		return &runner.NotCallableError{UDF: u.Name, Reason: fmt.Sprintf("%s is defined inside %s and reads its %s: it exists only while the job runs, and udfx cannot hold it elsewhere with the same meaning; move it to a val in an object, with what it reads", u.Name, l.Method, strings.Join(l.Captures, ", "))}
 	}
 	for _, p := range u.Params {
 		if p.Type == nil {
@@ -207,7 +210,11 @@ func (r *Runner) Describe() string {
 	if r.u.Language == udf.Scala {
 		compiler = "scalac " + r.tools.ScalaVersion
 	}
-	return fmt.Sprintf("%s, %s, Spark %s jars (%s), time zone UTC; %s; %s", jdk, compiler, r.tools.SparkVersion, r.tools.SparkFrom, r.call, r.sandbox)
+	call := r.call
+	if l := r.u.Lift; l != nil {
+		call += " (defined inside " + l.Method + ", held by an object of its own)"
+	}
+	return fmt.Sprintf("%s, %s, Spark %s jars (%s), time zone UTC; %s; %s", jdk, compiler, r.tools.SparkVersion, r.tools.SparkFrom, call, r.sandbox)
 }
 
 // CompileTime says how long New took to compile the UDF's file, and

@@ -615,3 +615,27 @@ func TestResultTokens(t *testing.T) {
 		})
 	}
 }
+
+// A UDF defined inside main is held by an object of its own, with the
+// file's package and imports and its object's members; one that reads a
+// local of main is refused, naming it.
+func TestAUDFDefinedInsideMain(t *testing.T) {
+	u := parseUDF(t, "harness/runner/jvm/testdata/LocalUdfs.scala", "toF")
+	r := newRunner(t, u, runner.DefaultLimits)
+	got, err := r.Run(context.Background(), column(value.DoubleOf(100), value.DoubleOf(-40)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0].Float64() != 212 || got[1].Float64() != -40 {
+		t.Errorf("got %v, want 212 and -40", got)
+	}
+	if !strings.Contains(r.Describe(), "defined inside LocalUdfs.main, held by an object of its own") {
+		t.Errorf("Describe: %s", r.Describe())
+	}
+
+	_, err = New(context.Background(), parseUDF(t, "harness/runner/jvm/testdata/LocalUdfs.scala", "scaled"), Options{CacheDir: testCache})
+	var nc *runner.NotCallableError
+	if !errors.As(err, &nc) || !strings.Contains(nc.Reason, "scaled is defined inside LocalUdfs.main and reads its factor") {
+		t.Fatalf("got %v, want a NotCallableError naming factor", err)
+	}
+}

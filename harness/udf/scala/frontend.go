@@ -525,6 +525,9 @@ func (f *file) findWrappers() {
 			e := f.lambdaUDF(name, arg, typeArgs, dataType)
 			e.named = named
 			e.u.Span = span
+			if named {
+				e.u.Lift = f.liftOf(call, f.holderNode(call))
+			}
 			f.byCall[call] = e
 			if named {
 				f.byVal[name] = e

@@ -639,3 +639,42 @@ class D extends Function1[String, String] with Serializable { override def apply
 	}
 	assert.Equal(t, map[string]bool{"A": true, "B": false, "C": true, "D": false}, got)
 }
+
+// A UDF held by a val inside a method carries what holding it in an
+// object of its own takes: the package, the imports in scope (less those
+// of the method's locals), the object whose members it may read, and the
+// locals it reads.
+func TestALambdaInsideMainCarriesItsLift(t *testing.T) {
+	us := parse(t, `package jobs.temps
+
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.functions.{col, udf}
+
+object Job {
+  import scala.math.abs
+  val Offset = 32.0
+  def main(args: Array[String]): Unit = {
+    val spark = SparkSession.builder().getOrCreate()
+    import spark.implicits._
+    val toF = udf((c: Double) => abs(c) * 9.0 / 5.0 + Offset)
+    val k = args(0).toDouble
+    val scaled = udf((c: Double) => { val c2 = c * k; c2 })
+  }
+  val atTop = udf((c: Double) => c + 1.0)
+}
+`)
+	byName := map[string]udf.UDF{}
+	for _, u := range us {
+		byName[u.Name] = u
+	}
+	assert.Equal(t, &udf.Lift{
+		Method:   "Job.main",
+		Packages: []string{"package jobs.temps"},
+		Imports:  []string{"import org.apache.spark.sql.SparkSession", "import org.apache.spark.sql.functions.{col, udf}", "import scala.math.abs"},
+		Object:   "Job",
+		Expr:     "udf((c: Double) => abs(c) * 9.0 / 5.0 + Offset)",
+	}, byName["toF"].Lift)
+	require.NotNil(t, byName["scaled"].Lift)
+	assert.Equal(t, []string{"k"}, byName["scaled"].Lift.Captures)
+	assert.Nil(t, byName["atTop"].Lift)
+}
