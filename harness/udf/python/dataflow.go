@@ -281,7 +281,7 @@ func (fl *flow) callFrame(call *sitter.Node, e *env) *frame {
 		return fl.frameOf(obj, e)
 	case method == "withColumn":
 		base := fl.frameOf(obj, e)
-		name, ok := fl.sc.stringValue(a.arg("colName", 0), true)
+		name, ok := fl.stringOf(a.arg("colName", 0), e, 0)
 		if base == nil || !ok {
 			return nil
 		}
@@ -322,8 +322,8 @@ func (fl *flow) callFrame(call *sitter.Node, e *env) *frame {
 // renamed is withColumnRenamed(existing, new).
 func (fl *flow) renamed(obj *sitter.Node, a callArgs, e *env) *frame {
 	base := fl.frameOf(obj, e)
-	from, ok1 := fl.sc.stringValue(a.arg("existing", 0), true)
-	to, ok2 := fl.sc.stringValue(a.arg("new", 1), true)
+	from, ok1 := fl.stringOf(a.arg("existing", 0), e, 0)
+	to, ok2 := fl.stringOf(a.arg("new", 1), e, 0)
 	if base == nil || !ok1 || !ok2 {
 		return nil
 	}
@@ -350,7 +350,7 @@ func (fl *flow) dropped(obj *sitter.Node, a callArgs, e *env) *frame {
 	}
 	out := base
 	for _, arg := range a.pos {
-		name, ok := fl.sc.stringValue(arg, true)
+		name, ok := fl.stringOf(arg, e, 0)
 		if !ok {
 			return nil
 		}
@@ -404,7 +404,7 @@ func (fl *flow) renamedAll(obj *sitter.Node, a callArgs, e *env) *frame {
 	}
 	out := &frame{complete: true}
 	for i, arg := range a.pos {
-		name, ok := fl.sc.stringValue(arg, true)
+		name, ok := fl.stringOf(arg, e, 0)
 		if !ok {
 			return nil
 		}
@@ -422,7 +422,7 @@ func (fl *flow) joined(obj *sitter.Node, a callArgs, e *env) *frame {
 	left, right := fl.frameOf(obj, e), fl.frameOf(a.arg("other", 0), e)
 	how := "inner"
 	if h := a.arg("how", 2); h != nil {
-		s, ok := fl.sc.stringValue(h, true)
+		s, ok := fl.stringOf(h, e, 0)
 		if !ok {
 			return nil
 		}
@@ -445,7 +445,7 @@ func (fl *flow) joined(obj *sitter.Node, a callArgs, e *env) *frame {
 			items = namedChildren(on)
 		}
 		for _, it := range items {
-			if s, ok := fl.sc.stringValue(it, true); ok {
+			if s, ok := fl.stringOf(it, e, 0); ok {
 				keys[strings.ToLower(s)] = true
 			}
 		}

@@ -302,7 +302,7 @@ func (fl *flow) columnOf(expr *sitter.Node, base *frame, e *env, allowName bool)
 			return fl.columnOf(bs[0].value, base, bs[0].env, allowName)
 		}
 	case "subscript":
-		if s, ok := fl.sc.stringValue(field(expr, "subscript"), true); ok {
+		if s, ok := fl.stringOf(field(expr, "subscript"), e, 0); ok {
 			return lookup(fl.frameOf(field(expr, "value"), e), s)
 		}
 	case "attribute":
@@ -326,7 +326,7 @@ func (fl *flow) columnCall(call *sitter.Node, base *frame, e *env) (column, bool
 			}
 			return column{typ: t, from: fmt.Sprintf(".%s at line %d", method, fl.line(call))}, true
 		case "alias", "name":
-			name, ok := fl.sc.stringValue(a.arg("alias", 0), true)
+			name, ok := fl.stringOf(a.arg("alias", 0), e, 0)
 			if !ok || len(a.pos) != 1 {
 				return column{}, false
 			}
@@ -339,7 +339,7 @@ func (fl *flow) columnCall(call *sitter.Node, base *frame, e *env) (column, bool
 		}
 	}
 	if fl.isColFunc(fn) && len(a.pos) == 1 && len(a.kw) == 0 && base != nil {
-		if s, ok := fl.sc.stringValue(a.pos[0], true); ok && !strings.ContainsAny(s, ".`*") {
+		if s, ok := fl.stringOf(a.pos[0], e, 0); ok && !strings.ContainsAny(s, ".`*") {
 			return base.lookup(s)
 		}
 	}
@@ -536,7 +536,7 @@ func (fl *flow) readerFrame(call *sitter.Node, e *env) (*frame, bool) {
 				schema, schemaAt = ca.arg("schema", 0), cur
 			}
 		case "option":
-			if k, ok := fl.sc.stringValue(ca.arg("key", 0), true); ok {
+			if k, ok := fl.stringOf(ca.arg("key", 0), e, 0); ok {
 				readOption(k, ca.arg("value", 1))
 			} else {
 				unknownOpts = true
@@ -550,7 +550,7 @@ func (fl *flow) readerFrame(call *sitter.Node, e *env) (*frame, bool) {
 			}
 		case "format":
 			if method == "load" {
-				if f, ok := fl.sc.stringValue(ca.arg("source", 0), true); ok {
+				if f, ok := fl.stringOf(ca.arg("source", 0), e, 0); ok {
 					format = strings.ToLower(f)
 				} else {
 					format = ""
@@ -584,7 +584,7 @@ func (fl *flow) createdFrame(call *sitter.Node, a callArgs, e *env) *frame {
 			return fl.schemaFrame(schema, e, "createDataFrame", line)
 		}
 		for _, n := range namedChildren(schema) {
-			s, ok := fl.sc.stringValue(n, true)
+			s, ok := fl.stringOf(n, e, 0)
 			if !ok {
 				return nil
 			}

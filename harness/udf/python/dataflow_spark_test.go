@@ -66,4 +66,5 @@ func TestTheDataflowAgreesWithSpark(t *testing.T) {
 	assert.Equal(t, []string{"int", "bigint"}, spark["69"])
 	assert.Equal(t, []string{"string"}, spark["78"])
 	assert.Equal(t, []string{"int"}, spark["81"])
+	assert.Equal(t, []string{"int"}, spark["91"])
 }

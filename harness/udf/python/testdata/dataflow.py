@@ -85,3 +85,7 @@ WIDE = StructType([
     StructField("weight", DoubleType(), True),
 ])
 site_struct_lines = spark.read.schema(WIDE).json("data/wide").select(probe(col("weight")))
+
+name = "reading"
+for name in ["count"]:
+    site_loop_name = readings.select(probe(col(name)))
