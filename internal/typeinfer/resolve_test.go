@@ -66,7 +66,7 @@ df.select(f("price"))`, "bigint", "dataflow", "price bigint"},
     StructField("name", StringType(), True),
 ])
 df = spark.createDataFrame(rows, schema)
-df.select(f(col("price")))`, "float", "schema", "StructField at line 7: price float"},
+df.select(f(col("price")))`, "float", "dataflow", "createDataFrame at line 10: price float"},
 		{"DDL in a variable", f + `SCHEMA = "price double"
 df = spark.read.schema(SCHEMA).json(p)
 df.select(f(col("price")))`, "double", "dataflow", "price double"},
