@@ -496,7 +496,15 @@ func (fl *flow) readerFrame(call *sitter.Node, e *env) (*frame, bool) {
 		return nil, false
 	}
 	a := fl.sc.argsOf(call)
+	// The loaders' own schema parameter: csv(path, schema, ...),
+	// json(path, schema, ...), load(path, format, schema, ...).
 	schema, schemaAt := a.kw["schema"], call
+	switch method {
+	case "csv", "json":
+		schema = a.arg("schema", 1)
+	case "load":
+		schema = a.arg("schema", 2)
+	}
 	infer, unknownOpts := false, strings.Contains(fl.sc.text(field(call, "arguments")), "**")
 	readOption := func(k string, v *sitter.Node) {
 		if !strings.EqualFold(k, "inferSchema") {
@@ -510,7 +518,18 @@ func (fl *flow) readerFrame(call *sitter.Node, e *env) (*frame, bool) {
 	for k, v := range a.kw {
 		readOption(k, v)
 	}
-	format := method
+	// The last format set wins: load's own, then the outermost .format.
+	format, formatSet := method, false
+	if method == "load" {
+		if f := a.arg("format", 1); f != nil {
+			formatSet = true
+			s, ok := fl.stringOf(f, e, 0)
+			format = strings.ToLower(s)
+			if !ok {
+				format = ""
+			}
+		}
+	}
 	cur := field(fn, "object")
 	for steps := 0; ; steps++ {
 		if cur == nil || steps > 32 {
@@ -549,7 +568,8 @@ func (fl *flow) readerFrame(call *sitter.Node, e *env) (*frame, bool) {
 				readOption(k, v)
 			}
 		case "format":
-			if method == "load" {
+			if method == "load" && !formatSet {
+				formatSet = true
 				if f, ok := fl.stringOf(ca.arg("source", 0), e, 0); ok {
 					format = strings.ToLower(f)
 				} else {

@@ -60,6 +60,8 @@ var wantFlow = map[int][]string{
 	81: {""},                                      // inferSchema
 	87: {"double"},                                // a StructType over lines, with a trailing comma
 	91: {""},                                      // a column name a for loop binds, though a constant of that name says otherwise
+	94: {"double"},                                // csv(path, schema): the schema by position
+	96: {"string"},                                // load(path, "csv") over .format("json"): load\'s own format wins
 }
 
 // TestTheDataflowTypesTheArguments: every site gets the type its job

@@ -89,3 +89,8 @@ site_struct_lines = spark.read.schema(WIDE).json("data/wide").select(probe(col("
 name = "reading"
 for name in ["count"]:
     site_loop_name = readings.select(probe(col(name)))
+
+positional = spark.read.csv("data/raw", "qty double, name string")
+site_csv_positional = positional.select(probe(col("qty")))
+loaded = spark.read.format("json").option("header", "true").load("data/raw", "csv")
+site_load_format = loaded.select(probe(col("qty")))
