@@ -19,7 +19,7 @@ import (
 // a loop, a name bound by a for, with, import or del, a closure's name).
 func (fl *flow) bindings(id *sitter.Node, e *env) ([]binding, bool) {
 	name := fl.sc.text(id)
-	def, block, ok := fl.scopeOf(id, name)
+	def, block, deferred, ok := fl.scopeOf(id, name)
 	if !ok {
 		return nil, false
 	}
@@ -35,6 +35,10 @@ func (fl *flow) bindings(id *sitter.Node, e *env) ([]binding, bool) {
 	for _, as := range assigns {
 		if as.StartByte() < stmt.StartByte() {
 			last = as
+		} else if deferred {
+			// A lambda reads the name when it is called, which may be
+			// after this later assignment.
+			return nil, false
 		}
 	}
 	if last != nil {
@@ -81,24 +85,26 @@ func appendName(names []string, name string) []string {
 }
 
 // scopeOf is the function whose scope the identifier id is read in (nil
-// for the module) and the block of that scope; false when a lambda or a
+// for the module), the block of that scope, and whether a lambda or a
+// generator around it defers the read; false when a lambda or a
 // comprehension around it binds name, or it is read in a class body.
-func (fl *flow) scopeOf(id *sitter.Node, name string) (*sitter.Node, *sitter.Node, bool) {
+func (fl *flow) scopeOf(id *sitter.Node, name string) (def, block *sitter.Node, deferred, ok bool) {
 	for n := id.Parent(); n != nil; n = n.Parent() {
 		switch kindOf(n) {
 		case "function_definition":
-			return n, field(n, "body"), true
+			return n, field(n, "body"), deferred, true
 		case "class_definition":
-			return nil, nil, false
+			return nil, nil, false, false
 		case "module":
-			return nil, n, true
+			return nil, n, deferred, true
 		case "lambda", "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression":
 			if bindsIdent(n, name, fl.sc) {
-				return nil, nil, false
+				return nil, nil, false, false
 			}
+			deferred = deferred || kindOf(n) == "lambda" || kindOf(n) == "generator_expression"
 		}
 	}
-	return nil, nil, false
+	return nil, nil, false, false
 }
 
 // bindsIdent is true when a lambda's parameters or a comprehension's for

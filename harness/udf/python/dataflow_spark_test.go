@@ -67,4 +67,5 @@ func TestTheDataflowAgreesWithSpark(t *testing.T) {
 	assert.Equal(t, []string{"string"}, spark["78"])
 	assert.Equal(t, []string{"int"}, spark["81"])
 	assert.Equal(t, []string{"int"}, spark["91"])
+	assert.Equal(t, []string{"string"}, spark["99"])
 }

@@ -62,6 +62,7 @@ var wantFlow = map[int][]string{
 	91: {""},                                      // a column name a for loop binds, though a constant of that name says otherwise
 	94: {"double"},                                // csv(path, schema): the schema by position
 	96: {"string"},                                // load(path, "csv") over .format("json"): load\'s own format wins
+	99: {""},                                      // a lambda reads the name when called, after it is bound again
 }
 
 // TestTheDataflowTypesTheArguments: every site gets the type its job

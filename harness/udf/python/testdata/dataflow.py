@@ -94,3 +94,8 @@ positional = spark.read.csv("data/raw", "qty double, name string")
 site_csv_positional = positional.select(probe(col("qty")))
 loaded = spark.read.format("json").option("header", "true").load("data/raw", "csv")
 site_load_format = loaded.select(probe(col("qty")))
+
+late = spark.read.schema("v int").json("data/v")
+make = lambda: late.select(probe(col("v")))  # noqa: E731
+late = spark.read.schema("v string").json("data/v")
+site_lambda = make()
