@@ -36,19 +36,35 @@ spark.stop()
 // JAVA_GATEWAY_EXITED), says which lines it left out, and udfx verify
 // passes the applied rewrite.
 func TestRewriteAScriptWithItsJobAtTheTopLevel(t *testing.T) {
+	dir := repoWithFile(t, "job.py", sensorsJob)
+	rewrite, report, verify := rewriteApplyVerify(t, dir, "job.py:to_fahrenheit", "to_fahrenheit")
+	assert.Contains(t, rewrite, "result         verified: CASE WHEN (`c` IS NULL)")
+	assert.Contains(t, report, "the module's top-level Spark job (lines 5, 6, 16, 17) left out")
+	assert.Contains(t, verify, "1 rewrite checked (1 records): 1 pass")
+}
+
+// repoWithFile is tempRepo with content committed at rel.
+func repoWithFile(t *testing.T, rel, content string) string {
+	t.Helper()
 	dir := tempRepo(t)
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "job.py"), []byte(sensorsJob), 0o644))
+	path := filepath.Join(dir, filepath.FromSlash(rel))
+	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+	require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
 	git(t, dir, "add", ".")
-	git(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "job")
+	git(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "add "+rel)
+	return dir
+}
 
-	stdout, stderr, code := runCLI(t, dir, "rewrite", "job.py:to_fahrenheit", "--apply")
+// rewriteApplyVerify runs a plain udfx rewrite REF --apply, which must
+// verify, then udfx verify, which must pass; it returns rewrite's output,
+// the report of the UDF named name, and verify's output.
+func rewriteApplyVerify(t *testing.T, dir, ref, name string) (rewrite, report, verify string) {
+	t.Helper()
+	stdout, stderr, code := runCLI(t, dir, "rewrite", ref, "--apply")
 	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
-	assert.Contains(t, stdout, "result         verified: CASE WHEN (`c` IS NULL)")
-	report, err := os.ReadFile(filepath.Join(dir, ".udfx", "to_fahrenheit", "report.md"))
+	rep, err := os.ReadFile(filepath.Join(dir, ".udfx", name, "report.md"))
 	require.NoError(t, err)
-	assert.Contains(t, string(report), "the module's top-level Spark job (lines 5, 6, 16, 17) left out")
-
-	stdout, stderr, code = runCLI(t, dir, "verify")
-	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
-	assert.Contains(t, stdout, "1 rewrite checked (1 records): 1 pass")
+	vout, verr, vcode := runCLI(t, dir, "verify")
+	require.Equal(t, 0, vcode, "stdout:\n%s\nstderr:\n%s", vout, verr)
+	return stdout, string(rep), vout
 }
