@@ -9,6 +9,7 @@ import (
 
 	"github.com/udfx/udfx/harness/translate/ir"
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/harness/udf/java"
 )
 
 // javaMethod translates a UDF1..22 call method (or a Hive evaluate).
@@ -397,16 +398,9 @@ func (t *tr) writableMethod(n *sitter.Node, name string, r binding) *binding {
 	return nil
 }
 
-// writableOf are the Writable boxes the translator builds, by simple
-// name, and the Spark type of what each holds.
-var writableOf = map[string]udf.TypeKind{
-	"Text": udf.String, "IntWritable": udf.Int, "LongWritable": udf.Long, "DoubleWritable": udf.Double,
-	"BooleanWritable": udf.Boolean,
-}
-
-// isWritable is true for a Java parameter type that is one of them.
+// isWritable is true for a Java parameter type that is a Writable box.
 func isWritable(sourceType string) bool {
-	_, ok := writableOf[sourceType[strings.LastIndexByte(sourceType, '.')+1:]]
+	_, ok := java.WritableKind(sourceType)
 	return ok
 }
 
@@ -415,7 +409,7 @@ func isWritable(sourceType string) bool {
 // null boxed number throws NullPointerException.
 func (t *tr) javaNewWritable(n *sitter.Node, e env) *binding {
 	ty := t.text(n.ChildByFieldName("type"))
-	kind, ok := writableOf[ty[strings.LastIndexByte(ty, '.')+1:]]
+	kind, ok := java.WritableKind(ty)
 	args := namedNonComment(n.ChildByFieldName("arguments"))
 	if !ok || len(args) != 1 {
 		return t.javaUnhandled(n)

@@ -42,6 +42,17 @@ func sourceOf(u *udf.UDF, name string) udf.TypeSource {
 
 const pyHead = "from pyspark.sql.functions import col, udf\nfrom pyspark.sql.types import *\n"
 
+// onePythonUDF is the one UDF of the Python source src, as job.py.
+func onePythonUDF(t *testing.T, src string) *udf.UDF {
+	t.Helper()
+	fe := frontends.New(udf.Python)
+	defer fe.Close()
+	us, err := fe.Parse("job.py", []byte(src))
+	require.NoError(t, err)
+	require.Len(t, us, 1)
+	return &us[0]
+}
+
 // TestSchemaFromUse is the table of what a Python file shows about the
 // column a UDF is applied to, and what udfx makes of it: a type with
 // its source, or no type with the reason.
@@ -131,12 +142,7 @@ spark.read.parquet(p).select(f(col("price")))`, "", "unknown", "no schema in the
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := pyHead + tc.body + "\n"
-			fe := frontends.New(udf.Python)
-			defer fe.Close()
-			us, err := fe.Parse("job.py", []byte(src))
-			require.NoError(t, err)
-			require.Len(t, us, 1)
-			u := &us[0]
+			u := onePythonUDF(t, src)
 			require.NoError(t, Resolve(u, []byte(src), Options{}))
 			s := sourceOf(u, u.Params[0].Name)
 			assert.Equal(t, tc.source, s.Source, s.Detail)
@@ -265,12 +271,7 @@ enrich(spark.read.schema("price double").parquet(p))
 `
 	resolve := func(dir string) udf.TypeSource {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, "job.py"), []byte(src), 0o644))
-		fe := frontends.New(udf.Python)
-		defer fe.Close()
-		us, err := fe.Parse("job.py", []byte(src))
-		require.NoError(t, err)
-		require.Len(t, us, 1)
-		u := &us[0]
+		u := onePythonUDF(t, src)
 		u.Root = dir
 		require.NoError(t, Resolve(u, []byte(src), Options{}))
 		return sourceOf(u, "x")

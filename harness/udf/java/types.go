@@ -27,6 +27,18 @@ var writableTypes = map[string]udf.TypeKind{
 // the ones Hive's serde2 adds (DoubleWritable, ShortWritable, ...).
 var writablePackages = []string{"org.apache.hadoop.io.", "org.apache.hadoop.hive.serde2.io."}
 
+// WritableKind is the Spark type a Hadoop or Hive Writable box holds,
+// by its name as the source writes it (Text, org.apache.hadoop.io.Text,
+// IntWritable, ...); false for any other type.
+func WritableKind(src string) (udf.TypeKind, bool) {
+	name := strings.Join(strings.Fields(src), "")
+	for _, p := range writablePackages {
+		name = strings.TrimPrefix(name, p)
+	}
+	k, ok := writableTypes[name]
+	return k, ok
+}
+
 // sparkType maps a Java source type to the Spark type of the values Spark
 // hands it, with its primitive flag; nil when the source does not pin it
 // down.
@@ -35,11 +47,7 @@ func sparkType(src string) (*udf.Type, bool) {
 	if s == "" {
 		return nil, false
 	}
-	name := s
-	for _, p := range writablePackages {
-		name = strings.TrimPrefix(name, p)
-	}
-	if k, ok := writableTypes[name]; ok {
+	if k, ok := WritableKind(s); ok {
 		return udf.Prim(k), false
 	}
 	t, primitive, ok := udf.JVMType(udf.Java, s)

@@ -2,11 +2,13 @@ package python
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/harness/udf/internal/tsutil"
 )
 
 // The job's dataflow: the Spark type of a column a UDF call is applied to,
@@ -565,17 +567,13 @@ func hasSplat(call *sitter.Node) bool {
 	return false
 }
 
+// namedChildren are n's named children less its comments, which the
+// grammar puts among a list's elements and a call's arguments.
 func namedChildren(n *sitter.Node) []*sitter.Node {
 	if n == nil {
 		return nil
 	}
-	var out []*sitter.Node
-	for i, count := uint(0), n.NamedChildCount(); i < count; i++ {
-		if c := n.NamedChild(i); kindOf(c) != "comment" {
-			out = append(out, c)
-		}
-	}
-	return out
+	return slices.DeleteFunc(tsutil.NamedChildren(n), func(c *sitter.Node) bool { return kindOf(c) == "comment" })
 }
 
 // scopeBoundary are the nodes that open a scope of their own.
