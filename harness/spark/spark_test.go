@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/udfx/udfx/harness/inputs"
@@ -688,6 +689,36 @@ func TestConnectMissingPackages(t *testing.T) {
 	for _, p := range []string{"pandas", "pyarrow", "grpcio-status", "protobuf", "googleapis-common-protos", "zstandard"} {
 		if missing[p] {
 			t.Errorf("%s is installed but reported missing: %v", p, ee.Missing)
+		}
+	}
+}
+
+// A module of a package is loaded under its own name, with its package's
+// folder on the path: its relative and star imports resolve on the
+// driver, and what it takes from its siblings reaches Spark's workers.
+func TestAModuleOfAPackageLoadsWithItsRelativeImports(t *testing.T) {
+	u := parseUDF(t, "harness/runner/python/testdata/package/etl/jobs/quarter.py", "get_quarter")
+	u.Params[0].Type = udf.Prim(udf.String)
+	b := array.NewStringBuilder(memory.NewGoAllocator())
+	defer b.Release()
+	b.AppendValues([]string{"s3://b/sales/2024-05-17/part-0.csv", "s3://b/sales/undated/part-0.csv"}, nil)
+	b.AppendNull()
+	col := b.NewArray()
+	defer col.Release()
+	schema := arrow.NewSchema([]arrow.Field{{Name: "path", Type: arrow.BinaryTypes.String, Nullable: true}}, nil)
+	rec := array.NewRecord(schema, []arrow.Array{col}, 3)
+	defer rec.Release()
+	res, err := session(t).Run(context.Background(), Job{UDF: u, Rewrite: "path", Input: rec})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if err := res.Err(); err != nil {
+		t.Fatalf("a side failed: %v", err)
+	}
+	want := []value.Value{value.StringOf("Q2"), value.StringOf("unknown"), value.NullValue()}
+	for i, w := range want {
+		if value.Token(res.Original.Values[i]) != value.Token(w) {
+			t.Errorf("row %d: got %s, want %s", i, res.Original.Values[i], w)
 		}
 	}
 }

@@ -10,6 +10,8 @@ runner's and the Spark session's) load originals through it; Spark's own
 worker never runs the job either: it unpickles the function alone.
 """
 import ast
+import os
+import sys
 
 # A top-level statement that uses these names or attributes, or names a
 # left-out statement set, is the job.
@@ -199,6 +201,43 @@ class JobFree:
         return ",".join("%d" % a if a == b else "%d-%d" % (a, b) for a, b in self.left_out)
 
 
+
+
+def package_of(path):
+    """Where the module at path sits in its package: its dotted name and the
+    folder that holds its top package, or (None, None) when its folder has
+    no __init__.py. A module of a package is loaded under that name, with
+    that folder on sys.path, so that its relative and star imports
+    (`from .consts import *`) and its absolute imports of the package
+    resolve as they do in the job."""
+    path = os.path.abspath(path)
+    d = os.path.dirname(path)
+    base = os.path.splitext(os.path.basename(path))[0]
+    parts = [] if base == "__init__" else [base]
+    while os.path.isfile(os.path.join(d, "__init__.py")):
+        parts.insert(0, os.path.basename(d))
+        d = os.path.dirname(d)
+    if len(parts) < 2 and base != "__init__" or not parts:
+        return None, None
+    if not all(p.isidentifier() for p in parts):
+        return None, None
+    return ".".join(parts), d
+
+
+def package_clash(name, root):
+    """Why the package of a module named name, under root, cannot be
+    imported in this interpreter (None when it can): a module of that top
+    name is already loaded from elsewhere, the standard library's or an
+    installed one's."""
+    top = name.split(".")[0]
+    mod = sys.modules.get(top)
+    if mod is None:
+        return None
+    where = getattr(mod, "__file__", None) or ""
+    if where and os.path.abspath(where).startswith(os.path.join(root, top) + os.sep):
+        return None
+    return ("the package %r has the name of a module the interpreter already loads (%s); "
+            "udfx cannot import the package under its own name" % (top, where or "built in"))
 
 
 def parse(path):

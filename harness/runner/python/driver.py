@@ -982,6 +982,14 @@ def load_module(path, memory_mb=0, udf_name=None):
     d = os.path.dirname(path)
     if d not in sys.path:
         sys.path.insert(0, d)
+    pkg_name, pkg_root = udfx_jobfree.package_of(path)
+    if pkg_name:
+        why = udfx_jobfree.package_clash(pkg_name, pkg_root)
+        if why:
+            fail("compile", file=path, line=0, msg=why)
+        name = pkg_name
+        if pkg_root not in sys.path:
+            sys.path.insert(0, pkg_root)
     try:
         jf = udfx_jobfree.parse(path)
     except SyntaxError as e:
@@ -992,7 +1000,8 @@ def load_module(path, memory_mb=0, udf_name=None):
         why, line = udfx_jobfree.refusal(jf, udf_name)
         if why:
             fail("compile", file=path, line=line, msg=why)
-    spec = importlib.util.spec_from_file_location(name, path)
+    search = [d] if os.path.basename(path) == "__init__.py" else None
+    spec = importlib.util.spec_from_file_location(name, path, submodule_search_locations=search)
     if spec is None:
         fail("compile", file=path, line=0, msg="cannot import %s as a Python module" % path)
     mod = importlib.util.module_from_spec(spec)

@@ -64,3 +64,20 @@ func TestAUDFThatReadsTheJobsValuesIsRefused(t *testing.T) {
 	assert.Equal(t, 65, ce.Line)
 	assert.Contains(t, ce.Msg, "limited reads LIMIT (line 65)")
 }
+
+// A module of a package is loaded as part of it, as the job imports it:
+// its relative and star imports find their siblings (etl/jobs/quarter.py
+// takes QUARTERS from `from ..consts import *` and month_of from
+// `.paths`), and its own job is still left out.
+func TestAModuleOfAPackageKeepsItsRelativeImports(t *testing.T) {
+	u := parseUDF(t, "testdata/package/etl/jobs/quarter.py", "get_quarter")
+	r := newRunner(t, u, runner.DefaultLimits)
+	got, err := r.Run(context.Background(), [][]value.Value{
+		{value.StringOf("s3://b/sales/2024-05-17/part-0.csv")},
+		{value.StringOf("s3://b/sales/undated/part-0.csv")},
+		{value.NullValue()},
+	})
+	require.NoError(t, err)
+	assert.Equal(t, []string{value.Token(value.StringOf("Q2")), value.Token(value.StringOf("unknown")), value.Token(value.NullValue())}, tokens(got))
+	assert.Contains(t, r.Describe(), "the module's top-level Spark job (lines 16, 17, 18) left out")
+}

@@ -297,6 +297,19 @@ def restore_conf():
 # ------------------------------------------------------------- originals
 
 
+def forget_package(top, root):
+    """Drops the package of that top name this session loaded earlier from
+    another repository: the session outlives one repository, and a cached
+    `etl.consts` of the last one would shadow this one's. Only packages
+    udfx loaded are dropped, never an installed module of that name."""
+    packages = STATE.setdefault("packages", {})
+    if packages.get(top, root) != root:
+        for n in [n for n in sys.modules if n == top or n.startswith(top + ".")]:
+            del sys.modules[n]
+        for k in [k for k, v in STATE["modules"].items() if v[0].__name__.split(".")[0] == top]:
+            del STATE["modules"][k]
+
+
 def load_module(path):
     import hashlib
 
@@ -307,7 +320,18 @@ def load_module(path):
     d = os.path.dirname(key)
     if d not in sys.path:
         sys.path.insert(0, d)
-    spec = importlib.util.spec_from_file_location(name, key)
+    pkg_name, pkg_root = udfx_jobfree.package_of(key)
+    if pkg_name:
+        forget_package(pkg_name.split(".")[0], pkg_root)
+        why = udfx_jobfree.package_clash(pkg_name, pkg_root)
+        if why:
+            raise Fail("compile", file=path, line=0, msg=why)
+        STATE.setdefault("packages", {})[pkg_name.split(".")[0]] = pkg_root
+        name = pkg_name
+        if pkg_root not in sys.path:
+            sys.path.insert(0, pkg_root)
+    search = [d] if os.path.basename(key) == "__init__.py" else None
+    spec = importlib.util.spec_from_file_location(name, key, submodule_search_locations=search)
     if spec is None or spec.loader is None:
         raise Fail("compile", file=path, line=0, msg="cannot import %s as a Python module" % path)
     mod = importlib.util.module_from_spec(spec)
@@ -335,6 +359,13 @@ def load_module(path):
     from pyspark import cloudpickle
 
     cloudpickle.register_pickle_by_value(mod)
+    if pkg_name:
+        # The module's package is on this driver's path only; what the
+        # module takes from its siblings goes to the workers by value too.
+        top = pkg_name.split(".")[0]
+        for n in [n for n in sys.modules if n == top or n.startswith(top + ".")]:
+            if n != name:
+                cloudpickle.register_pickle_by_value(sys.modules[n])
     STATE["modules"][key] = (mod, jf)
     return mod, jf
 
