@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/udfx/udfx/harness/buildpath"
 	"github.com/udfx/udfx/harness/internal/buildcache"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/internal/sandbox"
@@ -114,10 +115,18 @@ const moduleOptionsFile = "module-options.txt"
 // its classes and whether they came from the cache. The compiler reads
 // the user's source, so it runs in the sandbox sb, writing only its build
 // folder.
-func compileUser(ctx context.Context, t *Tools, sb sandbox.Decision, cacheDir, cpHash, file string, scala bool, lifted []byte) (string, bool, error) {
+//
+// build is what the repository's build adds to Spark's jars (nil: nothing):
+// javac finds the classes the file uses in its source roots and writes
+// them beside the file's; scalac compiles the roots' Scala files with it.
+func compileUser(ctx context.Context, t *Tools, sb sandbox.Decision, cacheDir, cpHash, file string, scala bool, lifted []byte, build *buildpath.Classpath) (string, bool, error) {
 	src, err := os.ReadFile(file)
 	if err != nil {
 		return "", false, fmt.Errorf("reading the UDF's source: %w", err)
+	}
+	buildKey, buildSources, err := buildInputs(build, file, scala)
+	if err != nil {
+		return "", false, err
 	}
 	compiler := "javac " + t.JDKVersion
 	if scala {
@@ -127,7 +136,7 @@ func compileUser(ctx context.Context, t *Tools, sb sandbox.Decision, cacheDir, c
 		}
 		compiler = "scalac " + t.ScalaVersion + " " + strings.Join(jars, ":")
 	}
-	key := hashOf([]byte("user"), src, []byte(filepath.Base(file)), driverSource, []byte(cpHash), []byte(t.JDKVersion), []byte(compiler), lifted)
+	key := hashOf([]byte("user"), src, []byte(filepath.Base(file)), driverSource, []byte(cpHash), []byte(t.JDKVersion), []byte(compiler), lifted, []byte(buildKey))
 	dir, hit, err := buildcache.Dir(filepath.Join(cacheDir, "classes"), key, func(out string) error {
 		classes := filepath.Join(out, "classes")
 		if err := os.MkdirAll(classes, 0o755); err != nil {
@@ -152,16 +161,29 @@ func compileUser(ctx context.Context, t *Tools, sb sandbox.Decision, cacheDir, c
 			Writable: []string{out},
 			Readable: append([]string{file, t.JavaHome, t.Java, t.Javac, t.SparkJars}, t.ScalaJars...),
 		}
+		sparkCP := filepath.Join(t.SparkJars, "*")
+		implicit := "-implicit:none"
+		var sourcePath []string
+		if build != nil {
+			paths.Readable = append(append(paths.Readable, build.SourceRoots...), build.Jars...)
+			sparkCP = strings.Join(append([]string{sparkCP}, build.Jars...), string(os.PathListSeparator))
+			if len(build.SourceRoots) > 0 {
+				// The classes the file uses from its module and the
+				// modules it depends on run with it: javac writes them.
+				implicit = "-implicit:class"
+				sourcePath = []string{"-sourcepath", strings.Join(build.SourceRoots, string(os.PathListSeparator))}
+			}
+		}
 		if scala {
 			// scalac 2.13, run on the JDK found; Spark's jars carry the
 			// Scala library the job links with at run time.
-			cp := t.ScalaJars[1] + string(os.PathListSeparator) + filepath.Join(t.SparkJars, "*")
+			cp := t.ScalaJars[1] + string(os.PathListSeparator) + sparkCP
 			args := append(slices.Clone(CompilerJVMFlags), "-Xss16m", "-cp", strings.Join(t.ScalaJars, string(os.PathListSeparator)),
 				"scala.tools.nsc.Main", "-nowarn", "-encoding", "UTF-8", "-classpath", cp, "-d", classes)
-			res, err = runTool(ctx, &sb, paths, t.Java, append(args, sources...)...)
+			res, err = runTool(ctx, &sb, paths, t.Java, append(append(args, sources...), buildSources...)...)
 		} else {
-			res, err = runTool(ctx, &sb, paths, t.Javac, append(JavacFlags(), "-proc:none", "-nowarn", "-encoding", "UTF-8", "-implicit:none",
-				"-cp", filepath.Join(t.SparkJars, "*"), "-d", classes, file)...)
+			args := append(JavacFlags(), "-proc:none", "-nowarn", "-encoding", "UTF-8", implicit, "-cp", sparkCP)
+			res, err = runTool(ctx, &sb, paths, t.Javac, append(append(args, sourcePath...), "-d", classes, file)...)
 		}
 		if err != nil {
 			return fmt.Errorf("compiling %s: %w", file, err)
@@ -207,7 +229,7 @@ func CompileSource(ctx context.Context, t *Tools, limits runner.Limits, file, ca
 	if err != nil {
 		return "", err
 	}
-	classes, _, err := compileUser(ctx, t, sb, cacheDir, cpHash, file, scala, nil)
+	classes, _, err := compileUser(ctx, t, sb, cacheDir, cpHash, file, scala, nil, nil)
 	return classes, err
 }
 
@@ -295,4 +317,47 @@ func runTool(ctx context.Context, sb *sandbox.Decision, paths sandbox.Paths, nam
 		return toolResult{exit.ExitCode(), out.String()}, nil
 	}
 	return toolResult{}, fmt.Errorf("running %s: %w", name, err)
+}
+
+// buildInputs is what the build adds to the compile's cache key (the
+// libraries' fingerprint and every source in its roots) and the Scala
+// files scalac compiles with the UDF's file (javac finds its own on the
+// source path).
+func buildInputs(build *buildpath.Classpath, file string, scala bool) (string, []string, error) {
+	if build.Empty() {
+		return "", nil, nil
+	}
+	fp, err := fingerprint(build.Jars)
+	if err != nil {
+		return "", nil, err
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n", fp)
+	var scalaFiles []string
+	self, _ := filepath.Abs(file)
+	for _, root := range build.SourceRoots {
+		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !d.Type().IsRegular() {
+				return err
+			}
+			ext := filepath.Ext(p)
+			if ext != ".java" && ext != ".scala" {
+				return nil
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(h, "%s\x00%d:", p, len(b))
+			h.Write(b)
+			if scala && ext == ".scala" && p != self {
+				scalaFiles = append(scalaFiles, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return "", nil, fmt.Errorf("reading the sources of %s: %w", build.Build, err)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), scalaFiles, nil
 }

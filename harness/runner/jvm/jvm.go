@@ -24,6 +24,7 @@ import (
 	"time"
 	"unicode/utf16"
 
+	"github.com/udfx/udfx/harness/buildpath"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/value"
@@ -54,6 +55,9 @@ type Runner struct {
 	call       string
 	args       []string
 	sandbox    sandbox.Decision
+
+	// build is what the repository's build adds to Spark's jars.
+	build *buildpath.Classpath
 
 	compileTime time.Duration
 	cacheHit    bool
@@ -94,10 +98,11 @@ func New(ctx context.Context, u *udf.UDF, opts Options) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	srcDir, err := filepath.Abs(filepath.Dir(u.Path()))
+	absFile, err := filepath.Abs(u.Path())
 	if err != nil {
 		return nil, fmt.Errorf("locating %s: %w", u.File, err)
 	}
+	srcDir := filepath.Dir(absFile)
 	t, err := findTools(ctx, opts.Env, srcDir, opts.CacheDir)
 	if err != nil {
 		return nil, err
@@ -118,7 +123,10 @@ func New(ctx context.Context, u *udf.UDF, opts Options) (*Runner, error) {
 		return nil, err
 	}
 	start := time.Now()
-	if r.classes, r.cacheHit, err = compileUser(ctx, &t, sb, opts.CacheDir, cpHash, u.Path(), scala, liftedSource(u)); err != nil {
+	if r.build, err = buildpath.Resolve(ctx, absFile, buildpath.RepoRoot(u.Root, srcDir), buildpath.Options{CacheDir: opts.CacheDir, Env: opts.Env}); err != nil {
+		return nil, &runner.EnvError{What: "the build's classpath", Msg: err.Error()}
+	}
+	if r.classes, r.cacheHit, err = compileUser(ctx, &t, sb, opts.CacheDir, cpHash, u.Path(), scala, liftedSource(u), r.build); err != nil {
 		return nil, err
 	}
 	r.compileTime = time.Since(start)
@@ -179,7 +187,7 @@ func (r *Runner) commandArgs() []string {
 		// it to UTC so that dates and timestamps convert reproducibly.
 		"-Duser.timezone=UTC",
 		"-Dfile.encoding=UTF-8",
-		"-cp", r.driver+sep+r.classes+sep+filepath.Join(r.tools.SparkJars, "*"),
+		"-cp", strings.Join(append([]string{r.driver, r.classes, filepath.Join(r.tools.SparkJars, "*")}, r.buildJars()...), sep),
 		driverClass,
 		string(r.u.Kind), string(r.u.Language), r.u.Name, r.classes, boolArg(r.u.NullSkipsCall),
 	)
@@ -191,6 +199,14 @@ func (r *Runner) commandArgs() []string {
 		args = append(args, p.Type.String(), prim, p.SourceType)
 	}
 	return args
+}
+
+// buildJars are the build's libraries, after Spark's jars as on a cluster.
+func (r *Runner) buildJars() []string {
+	if r.build == nil {
+		return nil
+	}
+	return r.build.Jars
 }
 
 func boolArg(b bool) string {
@@ -214,7 +230,19 @@ func (r *Runner) Describe() string {
 	if l := r.u.Lift; l != nil {
 		call += " (defined inside " + l.Method + ", held by an object of its own)"
 	}
-	return fmt.Sprintf("%s, %s, Spark %s jars (%s), time zone UTC; %s; %s", jdk, compiler, r.tools.SparkVersion, r.tools.SparkFrom, call, r.sandbox)
+	jars := fmt.Sprintf("Spark %s jars (%s)", r.tools.SparkVersion, r.tools.SparkFrom)
+	if !r.build.Empty() {
+		jars += fmt.Sprintf(" and %s's classpath (%d librar%s, %d source folder%s)", r.build.Build,
+			len(r.build.Jars), plural(len(r.build.Jars), "y", "ies"), len(r.build.SourceRoots), plural(len(r.build.SourceRoots), "", "s"))
+	}
+	return fmt.Sprintf("%s, %s, %s, time zone UTC; %s; %s", jdk, compiler, jars, call, r.sandbox)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // CompileTime says how long New took to compile the UDF's file, and

@@ -639,3 +639,31 @@ func TestAUDFDefinedInsideMain(t *testing.T) {
 		t.Fatalf("got %v, want a NotCallableError naming factor", err)
 	}
 }
+
+// A UDF in a module of a Maven build compiles and runs with what the
+// build declares: a library beyond Spark's jars (jspecify's @Nullable)
+// and a class of a sibling module (@UdfName, Units), as the job has them.
+func TestAUDFOfAMavenModuleRunsWithItsBuildsClasspath(t *testing.T) {
+	u := parseUDF(t, "harness/buildpath/testdata/shop/udfs/src/main/java/com/acme/udfs/NormalizeSku.java", "NormalizeSku")
+	r := newRunner(t, u, runner.DefaultLimits)
+	got, err := r.Run(context.Background(), column(value.StringOf("ab 12"), value.NullValue()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if value.Token(got[0]) != value.Token(value.StringOf("SKU-ab12")) || got[1].Kind != value.Null {
+		t.Errorf("got %v, want SKU-ab12 and null", got)
+	}
+	if !strings.Contains(r.Describe(), "udfs/pom.xml's classpath (1 library, 4 source folders)") {
+		t.Errorf("Describe: %s", r.Describe())
+	}
+
+	u = parseUDF(t, "harness/buildpath/testdata/shop/udfs/src/main/scala/com/acme/udfs/Distances.scala", "toKm")
+	r = newRunner(t, u, runner.DefaultLimits)
+	got, err = r.Run(context.Background(), column(value.DoubleOf(10)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0].Float64() != 16.09344 {
+		t.Errorf("got %v, want 16.09344", got)
+	}
+}

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// freshCloneOf commits the folder from (under the repository's root) as a
+// repository of its own and returns a fresh clone of it, with udfx's
+// Python environment linked in as udfx setup would provide it.
+func freshCloneOf(t *testing.T, from string) string {
+	t.Helper()
+	origin := filepath.Join(t.TempDir(), "origin")
+	require.NoError(t, os.CopyFS(origin, os.DirFS(filepath.Join(repoRoot(t), from))))
+	require.NoError(t, os.WriteFile(filepath.Join(origin, ".gitignore"), []byte(".venv\ntarget/\n"), 0o644))
+	git(t, origin, "init", "-q")
+	git(t, origin, "add", ".")
+	git(t, origin, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "shop")
+	clone := filepath.Join(t.TempDir(), "clone")
+	git(t, filepath.Dir(origin), "clone", "-q", origin, clone)
+	require.NoError(t, os.Symlink(filepath.Join(repoRoot(t), ".venv"), filepath.Join(clone, ".venv")))
+	return clone
+}
+
+// A multi-module Maven repository, freshly cloned: a Java UDF that uses a
+// library beyond Spark's jars (jspecify) and a sibling module's class,
+// and a Python UDF whose package module imports its siblings relatively,
+// are each verified by a plain udfx rewrite, no types and no flags.
+func TestRewriteTheUDFsOfAMultiModuleRepository(t *testing.T) {
+	dir := freshCloneOf(t, "harness/buildpath/testdata/shop")
+
+	out, report, _ := rewriteApplyVerify(t, dir, "udfs/src/main/java/com/acme/udfs/NormalizeSku.java", "NormalizeSku")
+	assert.Contains(t, out, "verified: CASE WHEN (`sku` IS NULL)")
+	assert.Contains(t, report, "udfs/pom.xml's classpath (1 library, 4 source folders)")
+
+	out, report, _ = rewriteApplyVerify(t, dir, "python/shop_etl/jobs/prices.py:gross_price", "gross_price")
+	assert.Contains(t, out, "verified:")
+	assert.Contains(t, report, "net double (dataflow: spark.read.schema at line 16")
+}

@@ -1,0 +1,2 @@
+RAW = "s3://acme-shop/raw/prices/"
+CURATED = "s3://acme-shop/curated/prices/"
