@@ -41,3 +41,23 @@ func TestRewriteTheUDFsOfAMultiModuleRepository(t *testing.T) {
 	assert.Contains(t, out, "verified:")
 	assert.Contains(t, report, "net double (dataflow: spark.read.schema at line 16")
 }
+
+// The forms real Scala code wraps in udf(...) that scan used to miss are
+// found and verified by a plain udfx rewrite FILE:NAME: a placeholder
+// lambda (udf[Long, Long, Long](_ + _)), an eta-expansion with ascribed
+// types (udf(ageCheck(_: Int): String), named by its def), and a class
+// extending Function[String, String].
+func TestRewriteTheScalaFormsScanUsedToMiss(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(repoRoot(t), "cmd/udfx/testdata/forms/Forms.scala"))
+	require.NoError(t, err)
+	dir := repoWithFile(t, "src/Forms.scala", string(src))
+	for name, want := range map[string]string{
+		"total":       "verified: CASE WHEN ((`_1` IS NULL) OR (`_2` IS NULL))",
+		"ageCheck":    "verified: CASE WHEN (`age` IS NULL) THEN CAST(NULL AS STRING) ELSE CASE WHEN (`age` >= 18) THEN 'adult' ELSE 'minor' END END",
+		"URLDecodeFn": "verified: CASE WHEN (`s` IS NULL) THEN CAST(NULL AS STRING) ELSE concat(`s`, '?') END",
+	} {
+		stdout, stderr, code := runCLI(t, dir, "rewrite", "src/Forms.scala:"+name)
+		require.Equal(t, 0, code, "%s\nstdout:\n%s\nstderr:\n%s", name, stdout, stderr)
+		assert.Contains(t, stdout, want, name)
+	}
+}

@@ -19,6 +19,12 @@ func (t *tr) scalaFunction(n *sitter.Node, e env) ir.Expr {
 		body = n.ChildByFieldName("body")
 	case "lambda_expression":
 		body = n.NamedChild(n.NamedChildCount() - 1)
+	default:
+		if t.placeholderLambda() {
+			// _.trim, _ + _: the expression is the body, each _ a
+			// parameter (scalaPlaceholder).
+			body = n
+		}
 	}
 	if body == nil {
 		t.decline(n, n.Kind(), "not a function body the translator knows")
@@ -44,6 +50,35 @@ func (t *tr) scalaTail(n *sitter.Node, e env) *binding {
 		return t.scalaExpr(n.NamedChild(0), e, true)
 	}
 	return t.scalaExpr(n, e, true)
+}
+
+// placeholderLambda reports whether the UDF is a placeholder lambda, whose
+// parameters the front-end tied to its underscores.
+func (t *tr) placeholderLambda() bool {
+	return len(t.u.Params) > 0 && t.u.Params[0].Placeholder != nil
+}
+
+// scalaPlaceholder is the parameter an underscore of a placeholder lambda
+// stands for (n is the _ or _: T the front-end tied to it), or nil: any
+// other underscore is a lambda of its own, which is not translated.
+func (t *tr) scalaPlaceholder(n *sitter.Node, e env) *binding {
+	w := n
+	if n.Kind() == "ascription_expression" {
+		if n.NamedChildCount() != 2 || n.NamedChild(0).Kind() != "wildcard" {
+			return nil
+		}
+		// The ascribed type is the parameter's, as the front-end read it.
+		w = n.NamedChild(0)
+	}
+	sp := t.span(w)
+	for _, p := range t.u.Params {
+		if p.Placeholder != nil && *p.Placeholder == sp {
+			if b, ok := e[p.Name]; ok {
+				return &b
+			}
+		}
+	}
+	return nil
 }
 
 func namedNonComment(n *sitter.Node) []*sitter.Node {
@@ -288,6 +323,10 @@ func (t *tr) scalaExpr(n *sitter.Node, e env, tail bool) *binding {
 			return &b
 		}
 		return t.constant(n)
+	case "wildcard", "ascription_expression":
+		if b := t.scalaPlaceholder(n, e); b != nil {
+			return b
+		}
 	case "floating_point_literal":
 		return lit(t.jvmNumber(n, t.text(n), true))
 	case "integer_literal":

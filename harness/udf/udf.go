@@ -167,6 +167,11 @@ type Param struct {
 	// ...): Spark cannot pass them null, so it returns null for a null
 	// input without calling the function.
 	Primitive bool `json:"primitive"`
+	// Placeholder is the underscore this parameter stands for when the
+	// UDF is a Scala placeholder lambda (udf[String, String](_.trim)):
+	// the body is the expression itself, and each _ is the next
+	// parameter.
+	Placeholder *Span `json:"placeholder,omitempty"`
 }
 
 // Target is a rewrite target udfx can produce. Every package names the

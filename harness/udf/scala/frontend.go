@@ -233,7 +233,8 @@ func (f *file) patternNames(p int) []string {
 
 // Function0..22 and UDF0..22, the last path segment of an extended type.
 var (
-	functionN = regexp.MustCompile(`^(?:(?:_root_\.)?scala\.)?Function([0-9]|1[0-9]|2[0-2])$`)
+	// scala.Function[A, B] is Function1's alias.
+	functionN = regexp.MustCompile(`^(?:(?:_root_\.)?scala\.)?Function([0-9]|1[0-9]|2[0-2])?$`)
 	udfN      = regexp.MustCompile(`^(?:[A-Za-z_][A-Za-z0-9_]*\.)*UDF([0-9]|1[0-9]|2[0-2])$`)
 )
 
@@ -549,6 +550,19 @@ func (f *file) findWrappers() {
 			if named {
 				f.byVal[name] = e
 			}
+		case len(f.placeholders(arg)) > 0:
+			// udf[String, String](_.replaceAll("-", "")), udf(_ + _)
+			if !named {
+				name = f.placeholder("lambda", arg)
+			}
+			e := f.placeholderUDF(name, arg, typeArgs, dataType)
+			e.named = named
+			e.u.Span = span
+			if named {
+				e.u.Lift = f.liftOf(call, f.holderNode(call))
+				f.byVal[name] = e
+			}
+			f.byCall[call] = e
 		default:
 			// udf(new ToFahrenheit(), DoubleType) or udf(SomeObject, ...):
 			// a use of a class UDF found elsewhere in the file.
@@ -603,11 +617,15 @@ func (f *file) placeholder(what string, n int) string {
 }
 
 // refDef returns the name of the def a method reference points to: f _,
-// f, f(_), f(_, _); "" when arg is none of these or f is not defined in
-// this file.
+// f, f(_), f(_, _), f(_: Int): String; "" when arg is none of these or f
+// is not defined in this file.
 func (f *file) refDef(arg int) string {
 	t := f.t
 	name := ""
+	if t.kind(arg) == "ascription_expression" {
+		// f(_: Int): String, the result type ascribed.
+		arg = t.kids(arg)[0]
+	}
 	switch t.kind(arg) {
 	case "identifier":
 		name = t.text(arg)
@@ -626,7 +644,7 @@ func (f *file) refDef(arg int) string {
 			return ""
 		}
 		for _, a := range args {
-			if t.kind(a) != "wildcard" {
+			if w, _ := f.bareWildcard(a); w == none {
 				return ""
 			}
 		}
@@ -636,6 +654,90 @@ func (f *file) refDef(arg int) string {
 		return ""
 	}
 	return name
+}
+
+// placeholderParam is one underscore of a placeholder lambda and the type
+// ascribed to it (none when bare).
+type placeholderParam struct{ wildcard, ty int }
+
+// placeholders are the underscores a placeholder lambda (_.trim, _ + _,
+// (_: String).length) binds, in order; each is the next parameter. An
+// underscore inside a nested argument or parenthesis belongs to that
+// expression (foo(_.trim) hands foo a lambda of its own) unless it is the
+// argument itself (foo(_), foo(_: Int)); blocks and lambdas have their own.
+func (f *file) placeholders(arg int) []placeholderParam {
+	t := f.t
+	if w, _ := f.bareWildcard(arg); w != none {
+		return nil
+	}
+	var out []placeholderParam
+	var visit func(n int)
+	visit = func(n int) {
+		switch t.kind(n) {
+		case "wildcard":
+			out = append(out, placeholderParam{n, none})
+			return
+		case "lambda_expression", "block", "indented_block", "case_block", "template_body":
+			return
+		case "arguments", "parenthesized_expression":
+			for _, k := range t.kids(n) {
+				if w, ty := f.bareWildcard(k); w != none {
+					out = append(out, placeholderParam{w, ty})
+				}
+			}
+			return
+		}
+		for _, k := range t.kids(n) {
+			visit(k)
+		}
+	}
+	visit(arg)
+	return out
+}
+
+// bareWildcard is n's underscore when n is _ or _: T (and T's node), or
+// none.
+func (f *file) bareWildcard(n int) (int, int) {
+	t := f.t
+	switch t.kind(n) {
+	case "wildcard":
+		return n, none
+	case "ascription_expression":
+		if ks := t.kids(n); len(ks) == 2 && t.kind(ks[0]) == "wildcard" {
+			return ks[0], ks[1]
+		}
+	}
+	return none, none
+}
+
+// placeholderUDF builds the UDF of a placeholder lambda: its body is arg
+// itself, its parameters _1, _2, ... its underscores in order, typed by
+// their ascriptions or udf[R, A1, ...]'s type arguments.
+func (f *file) placeholderUDF(name string, arg int, typeArgs []int, dataType *udf.Type) *entry {
+	e := f.add(udf.UDF{Name: name, Kind: udf.KindLambda, Span: f.span(arg), BodySpan: f.span(arg),
+		Untyped: dataType != nil && len(typeArgs) == 0})
+	scope := env{}
+	for i, ph := range f.placeholders(arg) {
+		ty := ph.ty
+		if ty == none && len(typeArgs) > i+1 {
+			ty = typeArgs[i+1]
+		}
+		p := f.param(fmt.Sprintf("_%d", i+1), ty)
+		sp := f.span(ph.wildcard)
+		p.Placeholder = &sp
+		e.u.Params = append(e.u.Params, p)
+		scope[wildcardKey(ph.wildcard)] = p.Type
+	}
+	switch {
+	case len(typeArgs) > 0:
+		e.u.Return = f.typeOf(typeArgs[0])
+	case dataType != nil:
+		e.u.Return = dataType
+	default:
+		e.u.Return = f.infer(arg, scope)
+	}
+	f.scanBlockers(&e.u, arg)
+	return e
 }
 
 // instanceUDF is the class UDF that arg, new X(...) or an object X, is an

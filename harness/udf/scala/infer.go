@@ -1,6 +1,7 @@
 package scala
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/udfx/udfx/harness/udf"
@@ -23,6 +24,9 @@ func paramEnv(ps []udf.Param) env {
 	}
 	return e
 }
+
+// wildcardKey is the scope's name for the underscore at node n.
+func wildcardKey(n int) string { return "_@" + strconv.Itoa(n) }
 
 // numericRank orders the types Scala's numeric widening promotes along.
 var numericRank = map[udf.TypeKind]int{
@@ -82,6 +86,13 @@ func (f *file) infer(n int, scope env) *udf.Type {
 		return udf.Prim(udf.Boolean)
 	case "identifier":
 		return scope[t.text(n)]
+	case "wildcard":
+		// An underscore of a placeholder lambda (placeholderUDF).
+		return scope[wildcardKey(n)]
+	case "ascription_expression":
+		if ks := t.kids(n); len(ks) == 2 {
+			return f.typeOf(ks[1])
+		}
 	case "parenthesized_expression":
 		if ks := t.kids(n); len(ks) == 1 {
 			return f.infer(ks[0], scope)

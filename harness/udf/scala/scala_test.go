@@ -678,3 +678,61 @@ object Job {
 	assert.Equal(t, []string{"k"}, byName["scaled"].Lift.Captures)
 	assert.Nil(t, byName["atTop"].Lift)
 }
+
+// The shapes real Scala code wraps in udf(...) besides a lambda: a
+// placeholder lambda (each _ the next parameter, typed by udf[R, A...]'s
+// arguments or its own ascription), an eta-expansion with its types
+// ascribed, and a class extending Function[A, B] (Function1's alias).
+// An underscore inside a nested argument is a lambda of its own, not a
+// parameter.
+func TestScanFindsPlaceholderLambdasAndFunctionClasses(t *testing.T) {
+	us := parse(t, `object Forms {
+  def ageCheck(age: Int): String = if (age >= 18) "adult" else "minor"
+  val stripDashes = udf[String, String](_.replaceAll("-", ""))
+  val ageGroup = udf(ageCheck(_: Int): String)
+  val total = udf[Long, Long, Long](_ + _)
+  val shout = udf((_: String) + "!")
+  val firsts = udf((s: String) => s.split(",").map(_.trim).head)
+}
+
+class URLDecodeFn extends Function[String, String] with Serializable {
+  override def apply(s: String): String = s
+}
+`)
+	type sig struct {
+		kind   udf.Kind
+		params string
+		ret    string
+	}
+	got := map[string]sig{}
+	for _, u := range us {
+		var ps []string
+		for _, p := range u.Params {
+			ty := "?"
+			if p.Type != nil {
+				ty = p.Type.String()
+			}
+			ps = append(ps, p.Name+" "+ty)
+		}
+		ret := "?"
+		if u.Return != nil {
+			ret = u.Return.String()
+		}
+		got[u.Name] = sig{u.Kind, strings.Join(ps, ", "), ret}
+	}
+	assert.Equal(t, map[string]sig{
+		"stripDashes": {udf.KindLambda, "_1 string", "string"},
+		"ageCheck":    {udf.KindFunctionRef, "age int", "string"},
+		"total":       {udf.KindLambda, "_1 bigint, _2 bigint", "bigint"},
+		"shout":       {udf.KindLambda, "_1 string", "string"},
+		"firsts":      {udf.KindLambda, "s string", "?"},
+		"URLDecodeFn": {udf.KindFunctionClass, "s string", "string"},
+	}, got)
+	for _, u := range us {
+		if u.Name == "total" {
+			require.Len(t, u.Params, 2)
+			assert.Equal(t, udf.Span{Start: udf.Position{Line: 5, Column: 37}, End: udf.Position{Line: 5, Column: 38}}, *u.Params[0].Placeholder)
+			assert.Equal(t, udf.Span{Start: udf.Position{Line: 5, Column: 41}, End: udf.Position{Line: 5, Column: 42}}, *u.Params[1].Placeholder)
+		}
+	}
+}
