@@ -105,7 +105,7 @@ func runBench(ctx context.Context, e *env, opts *benchOptions, target string) er
 	if err != nil {
 		return err
 	}
-	u, err := findUDF(e, target, udfTypes{flag: opts.types})
+	u, err := findUDF(e, target, udfTypes{flag: opts.types, limits: runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB, Sandbox: sandboxMode}})
 	if err != nil {
 		return err
 	}

@@ -193,7 +193,7 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 	if err != nil {
 		return err
 	}
-	loc, err := locateUDF(e, target, opts.workspace, opts.types)
+	loc, err := locateUDF(e, target, opts.workspace, udfTypes{flag: opts.types, limits: runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB, Sandbox: sandboxMode}})
 	if err != nil {
 		return err
 	}

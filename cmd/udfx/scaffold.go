@@ -95,8 +95,8 @@ func lockWorkspace(ws string) (func(), error) {
 // locateUDF finds FILE[:NAME] and its repository and workspace the way
 // `udfx rewrite` does; workspace is the --workspace flag ("" for the
 // default).
-func locateUDF(e *env, target, workspace, types string) (*locatedUDF, error) {
-	u, err := findUDF(e, target, udfTypes{flag: types})
+func locateUDF(e *env, target, workspace string, types udfTypes) (*locatedUDF, error) {
+	u, err := findUDF(e, target, types)
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +160,7 @@ func runScaffold(ctx context.Context, e *env, opts *scaffoldOptions, target stri
 	if err != nil {
 		return err
 	}
-	loc, err := locateUDF(e, target, opts.workspace, opts.types)
+	loc, err := locateUDF(e, target, opts.workspace, udfTypes{flag: opts.types, limits: runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB, Sandbox: sandboxMode}})
 	if err != nil {
 		return err
 	}

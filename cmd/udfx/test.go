@@ -139,7 +139,7 @@ func runTest(ctx context.Context, e *env, opts *testOptions, target string) erro
 	if err != nil {
 		return err
 	}
-	u, err := findUDF(e, target, udfTypes{flag: opts.types, samples: opts.samples})
+	u, err := findUDF(e, target, udfTypes{flag: opts.types, samples: opts.samples, limits: runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB, Sandbox: sandboxMode}})
 	if err != nil {
 		return err
 	}

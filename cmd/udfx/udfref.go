@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/udfx/udfx/harness/runner"
+	"github.com/udfx/udfx/harness/runner/jvm"
 	"github.com/udfx/udfx/harness/scan"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/udf/frontends"
@@ -21,6 +24,9 @@ import (
 type udfTypes struct {
 	flag    string
 	samples string
+	// limits bound compiling and loading a Scala original to read the
+	// types scalac gave it (compiledTypes).
+	limits runner.Limits
 }
 
 func addTypesFlag(f *pflag.FlagSet, types *string) {
@@ -137,6 +143,9 @@ func findUDF(e *env, target string, types udfTypes) (*udf.UDF, error) {
 			return nil, usageErrorf("--samples: %w", err)
 		}
 	}
+	if opts.Types == "" {
+		opts.Compiled = compiledTypes(e, u, types.limits)
+	}
 	if err := typeinfer.Resolve(u, src, opts); err != nil {
 		var ue *typeinfer.UsageError
 		if errors.As(err, &ue) {
@@ -177,4 +186,16 @@ func onlyPipeline(udfs []udf.UDF) *udf.UDF {
 func spanWithin(in, out udf.Span) bool {
 	le := func(a, b udf.Position) bool { return a.Line < b.Line || a.Line == b.Line && a.Column <= b.Column }
 	return le(out.Start, in.Start) && le(in.End, out.End)
+}
+
+// compiledTypes are the types scalac gave a Scala UDF whose source
+// leaves them to inference (jvm.MissingTypes).
+func compiledTypes(e *env, u *udf.UDF, limits runner.Limits) *typeinfer.Compiled {
+	if u.Language != udf.Scala {
+		return nil
+	}
+	if limits.Timeout <= 0 {
+		limits.Timeout = runner.DefaultLimits.Timeout
+	}
+	return jvm.MissingTypes(context.Background(), u, jvm.Options{Limits: limits})
 }

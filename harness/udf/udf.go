@@ -467,6 +467,10 @@ const (
 	TypeFromDataflow = "dataflow"
 	// TypeFromSamples is the Parquet schema of the --samples file.
 	TypeFromSamples = "samples"
+	// TypeFromCompiled is what scalac gave a Scala UDF: the types Spark's
+	// udf(...) derived from its TypeTags, or a def's JVM signature, read
+	// from the compiled original (harness/runner/jvm).
+	TypeFromCompiled = "scalac"
 	// TypeFromBody is what the body forces when exactly one type fits.
 	TypeFromBody = "body"
 	// TypeFromRecord is the type an evidence record names (udfx verify).

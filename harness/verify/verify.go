@@ -35,7 +35,9 @@ import (
 	"github.com/udfx/udfx/harness/difftest"
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/inputs"
+	"github.com/udfx/udfx/harness/pyenv"
 	"github.com/udfx/udfx/harness/runner"
+	"github.com/udfx/udfx/harness/runner/jvm"
 	"github.com/udfx/udfx/harness/runner/python"
 	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/udf"
@@ -568,7 +570,7 @@ func (v *verifier) checkRecord(ctx context.Context, recAbs string) []Item {
 
 	// The original: its definition, signature and what it depends on
 	// outside its span must hash as they did.
-	u, defLine, udfProblem, udfErr := v.original(c.rec, c.repo)
+	u, defLine, udfProblem, udfErr := v.original(ctx, c.rec, c.repo)
 	if udfErr != nil {
 		c.fail(Error, udfErr.Error(), nil)
 		return c.items
@@ -770,7 +772,7 @@ func (c *recordCheck) rerun(ctx context.Context, u *udf.UDF, f rewriteFiles) {
 // original finds the record's UDF in its source and checks its span hash,
 // its signature and what it depends on outside its span. problem is
 // non-empty when the UDF is stale; err when it cannot be checked at all.
-func (v *verifier) original(rec *evidence.Record, repo string) (u *udf.UDF, line int, problem string, err error) {
+func (v *verifier) original(ctx context.Context, rec *evidence.Record, repo string) (u *udf.UDF, line int, problem string, err error) {
 	src, rerr := os.ReadFile(filepath.Join(repo, filepath.FromSlash(rec.Original.File)))
 	if errors.Is(rerr, fs.ErrNotExist) {
 		return nil, 0, fmt.Sprintf("the UDF changed: its file %s is gone", rec.Original.File), nil
@@ -810,7 +812,8 @@ func (v *verifier) original(rec *evidence.Record, repo string) (u *udf.UDF, line
 		// unknown comes from the record (the call site a type was read
 		// from may be gone after --apply). The signature hash below then
 		// catches a type the file now gives differently.
-		if err := typeinfer.Resolve(u, src, typeinfer.Options{}); err != nil {
+		opts := typeinfer.Options{Compiled: jvm.MissingTypes(ctx, u, jvm.Options{Limits: v.opts.Limits, Env: v.runnerEnv()})}
+		if err := typeinfer.Resolve(u, src, opts); err != nil {
 			return nil, line, fmt.Sprintf("the UDF changed: its types no longer resolve: %v", err), nil
 		}
 		if err := recordTypes(u, rec); err != nil {
@@ -1277,4 +1280,14 @@ func nearMissNote(rep *difftest.Report) string {
 		return ""
 	}
 	return fmt.Sprintf(", each with %d near misses of the original's and the rewrite's literals", rep.NearMissRows)
+}
+
+// runnerEnv is the environment a JVM original is compiled in: Spark's jars
+// come from the gate's own Python, never from a .venv of the repository
+// under test ("" leaves the runner's own lookup, as NewRunner does).
+func (v *verifier) runnerEnv() func(string) string {
+	if v.opts.Python == "" {
+		return nil
+	}
+	return pyenv.WithPython(os.Getenv, v.opts.Python)
 }

@@ -33,6 +33,19 @@ type Options struct {
 	// Samples maps the columns of the --samples file to their types;
 	// nil when there is none.
 	Samples map[string]*udf.Type
+	// Compiled are the types the compiler gave the UDF
+	// (jvm.ReadCompiledTypes), as authoritative as types written in the
+	// source; nil when it was not asked.
+	Compiled *Compiled
+}
+
+// Compiled are types read from a compiled original: nil entries say
+// nothing. Detail says how they were read.
+type Compiled struct {
+	Params          []*udf.Type
+	Return          *udf.Type
+	ReturnPrimitive bool
+	Detail          string
 }
 
 // UsageError is a --types that does not parse or does not fit the UDF.
@@ -62,6 +75,17 @@ func Resolve(u *udf.UDF, src []byte, opts Options) error {
 		r.ret.Source, r.ret.Detail = udf.TypeFromDefault, "no return type given: PySpark's default is StringType"
 	case u.Language == udf.Python:
 		r.ret.Source = udf.TypeFromRegistration
+	}
+	if c := opts.Compiled; c != nil {
+		for i := range r.sources {
+			if r.sources[i].Type == nil && i < len(c.Params) && c.Params[i] != nil {
+				r.sources[i] = udf.TypeSource{Name: u.Params[i].Name, Type: c.Params[i], Source: udf.TypeFromCompiled, Detail: c.Detail}
+			}
+		}
+		if r.ret.Type == nil && c.Return != nil {
+			r.ret = udf.TypeSource{Name: "return", Type: c.Return, Source: udf.TypeFromCompiled, Detail: c.Detail}
+			u.ReturnPrimitive = c.ReturnPrimitive
+		}
 	}
 	if opts.Types != "" {
 		sig, err := ParseSignature(opts.Types)

@@ -667,3 +667,33 @@ func TestAUDFOfAMavenModuleRunsWithItsBuildsClasspath(t *testing.T) {
 		t.Errorf("got %v, want 16.09344", got)
 	}
 }
+
+// The result types udfx's reading of the source leaves open are read from
+// the compiled original: for a val, the types Spark's udf(...) derived
+// from scalac's TypeTags (a match over doubles, BigDecimal(...).toDouble,
+// an Option chain, a val lifted out of main); for a method reference, the
+// def's JVM signature.
+func TestTheTypesScalacGaveAreReadFromTheCompiledUDF(t *testing.T) {
+	for name, want := range map[string]string{
+		"band":       "double",
+		"cents":      "double",
+		"firstField": "string",
+		"bucket":     "string",
+		"halve":      "bigint",
+	} {
+		u := parseUDF(t, "harness/runner/jvm/testdata/ScalacTypes.scala", name)
+		if u.Return != nil {
+			t.Fatalf("%s: the front-end now infers %s; pick a result type it does not", name, u.Return)
+		}
+		ct, err := ReadCompiledTypes(context.Background(), u, Options{CacheDir: testCache})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if ct.Return == nil || ct.Return.String() != want {
+			t.Errorf("%s: scalac's result type read as %v, want %s", name, ct.Return, want)
+		}
+		if len(ct.Params) != 1 || ct.Params[0] == nil || ct.Params[0].String() != u.Params[0].Type.String() {
+			t.Errorf("%s: scalac's parameter types read as %v, want %s", name, ct.Params, u.Params[0].Type)
+		}
+	}
+}

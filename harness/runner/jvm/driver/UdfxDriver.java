@@ -20,6 +20,7 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
@@ -73,6 +74,13 @@ public final class UdfxDriver {
       // The JVM flags Spark's launcher starts every Spark JVM with
       // (--add-opens and the like); Spark's date conversions need them.
       System.out.println(org.apache.spark.launcher.JavaModuleOptions.defaultModuleOptions());
+      return;
+    }
+    if (argv.length == 5 && argv[0].equals("--types")) {
+      PrintStream real = System.out;
+      System.setOut(System.err);
+      real.println(TYPES_PREFIX + compiledTypes(argv[1], argv[2], argv[3], Integer.parseInt(argv[4])));
+      real.flush();
       return;
     }
     out = new FileOutputStream(FileDescriptor.out);
@@ -543,6 +551,64 @@ public final class UdfxDriver {
     }
     desc[0] = where.get(0) + (kind.equals("lambda") ? " (the function it wraps).apply" : "");
     return found.get(0);
+  }
+
+  static final String TYPES_PREFIX = "udfx-types\t";
+
+  /**
+   * The types scalac gave a Scala UDF held by an object, tab-separated: the result's, then each
+   * parameter's. For a val holding what udf(...) returned they are Spark's own, derived from the
+   * TypeTags scalac materialized ("S:" and the type's simple string, "S:?" for a parameter Spark
+   * takes without an encoder); for a def they are its JVM signature ("J:" and the class name).
+   * "X" and a reason when neither holds.
+   */
+  static String compiledTypes(String kind, String name, String classesDir, int arity) {
+    try {
+      for (String c : classNames(new File(classesDir))) {
+        Class<?> cls = load(c);
+        if (!c.endsWith("$") || !hasModule(cls)) {
+          continue;
+        }
+        for (Method m : cls.getDeclaredMethods()) {
+          if (!m.getName().equals(name) || Modifier.isStatic(m.getModifiers())) {
+            continue;
+          }
+          if (kind.equals("lambda") && m.getParameterCount() == 0) {
+            m.setAccessible(true);
+            Object v = invoke(m, moduleOf(cls), new Object[0]);
+            Class<?> sudf = optional("org.apache.spark.sql.expressions.SparkUserDefinedFunction");
+            if (sudf == null || !sudf.isInstance(v)) {
+              return "X\t" + name + " holds a " + (v == null ? "null" : v.getClass().getName()) + ", not what udf(...) returns";
+            }
+            StringBuilder b = new StringBuilder("T\tS:");
+            b.append(((DataType) sudf.getMethod("dataType").invoke(v)).simpleString());
+            scala.collection.Iterator<?> it = ((scala.collection.Iterable<?>) sudf.getMethod("inputEncoders").invoke(v)).iterator();
+            while (it.hasNext()) {
+              scala.Option<?> enc = (scala.Option<?>) it.next();
+              b.append("\tS:");
+              if (enc.isDefined()) {
+                Object e = enc.get();
+                b.append(((DataType) e.getClass().getMethod("dataType").invoke(e)).simpleString());
+              } else {
+                b.append('?');
+              }
+            }
+            return b.toString();
+          }
+          if (kind.equals("function-ref") && m.getParameterCount() == arity) {
+            StringBuilder b = new StringBuilder("T\tJ:").append(m.getReturnType().getName());
+            for (Class<?> p : m.getParameterTypes()) {
+              b.append("\tJ:").append(p.getName());
+            }
+            return b.toString();
+          }
+        }
+      }
+      return "X\tno object member named " + name + " holds it";
+    } catch (Throwable e) {
+      Throwable cause = e instanceof InvocationTargetException && e.getCause() != null ? e.getCause() : e;
+      return "X\t" + name + " could not be read: " + cause;
+    }
   }
 
   static boolean hasModule(Class<?> c) {

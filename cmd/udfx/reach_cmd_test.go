@@ -61,3 +61,16 @@ func TestRewriteTheScalaFormsScanUsedToMiss(t *testing.T) {
 		assert.Contains(t, stdout, want, name)
 	}
 }
+
+// A Scala UDF whose result type only scalac knows (a match over doubles)
+// is typed from the compiled original, verified by a plain udfx rewrite,
+// and passes udfx verify, which reads the type from the compiled original
+// again rather than from the record.
+func TestRewriteAScalaUDFTypedByScalac(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(repoRoot(t), "harness/runner/jvm/testdata/ScalacTypes.scala"))
+	require.NoError(t, err)
+	dir := repoWithFile(t, "src/ScalacTypes.scala", string(src))
+	out, report, _ := rewriteApplyVerify(t, dir, "src/ScalacTypes.scala:band", "band")
+	assert.Contains(t, out, "verified: CASE WHEN (`x` IS NULL) THEN CAST(NULL AS DOUBLE)")
+	assert.Contains(t, report, "return double (scalac: the UserDefinedFunction udf(...) made, from scalac's TypeTags)")
+}
