@@ -330,7 +330,12 @@ func (fl *flow) columnCall(call *sitter.Node, base *frame, e *env) (column, bool
 			if t == nil {
 				return column{}, false
 			}
-			return column{typ: t, from: fmt.Sprintf(".%s at line %d", method, fl.line(call))}, true
+			// Spark's analyzer names the cast of a named column after it
+			// (select(col("a").cast("int")) has a column a); the cast of
+			// anything else is named by Spark, which the trace does not
+			// look up.
+			name, _ := fl.columnName(obj, e)
+			return column{name: name, typ: t, from: fmt.Sprintf(".%s at line %d", method, fl.line(call))}, true
 		case "alias", "name":
 			name, ok := fl.stringOf(a.arg("alias", 0), e, 0)
 			if !ok || len(a.pos) != 1 {
@@ -350,6 +355,45 @@ func (fl *flow) columnCall(call *sitter.Node, base *frame, e *env) (column, bool
 		}
 	}
 	return column{}, false
+}
+
+// columnName is the name of a column reference as Spark's analyzer names
+// it: col("a"), df["a"], df.a, x.alias("a"); false for any other
+// expression (Spark names those itself).
+func (fl *flow) columnName(expr *sitter.Node, e *env) (string, bool) {
+	if expr == nil || !fl.spend() {
+		return "", false
+	}
+	switch kindOf(expr) {
+	case "parenthesized_expression":
+		if expr.NamedChildCount() == 1 {
+			return fl.columnName(expr.NamedChild(0), e)
+		}
+	case "identifier":
+		if bs, ok := fl.bindings(expr, e); ok && len(bs) == 1 {
+			return fl.columnName(bs[0].value, bs[0].env)
+		}
+	case "subscript":
+		return fl.stringOf(field(expr, "subscript"), e, 0)
+	case "attribute":
+		return fl.sc.text(field(expr, "attribute")), true
+	case "call":
+		fn := field(expr, "function")
+		a := fl.sc.argsOf(expr)
+		if fn != nil && kindOf(fn) == "attribute" {
+			switch fl.sc.text(field(fn, "attribute")) {
+			case "alias", "name":
+				if len(a.pos) == 1 {
+					return fl.stringOf(a.pos[0], e, 0)
+				}
+			}
+			return "", false
+		}
+		if fl.isColFunc(fn) && len(a.pos) == 1 && len(a.kw) == 0 {
+			return fl.stringOf(a.pos[0], e, 0)
+		}
+	}
+	return "", false
 }
 
 // isColFunc is true for PySpark's col and column.
@@ -597,7 +641,10 @@ func (fl *flow) readerFrame(call *sitter.Node, e *env) (*frame, bool) {
 	case format == "csv" && !infer && !unknownOpts:
 		return &frame{rest: udf.Prim(udf.String), restFrom: fmt.Sprintf("spark.read.csv at line %d, without a schema or inferSchema", line)}, true
 	}
-	return nil, true
+	// A DataFrame whose columns the file does not show (Parquet, a
+	// table): none is known, but a select or withColumn that casts one
+	// gives it its type.
+	return &frame{}, true
 }
 
 // createdFrame reads createDataFrame(data, schema): the schema's columns,

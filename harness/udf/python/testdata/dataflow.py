@@ -99,3 +99,6 @@ late = spark.read.schema("v int").json("data/v")
 make = lambda: late.select(probe(col("v")))  # noqa: E731
 late = spark.read.schema("v string").json("data/v")
 site_lambda = make()
+
+opaque = spark.read.option("inferSchema", "true").option("header", "true").csv("data/raw")
+site_opaque_cast = opaque.select(col("qty").cast("string"), col("name")).select(probe(col("qty")), probe(col("name")))
