@@ -74,3 +74,26 @@ func TestRewriteAScalaUDFTypedByScalac(t *testing.T) {
 	assert.Contains(t, out, "verified: CASE WHEN (`x` IS NULL) THEN CAST(NULL AS DOUBLE)")
 	assert.Contains(t, report, "return double (scalac: the UserDefinedFunction udf(...) made, from scalac's TypeTags)")
 }
+
+// A Scala job that names its columns $"col" (spark.implicits), which the
+// grammar cannot read, is read at the file's own offsets: its UDF is
+// rewritten at the call over $"amount", applied, and verified.
+func TestRewriteAScalaJobThatSelectsWithDollarColumns(t *testing.T) {
+	dir := repoWithFile(t, "src/Dollar.scala", `import org.apache.spark.sql.DataFrame
+import org.apache.spark.sql.functions.udf
+
+object Dollar {
+  val twice = udf((x: Int) => x * 2)
+
+  def run(df: DataFrame): DataFrame = {
+    import df.sparkSession.implicits._
+    df.select(twice($"amount").as("doubled"), $"id")
+  }
+}
+`)
+	rewriteApplyVerify(t, dir, "src/Dollar.scala:twice", "twice")
+	b, err := os.ReadFile(filepath.Join(dir, "src/Dollar.scala"))
+	require.NoError(t, err)
+	assert.Contains(t, string(b), "df.select(expr(\"CASE WHEN (`amount` IS NULL)")
+	assert.Contains(t, string(b), `.as("doubled"), $"id")`)
+}

@@ -24,6 +24,7 @@ import (
 	"github.com/udfx/udfx/harness/render/sparksql"
 	"github.com/udfx/udfx/harness/translate/ir"
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/harness/udf/scala"
 )
 
 // Result is a translation: the IR and its SQL, or the declines that
@@ -85,6 +86,16 @@ func Translate(u *udf.UDF, src []byte) (*Result, error) {
 	if tree == nil {
 		return nil, fmt.Errorf("translate %s: the parser gave no tree", u.Name)
 	}
+	if u.Language == udf.Scala && tree.RootNode().HasError() {
+		// The front-end read it with $"col" as s"col" (scala.ColumnSyntax):
+		// the same offsets, so the text stays the file's.
+		if fixed := scala.ColumnSyntax(src); fixed != nil {
+			if ft := p.Parse(fixed, nil); ft != nil {
+				tree.Close()
+				tree = ft
+			}
+		}
+	}
 	defer tree.Close()
 	t := &tr{u: u, src: src, lines: udf.NewLines(src), root: tree.RootNode()}
 	body := t.findSpan(tree.RootNode(), u.BodySpan)
@@ -93,6 +104,13 @@ func Translate(u *udf.UDF, src []byte) (*Result, error) {
 	}
 	if body.HasError() {
 		return nil, fmt.Errorf("translate %s: syntax error in the body at %s", u.Name, t.span(body))
+	}
+	if u.Kind == udf.KindPandasUDF {
+		// s / 100.0 over a Series gives NaN, and Spark NULL, for a
+		// missing value where per-row Python raises: the same text
+		// means something else.
+		t.decline(body, "pandas_udf", "its body computes on whole pandas Series, and the translator reads per-row Python; the vectorized-python target keeps it a pandas_udf")
+		return t.result(nil)
 	}
 	if u.Return == nil {
 		t.decline(body, "the UDF's return type", "the Spark return type is not known from the source")

@@ -45,7 +45,20 @@ func (f *Frontend) Parse(path string, src []byte) ([]udf.UDF, error) {
 	}
 	s, err := f.parser.Parse(path, src)
 	if err != nil {
-		return nil, err
+		// $"col" is a syntax error to the grammar; the same file with
+		// s"col" in its place, which the grammar reads, has the same
+		// offsets (ColumnSyntax).
+		fixed := ColumnSyntax(src)
+		if fixed == nil {
+			return nil, err
+		}
+		var ferr error
+		if s, ferr = f.parser.Parse(path, fixed); ferr != nil {
+			return nil, err
+		}
+		// Text is read from the file as written: a use site's text is
+		// what a patch finds there.
+		s.Src = src
 	}
 	defer s.Close()
 	if !mayHoldUDF(src) {
@@ -233,6 +246,9 @@ func (f *file) patternNames(p int) []string {
 
 // Function0..22 and UDF0..22, the last path segment of an extended type.
 var (
+	// scalaIdent is a plain Scala identifier: a registered name a lifted
+	// val can take.
+	scalaIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 	// scala.Function[A, B] is Function1's alias.
 	functionN = regexp.MustCompile(`^(?:(?:_root_\.)?scala\.)?Function([0-9]|1[0-9]|2[0-2])?$`)
 	udfN      = regexp.MustCompile(`^(?:[A-Za-z_][A-Za-z0-9_]*\.)*UDF([0-9]|1[0-9]|2[0-2])$`)
@@ -929,6 +945,11 @@ func (f *file) findRegistrations() {
 			e = f.lambdaUDF(name, arg, typeArgs, dataType)
 			e.named = true
 			e.u.Span = f.span(call)
+			if scalaIdent.MatchString(name) {
+				// Registered inside main: the lambda alone, held by a val
+				// of the registered name in an object of its own.
+				e.u.Lift = f.liftOf(arg, call)
+			}
 		case f.byCall[arg] != nil:
 			e = f.byCall[arg]
 		case f.byNode[arg] != nil:
@@ -1063,5 +1084,21 @@ var siteKinds = tsutil.SiteKinds{udf.UseCall: {"call_expression"}, udf.UseSQL: {
 
 // Occurrences implements udf.SiteLocator.
 func (f *Frontend) Occurrences(path string, src []byte, text string, kind udf.UseKind) (all, code []int, err error) {
-	return f.parser.SiteOccurrences(path, src, text, kind, siteKinds)
+	all, code, err = f.parser.SiteOccurrences(path, src, text, kind, siteKinds)
+	if err == nil {
+		return all, code, nil
+	}
+	// As Parse: $"col" read as s"col", at the same offsets, in the text
+	// looked for too.
+	fixed := ColumnSyntax(src)
+	if fixed == nil {
+		return all, code, err
+	}
+	if t := ColumnSyntax([]byte(text)); t != nil {
+		text = string(t)
+	}
+	if fall, fcode, ferr := f.parser.SiteOccurrences(path, fixed, text, kind, siteKinds); ferr == nil {
+		return fall, fcode, nil
+	}
+	return all, code, err
 }

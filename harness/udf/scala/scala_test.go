@@ -736,3 +736,22 @@ class URLDecodeFn extends Function[String, String] with Serializable {
 		}
 	}
 }
+
+// A lambda registered inside a method is lifted like a udf(...) val: the
+// lambda alone, held under its registered name.
+func TestALambdaRegisteredInsideAMethodCarriesItsLift(t *testing.T) {
+	us := parse(t, `object Udfs {
+  def register(spark: SparkSession): Unit = {
+    spark.udf.register("len_or_zero", (s: String) => if (s == null) 0 else s.length)
+    spark.udf.register("bad-name", (s: String) => s)
+  }
+}
+`)
+	require.Len(t, us, 2)
+	assert.Equal(t, "len_or_zero", us[0].Name)
+	require.NotNil(t, us[0].Lift)
+	assert.Equal(t, "Udfs.register", us[0].Lift.Method)
+	assert.Equal(t, "(s: String) => if (s == null) 0 else s.length", us[0].Lift.Expr)
+	assert.Equal(t, "bad-name", us[1].Name)
+	assert.Nil(t, us[1].Lift, "a registered name that is no Scala identifier cannot name a val")
+}
