@@ -472,9 +472,26 @@ func (fl *flow) joined(obj *sitter.Node, a callArgs, e *env) *frame {
 // returnFrame traces what a function of the module returns when called
 // with args (call's arguments when call is not nil).
 func (fl *flow) returnFrame(call *sitter.Node, name string, args []*sitter.Node, e *env) *frame {
+	rs, ok := fl.returns(call, name, args, e)
+	if !ok {
+		return nil
+	}
+	fs := make([]*frame, len(rs))
+	for i, r := range rs {
+		fs[i] = fl.frameOf(r.value, r.env)
+	}
+	return mergeFrames(fs)
+}
+
+// returns are what the module function name returns when called with
+// call's arguments (or args, when call is nil): each return statement's
+// value, read with the parameters bound to the arguments. false when the
+// function is not one the trace reads (not a module-level def, a bare
+// return, a generator).
+func (fl *flow) returns(call *sitter.Node, name string, args []*sitter.Node, e *env) ([]binding, bool) {
 	def := fl.moduleDef(name)
 	if def == nil {
-		return nil
+		return nil, false
 	}
 	ce := &env{def: def, args: map[string]binding{}}
 	var kw map[string]*sitter.Node
@@ -484,7 +501,7 @@ func (fl *flow) returnFrame(call *sitter.Node, name string, args []*sitter.Node,
 	}
 	params, ok := fl.params(def)
 	if !ok {
-		return nil
+		return nil, false
 	}
 	for i, p := range params {
 		switch {
@@ -494,7 +511,7 @@ func (fl *flow) returnFrame(call *sitter.Node, name string, args []*sitter.Node,
 			ce.args[p] = binding{value: args[i], env: e}
 		}
 	}
-	var fs []*frame
+	var rs []binding
 	ok = true
 	walkScope(field(def, "body"), func(n *sitter.Node) {
 		switch kindOf(n) {
@@ -503,15 +520,12 @@ func (fl *flow) returnFrame(call *sitter.Node, name string, args []*sitter.Node,
 				ok = false
 				return
 			}
-			fs = append(fs, fl.frameOf(n.NamedChild(0), ce))
+			rs = append(rs, binding{value: n.NamedChild(0), env: ce})
 		case "yield":
 			ok = false
 		}
 	})
-	if !ok {
-		return nil
-	}
-	return mergeFrames(fs)
+	return rs, ok && len(rs) > 0
 }
 
 // moduleDef is the module-level function name names, when the module

@@ -2,6 +2,7 @@ package python
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -349,6 +350,10 @@ func (fl *flow) columnCall(call *sitter.Node, base *frame, e *env) (column, bool
 			return c, true
 		}
 	}
+	if t, from := fl.sc.udfResult(fn); t != nil {
+		// A UDF's result: the type its registration declares.
+		return column{typ: t, from: from}, true
+	}
 	if fl.isColFunc(fn) && len(a.pos) == 1 && len(a.kw) == 0 && base != nil {
 		if s, ok := fl.stringOf(a.pos[0], e, 0); ok && !strings.ContainsAny(s, ".`*") {
 			return base.lookup(s)
@@ -433,6 +438,7 @@ func (fl *flow) typeArg(n *sitter.Node, e *env) *udf.Type {
 		if t := fl.structType(n, e); t != nil {
 			return t
 		}
+
 		t, err := udf.ParseType(fl.sc.text(n))
 		if err != nil {
 			return nil
@@ -513,6 +519,20 @@ func (fl *flow) stringOf(n *sitter.Node, e *env, depth int) (string, bool) {
 // schemaFrame is the DataFrame a schema argument declares: a DDL string
 // (with or without struct<...>) or a StructType.
 func (fl *flow) schemaFrame(n *sitter.Node, e *env, how string, line int) *frame {
+	if n == nil || !fl.spend() {
+		return nil
+	}
+	if fn := field(n, "function"); kindOf(n) == "call" && kindOf(fn) == "identifier" && !hasSplat(n) {
+		// A schema a function builds (def event_schema(): return
+		// StructType([...]) or a DDL string): what every return gives.
+		if rs, ok := fl.returns(n, fl.sc.text(fn), nil, e); ok {
+			fs := make([]*frame, len(rs))
+			for i, r := range rs {
+				fs[i] = fl.schemaFrame(r.value, r.env, how, line)
+			}
+			return mergeFrames(fs)
+		}
+	}
 	var t *udf.Type
 	if s, ok := fl.stringOf(n, e, 0); ok {
 		t, _ = udf.ParseType(s)
@@ -630,6 +650,11 @@ func (fl *flow) readerFrame(call *sitter.Node, e *env) (*frame, bool) {
 			return nil, false
 		}
 		cur = field(cfn, "object")
+	}
+	if format == "com.databricks.spark.csv" || format == "org.apache.spark.sql.csv" {
+		// The spark-csv package's names, which Spark maps to its own
+		// CSV source.
+		format = "csv"
 	}
 	line := fl.line(call)
 	if schema != nil {
@@ -800,4 +825,33 @@ func prefixOf(s string) string {
 		return ""
 	}
 	return s[:i]
+}
+
+// udfResult is the Spark type of what calling fn gives when fn is a UDF of
+// the file (its name, or udf(f, T) written in place) whose registration
+// declares its return type, and where; nil otherwise.
+func (sc *scan) udfResult(fn *sitter.Node) (*udf.Type, string) {
+	var hits []*found
+	switch kindOf(fn) {
+	case "identifier":
+		name := sc.text(fn)
+		for _, f := range sc.found {
+			if slices.Contains(f.callables, name) {
+				hits = append(hits, f)
+			}
+		}
+	case "call":
+		if f := sc.byCreator[fn.Id()]; f != nil {
+			hits = append(hits, f)
+		}
+	}
+	if len(hits) != 1 {
+		return nil, ""
+	}
+	u := hits[0].u
+	columnwise := u.Kind == udf.KindPythonUDF || u.Kind == udf.KindLambda || u.Kind == udf.KindPandasUDF && u.PandasFlavor == udf.PandasSeriesToSeries
+	if u.Return == nil || !columnwise {
+		return nil, ""
+	}
+	return u.Return, fmt.Sprintf("the result of the UDF %s (line %d)", u.Name, u.Span.Start.Line)
 }

@@ -64,6 +64,10 @@ var wantFlow = map[int][]string{
 	96:  {"string"},                                // load(path, "csv") over .format("json"): load\'s own format wins
 	99:  {""},                                      // a lambda reads the name when called, after it is bound again
 	104: {"string", ""},                            // a frame whose columns the file does not show: a select's cast names its column
+	111: {"double"},                                // a schema a function returns
+	113: {"string"},                                // the spark-csv package's format name, a header and no schema
+	121: {"int"},                                   // another UDF's result: its declared return type
+	122: {"double"},                                // a UDF made and called in place, aliased
 }
 
 // TestTheDataflowTypesTheArguments: every site gets the type its job

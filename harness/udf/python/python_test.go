@@ -191,7 +191,7 @@ df.select(plus_one("a"), udf(lambda s: s.upper())("b"))
 				{Name: "plus_one", Kind: udf.KindLambda, Registered: []string{}, Params: []string{"x:"}, Return: "int",
 					Span: [2]int{3, 3}, Body: [2]int{3, 3}, Uses: []string{"call@4"}, Blockers: []string{}},
 				{Name: "<lambda@4:30>", Kind: udf.KindLambda, Registered: []string{}, Params: []string{"s:"}, Return: "string",
-					Span: [2]int{4, 4}, Body: [2]int{4, 4}, Uses: []string{}, Blockers: []string{}},
+					Span: [2]int{4, 4}, Body: [2]int{4, 4}, Uses: []string{"call@4"}, Blockers: []string{}},
 			},
 		},
 		{

@@ -37,6 +37,10 @@ func (sc *scan) findUseSites() {
 				f.u.UseSites = append(f.u.UseSites, udf.UseSite{Kind: udf.UseCall, Span: sc.src.Span(call), Text: sc.text(call), ArgTypes: sc.flowTypes(call)})
 			}
 		}
+		if f := sc.byCreator[fn.Id()]; kindOf(fn) == "call" && f != nil && f.u.Kind != udf.KindRDDLambda {
+			// udf(f, T)(col("x")): made and called in one expression.
+			f.u.UseSites = append(f.u.UseSites, udf.UseSite{Kind: udf.UseCall, Span: sc.src.Span(call), Text: sc.text(call), ArgTypes: sc.flowTypes(call)})
+		}
 		a := sc.argsOf(call)
 		if d, ok := sc.dotted(fn); ok && (strings.HasSuffix(d, "call_udf") || strings.HasSuffix(d, "callUDF")) {
 			last := d[strings.LastIndexByte(d, '.')+1:]

@@ -102,3 +102,21 @@ site_lambda = make()
 
 opaque = spark.read.option("inferSchema", "true").option("header", "true").csv("data/raw")
 site_opaque_cast = opaque.select(col("qty").cast("string"), col("name")).select(probe(col("qty")), probe(col("name")))
+
+
+def wide_schema():
+    return StructType([StructField("code", StringType(), True), StructField("weight", DoubleType(), True)])
+
+
+site_schema_func = spark.read.schema(wide_schema()).json("data/wide").select(probe(col("weight")))
+legacy = spark.read.format("com.databricks.spark.csv").option("header", "true").load("data/raw")
+site_legacy_csv = legacy.select(probe(col("qty")))
+
+
+@udf(returnType=IntegerType())
+def bucket(x):
+    return 0
+
+
+site_udf_result = readings.withColumn("b", bucket(col("reading"))).select(probe(col("b")))
+site_inline_udf = readings.select(udf(lambda s: s, DoubleType())(col("station")).alias("s")).select(probe(col("s")))

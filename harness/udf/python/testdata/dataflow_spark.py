@@ -26,10 +26,15 @@ def probe(c):
     return c.alias("udfx_probe_%d_%d" % (line, i))
 
 
+_real_udf = F.udf
+
+
 def udf(*args, **kwargs):
+    """probe stands for the column it is given; any other UDF stays a UDF,
+    whose result Spark types by its declared return type."""
     if args and callable(args[0]):
-        return probe
-    return lambda f: probe
+        return probe if args[0].__name__ == "probe" else _real_udf(*args, **kwargs)
+    return lambda f: probe if f.__name__ == "probe" else _real_udf(*args, **kwargs)(f)
 
 
 F.udf = udf
