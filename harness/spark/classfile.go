@@ -21,6 +21,17 @@ type classInfo struct {
 	Methods    []member
 }
 
+// hasConstructor reports whether the class declares an instance
+// constructor; a Scala object's mirror class declares none.
+func (c *classInfo) hasConstructor() bool {
+	for _, m := range c.Methods {
+		if m.Name == "<init>" {
+			return true
+		}
+	}
+	return false
+}
+
 type member struct {
 	Name, Desc string
 	Static     bool

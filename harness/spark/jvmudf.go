@@ -390,7 +390,10 @@ func registration(u *udf.UDF, classes []*classInfo) (expr string, typed bool, pk
 	switch u.Kind {
 	case udf.KindFunctionClass, udf.KindUDFClass:
 		for _, c := range classes {
-			if simpleName(c.Name) == u.Name && !strings.HasSuffix(c.Name, "$") {
+			// An object's mirror class (object X extends (A => B) gives
+			// a class X of static forwarders) has no constructor: the
+			// object is the UDF, found below.
+			if simpleName(c.Name) == u.Name && !strings.HasSuffix(c.Name, "$") && c.hasConstructor() {
 				found = append(found, c.Name)
 			}
 		}

@@ -722,3 +722,19 @@ func TestAModuleOfAPackageLoadsWithItsRelativeImports(t *testing.T) {
 		}
 	}
 }
+
+// An object that is itself the function is registered as the object, not
+// as an instance of the class of static forwarders scalac writes beside it.
+func TestAScalaObjectFunctionIsRegisteredAsTheObject(t *testing.T) {
+	u := parseUDF(t, "harness/spark/testdata/WeekendObject.scala", "IsWeekendDay")
+	res, err := session(t).Run(context.Background(), Job{UDF: u, Input: generate(t, u, 10)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Original.Err != nil {
+		t.Fatalf("original: %v", res.Original.Err)
+	}
+	if want := "spark.udf.register(name, _root_.jobs.calendar.IsWeekendDay)"; res.Original.Call != want {
+		t.Errorf("call %q, want %q", res.Original.Call, want)
+	}
+}
