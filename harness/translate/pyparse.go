@@ -140,7 +140,7 @@ func (t *tr) pyTry(s *sitter.Node, rest []*sitter.Node, e env) *binding {
 		fbe = &ir.Lit{T: ty}
 	}
 	str := func(v string) ir.Expr { return &ir.Lit{T: tString, Value: v} }
-	var v ir.Expr = &ir.Call{Fn: parseFn, Args: []ir.Expr{arg.e, fbe, str(pyWhitespace), str(pyDigitsFrom), str(pyDigitsTo)}, T: ty}
+	var v ir.Expr = &ir.Call{Fn: parseFn, Args: []ir.Expr{arg.e, fbe, str(pyNumberWhitespace), str(pyDigitsFrom), str(pyDigitsTo)}, T: ty}
 	if arg.nullable {
 		var none ir.Expr = fbe
 		if !catches("TypeError") {

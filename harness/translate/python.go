@@ -20,6 +20,9 @@ func (t *tr) pythonFunction(n *sitter.Node, e env) ir.Expr {
 		t.decline(n, "Python "+n.Kind(), "no body")
 		return nil
 	}
+	if e = t.pyDefaults(n, e); e == nil {
+		return nil
+	}
 	var b *binding
 	if n.Kind() == "lambda" {
 		b = t.pyExpr(body, e)
@@ -30,6 +33,40 @@ func (t *tr) pythonFunction(n *sitter.Node, e env) ir.Expr {
 		return nil
 	}
 	return b.e
+}
+
+// pyDefaults binds the parameters Spark does not pass (the front-end left
+// them out of the UDF's parameters: no call gives them) to their default
+// values, which Python evaluated once, when the def ran; nil after a
+// decline.
+func (t *tr) pyDefaults(fn *sitter.Node, e env) env {
+	ps := fn.ChildByFieldName("parameters")
+	if ps == nil {
+		return e
+	}
+	for i := uint(0); i < ps.NamedChildCount(); i++ {
+		p := ps.NamedChild(i)
+		if p.Kind() != "default_parameter" && p.Kind() != "typed_default_parameter" {
+			continue
+		}
+		name := t.text(p.ChildByFieldName("name"))
+		if _, passed := e[name]; passed {
+			continue
+		}
+		v := p.ChildByFieldName("value")
+		switch v.Kind() {
+		case "integer", "float", "string", "true", "false", "none", "unary_operator":
+		default:
+			t.decline(v, "the default of "+name, "only a literal default is translated (any other was evaluated when the def ran)")
+			return nil
+		}
+		b := t.pyExpr(v, env{})
+		if b == nil {
+			return nil
+		}
+		e = e.with(name, *b)
+	}
+	return e
 }
 
 func (t *tr) pyStmts(stmts []*sitter.Node, e env) *binding {
@@ -597,6 +634,12 @@ func (t *tr) pyStrMethod(n *sitter.Node, name string, recv ir.Expr, argNodes []*
 // removes. TestWhitespaceSetsMatchTheRuntimes checks the set against
 // CPython.
 const pyWhitespace = "\t\n\v\f\r\x1c\x1d\x1e\x1f \u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+
+// pyNumberWhitespace are the characters float() and int() strip: ASCII
+// ones by Py_ISSPACE, which leaves out U+001C..U+001F that str.isspace
+// counts, and the rest as Unicode whitespace
+// (TestWhitespaceSetsMatchTheRuntimes).
+const pyNumberWhitespace = "\t\n\v\f\r \u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 
 // pyString reads a plain Python string literal (no prefix, no f-string).
 func pyString(s string) (string, bool) {

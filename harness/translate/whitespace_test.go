@@ -24,6 +24,11 @@ func TestWhitespaceSetsMatchTheRuntimes(t *testing.T) {
 	var pySet []rune
 	cpythonJSON(t, "[c for c in range(0x110000) if chr(c).isspace()]", &pySet)
 	require.Equal(t, pySet, codePoints(pyWhitespace), "str.isspace")
+	// float() and int() strip less: ASCII by Py_ISSPACE, which leaves
+	// out U+001C..U+001F, the rest as Unicode whitespace.
+	var numSet []rune
+	cpythonJSON(t, `(lambda g: (exec("def ok(s):\n try: return float(s) == 4.0 and int(s) == 4\n except ValueError: return False", g), [c for c in range(0x110000) if g["ok"](chr(c) + "4" + chr(c))])[1])({})`, &numSet)
+	require.Equal(t, numSet, codePoints(pyNumberWhitespace), "the whitespace float() and int() strip")
 
 	dir := t.TempDir()
 	src := filepath.Join(dir, "Ws.java")

@@ -172,6 +172,12 @@ type Param struct {
 	// the body is the expression itself, and each _ is the next
 	// parameter.
 	Placeholder *Span `json:"placeholder,omitempty"`
+	// Default is the default value of a Python parameter, as written;
+	// "" when it has none. Spark passes a UDF as many arguments as its
+	// call gives, so a trailing parameter no call passes is no column:
+	// the front-end leaves it out of Params, and the function takes
+	// its default.
+	Default string `json:"default,omitempty"`
 }
 
 // Target is a rewrite target udfx can produce. Every package names the

@@ -50,6 +50,7 @@ func (f *Frontend) Parse(path string, src []byte) ([]udf.UDF, error) {
 	sc.findRDD()
 	sc.findPipelines()
 	sc.findUseSites()
+	sc.dropUnpassedDefaults()
 
 	out := make([]udf.UDF, 0, len(sc.found))
 	for _, c := range sc.found {
@@ -73,7 +74,10 @@ const (
 // found is a UDF being assembled, with what the later phases need to
 // finish it.
 type found struct {
-	u udf.UDF
+	// arities are the numbers of arguments its calls pass (-1: a call
+	// whose count cannot be read, with *args or keywords).
+	arities []int
+	u       udf.UDF
 	// callables are the variable names DataFrame code calls the UDF by.
 	callables []string
 	// body is the function_definition or lambda analysed for blockers;
@@ -455,4 +459,45 @@ var siteKinds = tsutil.SiteKinds{udf.UseCall: {"call"}, udf.UseSQL: {"string", "
 // Occurrences implements udf.SiteLocator.
 func (f *Frontend) Occurrences(path string, src []byte, text string, kind udf.UseKind) (all, code []int, err error) {
 	return f.parser.SiteOccurrences(path, src, text, kind, siteKinds)
+}
+
+// dropUnpassedDefaults leaves out of each UDF's parameters the trailing
+// ones with a default that no call passes: Spark calls the function with
+// the call's arguments only, and the rest take their defaults. With no
+// call in the file, every defaulted parameter is left out (the common
+// shape: a setting with a default, never a column); a call whose
+// argument count cannot be read, a registration (SQL may pass any count)
+// or a reference handed on leaves the parameters as they are.
+func (sc *scan) dropUnpassedDefaults() {
+	for _, f := range sc.found {
+		ps := f.u.Params
+		required := len(ps)
+		for required > 0 && ps[required-1].Default != "" {
+			required--
+		}
+		if required == len(ps) || f.u.Kind == udf.KindRDDLambda || f.u.Kind == udf.KindRDDPipeline {
+			continue
+		}
+		// A registered UDF may be called from SQL anywhere, and a
+		// reference handed on may be called with any count: only the
+		// file's own DataFrame calls are counted.
+		opaque := len(f.u.RegisteredNames) > 0
+		for _, s := range f.u.UseSites {
+			opaque = opaque || s.Kind != udf.UseCall
+		}
+		if opaque {
+			continue
+		}
+		keep := required
+		for _, n := range f.arities {
+			if n < 0 {
+				keep = len(ps)
+				break
+			}
+			keep = max(keep, n)
+		}
+		if keep < len(ps) {
+			f.u.Params = ps[:keep]
+		}
+	}
 }

@@ -635,3 +635,40 @@ not_forwarding = udf(lambda z: to_int(z) + 1, IntegerType())
 	assert.Equal(t, "int", byLine[12].Return.String())
 	assert.Empty(t, byLine[14].Wraps)
 }
+
+// A trailing parameter with a default that no call passes is no column:
+// Spark calls the function with the call's arguments, and the rest take
+// their defaults. One a call passes stays; so do those of a registered
+// UDF, which SQL anywhere may call with more.
+func TestDefaultedParametersNoCallPassesAreNotColumns(t *testing.T) {
+	f := New()
+	defer f.Close()
+	us, err := f.Parse("defaults.py", []byte(`from pyspark.sql.functions import col, udf
+
+def parse_temp(s, fallback=-273.15):
+    return float(s)
+
+def label(name, sep=" / ", upper=False):
+    return name + sep
+
+def pad(s, width=4):
+    return s.rjust(width)
+
+parse_udf = udf(parse_temp, "double")
+label_udf = udf(label, "string")
+df.select(parse_udf(col("t")), label_udf(col("a"), col("b")))
+spark.udf.register("pad", pad, "string")
+`))
+	require.NoError(t, err)
+	got := map[string][]string{}
+	for _, u := range us {
+		for _, p := range u.Params {
+			got[u.Name] = append(got[u.Name], p.Name+"="+p.Default)
+		}
+	}
+	assert.Equal(t, map[string][]string{
+		"parse_temp": {"s="},
+		"label":      {"name=", `sep=" / "`},
+		"pad":        {"s=", "width=4"},
+	}, got)
+}

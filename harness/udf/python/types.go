@@ -80,6 +80,8 @@ func (sc *scan) isTypeExpr(n *sitter.Node) bool {
 type paramNode struct {
 	name string
 	hint string // type hint text, quotes of a string hint removed
+	// dflt is the default value's text; "" when it has none.
+	dflt string
 }
 
 // paramNodes lists the parameters of a function_definition or lambda,
@@ -99,9 +101,9 @@ func (sc *scan) paramNodes(fn *sitter.Node) []paramNode {
 		case "identifier", "list_splat_pattern", "dictionary_splat_pattern", "tuple_pattern":
 			out = append(out, paramNode{name: sc.text(c)})
 		case "default_parameter":
-			out = append(out, paramNode{name: sc.text(field(c, "name"))})
+			out = append(out, paramNode{name: sc.text(field(c, "name")), dflt: sc.text(field(c, "value"))})
 		case "typed_default_parameter":
-			out = append(out, paramNode{name: sc.text(field(c, "name")), hint: sc.hintText(field(c, "type"))})
+			out = append(out, paramNode{name: sc.text(field(c, "name")), hint: sc.hintText(field(c, "type")), dflt: sc.text(field(c, "value"))})
 		case "typed_parameter":
 			name := ""
 			if c.NamedChildCount() > 0 {
@@ -136,7 +138,7 @@ func (sc *scan) params(fn *sitter.Node, withTypes bool) []udf.Param {
 	nodes := sc.paramNodes(fn)
 	out := make([]udf.Param, 0, len(nodes))
 	for _, p := range nodes {
-		param := udf.Param{Name: p.name, SourceType: p.hint}
+		param := udf.Param{Name: p.name, SourceType: p.hint, Default: p.dflt}
 		if withTypes && p.hint != "" && kindOf(fn) == "function_definition" {
 			if t, ok := udf.PythonHintType(p.hint); ok {
 				param.Type = t

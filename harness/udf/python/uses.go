@@ -32,16 +32,22 @@ func (sc *scan) findUseSites() {
 		if fn == nil {
 			continue
 		}
+		a := sc.argsOf(call)
+		arity := len(a.pos)
+		if len(a.kw) > 0 || hasSplat(call) {
+			arity = -1
+		}
 		if kindOf(fn) == "identifier" {
 			for _, f := range byCallable[sc.text(fn)] {
 				f.u.UseSites = append(f.u.UseSites, udf.UseSite{Kind: udf.UseCall, Span: sc.src.Span(call), Text: sc.text(call), ArgTypes: sc.flowTypes(call)})
+				f.arities = append(f.arities, arity)
 			}
 		}
 		if f := sc.byCreator[fn.Id()]; kindOf(fn) == "call" && f != nil && f.u.Kind != udf.KindRDDLambda {
 			// udf(f, T)(col("x")): made and called in one expression.
 			f.u.UseSites = append(f.u.UseSites, udf.UseSite{Kind: udf.UseCall, Span: sc.src.Span(call), Text: sc.text(call), ArgTypes: sc.flowTypes(call)})
+			f.arities = append(f.arities, arity)
 		}
-		a := sc.argsOf(call)
 		if d, ok := sc.dotted(fn); ok && (strings.HasSuffix(d, "call_udf") || strings.HasSuffix(d, "callUDF")) {
 			last := d[strings.LastIndexByte(d, '.')+1:]
 			if last == "call_udf" || last == "callUDF" {
