@@ -95,29 +95,16 @@ func findUDF(e *env, target string, types udfTypes) (*udf.UDF, error) {
 		return nil, internalError(fmt.Errorf("cannot run the original: %w", err))
 	}
 	var names []string
+	for i := range udfs {
+		names = append(names, udfs[i].Name)
+	}
 	var u *udf.UDF
-	for i := range udfs {
-		c := &udfs[i]
-		names = append(names, c.Name)
-		if u != nil {
-			continue
-		}
-		if (name == "" && len(udfs) == 1) || c.Name == name {
-			u = c
-		}
-		for _, r := range c.RegisteredNames {
-			if r == name {
-				u = c
-			}
-		}
-	}
-	for i := range udfs {
-		// A lambda that forwards to a function goes by that name too.
-		if u == nil && name != "" && udfs[i].Wraps == name {
-			u = &udfs[i]
-		}
-	}
-	if u == nil && name == "" {
+	switch {
+	case name != "":
+		u = udf.Lookup(udfs, name)
+	case len(udfs) == 1:
+		u = &udfs[0]
+	default:
 		u = onlyPipeline(udfs)
 	}
 	if u == nil {

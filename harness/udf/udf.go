@@ -9,6 +9,7 @@ package udf
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -484,3 +485,20 @@ const (
 	// TypeFromUnknown marks a type no source gave.
 	TypeFromUnknown = "unknown"
 )
+
+// Lookup is the UDF of us that FILE:NAME names: the first whose name or
+// a registered SQL name is name, else a lambda that forwards to a
+// function of that name (Wraps); nil when none is.
+func Lookup(us []UDF, name string) *UDF {
+	for i := range us {
+		if us[i].Name == name || slices.Contains(us[i].RegisteredNames, name) {
+			return &us[i]
+		}
+	}
+	for i := range us {
+		if us[i].Wraps == name {
+			return &us[i]
+		}
+	}
+	return nil
+}

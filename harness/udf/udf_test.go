@@ -128,3 +128,20 @@ func TestTargetInfosAreTheOneList(t *testing.T) {
 	assert.False(t, ok)
 	assert.Equal(t, "sql, columnar, cuda, vectorized-python, vectorized-python-fast, dataframe", TargetNames())
 }
+
+// FILE:NAME names a UDF by its name or a registered SQL name, the first
+// that has it winning, else by the function a lambda forwards to.
+func TestLookupByNameRegisteredNameOrWrappedFunction(t *testing.T) {
+	us := []UDF{
+		{Name: "<lambda@3:9>", Wraps: "to_int"},
+		{Name: "clean", RegisteredNames: []string{"clean_sql"}},
+		{Name: "to_int"},
+		{Name: "other", RegisteredNames: []string{"clean"}},
+	}
+	assert.Equal(t, "clean", Lookup(us, "clean").Name)
+	assert.Equal(t, "clean", Lookup(us, "clean_sql").Name)
+	assert.Equal(t, "to_int", Lookup(us, "to_int").Name, "a UDF of that name wins over a lambda wrapping it")
+	us = us[:2]
+	assert.Equal(t, "<lambda@3:9>", Lookup(us, "to_int").Name)
+	assert.Nil(t, Lookup(us, "nothing"))
+}
