@@ -72,7 +72,7 @@ func TestCorpus(t *testing.T) {
 	full := *update || os.Getenv("UDFX_CORPUS_PROVE_ALL") == "1"
 	proven := map[string]string{}
 	if !full {
-		proven = provenInGolden(t)
+		proven = provenInGolden(t, corpusDir)
 	}
 	var reproved atomic.Int32
 	first := map[string]bool{}
@@ -158,9 +158,9 @@ func TestCorpus(t *testing.T) {
 		}
 	}
 	if full {
-		checkSparkReference(t, verified)
+		checkSparkReference(t, corpusDir, verified, true)
 	} else {
-		checkSparkReferenceCovers(t, verified)
+		checkSparkReferenceCovers(t, corpusDir, verified, true)
 	}
 
 	golden := filepath.Join(corpusDir, "report.golden")
@@ -203,11 +203,11 @@ func corpusOutcome(u *udf.UDF, src []byte, prove func(sql string) bool) (string,
 	return "verified", res.SQL
 }
 
-// provenInGolden reads the verified cases of the golden report: language
-// and name to the SQL that was proved.
-func provenInGolden(t *testing.T) map[string]string {
+// provenInGolden reads the verified cases of dir's golden report:
+// language and name to the SQL that was proved.
+func provenInGolden(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(corpusDir, "report.golden"))
+	b, err := os.ReadFile(filepath.Join(dir, "report.golden"))
 	if err != nil {
 		return map[string]string{}
 	}
