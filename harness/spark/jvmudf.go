@@ -115,6 +115,10 @@ func prepareJVMs(ctx context.Context, us []*udf.UDF, in *Install, env func(strin
 		file   string
 		scala  bool
 		builds []*jvmBuild
+		// lifted is the object that holds a UDF defined inside a method
+		// (jvm.LiftedSource), compiled with the file; such a UDF is
+		// built on its own.
+		lifted []byte
 	}
 	var sources []*source
 	byFile := map[string]*source{}
@@ -139,8 +143,9 @@ func prepareJVMs(ctx context.Context, us []*udf.UDF, in *Install, env func(strin
 		if scala {
 			compiler = "scalac " + tools.ScalaVersion
 		}
+		lifted := jvm.LiftedSource(u)
 		key := hashOf("spark-udf", shimVersion, string(src), filepath.Base(u.File), string(u.Language), string(u.Kind), u.Name,
-			strconv.Itoa(len(u.Params)), u.Return.String(), resolved(in.Jars), in.SparkVersion, compiler)
+			strconv.Itoa(len(u.Params)), u.Return.String(), resolved(in.Jars), in.SparkVersion, compiler, string(lifted))
 		if first, ok := byKey[key]; ok {
 			aliases = append(aliases, [2]int{i, first})
 			continue
@@ -150,10 +155,14 @@ func prepareJVMs(ctx context.Context, us []*udf.UDF, in *Install, env func(strin
 			outs[i] = j
 			continue
 		}
-		s := byFile[u.Path()+"\x00"+string(u.Language)]
+		group := u.Path() + "\x00" + string(u.Language)
+		if lifted != nil {
+			group += "\x00" + u.Name
+		}
+		s := byFile[group]
 		if s == nil {
-			s = &source{file: u.Path(), scala: scala}
-			byFile[u.Path()+"\x00"+string(u.Language)] = s
+			s = &source{file: u.Path(), scala: scala, lifted: lifted}
+			byFile[group] = s
 			sources = append(sources, s)
 		}
 		s.builds = append(s.builds, &jvmBuild{i: i, key: key, shim: shimPrefix + key[:16]})
@@ -164,7 +173,7 @@ func prepareJVMs(ctx context.Context, us []*udf.UDF, in *Install, env func(strin
 		}
 	}
 	for _, s := range sources {
-		buildSource(ctx, &tools, in, s.file, s.scala, s.builds, us, outs, errs, cacheDir)
+		buildSource(ctx, &tools, in, s.file, s.lifted, s.scala, s.builds, us, outs, errs, cacheDir)
 	}
 	for _, a := range aliases {
 		outs[a[0]], errs[a[0]] = outs[a[1]], errs[a[1]]
@@ -217,7 +226,7 @@ func cachedJVM(dir string) (*jvmOriginal, bool) {
 // buildSource compiles one source file, the shims of its UDFs (one
 // compiler run; one each when that fails, to tell which), and their jars
 // into the cache.
-func buildSource(ctx context.Context, tools *jvm.Tools, in *Install, file string, scala bool, builds []*jvmBuild, us []*udf.UDF, outs []*jvmOriginal, errs []error, cacheDir string) {
+func buildSource(ctx context.Context, tools *jvm.Tools, in *Install, file string, lifted []byte, scala bool, builds []*jvmBuild, us []*udf.UDF, outs []*jvmOriginal, errs []error, cacheDir string) {
 	fail := func(err error) {
 		for _, b := range builds {
 			if errs[b.i] == nil {
@@ -233,7 +242,20 @@ func buildSource(ctx context.Context, tools *jvm.Tools, in *Install, file string
 	defer os.RemoveAll(tmp)
 
 	userClasses := filepath.Join(tmp, "user")
-	if err := compile(ctx, tools, in, scala, []string{file}, userClasses, ""); err != nil {
+	sources := []string{file}
+	if lifted != nil {
+		p := filepath.Join(tmp, "lifted", jvm.LiftedFile)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			fail(err)
+			return
+		}
+		if err := os.WriteFile(p, lifted, 0o644); err != nil {
+			fail(err)
+			return
+		}
+		sources = append(sources, p)
+	}
+	if err := compile(ctx, tools, in, scala, sources, userClasses, ""); err != nil {
 		fail(err)
 		return
 	}

@@ -738,3 +738,25 @@ func TestAScalaObjectFunctionIsRegisteredAsTheObject(t *testing.T) {
 		t.Errorf("call %q, want %q", res.Original.Call, want)
 	}
 }
+
+// A Scala UDF defined inside main is registered in Spark from the object
+// udfx lifts it into (jvm.LiftedSource), compiled with its file, as the
+// JVM runner runs it.
+func TestAScalaUDFDefinedInsideMainIsRegisteredFromItsLiftedObject(t *testing.T) {
+	u := parseUDF(t, "harness/runner/jvm/testdata/LocalUdfs.scala", "toF")
+	u.Return = udf.Prim(udf.Double) // scalac's type: Offset is a member udfx does not type
+	rec := generate(t, u, 10)
+	res, err := session(t).Run(context.Background(), Job{UDF: u, Input: rec, Rewrite: "c * 9.0D / 5.0D + 32.0D"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := res.Err(); err != nil {
+		t.Fatalf("a side failed: %v", err)
+	}
+	if n, i := mismatches(res.Original.Values, res.Rewrite.Values); n > 0 {
+		t.Fatalf("%d rows differ; first row %d: original %s, rewrite %s", n, i, res.Original.Values[i], res.Rewrite.Values[i])
+	}
+	if !strings.Contains(res.Original.Call, "UdfxLifted.toF") {
+		t.Errorf("call %q, want the lifted object's toF", res.Original.Call)
+	}
+}

@@ -146,7 +146,7 @@ func compileUser(ctx context.Context, t *Tools, sb sandbox.Decision, cacheDir, c
 		if lifted != nil {
 			// The object that holds a UDF defined inside a method
 			// (lift.go), compiled with the file it reads.
-			p := filepath.Join(out, "lifted", liftedFile)
+			p := filepath.Join(out, "lifted", LiftedFile)
 			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 				return fmt.Errorf("creating %s: %w", filepath.Dir(p), err)
 			}

@@ -126,7 +126,7 @@ func New(ctx context.Context, u *udf.UDF, opts Options) (*Runner, error) {
 	if r.build, err = buildpath.Resolve(ctx, absFile, buildpath.RepoRoot(u.Root, srcDir), buildpath.Options{CacheDir: opts.CacheDir, Env: opts.Env}); err != nil {
 		return nil, &runner.EnvError{What: "the build's classpath", Msg: err.Error()}
 	}
-	if r.classes, r.cacheHit, err = compileUser(ctx, &t, sb, opts.CacheDir, cpHash, u.Path(), scala, liftedSource(u), r.build); err != nil {
+	if r.classes, r.cacheHit, err = compileUser(ctx, &t, sb, opts.CacheDir, cpHash, u.Path(), scala, LiftedSource(u), r.build); err != nil {
 		return nil, err
 	}
 	r.compileTime = time.Since(start)

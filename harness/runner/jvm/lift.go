@@ -6,17 +6,17 @@ import (
 	"github.com/udfx/udfx/harness/udf"
 )
 
-// liftedFile is the file of the object that holds a UDF defined inside a
+// LiftedFile is the file of the object that holds a UDF defined inside a
 // method.
-const liftedFile = "UdfxLifted.scala"
+const LiftedFile = "UdfxLifted.scala"
 
-// liftedSource is that object's source for u (udf.Lift), or nil when u is
+// LiftedSource is that object's source for u (udf.Lift), or nil when u is
 // not defined inside a method. It has the file's package and the imports
 // in scope where the UDF is defined; the enclosing objects' members come
 // in by a wildcard import inside the object, so a name that both they and
 // an explicit import give is ambiguous to scalac rather than bound
 // otherwise than in the method.
-func liftedSource(u *udf.UDF) []byte {
+func LiftedSource(u *udf.UDF) []byte {
 	l := u.Lift
 	if l == nil || len(l.Captures) > 0 {
 		return nil
