@@ -535,20 +535,6 @@ func (f *file) findWrappers() {
 		span := f.span(f.holderNode(call))
 		arg := args[0]
 		switch {
-		case t.kind(arg) == "lambda_expression":
-			if !named {
-				name = f.placeholder("lambda", arg)
-			}
-			e := f.lambdaUDF(name, arg, typeArgs, dataType)
-			e.named = named
-			e.u.Span = span
-			if named {
-				e.u.Lift = f.liftOf(call, f.holderNode(call))
-			}
-			f.byCall[call] = e
-			if named {
-				f.byVal[name] = e
-			}
 		case t.kind(arg) == "identifier" && f.lambdaVals[t.text(arg)] != 0:
 			// val add = (a: Int, b: Int) => a + b; val addUdf = udf(add)
 			e := f.heldLambda(t.text(arg), typeArgs, dataType)
@@ -566,12 +552,18 @@ func (f *file) findWrappers() {
 			if named {
 				f.byVal[name] = e
 			}
-		case len(f.placeholders(arg)) > 0:
+		case t.kind(arg) == "lambda_expression" || len(f.placeholders(arg)) > 0:
+			// udf((x: String) => ...), and the placeholder forms
 			// udf[String, String](_.replaceAll("-", "")), udf(_ + _)
 			if !named {
 				name = f.placeholder("lambda", arg)
 			}
-			e := f.placeholderUDF(name, arg, typeArgs, dataType)
+			var e *entry
+			if t.kind(arg) == "lambda_expression" {
+				e = f.lambdaUDF(name, arg, typeArgs, dataType)
+			} else {
+				e = f.placeholderUDF(name, arg, typeArgs, dataType)
+			}
 			e.named = named
 			e.u.Span = span
 			if named {
