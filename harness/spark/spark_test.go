@@ -756,7 +756,7 @@ func TestAScalaUDFDefinedInsideMainIsRegisteredFromItsLiftedObject(t *testing.T)
 	if n, i := mismatches(res.Original.Values, res.Rewrite.Values); n > 0 {
 		t.Fatalf("%d rows differ; first row %d: original %s, rewrite %s", n, i, res.Original.Values[i], res.Rewrite.Values[i])
 	}
-	if !strings.Contains(res.Original.Call, "UdfxLifted.toF") {
+	if !strings.Contains(res.Original.Call, jvm.LiftedObject(u)+".toF") {
 		t.Errorf("call %q, want the lifted object's toF", res.Original.Call)
 	}
 }

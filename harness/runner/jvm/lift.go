@@ -1,6 +1,8 @@
 package jvm
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"strings"
 
 	"github.com/udfx/udfx/harness/udf"
@@ -28,10 +30,19 @@ func LiftedSource(u *udf.UDF) []byte {
 	for _, i := range l.Imports {
 		b.WriteString(i + "\n")
 	}
-	b.WriteString("\nobject UdfxLifted {\n")
+	b.WriteString("\nobject " + LiftedObject(u) + " {\n")
 	if l.Object != "" {
 		b.WriteString("  import " + l.Object + "._\n")
 	}
 	b.WriteString("  val " + u.Name + " = " + l.Expr + "\n}\n")
 	return []byte(b.String())
+}
+
+// LiftedObject is the name of the object that holds u: one per UDF and
+// file, since Spark's engine loads the lifted objects of several UDFs of
+// one package into one class loader, where a shared name would let the
+// first one shadow the others.
+func LiftedObject(u *udf.UDF) string {
+	h := sha256.Sum256([]byte(u.File))
+	return "UdfxLifted_" + u.Name + "_" + hex.EncodeToString(h[:4])
 }
