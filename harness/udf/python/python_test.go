@@ -672,3 +672,31 @@ spark.udf.register("pad", pad, "string")
 		"pad":        {"s=", "width=4"},
 	}, got)
 }
+
+// udf(f, T)(col(...)) makes and calls the UDF in one expression, in a file
+// where no UDF has a variable name: the call is its use site, typed by the
+// dataflow.
+func TestAUDFMadeAndCalledInOneExpressionHasItsUseSite(t *testing.T) {
+	f := New()
+	defer f.Close()
+	us, err := f.Parse("inline.py", []byte(`from pyspark.sql.functions import col, udf
+from pyspark.sql.types import IntegerType
+
+def safe_int(s):
+    try:
+        return int(s)
+    except ValueError:
+        return None
+
+survey = spark.read.option("header", "true").csv("/data/survey.csv")
+survey = survey.withColumn("age", udf(safe_int, IntegerType())(col("age")))
+`))
+	require.NoError(t, err)
+	require.Len(t, us, 1)
+	require.Len(t, us[0].UseSites, 1)
+	s := us[0].UseSites[0]
+	assert.Equal(t, udf.UseCall, s.Kind)
+	assert.Equal(t, `udf(safe_int, IntegerType())(col("age"))`, s.Text)
+	require.Len(t, s.ArgTypes, 1)
+	assert.Equal(t, "string", s.ArgTypes[0].Type.String())
+}

@@ -24,7 +24,7 @@ func (sc *scan) findUseSites() {
 			registered = append(registered, f)
 		}
 	}
-	if len(byCallable) == 0 && len(registered) == 0 {
+	if len(byCallable) == 0 && len(registered) == 0 && len(sc.byCreator) == 0 {
 		return
 	}
 	for _, call := range sc.calls {
