@@ -140,6 +140,10 @@ type Lift struct {
 	Imports  []string `json:"imports,omitempty"`
 	Object   string   `json:"object,omitempty"`
 	Expr     string   `json:"expr"`
+	// Consts are the method's locals the expression reads that are
+	// vals of a literal (val TaxRate = 0.08), as written: the object
+	// holds them beside the UDF.
+	Consts   []string `json:"consts,omitempty"`
 	Captures []string `json:"captures,omitempty"`
 }
 

@@ -34,6 +34,9 @@ func LiftedSource(u *udf.UDF) []byte {
 	if l.Object != "" {
 		b.WriteString("  import " + l.Object + "._\n")
 	}
+	for _, c := range l.Consts {
+		b.WriteString("  " + c + "\n")
+	}
 	b.WriteString("  val " + u.Name + " = " + l.Expr + "\n}\n")
 	return []byte(b.String())
 }

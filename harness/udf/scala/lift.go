@@ -102,8 +102,63 @@ func (f *file) liftOf(call, holder int) *udf.Lift {
 		return true
 	})
 	for n := range captures {
+		if c := f.literalLocal(holder, n); c != "" {
+			lift.Consts = append(lift.Consts, c)
+			continue
+		}
 		lift.Captures = append(lift.Captures, n)
 	}
+	sort.Strings(lift.Consts)
 	sort.Strings(lift.Captures)
 	return lift
+}
+
+// literalLocal is the text of `val name = <literal>` when that is the one
+// binding of name in the method around holder, before it; "" otherwise.
+// Such a local is a constant: the lifted object holds a copy.
+func (f *file) literalLocal(holder int, name string) string {
+	t := f.t
+	method := t.parent(holder)
+	for method != none && t.kind(method) != "function_definition" {
+		method = t.parent(method)
+	}
+	if method == none {
+		return ""
+	}
+	found := ""
+	n := 0
+	t.walk(method, func(i int) bool {
+		switch t.kind(i) {
+		case "val_definition", "var_definition":
+			if p := t.child(i, "pattern"); t.text(p) == name {
+				n++
+				v := t.child(i, "value")
+				if t.kind(i) == "val_definition" && t.nodes[i].start < t.nodes[holder].start && isLiteral(t, v) {
+					found = t.text(i)
+				}
+			}
+		case "parameter", "binding":
+			if t.text(t.child(i, "name")) == name {
+				n++
+			}
+		}
+		return true
+	})
+	if n != 1 || strings.Contains(found, "\n") {
+		return ""
+	}
+	return found
+}
+
+// isLiteral is a number, string, boolean or character literal, or a
+// negated number.
+func isLiteral(t *tree, v int) bool {
+	switch t.kind(v) {
+	case "integer_literal", "floating_point_literal", "string", "boolean_literal", "character_literal":
+		return true
+	case "prefix_expression":
+		ks := t.kids(v)
+		return len(ks) == 1 && strings.HasPrefix(t.text(v), "-") && (t.kind(ks[0]) == "integer_literal" || t.kind(ks[0]) == "floating_point_literal")
+	}
+	return false
 }

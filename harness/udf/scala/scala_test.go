@@ -755,3 +755,28 @@ func TestALambdaRegisteredInsideAMethodCarriesItsLift(t *testing.T) {
 	assert.Equal(t, "bad-name", us[1].Name)
 	assert.Nil(t, us[1].Lift, "a registered name that is no Scala identifier cannot name a val")
 }
+
+// A local of the method that is a val of a literal is a constant: the
+// lifted object holds a copy, and reading it is no capture. A local set
+// from anything else, or bound twice, still is one.
+func TestALiteralLocalTravelsWithTheLiftedUDF(t *testing.T) {
+	us := parse(t, `object Job {
+  def main(args: Array[String]): Unit = {
+    val TaxRate = 0.08
+    val Floor = -1
+    val factor = args(0).toDouble
+    val withTax = udf((amount: Double) => amount * (1 + TaxRate) + Floor)
+    val scaled = udf((x: Double) => x * factor * TaxRate)
+  }
+}
+`)
+	byName := map[string]udf.UDF{}
+	for _, u := range us {
+		byName[u.Name] = u
+	}
+	require.NotNil(t, byName["withTax"].Lift)
+	assert.Equal(t, []string{"val Floor = -1", "val TaxRate = 0.08"}, byName["withTax"].Lift.Consts)
+	assert.Empty(t, byName["withTax"].Lift.Captures)
+	require.NotNil(t, byName["scaled"].Lift)
+	assert.Equal(t, []string{"factor"}, byName["scaled"].Lift.Captures)
+}
