@@ -430,6 +430,12 @@ const dependencyPlugin = "org.apache.maven.plugins:maven-dependency-plugin:3.8.1
 
 const classpathFile = "classpath.txt"
 
+// MavenRepoEnv names the folder udfx has Maven use as its local
+// repository instead of ~/.m2/repository (harness/mavenjar reads it too):
+// CI points it at an empty folder, so that no test leans on jars an
+// earlier run fetched.
+const MavenRepoEnv = "UDFX_MAVEN_REPO"
+
 // mavenJars resolves the synthetic pom's dependencies with Maven, once per
 // pom (the cache keeps the answer while its jars are all there).
 func mavenJars(ctx context.Context, pomXML []byte, opts Options) ([]string, error) {
@@ -445,7 +451,17 @@ func mavenJars(ctx context.Context, pomXML []byte, opts Options) ([]string, erro
 		}
 		cacheDir = filepath.Join(d, "udfx")
 	}
-	sum := sha256.Sum256(pomXML)
+	args := []string{"-B", "-q"}
+	repo := opts.Env(MavenRepoEnv)
+	if repo != "" {
+		abs, err := filepath.Abs(repo)
+		if err != nil {
+			return nil, err
+		}
+		repo = abs
+		args = append(args, "-Dmaven.repo.local="+repo)
+	}
+	sum := sha256.Sum256(append(append([]byte{}, pomXML...), repo...))
 	key := hex.EncodeToString(sum[:])[:32]
 	base := filepath.Join(cacheDir, "buildpath")
 	for attempt := 0; attempt < 2; attempt++ {
@@ -453,8 +469,8 @@ func mavenJars(ctx context.Context, pomXML []byte, opts Options) ([]string, erro
 			if err := os.WriteFile(filepath.Join(out, "pom.xml"), pomXML, 0o644); err != nil {
 				return err
 			}
-			cmd := exec.CommandContext(ctx, mvn, "-B", "-q", "-f", filepath.Join(out, "pom.xml"), dependencyPlugin,
-				"-Dmdep.outputFile="+filepath.Join(out, classpathFile), "-Dmdep.includeScope=runtime")
+			cmd := exec.CommandContext(ctx, mvn, append(args, "-f", filepath.Join(out, "pom.xml"), dependencyPlugin,
+				"-Dmdep.outputFile="+filepath.Join(out, classpathFile), "-Dmdep.includeScope=runtime")...)
 			cmd.Dir = out
 			if o, err := cmd.CombinedOutput(); err != nil {
 				return fmt.Errorf("Maven could not resolve its libraries (%v): %s", err, lastLines(string(o), 12))

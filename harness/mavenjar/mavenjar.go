@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/udfx/udfx/harness/buildpath"
+
 	"github.com/udfx/udfx/harness/filelock"
 )
 
@@ -38,7 +40,7 @@ func (e *PrereqError) Error() string { return e.Msg }
 // RepoEnv names the folder udfx uses as Maven's local repository instead
 // of ~/.m2/repository. CI points it at an empty folder so that a test
 // which needs a jar cannot lean on an earlier run having fetched it.
-const RepoEnv = "UDFX_MAVEN_REPO"
+const RepoEnv = buildpath.MavenRepoEnv
 
 // LocalRepo is the Maven local repository udfx reads jars from and has
 // mvn fetch into: $UDFX_MAVEN_REPO, else ~/.m2/repository.
