@@ -363,15 +363,18 @@ func TestOutOfMemoryIsACrash(t *testing.T) {
 }
 
 func TestNotCallable(t *testing.T) {
-	// Registered inside main: the lambda exists only while the job runs.
+	// Registered inside main and reading only its parameter: lifted into
+	// an object of its own, it runs.
 	r := newRunner(t, parseUDF(t, "harness/runner/jvm/testdata/Rows.scala", "triple"), runner.DefaultLimits)
-	_, err := r.Run(context.Background(), column(value.IntOf(1)))
-	var nc *runner.NotCallableError
-	if !errors.As(err, &nc) || !strings.Contains(nc.Reason, "main") {
-		t.Fatalf("got %v, want a NotCallableError that mentions main", err)
+	got, err := r.Run(context.Background(), column(value.IntOf(2)))
+	if err != nil || len(got) != 1 || got[0].Int != 6 {
+		t.Fatalf("triple(2): got %v, %v; want 6", got, err)
 	}
-	if _, again := r.Run(context.Background(), column(value.IntOf(1))); !errors.As(again, &nc) {
-		t.Errorf("second Run: got %v, want the same NotCallableError", again)
+	// Reading a local of main: the lambda exists only while the job runs.
+	_, err = New(context.Background(), parseUDF(t, "harness/runner/jvm/testdata/Rows.scala", "scaledBy"), Options{CacheDir: testCache})
+	var nc *runner.NotCallableError
+	if !errors.As(err, &nc) || !strings.Contains(nc.Reason, "main") || !strings.Contains(nc.Reason, "factor") {
+		t.Fatalf("got %v, want a NotCallableError that names main and factor", err)
 	}
 }
 

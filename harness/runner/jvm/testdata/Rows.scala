@@ -38,9 +38,13 @@ object Lambdas {
 
   def main(args: Array[String]): Unit = {
     val spark = SparkSession.builder().getOrCreate()
-    // Registered inside main: there is nothing to call outside the job.
+    // Registered inside main: lifted into an object of its own.
     spark.udf.register("triple", (x: Int) => x * 3)
-    spark.sql("SELECT triple(1)").show()
+    // Reads a local of main that is no constant: nothing outside the job
+    // holds it.
+    val factor = args(0).toInt
+    spark.udf.register("scaledBy", (x: Int) => x * factor)
+    spark.sql("SELECT triple(1), scaledBy(2)").show()
   }
 }
 
