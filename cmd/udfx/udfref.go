@@ -131,7 +131,7 @@ func findUDF(e *env, target string, types udfTypes) (*udf.UDF, error) {
 		}
 	}
 	if opts.Types == "" {
-		opts.Compiled = compiledTypes(e, u, types.limits)
+		opts.Compiled = compiledTypes(u, types.limits)
 	}
 	if err := typeinfer.Resolve(u, src, opts); err != nil {
 		var ue *typeinfer.UsageError
@@ -177,12 +177,6 @@ func spanWithin(in, out udf.Span) bool {
 
 // compiledTypes are the types scalac gave a Scala UDF whose source
 // leaves them to inference (jvm.MissingTypes).
-func compiledTypes(e *env, u *udf.UDF, limits runner.Limits) *typeinfer.Compiled {
-	if u.Language != udf.Scala {
-		return nil
-	}
-	if limits.Timeout <= 0 {
-		limits.Timeout = runner.DefaultLimits.Timeout
-	}
+func compiledTypes(u *udf.UDF, limits runner.Limits) *typeinfer.Compiled {
 	return jvm.MissingTypes(context.Background(), u, jvm.Options{Limits: limits})
 }

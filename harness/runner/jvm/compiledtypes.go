@@ -3,8 +3,6 @@ package jvm
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -33,12 +31,8 @@ func ReadCompiledTypes(ctx context.Context, u *udf.UDF, opts Options) (*typeinfe
 	}
 	defer r.Close()
 	// A val lifted out of a method is held by the lifted object under
-	// its own name.
-	name := u.Name
-	args := append(append([]string{}, r.jvmOptions...),
-		fmt.Sprintf("-Xmx%dm", r.limits.MemoryMB), "-XX:+UseSerialGC", "-Duser.timezone=UTC", "-Dfile.encoding=UTF-8",
-		"-cp", strings.Join(append([]string{r.driver, r.classes, filepath.Join(r.tools.SparkJars, "*")}, r.buildJars()...), string(os.PathListSeparator)),
-		driverClass, "--types", string(u.Kind), name, r.classes, strconv.Itoa(len(u.Params)))
+	// its own name, which the driver finds among the classes.
+	args := append(r.driverArgs(), "--types", string(u.Kind), u.Name, r.classes, strconv.Itoa(len(u.Params)))
 	tctx, cancel := context.WithTimeout(ctx, r.limits.Timeout)
 	defer cancel()
 	paths := sandbox.Paths{Readable: append([]string{r.driver, r.classes, r.tools.JavaHome, r.tools.Java, r.tools.SparkJars}, r.buildJars()...)}

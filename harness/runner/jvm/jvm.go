@@ -175,10 +175,10 @@ func staticCall(u *udf.UDF) string {
 	return u.Name + " (the function it wraps).apply"
 }
 
-func (r *Runner) commandArgs() []string {
-	sep := string(os.PathListSeparator)
-	args := append([]string{}, r.jvmOptions...)
-	args = append(args,
+// driverArgs start the driver JVM: Spark's JVM options, udfx's settings,
+// the class path, the driver's class.
+func (r *Runner) driverArgs() []string {
+	return append(append([]string{}, r.jvmOptions...),
 		fmt.Sprintf("-Xmx%dm", r.limits.MemoryMB),
 		// One user thread: the serial collector starts fastest and
 		// leaves the cores to the UDF.
@@ -187,10 +187,13 @@ func (r *Runner) commandArgs() []string {
 		// it to UTC so that dates and timestamps convert reproducibly.
 		"-Duser.timezone=UTC",
 		"-Dfile.encoding=UTF-8",
-		"-cp", strings.Join(append([]string{r.driver, r.classes, filepath.Join(r.tools.SparkJars, "*")}, r.buildJars()...), sep),
+		"-cp", strings.Join(append([]string{r.driver, r.classes, filepath.Join(r.tools.SparkJars, "*")}, r.buildJars()...), string(os.PathListSeparator)),
 		driverClass,
-		string(r.u.Kind), string(r.u.Language), r.u.Name, r.classes, boolArg(r.u.NullSkipsCall),
 	)
+}
+
+func (r *Runner) commandArgs() []string {
+	args := append(r.driverArgs(), string(r.u.Kind), string(r.u.Language), r.u.Name, r.classes, boolArg(r.u.NullSkipsCall))
 	for _, p := range r.u.Params {
 		prim := "B"
 		if p.Primitive {
