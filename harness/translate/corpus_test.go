@@ -74,40 +74,12 @@ func TestCorpus(t *testing.T) {
 	if !full {
 		proven = provenInGolden(t, corpusDir)
 	}
-	var reproved atomic.Int32
-	first := map[string]bool{}
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, max(2, runtime.NumCPU()))
-	for i, c := range entries {
-		u := results[i].u
-		if !first[c.File] {
-			first[c.File] = true
-			wg.Wait()
-			results[i].outcome, results[i].detail = corpusOutcome(u, c.Source.Src, nil)
-			reproved.Add(1)
-			continue
-		}
-		known := proven[string(u.Language)+" "+u.Name]
-		run := func() {
-			var ran bool
-			results[i].outcome, results[i].detail = corpusOutcome(u, c.Source.Src, func(sql string) bool {
-				ran = sql != known
-				return ran
-			})
-			if ran {
-				reproved.Add(1)
-			}
-		}
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			run()
-		}()
-	}
-	wg.Wait()
-	t.Logf("%d of %d cases proved against their originals in this run; the others' SQL is what the golden report records as proved (UDFX_CORPUS_PROVE_ALL=1 proves all)", reproved.Load(), len(entries))
+	reproved := proveInFileOrder(len(entries), func(i int) (string, *udf.UDF, []byte) {
+		return entries[i].File, results[i].u, entries[i].Source.Src
+	}, proven, func(i int, outcome, detail string) {
+		results[i].outcome, results[i].detail = outcome, detail
+	})
+	t.Logf("%d of %d cases proved against their originals in this run; the others' SQL is what the golden report records as proved (UDFX_CORPUS_PROVE_ALL=1 proves all)", reproved, len(entries))
 	for i, c := range entries {
 		u, outcome, detail := results[i].u, results[i].outcome, results[i].detail
 		k := key{string(u.Language), c.Category}
@@ -201,6 +173,54 @@ func corpusOutcome(u *udf.UDF, src []byte, prove func(sql string) bool) (string,
 		return "refuted", fmt.Sprintf("%d mismatches, counterexample %+v (rewrite %s)", rep.Mismatches, rep.Counterexample, res.SQL)
 	}
 	return "verified", res.SQL
+}
+
+// proveInFileOrder sets each case's outcome (corpusOutcome, through set)
+// as the corpus tests prove them: the first case of each file alone and
+// always proved (its file is compiled once, then cached, and each runner
+// stays exercised), the others one per CPU, proved against their original
+// unless proven records the same SQL as proved (proven is empty in a full
+// run). caseOf gives a case's file, UDF (nil: the case has its outcome
+// already) and source. It returns how many rewrites it proved.
+func proveInFileOrder(n int, caseOf func(i int) (string, *udf.UDF, []byte), proven map[string]string, set func(i int, outcome, detail string)) int32 {
+	var reproved atomic.Int32
+	prove := func(i int, first bool) {
+		_, u, src := caseOf(i)
+		known := proven[string(u.Language)+" "+u.Name]
+		var ran bool
+		outcome, detail := corpusOutcome(u, src, func(sql string) bool {
+			ran = first || sql != known
+			return ran
+		})
+		set(i, outcome, detail)
+		if ran {
+			reproved.Add(1)
+		}
+	}
+	first := map[string]bool{}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(2, runtime.NumCPU()))
+	for i := 0; i < n; i++ {
+		file, u, _ := caseOf(i)
+		if u == nil {
+			continue
+		}
+		if !first[file] {
+			first[file] = true
+			wg.Wait()
+			prove(i, true)
+			continue
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			prove(i, false)
+		}()
+	}
+	wg.Wait()
+	return reproved.Load()
 }
 
 // provenInGolden reads the verified cases of dir's golden report:

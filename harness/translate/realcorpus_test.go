@@ -6,11 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -113,52 +110,23 @@ func TestRealShapedCorpus(t *testing.T) {
 		}
 	}
 
-	// As TestCorpus: the first translated case of each file runs alone
-	// (its file is compiled once, then cached), the others one per CPU;
-	// a rewrite the golden report records with the same SQL is proved
-	// again only in a full run.
+	// As TestCorpus: a rewrite the golden report records with the same
+	// SQL is proved again only in a full run.
 	full := *update || os.Getenv("UDFX_CORPUS_PROVE_ALL") == "1"
 	proven := map[string]string{}
 	if !full {
 		proven = provenInGolden(t, realCorpusDir)
 	}
-	var reproved atomic.Int32
-	first := map[string]bool{}
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, max(2, runtime.NumCPU()))
-	for i := range results {
+	reproved := proveInFileOrder(len(results), func(i int) (string, *udf.UDF, []byte) {
 		r := &results[i]
 		if r.outcome != "" {
-			continue
+			return r.c.File, nil, nil
 		}
-		known := proven[string(r.u.Language)+" "+r.c.Name]
-		run := func() {
-			var ran bool
-			r.outcome, r.detail = corpusOutcome(r.u, r.src, func(sql string) bool {
-				ran = sql != known
-				return ran
-			})
-			if ran {
-				reproved.Add(1)
-			}
-		}
-		if !first[r.c.File] {
-			first[r.c.File] = true
-			wg.Wait()
-			known = ""
-			run()
-			continue
-		}
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			run()
-		}()
-	}
-	wg.Wait()
-	t.Logf("%d of %d cases proved against their originals in this run; the others were not rewritten, or their SQL is what the golden report records as proved (UDFX_CORPUS_PROVE_ALL=1 proves all)", reproved.Load(), len(cases))
+		return r.c.File, r.u, r.src
+	}, proven, func(i int, outcome, detail string) {
+		results[i].outcome, results[i].detail = outcome, detail
+	})
+	t.Logf("%d of %d cases proved against their originals in this run; the others were not rewritten, or their SQL is what the golden report records as proved (UDFX_CORPUS_PROVE_ALL=1 proves all)", reproved, len(cases))
 
 	type key struct{ lang, cat string }
 	counts := map[key]map[string]int{}
