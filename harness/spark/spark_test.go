@@ -760,3 +760,42 @@ func TestAScalaUDFDefinedInsideMainIsRegisteredFromItsLiftedObject(t *testing.T)
 		t.Errorf("call %q, want the lifted object's toF", res.Original.Call)
 	}
 }
+
+// The session outlives a repository: a package of the same name loaded
+// from another repository later is that repository's, not the cached one.
+func TestAPackageOfTheSameNameFromAnotherRepositoryIsLoadedAfresh(t *testing.T) {
+	root := t.TempDir()
+	from := filepath.Join(repoRoot(t), "harness/runner/python/testdata/package")
+	require := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	require(os.CopyFS(root, os.DirFS(from)))
+	consts := filepath.Join(root, "etl", "consts.py")
+	require(os.WriteFile(consts, []byte("QUARTERS = {5: \"second quarter\"}\nUNKNOWN = \"n/a\"\n"), 0o644))
+	u := parseUDF(t, "harness/runner/python/testdata/package/etl/jobs/quarter.py", "get_quarter")
+	other := parseUDF(t, filepath.Join(root, "etl/jobs/quarter.py"), "get_quarter")
+	for _, x := range []*udf.UDF{u, other} {
+		x.Params[0].Type = udf.Prim(udf.String)
+	}
+	run := func(x *udf.UDF) string {
+		b := array.NewStringBuilder(memory.NewGoAllocator())
+		defer b.Release()
+		b.Append("s3://b/sales/2024-05-17/part-0.csv")
+		col := b.NewArray()
+		defer col.Release()
+		schema := arrow.NewSchema([]arrow.Field{{Name: "path", Type: arrow.BinaryTypes.String, Nullable: true}}, nil)
+		rec := array.NewRecord(schema, []arrow.Array{col}, 1)
+		defer rec.Release()
+		res, err := session(t).Run(context.Background(), Job{UDF: x, Rewrite: "path", Input: rec})
+		require(err)
+		require(res.Err())
+		return res.Original.Values[0].String()
+	}
+	first, second := run(u), run(other)
+	if !strings.Contains(first, "Q2") || !strings.Contains(second, "second quarter") {
+		t.Errorf("got %s then %s, want Q2 from this repository's package, then second quarter from the other's", first, second)
+	}
+}
