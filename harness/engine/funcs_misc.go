@@ -5,6 +5,14 @@ import "github.com/udfx/udfx/harness/udf"
 // miscFuncs is Spark's misc_funcs group.
 var miscFuncs = []funcDef{
 	{"raise_error", 1, 1, buildRaiseError, nil},
+	{"typeof", 1, 1, buildTypeOf, nil},
+}
+
+// buildTypeOf is Spark's TypeOf: the argument's type as its catalog
+// string, a constant that depends on the type alone (Spark folds it), so
+// the argument is never evaluated and its errors never surface.
+func buildTypeOf(a *analyzer, op string, args []node) (node, error) {
+	return &litNode{t: tString, v: args[0].typ().String()}, nil
 }
 
 func buildRaiseError(a *analyzer, op string, args []node) (node, error) {

@@ -59,6 +59,7 @@ import cases as case_defs  # noqa: E402
 # gigabyte string.
 EXTRA = [
     ("s string", [
+        "typeof(s)",
         "instr(s, 'a')", "instr(s, '😀')", "locate('a', s)", "locate('a', s, 2)", "locate('', s, 0)",
         "position('a' IN s)", "position('a', s, 3)",
         "regexp_like(s, '[0-9]+')", "s REGEXP '^a'", "s NOT RLIKE 'b$'", "s NOT ILIKE '%A%'",
@@ -91,6 +92,8 @@ EXTRA = [
         "repeat('ab', b % 5)", "rpad('x', b % 10, 'yz')", "lpad('x', a % 10)", "a::string", "a::bigint",
         "a::double", "a::decimal(12,2)", "date_add(DATE '2000-01-01', a % 100000)",
         "a % b", "a == b", "a <=> b", "a || b", "cast(a AS BINARY)",
+        "typeof(a / b)", "typeof(a || b)", "typeof(array(a, b))",
+        "CASE WHEN typeof(a) = 'int' AND typeof(b) = 'int' THEN a + b ELSE raise_error('udfx: proved for a int, b int only') END",
     ]),
     ("a array<int>", [
         "array_join(a, ',')", "array_join(a, ',', 'N')", "flatten(array(a, a))", "flatten(array(a, NULL))",
@@ -101,6 +104,7 @@ EXTRA = [
         "CAST(a AS ARRAY<BIGINT>)", "array_position(a, NULL::int)", "exists(a, x -> x IS NULL)",
     ]),
     ("d date", [
+        "typeof(d)",
         "dayofyear(d)", "d + 1", "d - 1", "datediff(d, DATE '2000-01-01')", "date_format(d, 'yyyy-MM-dd E')",
         "CAST(d AS STRING)", "CAST(d AS TIMESTAMP)", "d::string", "add_months(d, -1)", "last_day(d)",
         "to_date(CAST(d AS STRING))", "d IN (DATE '2000-01-01', DATE '1970-01-01')", "d BETWEEN DATE '1900-01-01' AND DATE '2100-01-01'",
@@ -114,15 +118,21 @@ EXTRA = [
         "if(isnan(x), raise_error('nan'), x)",
         "CASE WHEN isnan(x) THEN raise_error('v') WHEN x >= 9.223372036854775807E18D OR x < -9.223372036854775808E18D THEN CAST(NULL AS BIGINT) ELSE CAST(bround(x, 0) AS BIGINT) END",
         "CAST(floor(x) AS BIGINT)", "CAST(ceil(x) AS BIGINT)",
+        # udfx's per-type guard: typeof folds to a constant, so one branch is kept.
+        "typeof(x)", "typeof(x / 0)", "CASE WHEN typeof(x) = 'double' THEN x * 2 ELSE raise_error('udfx: proved for x double only') END",
+        "CASE WHEN typeof(x) = 'int' THEN x * 2 WHEN typeof(x) = 'bigint' THEN x ELSE raise_error('udfx: proved for x int, bigint only') END",
     ]),
     ("t timestamp", [
+        "typeof(t)",
         "CAST(t AS STRING)", "CAST(t AS DATE)", "CAST(t AS BIGINT)", "to_date(t)", "year(t)", "month(t)",
         "day(t)", "dayofweek(t)", "date_format(t, 'yyyy-MM-dd HH:mm:ss.SSS')", "t = TIMESTAMP '2000-01-01 00:00:00'",
     ]),
     ("x float", [
+        "typeof(x)",
         "x::double", "x::string", "x + 1.0F", "x * x", "x / 0.5F", "round(x, 2)", "x::int", "isnan(x)",
     ]),
     ("a decimal(10,2), b decimal(10,2)", [
+        "typeof(a * b)", "typeof(a / b)",
         "a * b", "a / b", "a + b", "a - b", "a % b", "pmod(a, b)", "a div b", "greatest(a, b)", "a < b",
         "round(a, 1)", "bround(a, 1)", "ceil(a)", "floor(a)", "CAST(a AS STRING)", "CAST(a AS DOUBLE)",
         "CAST(a AS INT)", "CAST(a AS DECIMAL(4,1))", "abs(a)", "-a", "format_number(a, 1)",
