@@ -33,6 +33,11 @@ func Render(e ir.Expr) (string, error) {
 	return b.String(), nil
 }
 
+// quoteIdent is a column name as Spark SQL reads it, backquoted.
+func quoteIdent(name string) string { return "`" + strings.ReplaceAll(name, "`", "``") + "`" }
+
+func stringLit(s string) *ir.Lit { return &ir.Lit{T: udf.Prim(udf.String), Value: s} }
+
 func sqlErr(what string) error { return &ir.RenderError{Target: "Spark SQL", What: what} }
 
 func sqlOf(b *strings.Builder, e ir.Expr) error {
@@ -46,7 +51,7 @@ func sqlOf(b *strings.Builder, e ir.Expr) error {
 		b.WriteString(s)
 		return nil
 	case *ir.Col:
-		b.WriteString("`" + strings.ReplaceAll(e.Name, "`", "``") + "`")
+		b.WriteString(quoteIdent(e.Name))
 		return nil
 	case *ir.IsNull:
 		b.WriteString("(")
