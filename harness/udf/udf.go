@@ -484,6 +484,10 @@ const (
 	TypeFromCompiled = "scalac"
 	// TypeFromBody is what the body forces when exactly one type fits.
 	TypeFromBody = "body"
+	// TypeFromPerType is one of the types a parameter no source types was
+	// proved for, one at a time: the rewrite holds for each such type and
+	// Spark rejects every other (harness/render/sparksql.TypeGuard).
+	TypeFromPerType = "per-type"
 	// TypeFromRecord is the type an evidence record names (udfx verify).
 	TypeFromRecord = "record"
 	// TypeFromUnknown marks a type no source gave.

@@ -3,6 +3,7 @@ package typeinfer
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/udfx/udfx/harness/udf"
@@ -101,6 +102,35 @@ func spanText(src string, s udf.Span) string {
 // numericCandidates are the Spark types whose Python values (int, float)
 // mix with a float literal; decimal.Decimal raises TypeError with a float.
 var numericCandidates = []string{"tinyint", "smallint", "int", "bigint", "float", "double"}
+
+// perTypeOrder is every type a parameter no source types is tried with,
+// the commonest column types first: the first proved is the one the
+// record's top-level test and the benchmark use. Decimals are left out:
+// each precision and scale is a type of its own to typeof.
+var perTypeOrder = []string{"string", "double", "bigint", "int", "boolean", "date", "timestamp", "float", "smallint", "tinyint"}
+
+// PerTypeChoices lists, for each parameter of u whose type no source
+// gives (in parameter order), the Spark types to prove it for one by one:
+// the numeric types where the body mixes it with a float literal, every
+// type of perTypeOrder otherwise. The translator and the differential
+// test then decide per type; nothing here is a guess that is kept.
+func PerTypeChoices(u *udf.UDF, src []byte) (names []string, choices [][]*udf.Type) {
+	for _, p := range u.Params {
+		if p.Type != nil {
+			continue
+		}
+		names = append(names, p.Name)
+		cs := candidates(string(src), u, p.Name)
+		var ts []*udf.Type
+		for _, s := range perTypeOrder {
+			if len(cs) == 0 || slices.Contains(cs, s) {
+				ts = append(ts, udf.Prim(udf.TypeKind(s)))
+			}
+		}
+		choices = append(choices, ts)
+	}
+	return names, choices
+}
 
 // candidates lists the types a Python body fits when more than one does,
 // for the message that asks the user to choose with --types: udfx does
