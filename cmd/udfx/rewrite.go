@@ -316,8 +316,19 @@ func printRewrite(e *env, out *rewrite.Outcome) error {
 		}
 		fmt.Fprintf(w, "  %-14s %s\n", r.Target, termsafe.String(verdict))
 	}
-	for _, d := range out.Declines {
-		fmt.Fprintf(w, "  declined       %s\n", termsafe.String(d.String()))
+	for _, v := range out.PerType {
+		// One line per assignment of types; the translator's declines
+		// behind each are in the report.
+		line := v.Types + ": " + v.Verdict
+		if v.Reason != "" {
+			line += " (" + v.Reason + ")"
+		}
+		fmt.Fprintf(w, "  per type       %s\n", termsafe.String(line))
+	}
+	if len(out.PerType) == 0 {
+		for _, d := range out.Declines {
+			fmt.Fprintf(w, "  declined       %s\n", termsafe.String(d.String()))
+		}
 	}
 	rel := workRel(e, out.ReportPath)
 	if !out.Verified() {

@@ -105,10 +105,12 @@ func TestRewriteScalaReturnTypeOfAMatch(t *testing.T) {
 	}, readRecord(t, dir, "code").TypeSources)
 }
 
-func TestRewriteUnknownTypeNamesTheFlag(t *testing.T) {
+// scaffold needs one type per parameter (rewrite proves per type instead:
+// pertype_cmd_test.go).
+func TestScaffoldUnknownTypeNamesTheFlag(t *testing.T) {
 	t.Parallel()
 	dir := typesRepo(t)
-	_, stderr, code := runCLI(t, dir, "rewrite", "jobs/untyped.py")
+	_, stderr, code := runCLI(t, dir, "scaffold", "jobs/untyped.py")
 	assert.Equal(t, exitInternal, code)
 	assert.Contains(t, stderr, "jobs/untyped.py:8: the Spark type of parameter celsius of to_fahrenheit is not known from the source (no schema in the file declares a column celsius; the body fits any of tinyint, smallint, int, bigint, float, double, and udfx does not choose one); give it with --types 'celsius TYPE'")
 }

@@ -74,6 +74,13 @@ type Record struct {
 	// the column the UDF is applied to, ...): the test holds for these
 	// types only. Records written before this field have none.
 	TypeSources []TypeSource `json:"type_sources,omitempty"`
+	// PerType is set when some parameter's type no source gives: the SQL
+	// rewrite is a type guard (sparksql.TypeGuard) over one branch per
+	// entry, and each entry is a differential test of the whole guard
+	// with those types. The top-level hashes and result are the first
+	// entry's. verify composes the guard again from the entries and
+	// re-runs every one.
+	PerType []TypedProof `json:"per_type,omitempty"`
 	// Artifacts are what udfx compiled and packaged from the columnar and
 	// cuda rewrite files: the RapidsUDF jar a job adds to spark.jars.
 	// verify checks their hashes where the jar is present.
@@ -130,6 +137,25 @@ type TypeSource struct {
 	Type   string `json:"type"`
 	Source string `json:"source"`
 	Detail string `json:"detail,omitempty"`
+}
+
+// TypedProof is the test of a type-guarded rewrite for one assignment of
+// types to the parameters no source types.
+type TypedProof struct {
+	// Types names each such parameter and the Spark type it was given.
+	Types []ParamType `json:"types"`
+	// SQL is the branch the guard takes for these types.
+	SQL          string `json:"sql"`
+	SpecSHA256   string `json:"spec_sha256"`
+	InputsSHA256 string `json:"inputs_sha256"`
+	Result       string `json:"result"`
+	Mismatches   int    `json:"mismatches"`
+}
+
+// ParamType is one parameter's Spark type.
+type ParamType struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
 }
 
 // Plans is the plan evidence of a test on Spark.

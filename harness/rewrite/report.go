@@ -79,6 +79,10 @@ func mdSummary(b *strings.Builder, o *Outcome) {
 	} else {
 		b.WriteString("- result: **no verified rewrite**\n")
 	}
+	if len(o.PerType) > 0 && !o.Verified() {
+		fmt.Fprintf(b, "\n## 1. Scaffold\n\n%s.\n", o.Determinism)
+		return
+	}
 	fmt.Fprintf(b, "\n## 1. Scaffold\n\n%s; the baseline is `baseline.tokens`, the inputs `inputs.arrow`, the spec `spec.json`.\n", o.Determinism)
 }
 
@@ -86,6 +90,14 @@ func mdSummary(b *strings.Builder, o *Outcome) {
 // counterexamples that refuted candidates, and the declines.
 func mdConvert(b *strings.Builder, o *Outcome) {
 	b.WriteString("\n## 2. Convert\n\n")
+	if len(o.PerType) > 0 {
+		b.WriteString("No source gives the type of every parameter, so udfx tried each type the body admits, one at a time: the translator proposed a rewrite per type, and the rewrite is a guard over the verified ones (`CASE WHEN typeof(x) = '…' THEN … ELSE raise_error(…) END`), tested with each type's inputs. Spark folds `typeof`, so the plan keeps one branch, or fails at the first row for a type that was not proved.\n\n")
+		b.WriteString("| types | verdict | why |\n|---|---|---|\n")
+		for _, v := range o.PerType {
+			fmt.Fprintf(b, "| %s | %s | %s |\n", mdtext.Text(v.Types), v.Verdict, mdtext.Text(v.Reason))
+		}
+		b.WriteString("\n")
+	}
 	if len(o.Tried) == 0 {
 		b.WriteString("No candidate was produced.\n")
 	} else {

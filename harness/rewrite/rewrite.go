@@ -14,6 +14,7 @@ import (
 	"github.com/udfx/udfx/harness/difftest"
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/inputs"
+	"github.com/udfx/udfx/harness/pertype"
 	"github.com/udfx/udfx/harness/plan"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/spark"
@@ -68,6 +69,11 @@ type Options struct {
 	// Tool is "udfx <version>" for the record.
 	Tool     string
 	Progress func(stage string)
+
+	// perType are the tests of a type guard, one per assignment of types
+	// to the parameters no source types (runPerType); they go into the
+	// record.
+	perType []evidence.TypedProof
 }
 
 // NondeterministicError stops the loop: the original gave different
@@ -137,6 +143,10 @@ type Outcome struct {
 	// Transcripts are the agent's saved conversations, relative to the
 	// workspace (a model agent's; none for the built-in translator).
 	Transcripts []string
+	// PerType are the verdicts per assignment of types when no source
+	// gave some parameter's type (runPerType); the verified ones are the
+	// branches of the rewrite's type guard.
+	PerType []pertype.Verdict
 }
 
 // judged returns the tried candidate with c's target and SQL, if any:
@@ -235,6 +245,9 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 	u := opts.UDF
 	if err := CheckTargets(u, opts.Targets); err != nil {
 		return nil, err
+	}
+	if openParams(opts) {
+		return runPerType(ctx, opts)
 	}
 	if !wants(opts.Targets, TargetSQL) && !vectorizedOnly(opts.Targets) {
 		opts.Targets = append([]string{TargetSQL}, opts.Targets...)
@@ -608,6 +621,7 @@ func buildRewrite(ctx context.Context, opts Options, sc *scaffolded, out *Outcom
 		Mismatches:  best.Report.Mismatches,
 		Plans:       best.Report.Plans,
 		TypeSources: recordTypeSources(u.TypeSources),
+		PerType:     opts.perType,
 	}
 	files := []renderedFile{{sqlPath, sqlFile}}
 	for _, r := range out.Rendered {
