@@ -29,7 +29,7 @@ import (
 //
 // An attempt's header:
 //
-//	base: celsius | scala | vectors   the applied repository it starts from
+//	base: celsius | scala | vectors | wordcount | pertype   the applied repository it starts from
 //	class: N                          the issue's forgery class (for the count)
 //	want: STATUS: TEXT                an item with STATUS whose detail has TEXT
 //	want: usage: TEXT                 the gate stops (exit 2) saying TEXT
@@ -55,6 +55,8 @@ var forgeryBases = map[string]struct{ example, file, ref string }{
 	"vectors": {"python-vectors", "vectors.py", "examples/python-vectors/vectors.py:moving_average"},
 	// The RDD word count, rewritten to DataFrame code and proved on Spark.
 	"wordcount": {"python-wordcount", "wordcount.py", "examples/python-wordcount/wordcount.py:counts"},
+	// A UDF no source types, proved per type behind a typeof guard.
+	"pertype": {"python-per-type", "scores.py", "examples/python-per-type/scores.py:band"},
 }
 
 type forgery struct {
@@ -105,7 +107,7 @@ func TestForgeryCorpus(t *testing.T) {
 		classes[f.class]++
 	}
 	// Each class of the issue in several forms.
-	for _, c := range []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "11"} {
+	for _, c := range []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "11", "12"} {
 		assert.GreaterOrEqual(t, classes[c], 2, "class %s has attempts", c)
 	}
 

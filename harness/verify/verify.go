@@ -570,7 +570,7 @@ func (v *verifier) checkRecord(ctx context.Context, recAbs string) []Item {
 
 	// The original: its definition, signature and what it depends on
 	// outside its span must hash as they did.
-	u, defLine, udfProblem, udfErr := v.original(ctx, c.rec, c.repo)
+	u, open, defLine, udfProblem, udfErr := v.original(ctx, c.rec, c.repo)
 	if udfErr != nil {
 		c.fail(Error, udfErr.Error(), nil)
 		return c.items
@@ -580,11 +580,12 @@ func (v *verifier) checkRecord(ctx context.Context, recAbs string) []Item {
 		return c.items
 	}
 	files := c.readRewrites()
-	if !c.checkDerived(u, files) || !c.checkClaims(u) {
+	if !c.checkTypeGuard(u, open, files) || !c.checkDerived(u, files) || !c.checkClaims(u) {
 		return c.items
 	}
 	c.passDetails()
 	c.rerun(ctx, u, files)
+	c.rerunPerType(ctx, u, files)
 	return c.items
 }
 
@@ -772,25 +773,25 @@ func (c *recordCheck) rerun(ctx context.Context, u *udf.UDF, f rewriteFiles) {
 // original finds the record's UDF in its source and checks its span hash,
 // its signature and what it depends on outside its span. problem is
 // non-empty when the UDF is stale; err when it cannot be checked at all.
-func (v *verifier) original(ctx context.Context, rec *evidence.Record, repo string) (u *udf.UDF, line int, problem string, err error) {
+func (v *verifier) original(ctx context.Context, rec *evidence.Record, repo string) (u *udf.UDF, open []string, line int, problem string, err error) {
 	src, rerr := os.ReadFile(filepath.Join(repo, filepath.FromSlash(rec.Original.File)))
 	if errors.Is(rerr, fs.ErrNotExist) {
-		return nil, 0, fmt.Sprintf("the UDF changed: its file %s is gone", rec.Original.File), nil
+		return nil, nil, 0, fmt.Sprintf("the UDF changed: its file %s is gone", rec.Original.File), nil
 	}
 	if rerr != nil {
-		return nil, 0, "", fmt.Errorf("read the original %s: %w", rec.Original.File, rerr)
+		return nil, nil, 0, "", fmt.Errorf("read the original %s: %w", rec.Original.File, rerr)
 	}
 	lang := udf.Language(rec.Original.Language)
 	switch lang {
 	case udf.Scala, udf.Java, udf.Python:
 	default:
-		return nil, 0, "", fmt.Errorf("record %s: unknown language %q", rec.Original.Name, rec.Original.Language)
+		return nil, nil, 0, "", fmt.Errorf("record %s: unknown language %q", rec.Original.Name, rec.Original.Language)
 	}
 	fe := frontends.New(lang)
 	defer fe.Close()
 	udfs, perr := fe.Parse(rec.Original.File, src)
 	if perr != nil {
-		return nil, 0, fmt.Sprintf("the UDF changed: %s no longer parses: %v", rec.Original.File, perr), nil
+		return nil, nil, 0, fmt.Sprintf("the UDF changed: %s no longer parses: %v", rec.Original.File, perr), nil
 	}
 	for i := range udfs {
 		if udfs[i].Name != rec.Original.Name {
@@ -801,10 +802,10 @@ func (v *verifier) original(ctx context.Context, rec *evidence.Record, repo stri
 		line = u.Span.Start.Line
 		text, terr := evidence.SpanText(src, u.Span)
 		if terr != nil {
-			return nil, line, "", fmt.Errorf("%s: %w", rec.Original.File, terr)
+			return nil, nil, line, "", fmt.Errorf("%s: %w", rec.Original.File, terr)
 		}
 		if got := evidence.SpanHash(text); got != rec.Original.SpanSHA256 {
-			return nil, line, fmt.Sprintf("the UDF changed: %s at %s:%d hashes to %s, the record has %s",
+			return nil, nil, line, fmt.Sprintf("the UDF changed: %s at %s:%d hashes to %s, the record has %s",
 				u.Name, rec.Original.File, line, short(got), short(rec.Original.SpanSHA256)), nil
 		}
 		// Types are resolved from the file as it is now (hints, udfx
@@ -814,24 +815,24 @@ func (v *verifier) original(ctx context.Context, rec *evidence.Record, repo stri
 		// catches a type the file now gives differently.
 		opts := typeinfer.Options{Compiled: jvm.MissingTypes(ctx, u, jvm.Options{Limits: v.opts.Limits, Env: v.runnerEnv()})}
 		if err := typeinfer.Resolve(u, src, opts); err != nil {
-			return nil, line, fmt.Sprintf("the UDF changed: its types no longer resolve: %v", err), nil
+			return nil, nil, line, fmt.Sprintf("the UDF changed: its types no longer resolve: %v", err), nil
 		}
-		if err := recordTypes(u, rec); err != nil {
-			return nil, line, "", fmt.Errorf("record %s: %w", rec.Original.Name, err)
+		if open, err = recordTypes(u, rec); err != nil {
+			return nil, nil, line, "", fmt.Errorf("record %s: %w", rec.Original.Name, err)
 		}
 		if rec.Original.SignatureSHA256 == "" {
-			return nil, line, fmt.Sprintf("the record of %s has no signature hash (written by an udfx that did not check signatures, use sites and inputs, or edited): re-run udfx rewrite", u.Name), nil
+			return nil, nil, line, fmt.Sprintf("the record of %s has no signature hash (written by an udfx that did not check signatures, use sites and inputs, or edited): re-run udfx rewrite", u.Name), nil
 		}
 		if got := evidence.SignatureHash(u); got != rec.Original.SignatureSHA256 {
-			return nil, line, fmt.Sprintf("the UDF changed: the signature of %s (%s) hashes to %s, the record has %s; a parameter or return type changed, possibly where it is registered",
+			return nil, nil, line, fmt.Sprintf("the UDF changed: the signature of %s (%s) hashes to %s, the record has %s; a parameter or return type changed, possibly where it is registered",
 				u.Name, signatureText(u), short(got), short(rec.Original.SignatureSHA256)), nil
 		}
 		if msg := dependencyDrift(rec.Original.DependsOn, evidence.Dependencies(u, src)); msg != "" {
-			return nil, line, fmt.Sprintf("the UDF changed: %s depends on code outside its definition in %s that changed: %s", u.Name, rec.Original.File, msg), nil
+			return nil, nil, line, fmt.Sprintf("the UDF changed: %s depends on code outside its definition in %s that changed: %s", u.Name, rec.Original.File, msg), nil
 		}
-		return u, line, "", nil
+		return u, open, line, "", nil
 	}
-	return nil, 0, fmt.Sprintf("the UDF changed: %s no longer defines %s", rec.Original.File, rec.Original.Name), nil
+	return nil, nil, 0, fmt.Sprintf("the UDF changed: %s no longer defines %s", rec.Original.File, rec.Original.Name), nil
 }
 
 func signatureText(u *udf.UDF) string {
@@ -1154,14 +1155,14 @@ func short(h string) string {
 // udfx read from use (a schema, a --types flag) may no longer be in the
 // source once the use sites were rewritten, and the test holds for those
 // types only.
-func recordTypes(u *udf.UDF, rec *evidence.Record) error {
+func recordTypes(u *udf.UDF, rec *evidence.Record) (filled []string, err error) {
 	for _, ts := range rec.TypeSources {
 		if ts.Type == "" {
 			continue
 		}
 		t, err := udf.ParseType(ts.Type)
 		if err != nil {
-			return fmt.Errorf("type of %s: %w", ts.Name, err)
+			return nil, fmt.Errorf("type of %s: %w", ts.Name, err)
 		}
 		// Only what the source leaves unknown: a type the source gives
 		// is never replaced by the record's claim.
@@ -1174,10 +1175,11 @@ func recordTypes(u *udf.UDF, rec *evidence.Record) error {
 		for i := range u.Params {
 			if u.Params[i].Name == ts.Name && u.Params[i].Type == nil {
 				u.Params[i].Type = t
+				filled = append(filled, ts.Name)
 			}
 		}
 	}
-	return nil
+	return filled, nil
 }
 
 // readRewrite reads a rewrite file and checks its hash against the
