@@ -2,6 +2,7 @@ package translate
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -17,9 +18,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/udfx/udfx/harness/difftest"
+	"github.com/udfx/udfx/harness/pertype"
 	"github.com/udfx/udfx/harness/runner/runners"
 	"github.com/udfx/udfx/harness/translate/corpus"
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/internal/typeinfer"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/corpus/report.golden and spark-reference.golden from the current outcomes")
@@ -76,7 +79,7 @@ func TestCorpus(t *testing.T) {
 	}
 	reproved := proveInFileOrder(len(entries), func(i int) (string, *udf.UDF, []byte) {
 		return entries[i].File, results[i].u, entries[i].Source.Src
-	}, proven, func(i int, outcome, detail string) {
+	}, proven, func(i int, outcome, detail string, _ *udf.UDF) {
 		results[i].outcome, results[i].detail = outcome, detail
 	})
 	t.Logf("%d of %d cases proved against their originals in this run; the others' SQL is what the golden report records as proved (UDFX_CORPUS_PROVE_ALL=1 proves all)", reproved, len(entries))
@@ -152,27 +155,85 @@ func TestCorpus(t *testing.T) {
 //
 // prove, when not nil, decides whether a rewrite is proved now: false
 // means its SQL is one the reviewed golden report records as proved.
-func corpusOutcome(u *udf.UDF, src []byte, prove func(sql string) bool) (string, string) {
+func corpusOutcome(u *udf.UDF, src []byte, prove func(sql string) bool) (outcome, detail string, proved *udf.UDF) {
+	if u.Return != nil && typeinfer.Missing(u) != nil {
+		return corpusPerType(u, src, prove)
+	}
 	res, err := Translate(u, src)
 	if err != nil {
-		return "error", err.Error()
+		return "error", err.Error(), nil
 	}
 	if len(res.Declines) > 0 {
 		d := res.Declines[0]
-		return "declined", d.Construct + ": " + d.Reason
+		return "declined", d.Construct + ": " + d.Reason, nil
 	}
 	if prove != nil && !prove(res.SQL) {
-		return "verified", res.SQL
+		return "verified", res.SQL, u
 	}
 	rep, err := difftest.Run(context.Background(), u, difftest.Rewrite{SQL: res.SQL},
 		difftest.Options{Seed: corpusSeed, Rows: corpusRows, ANSI: true, NewRunner: runners.New})
 	if err != nil {
-		return "error", fmt.Sprintf("%v (rewrite %s)", err, res.SQL)
+		return "error", fmt.Sprintf("%v (rewrite %s)", err, res.SQL), nil
 	}
 	if !rep.Equal {
-		return "refuted", fmt.Sprintf("%d mismatches, counterexample %+v (rewrite %s)", rep.Mismatches, rep.Counterexample, res.SQL)
+		return "refuted", fmt.Sprintf("%d mismatches, counterexample %+v (rewrite %s)", rep.Mismatches, rep.Counterexample, res.SQL), nil
 	}
-	return "verified", res.SQL
+	return "verified", res.SQL, u
+}
+
+// corpusPerType is corpusOutcome for a UDF some parameter of which no
+// source types: proved per type as udfx rewrite proves it (package
+// pertype), with the translator and the differential test. A verified
+// outcome's detail is the guard, proved is its first type's UDF.
+func corpusPerType(u *udf.UDF, src []byte, prove func(sql string) bool) (outcome, detail string, proved *udf.UDF) {
+	as, err := pertype.Assignments(u, src)
+	if err != nil {
+		var unknown *typeinfer.UnknownError
+		if errors.As(typeinfer.Missing(u), &unknown) {
+			return "untyped", unknown.Name + ": " + unknown.Reason, nil
+		}
+		return "error", err.Error(), nil
+	}
+	translate := func(a pertype.Assignment) (pertype.Translation, error) {
+		res, err := Translate(a.UDF, src)
+		if err != nil {
+			return pertype.Translation{}, err
+		}
+		if len(res.Declines) > 0 {
+			return pertype.Translation{Decline: res.Declines[0].Construct + ": " + res.Declines[0].Reason}, nil
+		}
+		return pertype.Translation{SQL: res.SQL}, nil
+	}
+	test := func(a pertype.Assignment, guard string, _ int) (bool, string, string, error) {
+		if prove != nil && !prove(guard) {
+			return true, "", "", nil
+		}
+		rep, err := difftest.Run(context.Background(), a.UDF, difftest.Rewrite{SQL: guard},
+			difftest.Options{Seed: corpusSeed, Rows: corpusRows, ANSI: true, NewRunner: runners.New})
+		var usage *difftest.UsageError
+		switch {
+		case errors.As(err, &usage):
+			return false, pertype.Declined, "the embedded engine cannot evaluate it: " + usage.Error(), nil
+		case err != nil:
+			return false, "", "", err
+		case !rep.Equal:
+			return false, pertype.Refuted, fmt.Sprintf("%d mismatches, counterexample %+v", rep.Mismatches, rep.Counterexample), nil
+		}
+		return true, "", "", nil
+	}
+	res, err := pertype.Prove(u, as, translate, test)
+	if err != nil {
+		return "error", err.Error(), nil
+	}
+	if res.Guard != "" {
+		return "verified", res.Guard, res.Proved[0].UDF
+	}
+	for _, v := range res.Verdicts {
+		if v.Verdict == pertype.Refuted {
+			return "refuted", v.Types + ": " + v.Reason, nil
+		}
+	}
+	return "declined", res.Verdicts[0].Reason, nil
 }
 
 // proveInFileOrder sets each case's outcome (corpusOutcome, through set)
@@ -182,17 +243,17 @@ func corpusOutcome(u *udf.UDF, src []byte, prove func(sql string) bool) (string,
 // unless proven records the same SQL as proved (proven is empty in a full
 // run). caseOf gives a case's file, UDF (nil: the case has its outcome
 // already) and source. It returns how many rewrites it proved.
-func proveInFileOrder(n int, caseOf func(i int) (string, *udf.UDF, []byte), proven map[string]string, set func(i int, outcome, detail string)) int32 {
+func proveInFileOrder(n int, caseOf func(i int) (string, *udf.UDF, []byte), proven map[string]string, set func(i int, outcome, detail string, proved *udf.UDF)) int32 {
 	var reproved atomic.Int32
 	prove := func(i int, first bool) {
 		_, u, src := caseOf(i)
 		known := proven[string(u.Language)+" "+u.Name]
 		var ran bool
-		outcome, detail := corpusOutcome(u, src, func(sql string) bool {
+		outcome, detail, proved := corpusOutcome(u, src, func(sql string) bool {
 			ran = first || sql != known
 			return ran
 		})
-		set(i, outcome, detail)
+		set(i, outcome, detail, proved)
 		if ran {
 			reproved.Add(1)
 		}
