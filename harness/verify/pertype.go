@@ -29,10 +29,16 @@ type perTypeEntry struct {
 // type outside them reaches raise_error. It reports whether checking goes
 // on.
 func (c *recordCheck) checkTypeGuard(u *udf.UDF, open []string, f rewriteFiles) bool {
-	if len(c.rec.PerType) == 0 {
-		return true
-	}
 	problem := func() string {
+		if len(c.rec.PerType) == 0 {
+			// A type proved per type holds only behind its guard.
+			for _, ts := range c.rec.TypeSources {
+				if ts.Source == udf.TypeFromPerType && slices.Contains(open, ts.Name) {
+					return fmt.Sprintf("the record gives %s a type proved per type (%s) but lists no per-type tests, so no guard keeps other types off the rewrite", ts.Name, ts.Type)
+				}
+			}
+			return ""
+		}
 		names, entries, problem := perTypeEntries(c.rec)
 		if problem != "" {
 			return problem
