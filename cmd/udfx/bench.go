@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -20,6 +19,7 @@ import (
 	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/translate"
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/internal/notebook"
 	"github.com/udfx/udfx/internal/patch"
 )
 
@@ -183,7 +183,7 @@ func benchSQL(e *env, flag, abs string, u *udf.UDF) (sql, origin string, err err
 	if ok {
 		return sql, path, nil
 	}
-	src, err := os.ReadFile(abs)
+	src, err := notebook.ReadCode(abs)
 	if err != nil {
 		return "", "", usageErrorf("read %s: %w", u.File, err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/udfx/udfx/harness/rewrite"
 	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/internal/notebook"
 	"github.com/udfx/udfx/internal/patch"
 )
 
@@ -112,7 +113,7 @@ func benchPipeline(ctx context.Context, e *env, opts *benchOptions, u *udf.UDF, 
 	if err != nil {
 		return nil, "", internalError(err)
 	}
-	src, err := os.ReadFile(abs)
+	src, err := notebook.ReadCode(abs)
 	if err != nil {
 		return nil, "", usageErrorf("read %s: %w", u.File, err)
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/runner/runners"
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/internal/notebook"
 	"github.com/udfx/udfx/internal/patch"
 )
 
@@ -104,7 +104,7 @@ func locateUDF(e *env, target, workspace string, types udfTypes) (*locatedUDF, e
 	if err != nil {
 		return nil, internalError(err)
 	}
-	src, err := os.ReadFile(abs)
+	src, err := notebook.ReadCode(abs)
 	if err != nil {
 		return nil, usageErrorf("read %s: %w", u.File, err)
 	}

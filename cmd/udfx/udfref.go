@@ -15,6 +15,7 @@ import (
 	"github.com/udfx/udfx/harness/scan"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/udf/frontends"
+	"github.com/udfx/udfx/internal/notebook"
 	"github.com/udfx/udfx/internal/regular"
 	"github.com/udfx/udfx/internal/typeinfer"
 )
@@ -34,7 +35,7 @@ func addTypesFlag(f *pflag.FlagSet, types *string) {
 }
 
 // sourceExts are the languages udfx reads, by file extension.
-var sourceExts = map[string]udf.Language{".scala": udf.Scala, ".sc": udf.Scala, ".java": udf.Java, ".py": udf.Python}
+var sourceExts = map[string]udf.Language{".scala": udf.Scala, ".sc": udf.Scala, ".java": udf.Java, ".py": udf.Python, notebook.Ext: udf.Python}
 
 // udfRef is a FILE[:NAME[(TYPES)]] argument split into its parts.
 type udfRef struct {
@@ -85,6 +86,10 @@ func findUDF(e *env, target string, types udfTypes) (*udf.UDF, error) {
 	src, err := regular.ReadFile(e.abs(path), scan.MaxFileSize)
 	if err != nil {
 		return nil, usageErrorf("read %s: %w", path, err)
+	}
+	// A notebook is read as its code cells' Python; lines count in it.
+	if src, err = notebook.Code(path, src); err != nil {
+		return nil, usageErrorf("read %w", err)
 	}
 	fe := frontends.New(lang)
 	defer fe.Close()

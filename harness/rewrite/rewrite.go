@@ -1,6 +1,7 @@
 package rewrite
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -21,6 +22,7 @@ import (
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/udf/frontends"
 	"github.com/udfx/udfx/harness/value"
+	"github.com/udfx/udfx/internal/notebook"
 	"github.com/udfx/udfx/internal/patch"
 	"github.com/udfx/udfx/internal/typeinfer"
 )
@@ -655,10 +657,38 @@ func buildRewrite(ctx context.Context, opts Options, sc *scaffolded, out *Outcom
 		changes = append(changes, patch.FileChange{Path: f.path, Old: old, New: f.data})
 	}
 	if string(newSrc) != string(opts.Source) {
-		changes = append(changes, patch.FileChange{Path: u.File, Old: opts.Source, New: newSrc})
+		old, edited, err := sourceChange(u, opts.Source, newSrc)
+		if err != nil {
+			return err
+		}
+		changes = append(changes, patch.FileChange{Path: u.File, Old: old, New: edited})
 	}
 	out.Changes = changes
 	return nil
+}
+
+// sourceChange is the change of the UDF's file that makes its source
+// newSrc: the source itself, or for a notebook the notebook with the
+// edited cells rewritten (the source is its code cells' Python).
+func sourceChange(u *udf.UDF, src, newSrc []byte) (old, edited []byte, err error) {
+	if !notebook.IsNotebook(u.File) {
+		return src, newSrc, nil
+	}
+	raw, err := os.ReadFile(u.Path())
+	if err != nil {
+		return nil, nil, fmt.Errorf("read the notebook: %w", err)
+	}
+	nb, err := notebook.Parse(raw)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", u.File, err)
+	}
+	if !bytes.Equal(nb.Code(), src) {
+		return nil, nil, fmt.Errorf("%s changed while udfx ran", u.File)
+	}
+	if edited, err = nb.Update(newSrc); err != nil {
+		return nil, nil, fmt.Errorf("%s: the use-site edits: %w", u.File, err)
+	}
+	return raw, edited, nil
 }
 
 // definitionAfter returns u as the front-end finds it in src, the source

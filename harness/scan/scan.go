@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/internal/notebook"
 	"github.com/udfx/udfx/internal/regular"
 	"github.com/udfx/udfx/internal/typeinfer"
 )
@@ -189,6 +190,16 @@ func parseFile(fe udf.Frontend, f file) (udfs []udf.UDF, perr *udf.ParseError, s
 	}
 	if isBinary(src) {
 		return nil, nil, "binary content", nil
+	}
+	if notebook.IsNotebook(f.path) {
+		code, err := notebook.Code(f.path, src)
+		switch {
+		case errors.Is(err, notebook.ErrNotPython):
+			return nil, nil, "a notebook in another language than Python", nil
+		case err != nil:
+			return nil, &udf.ParseError{File: f.path, Pos: udf.Position{Line: 1, Column: 1}, Message: err.Error()}, "", nil
+		}
+		src = code
 	}
 	defer func() {
 		if r := recover(); r != nil {

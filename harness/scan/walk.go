@@ -24,6 +24,8 @@ var languageOf = map[string]udf.Language{
 	".sc":    udf.Scala,
 	".java":  udf.Java,
 	".py":    udf.Python,
+	// A Jupyter notebook: its code cells, as Python (internal/notebook).
+	".ipynb": udf.Python,
 }
 
 // vendoredDirs are folders of third-party or generated code: their UDFs

@@ -16,6 +16,7 @@ import (
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/value"
+	"github.com/udfx/udfx/internal/notebook"
 )
 
 // Job is one evaluation of an original UDF and its rewrite on the same
@@ -302,7 +303,21 @@ func (s *Session) original(ctx context.Context, u *udf.UDF) (map[string]any, str
 		if u.Return != nil {
 			ret = u.Return.String()
 		}
-		return map[string]any{"language": "python", "kind": string(u.Kind), "file": file, "name": u.Name, "return_type": ret}, "", nil
+		o := map[string]any{"language": "python", "kind": string(u.Kind), "file": file, "name": u.Name, "return_type": ret}
+		if notebook.IsNotebook(file) {
+			// The driver loads the code cells' Python from a file named by
+			// its hash, with the notebook as the module's file.
+			dir := filepath.Join(s.ws, "notebooks")
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return nil, "", fmt.Errorf("spark: %w", err)
+			}
+			src, err := notebook.Materialize(dir, file)
+			if err != nil {
+				return nil, "", &runner.CompileError{File: u.File, Msg: err.Error()}
+			}
+			o["source"] = src
+		}
+		return o, "", nil
 	case udf.Scala, udf.Java:
 		abs, err := filepath.Abs(u.Path())
 		if err != nil {

@@ -22,6 +22,7 @@ import (
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/udf/frontends"
 	"github.com/udfx/udfx/harness/value"
+	"github.com/udfx/udfx/internal/notebook"
 
 	"github.com/udfx/udfx/harness/testsetup"
 )
@@ -97,7 +98,7 @@ func parseUDF(tb testing.TB, path, name string) *udf.UDF {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(repoRoot(tb), path)
 	}
-	src, err := os.ReadFile(path)
+	src, err := notebook.ReadCode(path)
 	if err != nil {
 		tb.Fatal(err)
 	}

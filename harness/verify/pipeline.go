@@ -14,6 +14,7 @@ import (
 	"github.com/udfx/udfx/harness/pipeline"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/udf/python"
+	"github.com/udfx/udfx/internal/notebook"
 	"github.com/udfx/udfx/internal/patch"
 )
 
@@ -90,7 +91,7 @@ func (c *recordCheck) pipelineSource(origLoc *Location) ([]byte, bool) {
 		c.fail(InconsistentRecord, "the use site's old text is not the chain the record hashes", c.recordLoc())
 		return nil, false
 	}
-	src, err := os.ReadFile(c.origAbs)
+	src, err := notebook.ReadCode(c.origAbs)
 	if errors.Is(err, fs.ErrNotExist) {
 		c.fail(StaleUDF, fmt.Sprintf("the UDF changed: its file %s is gone", rec.Original.File), origLoc)
 		return nil, false

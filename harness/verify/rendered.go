@@ -3,7 +3,6 @@ package verify
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path"
 	"strings"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/udfx/udfx/harness/translate"
 	"github.com/udfx/udfx/harness/translate/ir"
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/internal/notebook"
 )
 
 // checkRendered holds the columnar and cuda files of a SQL record to what
@@ -41,7 +41,7 @@ func checkRendered(rec *evidence.Record, u *udf.UDF, origAbs, recDir, sqlText st
 			items[i].Status, items[i].Detail = StaleRewrite, detail
 		}
 	}
-	src, err := os.ReadFile(origAbs)
+	src, err := notebook.ReadCode(origAbs)
 	if err != nil {
 		for _, i := range idx {
 			items[i].Status, items[i].Detail = Error, fmt.Sprintf("read the original %s: %v", rec.Original.File, err)

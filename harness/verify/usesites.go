@@ -2,7 +2,6 @@ package verify
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/udf/frontends"
+	"github.com/udfx/udfx/internal/notebook"
 	"github.com/udfx/udfx/internal/patch"
 )
 
@@ -60,7 +60,7 @@ func (v *verifier) checkUseSites(repo string, rec *evidence.Record, u *udf.UDF, 
 	for _, g := range groups {
 		abs := filepath.Join(repo, filepath.FromSlash(g.file))
 		fileLoc := Location{File: v.rel(abs), Line: 1}
-		b, err := os.ReadFile(abs)
+		b, err := notebook.ReadCode(abs)
 		if err != nil {
 			return fmt.Sprintf("the use site's file %s cannot be read: %v", g.file, err), fileLoc
 		}

@@ -43,6 +43,7 @@ import (
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/udf/frontends"
 	"github.com/udfx/udfx/internal/confine"
+	"github.com/udfx/udfx/internal/notebook"
 	"github.com/udfx/udfx/internal/patch"
 	"github.com/udfx/udfx/internal/typeinfer"
 )
@@ -780,6 +781,10 @@ func (v *verifier) original(ctx context.Context, rec *evidence.Record, repo stri
 	}
 	if rerr != nil {
 		return nil, nil, 0, "", fmt.Errorf("read the original %s: %w", rec.Original.File, rerr)
+	}
+	// A notebook is read as its code cells' Python.
+	if src, rerr = notebook.Code(rec.Original.File, src); rerr != nil {
+		return nil, nil, 0, fmt.Sprintf("the UDF changed: %v", rerr), nil
 	}
 	lang := udf.Language(rec.Original.Language)
 	switch lang {

@@ -15,9 +15,12 @@ package notebook
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -302,4 +305,33 @@ func jsonString(s string) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// Materialize writes the Python of the notebook at path into dir, as a
+// file the Python drivers load in its place (the notebook's own path stays
+// the module's __file__ and the name in its tracebacks), and returns the
+// file's path. The name carries the code's hash, so a changed notebook is
+// a new file.
+func Materialize(dir, path string) (string, error) {
+	code, err := ReadCode(path)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(code)
+	stem := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	out := filepath.Join(dir, "notebook-"+hex.EncodeToString(sum[:6])+"-"+stem+".py")
+	if err := os.WriteFile(out, code, 0o644); err != nil {
+		return "", err
+	}
+	return out, nil
+}
+
+// ReadCode reads the file at path as udfx reads a UDF's source: a
+// notebook as its code cells' Python, any other file as it is.
+func ReadCode(path string) ([]byte, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Code(path, raw)
 }

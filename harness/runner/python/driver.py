@@ -975,9 +975,10 @@ def preload_libraries(cfg):
             pass
 
 
-def load_module(path, memory_mb=0, udf_name=None):
+def load_module(path, memory_mb=0, udf_name=None, source=None):
     """Imports the UDF's module without its top-level job (udfx_jobfree). Returns
-    the module and the left-out lines ("" when none)."""
+    the module and the left-out lines ("" when none). source, for a notebook,
+    is the file of its code cells' Python; path stays the module's file."""
     name = "udfx_user_module"
     d = os.path.dirname(path)
     if d not in sys.path:
@@ -991,9 +992,9 @@ def load_module(path, memory_mb=0, udf_name=None):
         if pkg_root not in sys.path:
             sys.path.insert(0, pkg_root)
     try:
-        jf = udfx_jobfree.parse(path)
+        jf = udfx_jobfree.parse(source or path)
     except SyntaxError as e:
-        fail("compile", file=e.filename or path, line=e.lineno or 0, msg="%s: %s" % (type(e).__name__, e.msg))
+        fail("compile", file=path if source else e.filename or path, line=e.lineno or 0, msg="%s: %s" % (type(e).__name__, e.msg))
     except OSError as e:
         fail("compile", file=path, line=0, msg="cannot read %s: %s" % (path, e))
     if udf_name:
@@ -1001,10 +1002,15 @@ def load_module(path, memory_mb=0, udf_name=None):
         if why:
             fail("compile", file=path, line=line, msg=why)
     search = [d] if os.path.basename(path) == "__init__.py" else None
-    spec = importlib.util.spec_from_file_location(name, path, submodule_search_locations=search)
+    if source:
+        spec = importlib.util.spec_from_loader(name, None, origin=path)
+    else:
+        spec = importlib.util.spec_from_file_location(name, path, submodule_search_locations=search)
     if spec is None:
         fail("compile", file=path, line=0, msg="cannot import %s as a Python module" % path)
     mod = importlib.util.module_from_spec(spec)
+    if source:
+        mod.__file__ = path
     sys.modules[name] = mod
     try:
         # Run under a name other than __main__, so the file's
@@ -1325,7 +1331,7 @@ def main():
     # count in the baseline, not against the UDF.
     preload_libraries(cfg)
     set_memory_limit(cfg.get("memory_mb", 0))
-    mod, left_out = load_module(path, cfg.get("memory_mb", 0), cfg["name"])
+    mod, left_out = load_module(path, cfg.get("memory_mb", 0), cfg["name"], cfg.get("source"))
     func, eval_type, rt = resolve(cfg, mod)
     want = cfg.get("return_type")
     if want is not None and load_type(want) != rt:

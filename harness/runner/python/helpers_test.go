@@ -11,6 +11,7 @@ import (
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/udf"
 	pyfront "github.com/udfx/udfx/harness/udf/python"
+	"github.com/udfx/udfx/internal/notebook"
 )
 
 // parseUDF finds the UDF named name in a Python file with udfx's own
@@ -29,7 +30,7 @@ func parseUDF(t testing.TB, path, name string) *udf.UDF {
 
 func parseUDFs(t testing.TB, path string) []udf.UDF {
 	t.Helper()
-	src, err := os.ReadFile(path)
+	src, err := notebook.ReadCode(path)
 	require.NoError(t, err)
 	f := pyfront.New()
 	defer f.Close()

@@ -81,3 +81,15 @@ func TestAModuleOfAPackageKeepsItsRelativeImports(t *testing.T) {
 	assert.Equal(t, []string{value.Token(value.StringOf("Q2")), value.Token(value.StringOf("unknown")), value.Token(value.NullValue())}, tokens(got))
 	assert.Contains(t, r.Describe(), "the module's top-level Spark job (lines 16, 17, 18) left out")
 }
+
+// A notebook's UDF runs from its code cells: magics are comments, the
+// session and the job at the top level are left out, a constant of an
+// earlier cell is kept, and the lines named are the notebook's Python's.
+func TestANotebooksUDFRuns(t *testing.T) {
+	u := parseUDF(t, "testdata/codes.ipynb", "label")
+	r := newRunner(t, u, runner.DefaultLimits)
+	got, err := r.Run(context.Background(), [][]value.Value{{value.StringOf(" a1 ")}, {value.NullValue()}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{value.Token(value.StringOf("code:a1")), value.Token(value.NullValue())}, tokens(got))
+	assert.Contains(t, r.Describe(), "the module's top-level Spark job (lines 8, 21) left out")
+}

@@ -32,6 +32,7 @@ import (
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/value"
+	"github.com/udfx/udfx/internal/notebook"
 	"github.com/udfx/udfx/internal/sandbox"
 
 	"github.com/udfx/udfx/harness/pyenv"
@@ -143,24 +144,36 @@ func New(ctx context.Context, u *udf.UDF, opts Options) (*Runner, error) {
 	if err != nil {
 		return nil, fmt.Errorf("python runner: %w", err)
 	}
+	dir, err := os.MkdirTemp("", "udfx-python-")
+	if err != nil {
+		return nil, fmt.Errorf("python runner: %w", err)
+	}
 	cfg := map[string]any{
 		"file": file, "name": u.Name, "kind": string(u.Kind), "flavor": string(u.PandasFlavor),
 		"memory_mb": opts.Limits.MemoryMB, "batch_size": opts.BatchSize,
 	}
+	if notebook.IsNotebook(file) {
+		// The driver loads the notebook's code cells from a file of their
+		// Python, with the notebook as the module's file.
+		src, err := notebook.Materialize(dir, file)
+		if err != nil {
+			os.RemoveAll(dir)
+			return nil, fmt.Errorf("python runner: %w", err)
+		}
+		cfg["source"] = src
+	}
 	if u.Return != nil {
 		rt, err := sparkJSON(u.Return)
 		if err != nil {
+			os.RemoveAll(dir)
 			return nil, err
 		}
 		cfg["return_type"] = rt
 	}
 	config, err := json.Marshal(cfg)
 	if err != nil {
+		os.RemoveAll(dir)
 		return nil, fmt.Errorf("python runner config: %w", err)
-	}
-	dir, err := os.MkdirTemp("", "udfx-python-")
-	if err != nil {
-		return nil, fmt.Errorf("python runner: %w", err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "driver.py"), driverSource, 0o600); err != nil {
 		os.RemoveAll(dir)

@@ -310,17 +310,21 @@ def forget_package(top, root):
             del STATE["modules"][k]
 
 
-def load_module(path):
+def load_module(path, source=None):
+    """Imports the UDF's module without its top-level job, once per session.
+    source, for a notebook, is the file of its code cells' Python (named by
+    their hash, so it keys the module); path stays the module's file."""
     import hashlib
 
-    key = os.path.abspath(path)
+    key = os.path.abspath(source or path)
     if key in STATE["modules"]:
         return STATE["modules"][key]
     name = "udfx_user_" + hashlib.sha256(key.encode()).hexdigest()[:12]
-    d = os.path.dirname(key)
+    path = os.path.abspath(path)
+    d = os.path.dirname(path)
     if d not in sys.path:
         sys.path.insert(0, d)
-    pkg_name, pkg_root = udfx_jobfree.package_of(key)
+    pkg_name, pkg_root = udfx_jobfree.package_of(path)
     if pkg_name:
         forget_package(pkg_name.split(".")[0], pkg_root)
         why = udfx_jobfree.package_clash(pkg_name, pkg_root)
@@ -330,26 +334,33 @@ def load_module(path):
         name = pkg_name
         if pkg_root not in sys.path:
             sys.path.insert(0, pkg_root)
-    search = [d] if os.path.basename(key) == "__init__.py" else None
-    spec = importlib.util.spec_from_file_location(name, key, submodule_search_locations=search)
-    if spec is None or spec.loader is None:
+    search = [d] if os.path.basename(path) == "__init__.py" else None
+    if source:
+        spec = importlib.util.spec_from_loader(name, None, origin=path)
+    else:
+        spec = importlib.util.spec_from_file_location(name, path, submodule_search_locations=search)
+        if spec is not None and spec.loader is None:
+            spec = None
+    if spec is None:
         raise Fail("compile", file=path, line=0, msg="cannot import %s as a Python module" % path)
     mod = importlib.util.module_from_spec(spec)
+    if source:
+        mod.__file__ = path
     sys.modules[name] = mod
     try:
         # Without the module's top-level Spark job (udfx_jobfree), and not
         # as __main__: the file's `if __name__ == "__main__":` block does
         # not run either.
-        jf = udfx_jobfree.parse(key)
-        udfx_jobfree.run(jf, key, mod.__dict__)
+        jf = udfx_jobfree.parse(source or path)
+        udfx_jobfree.run(jf, path, mod.__dict__)
     except SyntaxError as e:
         del sys.modules[name]
-        raise Fail("compile", file=e.filename or path, line=e.lineno or 0, msg="%s: %s" % (type(e).__name__, e.msg))
+        raise Fail("compile", file=path if source else e.filename or path, line=e.lineno or 0, msg="%s: %s" % (type(e).__name__, e.msg))
     except BaseException as e:  # noqa: B036 -- any import failure is the user's
         del sys.modules[name]
         line = 0
         for fr in traceback.extract_tb(e.__traceback__):
-            if os.path.abspath(fr.filename) == key:
+            if os.path.abspath(fr.filename) == path:
                 line = fr.lineno or 0
         raise Fail("compile", file=path, line=line, msg="%s: %s" % (type(e).__name__, e))
     finally:
@@ -375,7 +386,7 @@ def python_udf(o):
     from pyspark.sql.types import _parse_datatype_string
     from pyspark.util import PythonEvalType
 
-    mod, jf = load_module(o["file"])
+    mod, jf = load_module(o["file"], o.get("source"))
     name = o["name"]
     why, line = udfx_jobfree.refusal(jf, name)
     if why:

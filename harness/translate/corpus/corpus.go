@@ -20,6 +20,7 @@ import (
 
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/udf/frontends"
+	"github.com/udfx/udfx/internal/notebook"
 )
 
 // Case is one row of manifest.tsv: a UDF, its category and the outcome
@@ -76,11 +77,11 @@ type Source struct {
 // Parse reads and parses dir/file with the front-end of its extension.
 func Parse(dir, file string) (*Source, error) {
 	path := filepath.Join(dir, file)
-	src, err := os.ReadFile(path)
+	src, err := notebook.ReadCode(path)
 	if err != nil {
 		return nil, err
 	}
-	lang, ok := map[string]udf.Language{".scala": udf.Scala, ".java": udf.Java, ".py": udf.Python}[filepath.Ext(path)]
+	lang, ok := map[string]udf.Language{".scala": udf.Scala, ".java": udf.Java, ".py": udf.Python, notebook.Ext: udf.Python}[filepath.Ext(path)]
 	if !ok {
 		return nil, fmt.Errorf("%s: not a Scala, Java or Python file", path)
 	}
