@@ -84,11 +84,11 @@ func TestUpdateLayouts(t *testing.T) {
 
 func TestParseRefuses(t *testing.T) {
 	for in, want := range map[string]string{
-		`{`:                                 "not valid JSON",
-		`{"nbformat": 3, "cells": []}`:      "nbformat 3",
-		`{"nbformat": 4}`:                   "no cells array",
-		`{"nbformat": 4, "cells": [{"cell_type": "code", "source": [1]}]}`: "cell 1: a source line is not a string",
-		`{"nbformat": 4, "metadata": {"kernelspec": {"language": "scala"}}, "cells": []}`: "not a Python notebook",
+		`{`:                            "not valid JSON",
+		`{"nbformat": 3, "cells": []}`: "nbformat 3",
+		`{"nbformat": 4}`:              "no cells array",
+		`{"nbformat": 4, "cells": [{"cell_type": "code", "source": [1]}]}`:                    "cell 1: a source line is not a string",
+		`{"nbformat": 4, "metadata": {"kernelspec": {"language": "scala"}}, "cells": []}`:     "not a Python notebook",
 		`{"nbformat": 4, "cells": [{"cell_type": "code", "source": "# %% [udfx] cell 9\n"}]}`: "a line starts as udfx's cell headers do",
 	} {
 		_, err := Parse([]byte(in))
