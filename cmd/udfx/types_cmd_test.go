@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -176,4 +177,32 @@ func TestParseUDFRef(t *testing.T) {
 	} {
 		assert.Equal(t, tc.want, parseUDFRef(tc.in, exists), tc.in)
 	}
+}
+
+// After --apply the call a type was read from is gone, so the record
+// carries the type; verify puts the recorded call back and reads the type
+// from the job again. A schema edited since is a stale UDF, not a pass
+// with the old type.
+func TestVerifyReadsTheTypeFromTheJobAgainAfterApply(t *testing.T) {
+	t.Parallel()
+	dir := typesRepo(t)
+	stdout, stderr, code := runCLI(t, dir, "rewrite", "jobs/prices.py:band", "--rows", "1000", "--apply")
+	require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	require.Equal(t, "dataflow", readRecord(t, dir, "band").TypeSources[0].Source)
+	stdout, stderr, code = runCLI(t, dir, "verify")
+	require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+
+	path := filepath.Join(dir, "jobs", "prices.py")
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(path, []byte(strings.Replace(string(b), "price double", "price string", 1)), 0o644))
+	stdout, _, code = runCLI(t, dir, "verify")
+	assert.Equal(t, exitFailed, code)
+	assert.Contains(t, stdout, "stale-udf")
+	assert.Contains(t, stdout, "the job now gives price the type string (spark.read.schema at line 19: price string); the record was proved for double")
+
+	require.NoError(t, os.WriteFile(path, []byte(strings.Replace(string(b), `.schema("id bigint, price double")`, "", 1)), 0o644))
+	stdout, _, code = runCLI(t, dir, "verify")
+	assert.Equal(t, exitFailed, code)
+	assert.Contains(t, stdout, "the job no longer shows the type of price's column (the record was proved for price double")
 }

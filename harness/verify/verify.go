@@ -825,6 +825,9 @@ func (v *verifier) original(ctx context.Context, rec *evidence.Record, repo stri
 		if open, err = recordTypes(u, rec); err != nil {
 			return nil, nil, line, "", fmt.Errorf("record %s: %w", rec.Original.Name, err)
 		}
+		if problem := useTypesDrift(fe, u, src, rec, open); problem != "" {
+			return nil, nil, line, problem, nil
+		}
 		if rec.Original.SignatureSHA256 == "" {
 			return nil, nil, line, fmt.Sprintf("the record of %s has no signature hash (written by an udfx that did not check signatures, use sites and inputs, or edited): re-run udfx rewrite", u.Name), nil
 		}
