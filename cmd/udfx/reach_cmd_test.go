@@ -42,6 +42,18 @@ func TestRewriteTheUDFsOfAMultiModuleRepository(t *testing.T) {
 	assert.Contains(t, report, "net double (dataflow: spark.read.schema at line 16")
 }
 
+// The same for an sbt build: the Scala UDF's project depends on another
+// project, and both use a library outside Spark's jars; build.sbt
+// declares a Scala library (%%) too. A plain rewrite and verify, on a
+// fresh clone, compile the original against what build.sbt declares,
+// read as data.
+func TestRewriteTheUDFOfAnSbtBuild(t *testing.T) {
+	dir := freshCloneOf(t, "harness/buildpath/testdata/trips")
+	out, report, _ := rewriteApplyVerify(t, dir, "udfs/src/main/scala/com/acme/udfs/Trips.scala:minimumFare", "minimumFare")
+	assert.Contains(t, out, "verified: CASE WHEN (`fare` IS NULL)")
+	assert.Contains(t, report, "build.sbt's classpath (2 libraries, 2 source folders)")
+}
+
 // The forms real Scala code wraps in udf(...) that scan used to miss are
 // found and verified by a plain udfx rewrite FILE:NAME: a placeholder
 // lambda (udf[Long, Long, Long](_ + _)), an eta-expansion with ascribed

@@ -5,10 +5,12 @@
 // Real JVM UDFs import their build's libraries (annotations, Guava,
 // commons-*, cuDF) and the repository's utility modules; compiled
 // against Spark's jars alone they stop at "package ... does not exist".
-// Only Maven builds are read today. The module's pom.xml and those of
-// its parents and sibling modules in the repository are read as data:
-// udfx never runs the repository's build (its plugins and extensions are
-// code a pull request controls). Libraries are resolved by Maven over a
+// Maven and sbt builds are read. The module's pom.xml and those of its
+// parents and sibling modules in the repository, or the build.sbt that
+// defines the module's project and the projects it depends on, are read
+// as data: udfx never runs the repository's build (its plugins, its
+// extensions and the Scala of build.sbt are code a pull request
+// controls). Libraries are resolved by Maven over a
 // pom udfx writes, which names their coordinates and nothing else, so
 // resolving them downloads jars and runs no code of the repository's.
 package buildpath
@@ -52,7 +54,7 @@ func (e *Error) Error() string { return e.Build + ": " + e.Msg }
 func moduleOf(file, root string) (string, string) {
 	dir := filepath.Dir(file)
 	for {
-		for _, name := range []string{"pom.xml"} {
+		for _, name := range []string{"pom.xml", "build.sbt"} {
 			if st, err := os.Stat(filepath.Join(dir, name)); err == nil && st.Mode().IsRegular() {
 				return dir, name
 			}
@@ -92,10 +94,13 @@ func Resolve(ctx context.Context, file, root string, opts Options) (*Classpath, 
 		opts.Env = os.Getenv
 	}
 	dir, name := moduleOf(file, root)
-	if dir == "" {
-		return nil, nil
+	switch name {
+	case "pom.xml":
+		return resolveMaven(ctx, filepath.Join(dir, name), root, opts)
+	case "build.sbt":
+		return resolveSbt(ctx, filepath.Join(dir, name), file, root, opts)
 	}
-	return resolveMaven(ctx, filepath.Join(dir, name), root, opts)
+	return nil, nil
 }
 
 // RepoRoot is the folder Resolve looks for builds up to: root when it is

@@ -78,3 +78,52 @@ func TestTheSyntheticPomDeclaresOnlyDependencies(t *testing.T) {
 	assert.NotContains(t, got, "<build>")
 	assert.NotContains(t, got, "<repositories>")
 }
+
+func sbtFixture(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs("testdata/trips")
+	require.NoError(t, err)
+	return root
+}
+
+// An sbt project gets the libraries build.sbt declares for it and for the
+// projects it depends on (a Scala library with the build's binary
+// suffix), and their sources; Spark (provided) and test libraries are
+// left out. build.sbt is read, never run.
+func TestAnSbtProjectGetsItsLibrariesAndTheProjectsItDependsOn(t *testing.T) {
+	root := sbtFixture(t)
+	file := filepath.Join(root, "udfs/src/main/scala/com/acme/udfs/Trips.scala")
+	cp, err := Resolve(context.Background(), file, root, Options{CacheDir: t.TempDir()})
+	require.NoError(t, err)
+	require.NotNil(t, cp)
+	assert.Equal(t, "build.sbt", cp.Build)
+	assert.Equal(t, []string{filepath.Join(root, "udfs/src/main/scala"), filepath.Join(root, "common/src/main/scala")}, cp.SourceRoots)
+	var names []string
+	for _, j := range cp.Jars {
+		names = append(names, filepath.Base(j))
+	}
+	assert.ElementsMatch(t, []string{"sourcecode_2.13-0.4.2.jar", "jspecify-1.0.0.jar"}, names)
+}
+
+// What build.sbt says in a form udfx does not read, or for another Scala
+// than Spark's, is an error naming the line, once a UDF's project needs
+// it; never a guess.
+func TestAnSbtBuildUdfxCannotReadIsAnErrorNamingTheLine(t *testing.T) {
+	for name, tc := range map[string]struct{ build, want string }{
+		"dependency from an object": {`libraryDependencies += Dependencies.cats`, "build.sbt: line 1: a dependency udfx does not read"},
+		"version from a setting":    {"libraryDependencies += \"a\" % \"b\" % version.value", "line 1: dependency"},
+		"scala 2.12":                {"scalaVersion := \"2.12.18\"\nlibraryDependencies += \"com.lihaoyi\" %% \"sourcecode\" % \"0.4.2\"", "line 2: com.lihaoyi %% sourcecode needs the build's Scala version, and the build sets scalaVersion 2.12.18"},
+		"no scala version":          {`libraryDependencies += "com.lihaoyi" %% "sourcecode" % "0.4.2"`, "sets no scalaVersion (sbt's default is 2.12)"},
+		"unknown project":           {`lazy val udfs = (project in file(".")).dependsOn(core)`, "project udfs depends on core, which udfx does not find in the build"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			require.NoError(t, os.WriteFile(filepath.Join(root, "build.sbt"), []byte(tc.build+"\n"), 0o644))
+			file := filepath.Join(root, "src/main/scala/U.scala")
+			_, err := Resolve(context.Background(), file, root, Options{CacheDir: t.TempDir()})
+			var be *Error
+			require.ErrorAs(t, err, &be)
+			assert.Contains(t, be.Error(), tc.want)
+		})
+	}
+}

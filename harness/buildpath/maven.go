@@ -352,6 +352,13 @@ func resolveMaven(ctx context.Context, modulePom, root string, opts Options) (*C
 			external = append(external, d)
 		}
 	}
+	return resolveExternal(ctx, build, cp, external, boms, opts)
+}
+
+// resolveExternal adds to cp the jars Maven resolves for the external
+// dependencies (and imported boms) a build declares, after checking that
+// each coordinate is one udfx can write into its synthetic pom.
+func resolveExternal(ctx context.Context, build string, cp *Classpath, external, boms []dependency, opts Options) (*Classpath, error) {
 	if len(external) == 0 {
 		return cp, nil
 	}
@@ -378,7 +385,16 @@ func resolveMaven(ctx context.Context, modulePom, root string, opts Options) (*C
 	if err != nil {
 		return nil, &Error{Build: build, Msg: err.Error()}
 	}
-	cp.Jars = jars
+	// What a library brings of Spark's own groups (a Scala library's
+	// scala-library) is Spark's on a cluster.
+	cp.Jars = slices.DeleteFunc(jars, func(j string) bool {
+		for _, g := range providedBySpark {
+			if strings.Contains(filepath.ToSlash(j), "/"+strings.ReplaceAll(g, ".", "/")+"/") {
+				return true
+			}
+		}
+		return false
+	})
 	return cp, nil
 }
 
