@@ -54,3 +54,38 @@ func FuzzPom(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSbt reads arbitrary text as build.sbt: reading never panics, every
+// project has its name and a folder, and every dependency read names a
+// line of the file (coordinates are checked before any pom is written,
+// as FuzzPom checks).
+func FuzzSbt(f *testing.F) {
+	b, err := os.ReadFile("testdata/trips/build.sbt")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b)
+	f.Add([]byte("libraryDependencies += \"a\" %% \"b\" % v % Test\nval v = \"1\"\nlazy val x = project.in(file(\"x\")).dependsOn(y % \"test\")\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "build.sbt")
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		build, err := readSbt(path)
+		if err != nil {
+			return
+		}
+		for name, p := range build.projects {
+			if p.dir == "" || p.name != name {
+				t.Fatalf("project %q: folder %q, name %q", name, p.dir, p.name)
+			}
+			for _, d := range p.deps {
+				if d.line < 1 || d.line > strings.Count(string(b), "\n")+1 {
+					t.Fatalf("project %q: dependency %s:%s at line %d of %q", name, d.GroupID, d.ArtifactID, d.line, b)
+				}
+			}
+		}
+		_ = build.projectOf(filepath.Join(dir, "src", "U.scala"))
+	})
+}
