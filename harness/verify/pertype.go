@@ -29,6 +29,7 @@ type perTypeEntry struct {
 // type outside them reaches raise_error. It reports whether checking goes
 // on.
 func (c *recordCheck) checkTypeGuard(u *udf.UDF, open []string, f rewriteFiles) bool {
+	stale := ""
 	problem := func() string {
 		if len(c.rec.PerType) == 0 {
 			// A type proved per type holds only behind its guard.
@@ -42,6 +43,14 @@ func (c *recordCheck) checkTypeGuard(u *udf.UDF, open []string, f rewriteFiles) 
 		names, entries, problem := perTypeEntries(c.rec)
 		if problem != "" {
 			return problem
+		}
+		for _, name := range names {
+			for _, p := range u.Params {
+				if p.Name == name && !slices.Contains(open, name) && p.Type != nil {
+					stale = fmt.Sprintf("the UDF changed: the source now gives %s the type %s, and the record was proved per type for an untyped %s; re-run udfx rewrite", name, p.Type, name)
+					return ""
+				}
+			}
 		}
 		a, b := slices.Clone(names), slices.Clone(open)
 		slices.Sort(a)
@@ -75,6 +84,10 @@ func (c *recordCheck) checkTypeGuard(u *udf.UDF, open []string, f rewriteFiles) 
 		}
 		return ""
 	}()
+	if stale != "" {
+		c.fail(StaleUDF, stale, nil)
+		return false
+	}
 	if problem != "" {
 		c.fail(InconsistentRecord, problem, c.recordLoc())
 		return false
