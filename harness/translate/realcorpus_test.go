@@ -229,5 +229,5 @@ func TestRealShapedCorpus(t *testing.T) {
 
 // languageOf is a case's language by its file's extension.
 func languageOf(file string) string {
-	return map[string]string{".scala": string(udf.Scala), ".java": string(udf.Java), ".py": string(udf.Python)}[filepath.Ext(file)]
+	return map[string]string{".scala": string(udf.Scala), ".java": string(udf.Java), ".py": string(udf.Python), ".ipynb": string(udf.Python)}[filepath.Ext(file)]
 }
