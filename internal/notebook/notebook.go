@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -57,7 +58,17 @@ type cell struct {
 	index  int
 	lines  []string
 	string bool
-	magics bool // some line stands for a magic
+}
+
+// magic reports, per line, whether it is IPython syntax rather than
+// Python (under a cell magic, every line), which Code writes as a comment.
+func (c cell) magic() []bool {
+	out := make([]bool, len(c.lines))
+	cellMagic := len(c.lines) > 0 && strings.HasPrefix(strings.TrimLeft(c.lines[0], " \t"), "%%")
+	for i, l := range c.lines {
+		out[i] = cellMagic || isMagic(strings.TrimSuffix(l, "\n"))
+	}
+	return out
 }
 
 // Parse reads raw as a notebook. It fails on text that is not a notebook
@@ -149,14 +160,13 @@ func splitLines(s string) []string {
 func (n *Notebook) Code() []byte {
 	var b bytes.Buffer
 	for i := range n.cells {
-		c := &n.cells[i]
+		c := n.cells[i]
 		b.WriteString(headerPrefix + strconv.Itoa(c.index+1) + "\n")
-		cellMagic := len(c.lines) > 0 && strings.HasPrefix(strings.TrimLeft(c.lines[0], " \t"), "%%")
-		for _, l := range c.lines {
+		magic := c.magic()
+		for j, l := range c.lines {
 			text := strings.TrimSuffix(l, "\n")
-			if cellMagic || isMagic(text) {
+			if magic[j] {
 				text = magicPrefix + text
-				c.magics = true
 			}
 			b.WriteString(text + "\n")
 		}
@@ -211,9 +221,10 @@ func (n *Notebook) Update(code []byte) ([]byte, error) {
 			continue
 		}
 		c := n.cells[i]
+		hadMagic := slices.Contains(c.magic(), true)
 		lines := splitLines(newCells[i])
 		for j, l := range lines {
-			if c.magics && strings.HasPrefix(l, magicPrefix) {
+			if hadMagic && strings.HasPrefix(l, magicPrefix) {
 				lines[j] = strings.TrimPrefix(l, magicPrefix)
 			}
 		}
