@@ -44,6 +44,7 @@ func (c *recordCheck) checkTypeGuard(u *udf.UDF, open []string, f rewriteFiles) 
 		if problem != "" {
 			return problem
 		}
+		c.guardNames, c.guardEntries = names, entries
 		for _, name := range names {
 			for _, p := range u.Params {
 				if p.Name == name && !slices.Contains(open, name) && p.Type != nil {
@@ -140,7 +141,7 @@ func (c *recordCheck) rerunPerType(ctx context.Context, u *udf.UDF, f rewriteFil
 	if len(c.rec.PerType) < 2 || c.v.opts.SkipRerun || f.sqlIdx < 0 || c.items[f.sqlIdx].Status != Pass {
 		return
 	}
-	names, entries, _ := perTypeEntries(c.rec)
+	names, entries := c.guardNames, c.guardEntries
 	it := &c.items[f.sqlIdx]
 	var done []string
 	for _, e := range entries[1:] {

@@ -601,6 +601,10 @@ type recordCheck struct {
 	origAbs string
 	pol     *policy
 	items   []Item
+	// guardNames and guardEntries are the record's per-type tests as
+	// checkTypeGuard read them, for rerunPerType.
+	guardNames   []string
+	guardEntries []perTypeEntry
 }
 
 // newRecordCheck reads the record and makes its items. A record that
