@@ -123,16 +123,52 @@ func New(ctx context.Context, u *udf.UDF, opts Options) (*Runner, error) {
 		return nil, err
 	}
 	start := time.Now()
-	if r.build, err = buildpath.Resolve(ctx, absFile, buildpath.RepoRoot(u.Root, srcDir), buildpath.Options{CacheDir: opts.CacheDir, Env: opts.Env}); err != nil {
-		return nil, &runner.EnvError{What: "the build's classpath", Msg: err.Error()}
-	}
-	if r.classes, r.cacheHit, err = compileUser(ctx, &t, sb, opts.CacheDir, cpHash, u.Path(), scala, LiftedSource(u), r.build); err != nil {
+	if r.classes, r.cacheHit, r.build, err = compileOriginal(ctx, &t, sb, cpHash, u, opts.CacheDir, opts.Env); err != nil {
 		return nil, err
 	}
 	r.compileTime = time.Since(start)
 	r.call = staticCall(u)
 	r.args = r.commandArgs()
 	return r, nil
+}
+
+// compileOriginal compiles u's file against t's Spark jars and what the
+// repository's build declares (resolved here), in the sandbox sb.
+func compileOriginal(ctx context.Context, t *Tools, sb sandbox.Decision, cpHash string, u *udf.UDF, cacheDir string, env func(string) string) (classes string, hit bool, build *buildpath.Classpath, err error) {
+	absFile, err := filepath.Abs(u.Path())
+	if err != nil {
+		return "", false, nil, fmt.Errorf("locating %s: %w", u.File, err)
+	}
+	if build, err = buildpath.Resolve(ctx, absFile, buildpath.RepoRoot(u.Root, filepath.Dir(absFile)), buildpath.Options{CacheDir: cacheDir, Env: env}); err != nil {
+		return "", false, nil, &runner.EnvError{What: "the build's classpath", Msg: err.Error()}
+	}
+	classes, hit, err = compileUser(ctx, t, sb, cacheDir, cpHash, u.Path(), u.Language == udf.Scala, LiftedSource(u), build)
+	return classes, hit, build, err
+}
+
+// CompileOriginal compiles u's file as New does for the runner (against
+// t's Spark jars and the libraries and module sources the repository's
+// build declares, contained as limits say, cached in cacheDir) and
+// returns the folder of its classes and the build's classpath (nil when
+// the file is in no build udfx reads). udfx's Spark engine registers
+// these classes, so that both run the same compiled original.
+func CompileOriginal(ctx context.Context, t *Tools, limits runner.Limits, u *udf.UDF, cacheDir string, env func(string) string) (string, *buildpath.Classpath, error) {
+	if env == nil {
+		env = os.Getenv
+	}
+	if t.SparkJars == "" || t.Javac == "" || u.Language == udf.Scala && len(t.ScalaJars) == 0 {
+		return "", nil, &runner.EnvError{What: "JDK", Msg: "compiling " + u.File + " needs a JDK, Spark's jars and, for Scala, a Scala " + ScalaBinary + " compiler: " + strings.Join(t.Notes, "; ")}
+	}
+	sb, err := limits.Contain()
+	if err != nil {
+		return "", nil, err
+	}
+	cpHash, err := classpathHash(t)
+	if err != nil {
+		return "", nil, err
+	}
+	classes, _, build, err := compileOriginal(ctx, t, sb, cpHash, u, cacheDir, env)
+	return classes, build, err
 }
 
 // callable rejects what can be seen from the model alone.
