@@ -1,9 +1,12 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // greetUDF is a Hive simple UDF as Hive UDF libraries write it: Writables
@@ -31,4 +34,21 @@ func TestRewriteAHiveUDFOverText(t *testing.T) {
 	rewrite, _, verify := rewriteApplyVerify(t, dir, "src/udfs/Greet.java:Greet", "Greet")
 	assert.Contains(t, rewrite, "result         verified: CASE WHEN (`name` IS NULL) THEN CAST(NULL AS STRING) ELSE concat('Hello, ', ")
 	assert.Contains(t, verify, "1 rewrite checked (1 records): 1 pass")
+}
+
+// On --engine spark the same rewrite is proved against what Spark itself
+// does with the Hive UDF (created with CREATE TEMPORARY FUNCTION in a
+// Hive-enabled session, run through HiveSimpleUDF), and udfx verify
+// re-proves it there.
+func TestRewriteAHiveUDFOnSpark(t *testing.T) {
+	dir := repoWithFile(t, "src/udfs/Greet.java", greetUDF)
+	stdout, stderr, code := runCLI(t, dir, "rewrite", "src/udfs/Greet.java:Greet", "--engine", "spark", "--apply")
+	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	assert.Contains(t, stdout, "result         verified: CASE WHEN (`name` IS NULL) THEN CAST(NULL AS STRING) ELSE concat('Hello, ', ")
+	rep, err := os.ReadFile(filepath.Join(dir, ".udfx", "Greet", "report.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(rep), "HiveSimpleUDF", "the original's plan runs the Hive UDF as Spark wraps it")
+	vout, verr, vcode := runCLI(t, dir, "verify")
+	require.Equal(t, 0, vcode, "stdout:\n%s\nstderr:\n%s", vout, verr)
+	assert.Contains(t, vout, "1 pass")
 }

@@ -122,11 +122,12 @@ func startSpark(ctx context.Context, e *env, o *sparkOptions, u *udf.UDF, ansi b
 	}
 	if u.Language == udf.Scala || u.Language == udf.Java {
 		say("compiling " + u.Name + " for Spark")
-		jar, err := spark.CompileUDF(ctx, u, cfg)
+		jars, err := spark.CompileUDF(ctx, u, cfg)
 		if err != nil {
 			return nil, sparkError(err)
 		}
-		cfg.Jars = []string{jar}
+		cfg.Jars = jars
+		cfg.Hive = u.Kind == udf.KindHiveUDF || u.Kind == udf.KindHiveGenericUDF
 	}
 	if cfg.Comet != "" {
 		say("starting Spark with Comet")

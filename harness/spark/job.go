@@ -338,6 +338,16 @@ func (s *Session) original(ctx context.Context, u *udf.UDF) (map[string]any, str
 			}
 			s.jvm[key] = j
 		}
+		if j.Hive != "" {
+			if s.info.Connect {
+				return nil, "", &runner.NotCallableError{UDF: u.Name, Reason: "a Hive UDF is registered with CREATE TEMPORARY FUNCTION in a Hive-enabled session, and a Spark Connect client cannot enable Hive in the server's; use a local or cluster master"}
+			}
+			if err := s.withJars(ctx, j.jars(), true); err != nil {
+				return nil, "", err
+			}
+			return map[string]any{"language": string(u.Language), "name": u.Name, "jar": j.Jar, "shim": j.Shim,
+				"sql_name": j.sqlName(), "hive": j.Hive}, j.Call, nil
+		}
 		if s.info.Connect {
 			// The jar goes to the server as an artifact of this session
 			// and the shim, a UDFn calling the original, is registered
@@ -346,10 +356,10 @@ func (s *Session) original(ctx context.Context, u *udf.UDF) (map[string]any, str
 				return nil, "", &runner.NotCallableError{UDF: u.Name, Reason: "over Spark Connect a Java UDF is registered by its UDFn class (registerJavaFunction); one held as a UserDefinedFunction has none; use a local or cluster master"}
 			}
 			call := fmt.Sprintf("spark.addArtifacts(%q); spark.udf.registerJavaFunction(name, %q, %q)", filepath.Base(j.Jar), j.Shim, u.Return.String())
-			return map[string]any{"language": string(u.Language), "name": u.Name, "jar": j.Jar, "shim": j.Shim,
+			return map[string]any{"language": string(u.Language), "name": u.Name, "jar": j.Jar, "libs": j.Libs, "shim": j.Shim,
 				"sql_name": j.sqlName(), "return_type": u.Return.String()}, call, nil
 		}
-		if err := s.withJar(ctx, j.Jar); err != nil {
+		if err := s.withJars(ctx, j.jars(), false); err != nil {
 			return nil, "", err
 		}
 		return map[string]any{"language": string(u.Language), "name": u.Name, "jar": j.Jar, "shim": j.Shim,

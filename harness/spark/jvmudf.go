@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/udfx/udfx/harness/buildpath"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/runner/jvm"
 	"github.com/udfx/udfx/harness/udf"
@@ -44,7 +45,21 @@ type jvmOriginal struct {
 	// Connect's registerJavaFunction can then instantiate the shim by its
 	// name, from the jar added as an artifact, with no py4j.
 	UDFn bool
+	// Hive is the binary name of a Hive UDF's class (simple or
+	// GenericUDF). Such a UDF has no shim: Spark registers it as the
+	// user's job does, with CREATE TEMPORARY FUNCTION in a Hive-enabled
+	// session, and wraps it in HiveSimpleUDF or HiveGenericUDF, whose
+	// conversions of Writables and NULLs are what udfx must match. Shim
+	// is then only the name the function is registered under.
+	Hive string
+	// Libs are the libraries the repository's build declares for the
+	// UDF's module (buildpath), which go on the session's class path
+	// with Jar, after Spark's own.
+	Libs []string
 }
+
+// jars are the jars the UDF needs on the session's class path.
+func (j *jvmOriginal) jars() []string { return append([]string{j.Jar}, j.Libs...) }
 
 // sqlName is the name the shim registers the UDF under.
 func (j *jvmOriginal) sqlName() string {
@@ -53,7 +68,7 @@ func (j *jvmOriginal) sqlName() string {
 
 // shimVersion changes when the shims' templates do, so that cached jars
 // are rebuilt.
-const shimVersion = "4"
+const shimVersion = "5"
 
 const shimPrefix = "UdfxShim_"
 
@@ -73,6 +88,7 @@ type jvmBuild struct {
 	call string
 	file string // the shim's source
 	udfn bool   // the shim implements UDFn (jvmOriginal.UDFn)
+	hive string // a Hive UDF's class, registered with no shim (jvmOriginal.Hive)
 }
 
 // prepareJVMs is prepareJVM for several UDFs: each source file is compiled
@@ -112,14 +128,19 @@ func prepareJVMs(ctx context.Context, us []*udf.UDF, in *Install, env func(strin
 	}
 	// The UDFs to build, by source file, in the order they came.
 	type source struct {
-		file   string
 		scala  bool
 		builds []*jvmBuild
-		// lifted is the object that holds a UDF defined inside a method
-		// (jvm.LiftedSource), compiled with the file; such a UDF is
-		// built on its own.
-		lifted []byte
+		queued bool
+		// classes are the source's compiled classes, as the JVM runner
+		// compiles them (jvm.CompileOriginal: against the libraries and
+		// module sources the repository's build declares, a UDF defined
+		// inside a method with the object that lifts it), and build is
+		// that classpath; err is the compilation's failure.
+		classes string
+		build   *buildpath.Classpath
+		err     error
 	}
+	shipped := artifactsIn(in.Jars)
 	var sources []*source
 	byFile := map[string]*source{}
 	byKey := map[string]int{}
@@ -134,35 +155,47 @@ func prepareJVMs(ctx context.Context, us []*udf.UDF, in *Install, env func(strin
 			errs[i] = &EnvError{What: "Scala compiler", Msg: "no Scala " + in.ScalaBinary + " compiler: " + strings.Join(tools.Notes, "; ")}
 			continue
 		}
-		src, err := os.ReadFile(u.Path())
-		if err != nil {
-			errs[i] = fmt.Errorf("reading the UDF's source: %w", err)
+		group := u.Path() + "\x00" + string(u.Language)
+		if jvm.LiftedSource(u) != nil {
+			// A UDF lifted out of a method is compiled on its own, with
+			// its lifting object.
+			group += "\x00" + u.Name
+		}
+		s := byFile[group]
+		if s == nil {
+			s = &source{scala: scala}
+			s.classes, s.build, s.err = jvm.CompileOriginal(ctx, &tools, runner.DefaultLimits, u, filepath.Join(cacheDir, "originals"), tenv)
+			byFile[group] = s
+		}
+		if s.err != nil {
+			errs[i] = s.err
 			continue
+		}
+		var libs []string
+		if s.build != nil {
+			libs = notShipped(s.build.Jars, shipped)
 		}
 		compiler := "javac " + tools.JDKVersion
 		if scala {
 			compiler = "scalac " + tools.ScalaVersion
 		}
-		lifted := jvm.LiftedSource(u)
-		key := hashOf("spark-udf", shimVersion, string(src), filepath.Base(u.File), string(u.Language), string(u.Kind), u.Name,
-			strconv.Itoa(len(u.Params)), u.Return.String(), resolved(in.Jars), in.SparkVersion, compiler, string(lifted))
+		// The classes' folder is named by a hash of everything they were
+		// compiled from (the source, the build's sources and libraries,
+		// the compilers and Spark's jars).
+		key := hashOf("spark-udf", shimVersion, s.classes, strings.Join(libs, "\x00"), string(u.Language), string(u.Kind), u.Name,
+			strconv.Itoa(len(u.Params)), u.Return.String(), resolved(in.Jars), in.SparkVersion, compiler)
 		if first, ok := byKey[key]; ok {
 			aliases = append(aliases, [2]int{i, first})
 			continue
 		}
 		byKey[key] = i
 		if j, ok := cachedJVM(filepath.Join(cacheDir, key)); ok {
+			j.Libs = libs
 			outs[i] = j
 			continue
 		}
-		group := u.Path() + "\x00" + string(u.Language)
-		if lifted != nil {
-			group += "\x00" + u.Name
-		}
-		s := byFile[group]
-		if s == nil {
-			s = &source{file: u.Path(), scala: scala, lifted: lifted}
-			byFile[group] = s
+		if !s.queued {
+			s.queued = true
 			sources = append(sources, s)
 		}
 		s.builds = append(s.builds, &jvmBuild{i: i, key: key, shim: shimPrefix + key[:16]})
@@ -173,12 +206,48 @@ func prepareJVMs(ctx context.Context, us []*udf.UDF, in *Install, env func(strin
 		}
 	}
 	for _, s := range sources {
-		buildSource(ctx, &tools, in, s.file, s.lifted, s.scala, s.builds, us, outs, errs, cacheDir)
+		var libs []string
+		if s.build != nil {
+			libs = notShipped(s.build.Jars, shipped)
+		}
+		buildSource(ctx, &tools, in, s.classes, libs, s.scala, s.builds, us, outs, errs, cacheDir)
 	}
 	for _, a := range aliases {
 		outs[a[0]], errs[a[0]] = outs[a[1]], errs[a[1]]
 	}
 	return outs, errs
+}
+
+// jarVersionRE splits a jar's file name into the artifact and its version
+// ("commons-lang3" and "3.17.0" of commons-lang3-3.17.0.jar).
+var jarVersionRE = regexp.MustCompile(`^(.+?)-(\d[^-]*(?:-.*)?)\.jar$`)
+
+// artifactsIn names the artifacts of the jars in dir (Spark's jars).
+func artifactsIn(dir string) map[string]bool {
+	out := map[string]bool{}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if m := jarVersionRE.FindStringSubmatch(e.Name()); m != nil {
+			out[m[1]] = true
+		}
+	}
+	return out
+}
+
+// notShipped leaves out of a build's libraries those whose artifact
+// Spark ships in another version. Jars go on the driver's class path
+// before Spark's (spark.driver.extraClassPath prepends), where a job's
+// jars on a cluster come after them, as in the JVM runner: there Spark's
+// copy is the one loaded, so it must be here too.
+func notShipped(jars []string, shipped map[string]bool) []string {
+	var out []string
+	for _, j := range jars {
+		if m := jarVersionRE.FindStringSubmatch(filepath.Base(j)); m != nil && shipped[m[1]] {
+			continue
+		}
+		out = append(out, j)
+	}
+	return out
 }
 
 // registrable refuses, before any compilation, what the shim cannot
@@ -188,9 +257,7 @@ func registrable(u *udf.UDF) error {
 		return &runner.NotCallableError{UDF: u.Name, Reason: fmt.Sprintf("%s is a %s UDF; only Scala and Java UDFs are compiled", u.Name, u.Language)}
 	}
 	switch u.Kind {
-	case udf.KindFunctionClass, udf.KindUDFClass, udf.KindLambda, udf.KindFunctionRef:
-	case udf.KindHiveUDF, udf.KindHiveGenericUDF:
-		return &runner.NotCallableError{UDF: u.Name, Reason: "a Hive UDF is registered with CREATE TEMPORARY FUNCTION in a Hive-enabled session, which udfx's Spark engine does not start"}
+	case udf.KindFunctionClass, udf.KindUDFClass, udf.KindLambda, udf.KindFunctionRef, udf.KindHiveUDF, udf.KindHiveGenericUDF:
 	default:
 		return &runner.NotCallableError{UDF: u.Name, Reason: fmt.Sprintf("udfx's Spark engine does not register JVM UDFs of kind %s", u.Kind)}
 	}
@@ -216,17 +283,19 @@ func cachedJVM(dir string) (*jvmOriginal, bool) {
 	if err1 != nil || err2 != nil {
 		return nil, false
 	}
-	udfn, err := os.ReadFile(filepath.Join(dir, "udfn.txt"))
-	if err != nil {
+	udfn, err1 := os.ReadFile(filepath.Join(dir, "udfn.txt"))
+	hive, err2 := os.ReadFile(filepath.Join(dir, "hive.txt"))
+	if err1 != nil || err2 != nil {
 		return nil, false
 	}
-	return &jvmOriginal{Jar: filepath.Join(dir, "udf.jar"), Shim: string(shim), Call: string(call), UDFn: string(udfn) == "udfn"}, true
+	return &jvmOriginal{Jar: filepath.Join(dir, "udf.jar"), Shim: string(shim), Call: string(call), UDFn: string(udfn) == "udfn", Hive: string(hive)}, true
 }
 
-// buildSource compiles one source file, the shims of its UDFs (one
-// compiler run; one each when that fails, to tell which), and their jars
-// into the cache.
-func buildSource(ctx context.Context, tools *jvm.Tools, in *Install, file string, lifted []byte, scala bool, builds []*jvmBuild, us []*udf.UDF, outs []*jvmOriginal, errs []error, cacheDir string) {
+// buildSource compiles the shims of one source file's UDFs (one
+// compiler run; one each when that fails, to tell which) against the
+// source's classes and the build's libraries, and writes their jars into
+// the cache.
+func buildSource(ctx context.Context, tools *jvm.Tools, in *Install, userClasses string, libs []string, scala bool, builds []*jvmBuild, us []*udf.UDF, outs []*jvmOriginal, errs []error, cacheDir string) {
 	fail := func(err error) {
 		for _, b := range builds {
 			if errs[b.i] == nil {
@@ -241,24 +310,6 @@ func buildSource(ctx context.Context, tools *jvm.Tools, in *Install, file string
 	}
 	defer os.RemoveAll(tmp)
 
-	userClasses := filepath.Join(tmp, "user")
-	sources := []string{file}
-	if lifted != nil {
-		p := filepath.Join(tmp, "lifted", jvm.LiftedFile)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			fail(err)
-			return
-		}
-		if err := os.WriteFile(p, lifted, 0o644); err != nil {
-			fail(err)
-			return
-		}
-		sources = append(sources, p)
-	}
-	if err := compile(ctx, tools, in, scala, sources, userClasses, ""); err != nil {
-		fail(err)
-		return
-	}
 	classes, err := readClasses(userClasses)
 	if err != nil {
 		fail(err)
@@ -271,6 +322,15 @@ func buildSource(ctx context.Context, tools *jvm.Tools, in *Install, file string
 	var ok []*jvmBuild
 	for _, b := range builds {
 		u := us[b.i]
+		if u.Kind == udf.KindHiveUDF || u.Kind == udf.KindHiveGenericUDF {
+			if b.hive, err = hiveClass(u, classes); err != nil {
+				errs[b.i] = err
+				continue
+			}
+			b.call = fmt.Sprintf("CREATE TEMPORARY FUNCTION name AS '%s'", b.hive)
+			outs[b.i], errs[b.i] = storeJVM(tmp, cacheDir, b, userClasses)
+			continue
+		}
 		expr, typed, pkg, err := registration(u, classes)
 		if err != nil {
 			errs[b.i] = err
@@ -304,7 +364,8 @@ func buildSource(ctx context.Context, tools *jvm.Tools, in *Install, file string
 	for k, b := range ok {
 		files[k] = b.file
 	}
-	if len(ok) > 1 && compile(ctx, tools, in, scala, files, all, userClasses) == nil {
+	shimCP := strings.Join(append([]string{userClasses}, libs...), string(os.PathListSeparator))
+	if len(ok) > 1 && compile(ctx, tools, in, scala, files, all, shimCP) == nil {
 		for _, b := range ok {
 			if err := moveShimClasses(all, shimDir(b), b); err != nil {
 				errs[b.i] = err
@@ -312,7 +373,7 @@ func buildSource(ctx context.Context, tools *jvm.Tools, in *Install, file string
 		}
 	} else {
 		for _, b := range ok {
-			if err := compile(ctx, tools, in, scala, []string{b.file}, shimDir(b), userClasses); err != nil {
+			if err := compile(ctx, tools, in, scala, []string{b.file}, shimDir(b), shimCP); err != nil {
 				errs[b.i] = notCallable(b, err)
 			}
 		}
@@ -322,6 +383,11 @@ func buildSource(ctx context.Context, tools *jvm.Tools, in *Install, file string
 			continue
 		}
 		outs[b.i], errs[b.i] = storeJVM(tmp, cacheDir, b, userClasses, shimDir(b))
+	}
+	for _, b := range builds {
+		if outs[b.i] != nil {
+			outs[b.i].Libs = libs
+		}
 	}
 }
 
@@ -352,9 +418,9 @@ func moveShimClasses(from, dst string, b *jvmBuild) error {
 	return nil
 }
 
-// storeJVM writes b's jar (the source's classes and b's shim) and puts it
-// in the cache under b's key.
-func storeJVM(tmp, cacheDir string, b *jvmBuild, userClasses, shimClasses string) (*jvmOriginal, error) {
+// storeJVM writes b's jar (the source's classes and the folder of b's
+// shim, when it has one) and puts it in the cache under b's key.
+func storeJVM(tmp, cacheDir string, b *jvmBuild, classDirs ...string) (*jvmOriginal, error) {
 	shim := b.shim
 	if b.pkg != "" {
 		shim = b.pkg + "." + b.shim
@@ -363,7 +429,7 @@ func storeJVM(tmp, cacheDir string, b *jvmBuild, userClasses, shimClasses string
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, fmt.Errorf("creating %s: %w", out, err)
 	}
-	if err := writeJar(filepath.Join(out, "udf.jar"), userClasses, shimClasses); err != nil {
+	if err := writeJar(filepath.Join(out, "udf.jar"), classDirs...); err != nil {
 		return nil, err
 	}
 	// .complete last: a cache entry is whole or ignored.
@@ -371,7 +437,7 @@ func storeJVM(tmp, cacheDir string, b *jvmBuild, userClasses, shimClasses string
 	if b.udfn {
 		udfn = "udfn"
 	}
-	for _, f := range [][2]string{{"call.txt", b.call}, {"shim.txt", shim}, {"udfn.txt", udfn}, {".complete", ""}} {
+	for _, f := range [][2]string{{"call.txt", b.call}, {"shim.txt", shim}, {"udfn.txt", udfn}, {"hive.txt", b.hive}, {".complete", ""}} {
 		if err := os.WriteFile(filepath.Join(out, f[0]), []byte(f[1]), 0o644); err != nil {
 			return nil, fmt.Errorf("writing the jar cache: %w", err)
 		}
@@ -387,7 +453,25 @@ func storeJVM(tmp, cacheDir string, b *jvmBuild, userClasses, shimClasses string
 			}
 		}
 	}
-	return &jvmOriginal{Jar: filepath.Join(dir, "udf.jar"), Shim: shim, Call: b.call, UDFn: b.udfn}, nil
+	return &jvmOriginal{Jar: filepath.Join(dir, "udf.jar"), Shim: shim, Call: b.call, UDFn: b.udfn, Hive: b.hive}, nil
+}
+
+// hiveClass finds a Hive UDF's class among the compiled ones: the one of
+// its simple name that Hive can instantiate (it has a constructor).
+func hiveClass(u *udf.UDF, classes []*classInfo) (string, error) {
+	var found []string
+	for _, c := range classes {
+		if simpleName(c.Name) == u.Name && !strings.HasSuffix(c.Name, "$") && c.hasConstructor() {
+			found = append(found, c.Name)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return "", &runner.NotCallableError{UDF: u.Name, Reason: "no class " + u.Name + " in the compiled source"}
+	case 1:
+		return found[0], nil
+	}
+	return "", &runner.NotCallableError{UDF: u.Name, Reason: fmt.Sprintf("several classes are named %s: %s", u.Name, strings.Join(found, ", "))}
 }
 
 func hashOf(parts ...string) string {
@@ -696,21 +780,24 @@ func writeJar(path string, dirs ...string) (err error) {
 }
 
 // CompileUDF compiles a Scala or Java UDF with its registration shim into
-// a jar (cached in cfg.CacheDir) and returns the jar's path: put it in
-// Config.Jars to start a session that runs the UDF without a restart.
-func CompileUDF(ctx context.Context, u *udf.UDF, cfg Config) (string, error) {
+// a jar (cached in cfg.CacheDir) and returns its path followed by the
+// libraries its module's build declares: put them in Config.Jars (and set
+// Config.Hive for a Hive UDF) to start a session that runs the UDF
+// without a restart.
+func CompileUDF(ctx context.Context, u *udf.UDF, cfg Config) ([]string, error) {
 	in, cfg, err := compileConfig(ctx, cfg)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	j, err := prepareJVM(ctx, u, in, cfg.Env, cfg.CacheDir)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	return j.Jar, nil
+	return j.jars(), nil
 }
 
-// CompileUDFs is CompileUDF for several UDFs: each source file is
+// CompileUDFs is CompileUDF for several UDFs, less their libraries (a
+// session adds them when it runs the UDF): each source file is
 // compiled once, and the registration shims of its UDFs in one compiler
 // run, where one CompileUDF per UDF would start the compiler twice for
 // each. jars[i] is us[i]'s jar, empty where it failed; err joins the

@@ -27,6 +27,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -64,6 +65,9 @@ type Config struct {
 	// running session share one class namespace, and two UDF sources that
 	// define the same class (examples/*/ToFahrenheit) would clash.
 	Jars []string
+	// Hive starts the session with Hive support, which a Hive UDF among
+	// Jars needs (a session without it restarts with it for one).
+	Hive bool
 	// Comet, when set, is the Apache DataFusion Comet jar
 	// (mavenjar.Comet): the session runs with Comet's plugin and
 	// CometSettings, the jar on the driver's and the executors' class
@@ -135,6 +139,9 @@ type Session struct {
 	// of the JVM UDF the session was last restarted for.
 	jars     []string
 	restarts int
+	// hive is whether the session runs with Hive support (an in-memory
+	// metastore), which only Hive UDFs need.
+	hive bool
 
 	// pool, when set, takes the session back on Close (see Pool);
 	// poolKey is the configuration it was started with, pooledIdle
@@ -209,7 +216,7 @@ func (cfg Config) checkComet() error {
 
 // startOn starts a session of cfg, defaults filled in, on in.
 func startOn(ctx context.Context, cfg Config, in *Install) (*Session, error) {
-	s := &Session{cfg: cfg, in: in, env: cfg.Env, ws: cfg.Workspace, jvm: map[string]*jvmOriginal{}, jars: cfg.Jars}
+	s := &Session{cfg: cfg, in: in, env: cfg.Env, ws: cfg.Workspace, jvm: map[string]*jvmOriginal{}, jars: cfg.Jars, hive: cfg.Hive}
 	if s.ws == "" {
 		d, err := os.MkdirTemp("", "udfx-spark-")
 		if err != nil {
@@ -279,6 +286,9 @@ func (s *Session) start(ctx context.Context) error {
 	req := map[string]any{
 		"op": "start", "master": s.cfg.Master, "remote": s.cfg.Remote, "ansi": s.cfg.ANSI,
 		"jars": s.jars, "conf": s.cfg.Conf, "app": "udfx",
+	}
+	if s.hive {
+		req["hive"] = map[string]any{"warehouse": filepath.Join(s.ws, "hive-warehouse")}
 	}
 	if s.cfg.Comet != "" {
 		req["comet"] = map[string]any{"jar": s.cfg.Comet, "conf": cometSettings()}
@@ -481,17 +491,28 @@ func (s *Session) stop() {
 	}
 }
 
-// withJar makes sure jar is on the JVM's class path, restarting the
-// session with it when it is not.
-func (s *Session) withJar(ctx context.Context, jar string) error {
-	for _, j := range s.jars {
-		if j == jar {
-			return nil
-		}
+// withJars makes sure jars are on the JVM's class path, and with hive
+// that the session has Hive support, restarting the session when it
+// lacks either.
+func (s *Session) withJars(ctx context.Context, jars []string, hive bool) error {
+	onPath := true
+	for _, j := range jars {
+		onPath = onPath && slices.Contains(s.jars, j)
 	}
-	fmt.Fprintf(s.logFile, "udfx: restarting the session to put %s on the class path\n", jar)
+	if onPath && (s.hive || !hive) {
+		return nil
+	}
+	if !onPath {
+		fmt.Fprintf(s.logFile, "udfx: restarting the session to put %s on the class path\n", strings.Join(jars, ", "))
+		s.jars = append(slices.Clone(s.cfg.Jars), jars...)
+	}
+	if hive && !s.hive {
+		// Once on, Hive support stays: it changes nothing for the
+		// other UDFs, and turning it off would cost another restart.
+		fmt.Fprintf(s.logFile, "udfx: restarting the session with Hive support for a Hive UDF\n")
+		s.hive = true
+	}
 	s.stop()
-	s.jars = append(append([]string{}, s.cfg.Jars...), jar)
 	s.restarts++
 	if err := s.start(ctx); err != nil {
 		s.kill()

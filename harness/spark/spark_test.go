@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -798,5 +799,119 @@ func TestAPackageOfTheSameNameFromAnotherRepositoryIsLoadedAfresh(t *testing.T) 
 	first, second := run(u), run(other)
 	if !strings.Contains(first, "Q2") || !strings.Contains(second, "second quarter") {
 		t.Errorf("got %s then %s, want Q2 from this repository's package, then second quarter from the other's", first, second)
+	}
+}
+
+// A Hive simple UDF over Writables is created as a Hive job creates it,
+// CREATE TEMPORARY FUNCTION in a Hive-enabled session (the session
+// restarts with Hive support for it), and Spark runs it through
+// HiveSimpleUDF: the authority for what udfx's JVM runner does with
+// Text and NULL.
+func TestAHiveUDFIsCreatedAsATemporaryFunction(t *testing.T) {
+	u := parseUDF(t, "harness/runner/jvm/testdata/hive/HiveGreet.java", "HiveGreet")
+	rec := generate(t, u, 200)
+	res, err := session(t).Run(context.Background(), Job{UDF: u, Input: rec, Rewrite: "CASE WHEN name IS NULL THEN NULL ELSE concat('Hello, ', trim(name)) END"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := res.Err(); err != nil {
+		t.Fatalf("a side failed: %v", err)
+	}
+	if want := "CREATE TEMPORARY FUNCTION name AS 'udfs.HiveGreet'"; res.Original.Call != want {
+		t.Errorf("call %q, want %q", res.Original.Call, want)
+	}
+	found := false
+	for _, x := range res.Original.UDFs {
+		found = found || x.Class == "HiveSimpleUDF"
+	}
+	if !found {
+		t.Errorf("no HiveSimpleUDF in the original's plan (%+v):\n%s", res.Original.UDFs, res.Original.Plan)
+	}
+	nulls := 0
+	for i := 0; i < int(rec.NumRows()); i++ {
+		if value.FromArrow(rec.Column(0), i).Kind == value.Null {
+			nulls++
+			if res.Original.Values[i].Kind != value.Null {
+				t.Errorf("row %d: NULL gave %s", i, res.Original.Values[i])
+			}
+		}
+	}
+	if nulls == 0 {
+		t.Error("the inputs hold no NULL")
+	}
+	// Spark's trim strips spaces only, String.trim every char up to
+	// U+0020: the generated inputs tell them apart, so the rewrite, not
+	// the original, must differ somewhere.
+	if n, _ := mismatches(res.Original.Values, res.Rewrite.Values); n == 0 {
+		t.Error("trim(name) matched String.trim on every row: the inputs do not reach the original")
+	}
+}
+
+// A JVM UDF that calls a library its Maven build declares runs in Spark
+// with that library on the session's class path (and compiled from the
+// same classes the JVM runner runs): without it the call would fail with
+// NoClassDefFoundError.
+func TestAUDFOfAMavenModuleRunsOnSparkWithItsBuildsLibraries(t *testing.T) {
+	repo := t.TempDir()
+	write := func(rel, text string) {
+		p := filepath.Join(repo, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("pom.xml", `<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>com.acme</groupId>
+  <artifactId>tags</artifactId>
+  <version>1.0</version>
+  <dependencies>
+    <dependency>
+      <groupId>org.jspecify</groupId>
+      <artifactId>jspecify</artifactId>
+      <version>1.0.0</version>
+    </dependency>
+  </dependencies>
+</project>
+`)
+	write("src/main/java/com/acme/Tag.java", `package com.acme;
+
+import org.apache.spark.sql.api.java.UDF1;
+import org.jspecify.annotations.Nullable;
+
+public class Tag implements UDF1<String, String> {
+  @Override
+  public String call(String s) {
+    // A class of the library, loaded when the UDF runs.
+    return Nullable.class.getSimpleName() + ":" + s;
+  }
+}
+`)
+	u := parseUDF(t, filepath.Join(repo, "src/main/java/com/acme/Tag.java"), "Tag")
+	u.Root = repo
+	res, err := session(t).Run(context.Background(), Job{UDF: u, Input: generate(t, u, 20)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Original.Err != nil {
+		t.Fatalf("original: %v", res.Original.Err)
+	}
+	found := false
+	for _, v := range res.Original.Values {
+		found = found || v.Kind == value.String && strings.HasPrefix(v.GoString(), "Nullable:")
+	}
+	if !found {
+		t.Errorf("no value of the library's class name: %v", res.Original.Values)
+	}
+}
+
+func TestOnlyLibrariesSparkDoesNotShipJoinTheClassPath(t *testing.T) {
+	shipped := map[string]bool{"commons-lang3": true, "hive-exec": true}
+	got := notShipped([]string{"/m2/commons-lang3-3.12.0.jar", "/m2/jspecify-1.0.0.jar", "/m2/hive-exec-2.3.9-core.jar", "/m2/tool.jar"}, shipped)
+	want := []string{"/m2/jspecify-1.0.0.jar", "/m2/tool.jar"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
 	}
 }

@@ -214,14 +214,14 @@ func TestRealShapedCorpus(t *testing.T) {
 	report := b.String()
 	t.Log("\n" + report)
 
-	// Not strict: udfx's Spark engine does not register every kind of
-	// UDF its runners run (Hive UDFs, UDFs defined inside main), and
-	// spark-reference.golden records each of those as not checked, with
-	// the reason; a disagreement with real Spark always fails.
+	// Strict: udfx's Spark engine registers every kind of UDF the
+	// verified cases hold (Hive UDFs with CREATE TEMPORARY FUNCTION, UDFs
+	// defined inside main from their lifted object), so a verified case
+	// that real Spark cannot check fails, as a disagreement does.
 	if full {
-		checkSparkReference(t, realCorpusDir, verified, false)
+		checkSparkReference(t, realCorpusDir, verified, true)
 	} else {
-		checkSparkReferenceCovers(t, realCorpusDir, verified, false)
+		checkSparkReferenceCovers(t, realCorpusDir, verified, true)
 	}
 	corpus.CheckGolden(t, filepath.Join(realCorpusDir, "report.golden"), report, *update)
 	assert.Zero(t, total["refuted"], "a rewrite the translator emitted was refuted by the real original")

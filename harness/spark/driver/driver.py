@@ -243,6 +243,17 @@ def start(req):
             conf["spark.jars"] = ",".join(jars)
             conf["spark.driver.extraClassPath"] = os.pathsep.join(jars)
             STATE["jars"].update(jars)
+        hive = req.get("hive")
+        if hive:
+            # Hive UDFs are created as the user's job creates them, with
+            # CREATE TEMPORARY FUNCTION, which only a Hive-enabled session
+            # takes. Its metastore is an in-memory Derby database of this
+            # process (nothing on disk outlives the session; the process
+            # id keeps two drivers' apart) and its warehouse is in udfx's
+            # workspace.
+            b = b.enableHiveSupport()
+            conf["javax.jdo.option.ConnectionURL"] = "jdbc:derby:memory:udfx%d;create=true" % os.getpid()
+            conf["spark.sql.warehouse.dir"] = hive["warehouse"]
         comet = req.get("comet")
         if comet:
             # Comet's plugin and shuffle manager load when each JVM starts,
@@ -419,9 +430,10 @@ def jvm_udf(o):
         # the shim is a UDFn that calls the original, registered by name
         # as Spark registers any Java UDFn: the same ScalaUDF, no input
         # encoders.
-        if o["jar"] not in STATE["artifacts"]:
-            SPARK.addArtifacts(o["jar"])
-            STATE["artifacts"].add(o["jar"])
+        for jar in [o["jar"]] + (o.get("libs") or []):
+            if jar not in STATE["artifacts"]:
+                SPARK.addArtifacts(jar)
+                STATE["artifacts"].add(jar)
         SPARK.udf.registerJavaFunction(o["sql_name"], o["shim"], o["return_type"])
         STATE["registered"][key] = o["sql_name"]
         return o["sql_name"]
@@ -429,6 +441,12 @@ def jvm_udf(o):
         # udfx restarts the session with the jar on its class path first:
         # jars added to a running session share its class namespace.
         raise Fail("protocol", msg="%s is not on the session's class path" % o["jar"])
+    if o.get("hive"):
+        # As a Hive job does: Spark's Hive catalog wraps the class in
+        # HiveSimpleUDF or HiveGenericUDF by what it extends.
+        SPARK.sql("CREATE OR REPLACE TEMPORARY FUNCTION %s AS '%s'" % (o["sql_name"], o["hive"]))
+        STATE["registered"][key] = o["sql_name"]
+        return o["sql_name"]
     jvm = SPARK.sparkContext._jvm
     cls = jvm
     for part in o["shim"].split("."):
