@@ -5,10 +5,11 @@
 // Real JVM UDFs import their build's libraries (annotations, Guava,
 // commons-*, cuDF) and the repository's utility modules; compiled
 // against Spark's jars alone they stop at "package ... does not exist".
-// Maven and sbt builds are read. The module's pom.xml and those of its
-// parents and sibling modules in the repository, or the build.sbt that
-// defines the module's project and the projects it depends on, are read
-// as data: udfx never runs the repository's build (its plugins, its
+// Maven, sbt and Gradle builds are read. The module's pom.xml and those
+// of its parents and sibling modules in the repository, the build.sbt
+// that defines the module's project and the projects it depends on, or
+// the Gradle settings and scripts of the project and those it depends
+// on, are read as data: udfx never runs the repository's build (its plugins, its
 // extensions and the Scala of build.sbt are code a pull request
 // controls). Libraries are resolved by Maven over a
 // pom udfx writes, which names their coordinates and nothing else, so
@@ -54,7 +55,7 @@ func (e *Error) Error() string { return e.Build + ": " + e.Msg }
 func moduleOf(file, root string) (string, string) {
 	dir := filepath.Dir(file)
 	for {
-		for _, name := range []string{"pom.xml", "build.sbt"} {
+		for _, name := range []string{"pom.xml", "build.sbt", "build.gradle", "build.gradle.kts"} {
 			if st, err := os.Stat(filepath.Join(dir, name)); err == nil && st.Mode().IsRegular() {
 				return dir, name
 			}
@@ -99,6 +100,8 @@ func Resolve(ctx context.Context, file, root string, opts Options) (*Classpath, 
 		return resolveMaven(ctx, filepath.Join(dir, name), root, opts)
 	case "build.sbt":
 		return resolveSbt(ctx, filepath.Join(dir, name), file, root, opts)
+	case "build.gradle", "build.gradle.kts":
+		return resolveGradle(ctx, filepath.Join(dir, name), file, root, opts)
 	}
 	return nil, nil
 }

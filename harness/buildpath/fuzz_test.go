@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -87,5 +88,47 @@ func FuzzSbt(f *testing.F) {
 			}
 		}
 		_ = build.projectOf(filepath.Join(dir, "src", "U.scala"))
+	})
+}
+
+// FuzzGradle reads arbitrary text as a Gradle build script and its
+// settings: reading never panics, every dependency read names a line of
+// the file, and every problem names one too.
+func FuzzGradle(f *testing.F) {
+	for _, p := range []string{"testdata/rides/build.gradle", "testdata/rides/udfs/build.gradle", "testdata/rides/common/build.gradle.kts"} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte("dependencies {\n implementation(\"a:b:$v\") {\n exclude(group = \"c\")\n }\n api group: 'a', name: \"${x.y}\"\n}\n'''unterminated"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "build.gradle")
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "settings.gradle"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s, err := readGradleScript(path, map[string]string{"v": "1"}, true)
+		if err != nil {
+			return
+		}
+		lines := strings.Count(string(b), "\n") + 1
+		for _, d := range append(append(slices.Clone(s.deps), s.sub...), s.all...) {
+			if d.line < 1 || d.line > lines {
+				t.Fatalf("dependency %s:%s at line %d of %q", d.GroupID, d.ArtifactID, d.line, b)
+			}
+		}
+		for _, p := range append(slices.Clone(s.problems), s.shared...) {
+			if !strings.HasPrefix(p, "line ") {
+				t.Fatalf("problem without a line: %q", p)
+			}
+		}
+		if _, err := readGradleSettings(dir); err != nil {
+			t.Fatalf("settings: %v", err)
+		}
 	})
 }

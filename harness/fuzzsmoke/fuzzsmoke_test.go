@@ -50,6 +50,7 @@ var targets = []struct {
 	{pkg: "harness/agent", name: "FuzzToolCall", execs: 5000, longOnly: true},
 	{pkg: "harness/buildpath", name: "FuzzPom", execs: 3000},
 	{pkg: "harness/buildpath", name: "FuzzSbt", execs: 3000},
+	{pkg: "harness/buildpath", name: "FuzzGradle", execs: 3000},
 	{pkg: "internal/notebook", name: "FuzzNotebook", execs: 5000},
 	{pkg: "harness/runner/jvm", name: "FuzzCompileError", execs: 10000},
 	{pkg: "harness/runner/jvm", name: "FuzzReadResult", execs: 20000},

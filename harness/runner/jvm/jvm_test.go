@@ -671,6 +671,27 @@ func TestAUDFOfAMavenModuleRunsWithItsBuildsClasspath(t *testing.T) {
 	}
 }
 
+// A UDF in a project of a Gradle build compiles and runs with what the
+// scripts declare, read and never run: its sibling project's helper
+// (project(':common')) and the library that helper loads at run time.
+func TestAUDFOfAGradleProjectRunsWithItsBuildsClasspath(t *testing.T) {
+	u := parseUDF(t, "harness/buildpath/testdata/rides/udfs/src/main/java/com/acme/rides/udfs/FareBand.java", "FareBand")
+	r := newRunner(t, u, runner.DefaultLimits)
+	got, err := r.Run(context.Background(), column(value.DoubleOf(4), value.DoubleOf(25), value.NullValue()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []value.Value{value.StringOf("short/nullable"), value.StringOf("long/nullable"), value.NullValue()}
+	for i := range want {
+		if value.Token(got[i]) != value.Token(want[i]) {
+			t.Errorf("row %d: got %s, want %s", i, got[i], want[i])
+		}
+	}
+	if !strings.Contains(r.Describe(), "udfs/build.gradle's classpath (1 library, 2 source folders)") {
+		t.Errorf("Describe: %s", r.Describe())
+	}
+}
+
 // The result types udfx's reading of the source leaves open are read from
 // the compiled original: for a val, the types Spark's udf(...) derived
 // from scalac's TypeTags (a match over doubles, BigDecimal(...).toDouble,
