@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/udfx/udfx/harness/config"
+	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/mavenjar"
 	"github.com/udfx/udfx/harness/pyenv"
 	"github.com/udfx/udfx/harness/runner"
@@ -25,7 +27,10 @@ import (
 
 // verifyOptions are the flags of `udfx verify`.
 type verifyOptions struct {
-	format        string
+	format string
+	// reports are more formats written to files by the same run
+	// (--json, --sarif, --junit), by format.
+	reports       map[string]*string
 	skipRerun     bool
 	testdata      bool
 	requireEngine string
@@ -37,7 +42,7 @@ type verifyOptions struct {
 }
 
 func newVerifyCmd(e *env) *cobra.Command {
-	opts := &verifyOptions{}
+	opts := &verifyOptions{reports: map[string]*string{"json": new(string), "sarif": new(string), "junit": new(string)}}
 	cmd := &cobra.Command{
 		Use:   "verify [PATH]",
 		Short: "CI gate: check that every rewrite is still proved by its evidence record",
@@ -104,7 +109,9 @@ Spark (engine spark) is re-run on Spark, in local mode or on --spark-master /
 --spark-remote.
 
 Output is a table, or --format json (docs/verify-json.md), sarif (2.1.0, a
-rule per failure kind, a note per relaxation) or junit. When
+rule per failure kind, a note per relaxation) or junit; --json, --sarif and
+--junit FILE write those formats to files as well, from the same run, so CI
+proves each rewrite once whatever it uploads. When
 GITHUB_ACTIONS=true, udfx also writes an ::error annotation per failing
 rewrite (at most 10; to stdout with the table, to stderr with the other
 formats) and appends the table as Markdown to the file named by
@@ -117,7 +124,8 @@ finds no working bubblewrap).`,
 		Example: `  udfx verify
   udfx verify --skip-rerun
   udfx verify --require-engine spark
-  udfx verify services/etl --format sarif > udfx.sarif`,
+  udfx verify services/etl --format sarif > udfx.sarif
+  udfx verify --sarif udfx.sarif --junit udfx-junit.xml`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path := "."
@@ -129,6 +137,9 @@ finds no working bubblewrap).`,
 	}
 	f := cmd.Flags()
 	f.StringVarP(&opts.format, "format", "f", "table", "output format: table, json, sarif or junit")
+	f.StringVar(opts.reports["json"], "json", "", "also write the JSON report to `FILE`")
+	f.StringVar(opts.reports["sarif"], "sarif", "", "also write the SARIF report to `FILE`")
+	f.StringVar(opts.reports["junit"], "junit", "", "also write the JUnit report to `FILE`")
 	f.BoolVar(&opts.skipRerun, "skip-rerun", false, "check the hashes only, without re-running the differential tests: a drift check, not a proof (forged hashes pass it)")
 	f.BoolVar(&opts.testdata, "include-testdata", false, "also verify rewrites under testdata folders (skipped by default: they hold test fixtures)")
 	f.StringVar(&opts.requireEngine, "require-engine", "", "accept only records proved on this engine: embedded, spark or comet")
@@ -150,6 +161,20 @@ func runVerify(cmd *cobra.Command, e *env, opts *verifyOptions, path string) err
 	}
 	if opts.timeout <= 0 || opts.memoryMB <= 0 {
 		return usageErrorf("--timeout and --memory must be positive")
+	}
+	seen := map[string]string{}
+	for _, format := range []string{"json", "sarif", "junit"} {
+		p := *opts.reports[format]
+		if p == "" {
+			continue
+		}
+		if other, ok := seen[e.abs(p)]; ok {
+			return usageErrorf("--%s and --%s both name %s", other, format, p)
+		}
+		seen[e.abs(p)] = format
+		if st, err := os.Stat(filepath.Dir(e.abs(p))); err != nil || !st.IsDir() {
+			return usageErrorf("--%s %s: no folder %s to write it in", format, p, filepath.Dir(p))
+		}
 	}
 	if opts.spark.master != "" && opts.spark.remote != "" {
 		return usageErrorf("give one of --spark-master and --spark-remote, not both")
@@ -197,18 +222,22 @@ func runVerify(cmd *cobra.Command, e *env, opts *verifyOptions, path string) err
 		return internalError(err)
 	}
 
-	switch opts.format {
-	case "json":
-		err = res.WriteJSON(e.Stdout, version)
-	case "sarif":
-		err = res.WriteSARIF(e.Stdout, version)
-	case "junit":
-		err = res.WriteJUnit(e.Stdout)
-	default:
-		err = res.WriteTable(e.Stdout)
-	}
-	if err != nil {
+	if err := writeVerifyReport(e.Stdout, res, opts.format); err != nil {
 		return internalError(fmt.Errorf("write report: %w", err))
+	}
+	for _, format := range []string{"json", "sarif", "junit"} {
+		p := *opts.reports[format]
+		if p == "" {
+			continue
+		}
+		var b bytes.Buffer
+		if err := writeVerifyReport(&b, res, format); err != nil {
+			return internalError(fmt.Errorf("write the %s report: %w", format, err))
+		}
+		// Whole or not at all: a CI step uploads whatever is there.
+		if err := evidence.WriteFileAtomic(e.abs(p), b.Bytes(), 0o644); err != nil {
+			return internalError(fmt.Errorf("write the %s report: %w", format, err))
+		}
 	}
 	if e.getenv("GITHUB_ACTIONS") == "true" {
 		if err := githubOutputs(e, opts, res); err != nil {
@@ -223,6 +252,19 @@ func runVerify(cmd *cobra.Command, e *env, opts *verifyOptions, path string) err
 		return &exitError{code: exitFailed, err: fmt.Errorf("gate failed: %s", res.Summary())}
 	}
 	return nil
+}
+
+// writeVerifyReport writes res in one output format.
+func writeVerifyReport(w io.Writer, res *verify.Result, format string) error {
+	switch format {
+	case "json":
+		return res.WriteJSON(w, version)
+	case "sarif":
+		return res.WriteSARIF(w, version)
+	case "junit":
+		return res.WriteJUnit(w)
+	}
+	return res.WriteTable(w)
 }
 
 // githubOutputs writes the annotations and the step summary. Annotations

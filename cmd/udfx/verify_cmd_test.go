@@ -298,6 +298,32 @@ func TestVerifyFormats(t *testing.T) {
 	assert.Equal(t, exitUsage, code)
 }
 
+// One run writes every format CI uploads: the table on stdout and the same
+// results as JSON, SARIF and JUnit files, each what --format would print,
+// written even though the gate failed.
+func TestVerifyWritesMoreFormatsFromOneRun(t *testing.T) {
+	dir := brokenRepo(t)
+	out := t.TempDir()
+	stdout, stderr, code := runCLI(t, dir, "verify", "--skip-rerun",
+		"--json", filepath.Join(out, "v.json"), "--sarif", filepath.Join(out, "v.sarif"), "--junit", filepath.Join(out, "v.xml"))
+	require.Equal(t, exitFailed, code, "stderr:\n%s", stderr)
+	table, _, _ := runCLI(t, dir, "verify", "--skip-rerun")
+	assert.Equal(t, table, stdout, "stdout stays the table")
+	for file, format := range map[string]string{"v.json": "json", "v.sarif": "sarif", "v.xml": "junit"} {
+		got, err := os.ReadFile(filepath.Join(out, file))
+		require.NoError(t, err)
+		want, _, _ := runCLI(t, dir, "verify", "--skip-rerun", "--format", format)
+		assert.Equal(t, want, string(got), "the %s file", format)
+	}
+
+	_, stderr, code = runCLI(t, dir, "verify", "--skip-rerun", "--json", "r.out", "--junit", "r.out")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "--json and --junit both name r.out")
+	_, stderr, code = runCLI(t, dir, "verify", "--skip-rerun", "--sarif", "nowhere/v.sarif")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "--sarif nowhere/v.sarif: no folder nowhere to write it in")
+}
+
 // runCLIEnv runs the CLI with an environment.
 func runCLIEnv(t *testing.T, dir string, vars map[string]string, args ...string) (string, string, int) {
 	t.Helper()
