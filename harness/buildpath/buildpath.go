@@ -18,6 +18,7 @@ package buildpath
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,8 +83,46 @@ type Options struct {
 	// SparkJars is the folder of Spark's jars: a library Spark ships is
 	// taken from there, as a job on a cluster takes it.
 	SparkJars string
-	// Env reads PATH (for mvn); os.Getenv when nil.
+	// Env reads PATH (for mvn) and ClasspathEnv; os.Getenv when nil.
 	Env func(string) string
+}
+
+// ClasspathEnv names the variable that gives a JVM original's classpath
+// beyond Spark's jars instead of its build: jars, class folders and
+// folder/* (every jar in it), separated as in Java's CLASSPATH, for a
+// build udfx does not read (Bazel, Mill, a form of one it refuses). It is
+// the environment of the command (the user's, CI's), never a file of the
+// repository.
+const ClasspathEnv = "UDFX_CLASSPATH"
+
+// fromEnv is the classpath ClasspathEnv gives: each entry must exist.
+func fromEnv(list string) (*Classpath, error) {
+	cp := &Classpath{Build: ClasspathEnv}
+	for _, entry := range filepath.SplitList(list) {
+		if entry == "" {
+			continue
+		}
+		if !filepath.IsAbs(entry) {
+			abs, err := filepath.Abs(entry)
+			if err != nil {
+				return nil, &Error{Build: ClasspathEnv, Msg: err.Error()}
+			}
+			entry = abs
+		}
+		if strings.HasSuffix(entry, string(filepath.Separator)+"*") {
+			jars, err := filepath.Glob(filepath.Join(filepath.Dir(entry), "*.jar"))
+			if err != nil || len(jars) == 0 {
+				return nil, &Error{Build: ClasspathEnv, Msg: fmt.Sprintf("%s holds no jar", entry)}
+			}
+			cp.Jars = append(cp.Jars, jars...)
+			continue
+		}
+		if _, err := os.Stat(entry); err != nil {
+			return nil, &Error{Build: ClasspathEnv, Msg: fmt.Sprintf("entry %s: %v", entry, err)}
+		}
+		cp.Jars = append(cp.Jars, entry)
+	}
+	return cp, nil
 }
 
 // Resolve is the classpath the build of the module holding file declares,
@@ -93,6 +132,9 @@ type Options struct {
 func Resolve(ctx context.Context, file, root string, opts Options) (*Classpath, error) {
 	if opts.Env == nil {
 		opts.Env = os.Getenv
+	}
+	if list := opts.Env(ClasspathEnv); list != "" {
+		return fromEnv(list)
 	}
 	dir, name := moduleOf(file, root)
 	switch name {

@@ -127,3 +127,35 @@ func TestAnSbtBuildUdfxCannotReadIsAnErrorNamingTheLine(t *testing.T) {
 		})
 	}
 }
+
+// UDFX_CLASSPATH replaces what the build would give, whatever build the
+// file is in; an entry that is not there is an error naming it.
+func TestTheClasspathVariableReplacesTheBuild(t *testing.T) {
+	root := fixture(t)
+	file := filepath.Join(root, "udfs/src/main/java/com/acme/udfs/NormalizeSku.java")
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.jar"), nil, 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "b.jar"), nil, 0o644))
+	env := func(list string) func(string) string {
+		return func(k string) string {
+			if k == ClasspathEnv {
+				return list
+			}
+			return os.Getenv(k)
+		}
+	}
+	sep := string(os.PathListSeparator)
+	cp, err := Resolve(context.Background(), file, root, Options{CacheDir: t.TempDir(), Env: env(root + sep + filepath.Join(dir, "*"))})
+	require.NoError(t, err)
+	assert.Equal(t, &Classpath{Build: ClasspathEnv, Jars: []string{root, filepath.Join(dir, "a.jar"), filepath.Join(dir, "b.jar")}}, cp)
+
+	for list, want := range map[string]string{
+		filepath.Join(dir, "nowhere.jar"):  "UDFX_CLASSPATH: entry " + filepath.Join(dir, "nowhere.jar") + ": ",
+		filepath.Join(root, "common", "*"): "UDFX_CLASSPATH: " + filepath.Join(root, "common", "*") + " holds no jar",
+	} {
+		_, err := Resolve(context.Background(), file, root, Options{CacheDir: t.TempDir(), Env: env(list)})
+		var be *Error
+		require.ErrorAs(t, err, &be, list)
+		assert.Contains(t, be.Error(), want)
+	}
+}

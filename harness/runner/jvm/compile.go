@@ -46,6 +46,25 @@ func fingerprint(jars []string) (string, error) {
 		if real, err := filepath.EvalSymlinks(j); err == nil {
 			j = real
 		}
+		if st.IsDir() {
+			// A class folder (UDFX_CLASSPATH): its files, which a
+			// rebuild rewrites without touching the folder's own time.
+			err := filepath.WalkDir(j, func(p string, d os.DirEntry, err error) error {
+				if err != nil || d.IsDir() {
+					return err
+				}
+				fi, err := d.Info()
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(h, "%s\x00%d\x00%d\n", p, fi.Size(), fi.ModTime().UnixNano())
+				return nil
+			})
+			if err != nil {
+				return "", fmt.Errorf("classpath: %w", err)
+			}
+			continue
+		}
 		fmt.Fprintf(h, "%s\x00%d\x00%d\n", j, st.Size(), st.ModTime().UnixNano())
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil

@@ -7,11 +7,15 @@ import (
 	"math"
 	"math/big"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/udf"
@@ -690,6 +694,63 @@ func TestAUDFOfAGradleProjectRunsWithItsBuildsClasspath(t *testing.T) {
 	if !strings.Contains(r.Describe(), "udfs/build.gradle's classpath (1 library, 2 source folders)") {
 		t.Errorf("Describe: %s", r.Describe())
 	}
+}
+
+// UDFX_CLASSPATH replaces the build's classpath for a build udfx does not
+// read: a UDF whose helper comes from a class folder and a jar (dir/*)
+// compiled elsewhere compiles and runs with them.
+func TestUDFXClasspathGivesTheOriginalsLibraries(t *testing.T) {
+	tools, err := Toolchain(os.Getenv)
+	require.NoError(t, err)
+	work := t.TempDir()
+	write := func(rel, text string) string {
+		p := filepath.Join(work, filepath.FromSlash(rel))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+		return p
+	}
+	// Two helper libraries, built outside udfx as a Bazel or Mill build
+	// would: one left as a class folder, one packed into a jar.
+	prefix := write("lib/src/acme/Prefix.java", "package acme;\npublic final class Prefix { public static String of(String s) { return \"id-\" + s; } }\n")
+	suffix := write("lib/src/acme/Suffix.java", "package acme;\npublic final class Suffix { public static String of(String s) { return s + \"!\"; } }\n")
+	out, err := exec.Command(tools.Javac, "-d", filepath.Join(work, "classes"), prefix).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	out, err = exec.Command(tools.Javac, "-d", filepath.Join(work, "suffix"), suffix).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	require.NoError(t, os.MkdirAll(filepath.Join(work, "jars"), 0o755))
+	out, err = exec.Command(filepath.Join(tools.JavaHome, "bin", "jar"), "cf", filepath.Join(work, "jars", "suffix.jar"), "-C", filepath.Join(work, "suffix"), ".").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	src := write("repo/src/Tag.java", `import org.apache.spark.sql.api.java.UDF1;
+
+public class Tag implements UDF1<String, String> {
+  @Override
+  public String call(String s) {
+    return s == null ? null : acme.Suffix.of(acme.Prefix.of(s));
+  }
+}
+`)
+	u := parseUDF(t, src, "Tag")
+	u.Root = filepath.Join(work, "repo")
+	env := func(k string) string {
+		if k == "UDFX_CLASSPATH" {
+			return filepath.Join(work, "classes") + string(os.PathListSeparator) + filepath.Join(work, "jars", "*")
+		}
+		return os.Getenv(k)
+	}
+	r, err := New(context.Background(), u, Options{Limits: runner.DefaultLimits, CacheDir: testCache, Env: env})
+	require.NoError(t, err)
+	t.Cleanup(func() { r.Close() })
+	got, err := r.Run(context.Background(), column(value.StringOf("7"), value.NullValue()))
+	require.NoError(t, err)
+	assert.Equal(t, value.Token(value.StringOf("id-7!")), value.Token(got[0]))
+	assert.Equal(t, value.Null, got[1].Kind)
+	assert.Contains(t, r.Describe(), "UDFX_CLASSPATH's classpath (2 libraries, 0 source folders)")
+
+	// Without it, the same source does not compile: the libraries came
+	// from the variable, not from anywhere else.
+	_, err = New(context.Background(), u, Options{Limits: runner.DefaultLimits, CacheDir: testCache})
+	var ce *runner.CompileError
+	require.ErrorAs(t, err, &ce)
 }
 
 // The result types udfx's reading of the source leaves open are read from

@@ -240,7 +240,11 @@ def start(req):
         if jars:
             # spark.jars ships them to executors (a cluster); the driver's
             # class path makes them visible to py4j and the driver itself.
-            conf["spark.jars"] = ",".join(jars)
+            # (spark.jars takes jar files; a class folder of
+            # UDFX_CLASSPATH reaches the driver only, as in local mode.)
+            files = [j for j in jars if j.endswith(".jar")]
+            if files:
+                conf["spark.jars"] = ",".join(files)
             conf["spark.driver.extraClassPath"] = os.pathsep.join(jars)
             STATE["jars"].update(jars)
         hive = req.get("hive")
