@@ -64,13 +64,10 @@ var conformanceExceptions = map[string]string{
 	"element_at/try":                       "outside the engine's supported list: refused at compile time (*UnsupportedFunctionError, \"use --engine spark\")",
 	"hypot/double":                         "transcendental: the JVM's intrinsic can differ in the last bit; compile-time refusal unless Options.ApproxMath (TestConformanceApproxMath checks 1 ulp)",
 	"hypot/int":                            "transcendental: the JVM's intrinsic can differ in the last bit; compile-time refusal unless Options.ApproxMath (TestConformanceApproxMath checks 1 ulp)",
-	"ilike/dotted-I":                       "Java's context-dependent lower case of U+0130 is refused per row",
 	"initcap/mixed":                        "full title-case mappings (ß -> Ss) and U+0130 are refused per row",
 	"initcap/sharp-s":                      "full title-case mappings (ß -> Ss) are refused per row",
 	"initcap/special-case":                 "full title-case mappings (ß, ﬁ) and U+0130, final sigma are refused per row",
-	"lower/mixed":                          "Java's lower case of U+0130 (two code points) is refused per row",
 	"lower/special-case":                   "Java's lower case of U+0130 and final sigma are refused per row",
-	"lower/turkish-dotted-I":               "Java's lower case of U+0130 is refused per row",
 	"lpad/binary":                          "the string functions take strings only: a binary argument is refused at compile time (*UnsupportedFunctionError, \"use --engine spark\")",
 	"pow/double":                           "transcendental: the JVM's intrinsic can differ in the last bit; compile-time refusal unless Options.ApproxMath (TestConformanceApproxMath checks 1 ulp)",
 	"pow/int":                              "transcendental: the JVM's intrinsic can differ in the last bit; compile-time refusal unless Options.ApproxMath (TestConformanceApproxMath checks 1 ulp)",
@@ -82,7 +79,6 @@ var conformanceExceptions = map[string]string{
 	"size/map":                             "map values are not supported by the engine",
 	"split/pipe":                           "a pattern matching the empty string splits differently in Java; refused per row",
 	"tan/double":                           "transcendental: the JVM's intrinsic can differ in the last bit; compile-time refusal unless Options.ApproxMath (TestConformanceApproxMath checks 1 ulp)",
-	"upper/special-case":                   "multi-character upper case (U+FB01) is refused per row",
 }
 
 func TestConformance(t *testing.T) {

@@ -146,9 +146,14 @@ func buildLike(a *analyzer, name string, args []node) (node, error) {
 	}
 	pat := l.v.(string)
 	if name == "ilike" {
-		low, e := lowerJava(pat)
+		// Spark runs a ILIKE p as lower(a) LIKE lower(p), and its
+		// optimizer then drops a case conversion a holds on top.
+		if args[0], err = underCaseConversion(name, args[0]); err != nil {
+			return nil, err
+		}
+		low, e := sparkLower(pat)
 		if e != nil {
-			return nil, &UnsupportedFunctionError{Name: "ilike with İ or Σ in the pattern"}
+			return nil, &UnsupportedFunctionError{Name: "ilike with Σ in the pattern"}
 		}
 		pat = low
 	}
@@ -159,7 +164,7 @@ func buildLike(a *analyzer, name string, args []node) (node, error) {
 	return a.fn(name, tBool, args[:1], strictRow(tBool, func(v []any) (any, *RowError) {
 		s := v[0].(string)
 		if name == "ilike" {
-			low, e := lowerJava(s)
+			low, e := sparkLower(s)
 			if e != nil {
 				return nil, e
 			}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -21,8 +22,8 @@ var stringFuncs = []funcDef{
 	{"left", 2, 2, strFn("si", tString, leftRow), nil},
 	{"right", 2, 2, strFn("si", tString, rightRow), nil},
 	{"concat_ws", 1, -1, buildConcatWs, nil},
-	{"upper ucase", 1, 1, strFn("s", tString, upperRow), nil},
-	{"lower lcase", 1, 1, strFn("s", tString, lowerRow), nil},
+	{"upper ucase", 1, 1, caseConversion(upperRow), nil},
+	{"lower lcase", 1, 1, caseConversion(lowerRow), nil},
 	{"initcap", 1, 1, strFn("s", tString, initcapRow), nil},
 	// btrim(str, trimStr) takes its arguments the other way round.
 	{"btrim", 1, 2, strFn("s", tString, btrimRow), nil},
@@ -96,6 +97,82 @@ func strFn(kinds string, t *udf.Type, f func(v []any) (any, *RowError)) buildFun
 	}
 }
 
+// caseConversion builds upper or lower as Spark's optimizer leaves them:
+// its SimplifyCaseConversionExpressions rule drops a case conversion
+// directly under another (upper(lower(x)) runs as upper(x), which differs
+// for ẞ and İ; checked live), unless the inner one is constant, which
+// ConstantFolding evaluates first (upper(lower('ẞ')) is 'SS').
+func caseConversion(row func(v []any) (any, *RowError)) buildFunc {
+	plain := strFn("s", tString, row)
+	return func(a *analyzer, name string, args []node) (node, error) {
+		n, err := plain(a, name, args)
+		if err != nil {
+			return nil, err
+		}
+		f := n.(*fnNode)
+		if f.args[0], err = underCaseConversion(name, f.args[0]); err != nil {
+			return nil, err
+		}
+		return f, nil
+	}
+}
+
+// underCaseConversion is x as Spark's optimizer leaves it under an upper
+// or lower (or ilike's lower): without the case conversions directly on
+// top of it that are not constant.
+func underCaseConversion(name string, x node) (node, error) {
+	for {
+		inner, ok := x.(*fnNode)
+		if !ok || !caseConversionNames[inner.name] {
+			return x, nil
+		}
+		constant, known := constantNode(inner)
+		if !known {
+			return nil, &UnsupportedFunctionError{Name: name + " of a case conversion of an expression the engine cannot tell constant or not"}
+		}
+		if constant {
+			return x, nil
+		}
+		x = inner.args[0]
+	}
+}
+
+var caseConversionNames = map[string]bool{"upper": true, "ucase": true, "lower": true, "lcase": true}
+
+// constantNode reports whether n reads no column or lambda variable (Spark
+// would fold it), and whether the engine can tell.
+func constantNode(n node) (constant, known bool) {
+	switch n := n.(type) {
+	case *litNode:
+		return true, true
+	case *colNode, *varNode:
+		return false, true
+	case *castNode:
+		return constantNode(n.x)
+	case *fnNode:
+		return allConstant(n.args)
+	case *caseNode:
+		parts := append(append(slices.Clone(n.conds), n.vals...), n.els)
+		return allConstant(parts)
+	}
+	return false, false
+}
+
+func allConstant(ns []node) (constant, known bool) {
+	constant = true
+	for _, x := range ns {
+		if x == nil {
+			continue
+		}
+		c, k := constantNode(x)
+		if !k {
+			return false, false
+		}
+		constant = constant && c
+	}
+	return constant, true
+}
+
 func runes(s string) []rune { return []rune(s) }
 
 // substringCP is Spark's substring on code points: 1-based, 0 acts as 1,
@@ -131,34 +208,39 @@ func substringCP(s string, pos, length int64) string {
 	return string(r[start:end])
 }
 
-// upperJava is String.toUpperCase(Locale.ROOT) for the characters whose
-// mapping is one-to-one in Go; ß and the other special casings are mapped
-// by hand, and anything else with a multi-character uppercase fails.
-func upperJava(s string) (string, *RowError) {
+// sparkUpper is Spark's upper(): per code point, Spark's mapping where it
+// is not Go's (casemap_spark.go, generated from Spark on every code point:
+// ß is SS, ﬁ FI, the letters Unicode added after Go's tables), Go's
+// elsewhere. Upper case has no context in the root locale, so a string's
+// upper is its code points' (checked live on strings around them).
+func sparkUpper(s string) (string, *RowError) {
 	var b strings.Builder
 	for _, r := range s {
-		switch r {
-		case 'ß':
-			b.WriteString("SS")
+		if m, ok := sparkUpperExceptions[r]; ok {
+			b.WriteString(m)
 			continue
-		case 'ŉ', 'ǰ', 'ΐ', 'ΰ', 'և', 'ﬀ', 'ﬁ', 'ﬂ', 'ﬃ', 'ﬄ', 'ﬅ', 'ﬆ':
-			return "", errUnsupportedValue("upper() of a character with a multi-character uppercase")
-		}
-		if r >= 0x1E96 && r <= 0x1E9A || r >= 0x1F50 && r <= 0x1FFC && unicode.ToUpper(r) == r && unicode.IsLower(r) {
-			return "", errUnsupportedValue("upper() of a character with a multi-character uppercase")
 		}
 		b.WriteRune(unicode.ToUpper(r))
 	}
 	return b.String(), nil
 }
 
-// lowerJava is String.toLowerCase(Locale.ROOT); İ and Σ (context-dependent
-// in Java) are not reproduced.
-func lowerJava(s string) (string, *RowError) {
-	if strings.ContainsRune(s, 'İ') || strings.ContainsRune(s, 'Σ') {
-		return "", errUnsupportedValue("lower() of İ or Σ")
+// sparkLower is Spark's lower(), as sparkUpper is its upper(), except for
+// Σ, whose lower case depends on the letters around it (final sigma),
+// which the engine does not model.
+func sparkLower(s string) (string, *RowError) {
+	if strings.ContainsRune(s, 'Σ') {
+		return "", errUnsupportedValue("lower() of Σ")
 	}
-	return strings.Map(unicode.ToLower, s), nil
+	var b strings.Builder
+	for _, r := range s {
+		if m, ok := sparkLowerExceptions[r]; ok {
+			b.WriteString(m)
+			continue
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String(), nil
 }
 
 func trimChars(s, chars string, left, right bool) string {
@@ -283,12 +365,19 @@ func buildConcatWs(a *analyzer, name string, args []node) (node, error) {
 	})), nil
 }
 
-func upperRow(v []any) (any, *RowError) { return upperJava(v[0].(string)) }
+func upperRow(v []any) (any, *RowError) { return sparkUpper(v[0].(string)) }
 
-func lowerRow(v []any) (any, *RowError) { return lowerJava(v[0].(string)) }
+func lowerRow(v []any) (any, *RowError) { return sparkLower(v[0].(string)) }
 
 func initcapRow(v []any) (any, *RowError) {
-	low, e := lowerJava(v[0].(string))
+	for _, r := range v[0].(string) {
+		// initcap('İ') keeps İ where lower('İ') is two code points
+		// (checked): Spark's initcap is not lower() then a title case.
+		if _, ok := sparkLowerExceptions[r]; ok {
+			return nil, errUnsupportedValue("initcap() of a character whose case mapping in initcap the engine does not model")
+		}
+	}
+	low, e := sparkLower(v[0].(string))
 	if e != nil {
 		return nil, e
 	}
@@ -296,9 +385,11 @@ func initcapRow(v []any) (any, *RowError) {
 	for i := range r {
 		if i == 0 || r[i-1] == ' ' {
 			// Spark title-cases with full case mappings: initcap('ßa')
-			// is "Ssa", initcap('ﬁ') "Fi" (checked); not modelled.
-			if _, e := upperJava(string(r[i])); e != nil || r[i] == 'ß' {
-				return nil, errUnsupportedValue("initcap() of a word starting with a character whose title case is several characters")
+			// is "Ssa", initcap('ﬁ') "Fi" (checked), and with the letters
+			// Unicode added after Go's tables; where Spark's upper case
+			// is not Go's, its title case is not modelled.
+			if _, ok := sparkUpperExceptions[r[i]]; ok {
+				return nil, errUnsupportedValue("initcap() of a character whose case mapping in initcap the engine does not model")
 			}
 			r[i] = unicode.ToTitle(r[i])
 		}

@@ -76,6 +76,15 @@ EXTRA = [
         "regexp_extract(s, '([a-z]+)', 1)", "regexp_replace(s, '[0-9]', '#')",
         "translate(s, 'ae', 'AE')", "replace(s, ' ', '')", "initcap(s)", "left(s, 2)", "right(s, 2)",
         "format_number(length(s), 2)",
+        # Case mappings beyond Go's simple ones (casemap_spark.go): special
+        # casings that lengthen, İ, letters of Unicode 16, a titlecase
+        # digraph, around the generated strings.
+        "upper(concat('ßﬃŉΐ', s, '\u01c5ƛɤ\U00010d70'))", "lower(concat('İ\u1c89', s, '\u01c5\U00010d50ẞ'))",
+        "upper(s) = ucase(lower(s))", "s ILIKE '%ß%'", "initcap(concat(s, ' ǆa ƛb'))",
+        # Spark's optimizer drops a case conversion under another, unless
+        # it is constant: ẞ and İ tell.
+        "lower(upper(concat(s, 'ß')))", "upper(lower(lcase(concat('ẞİ', s))))", "upper(lower('ẞİ'))",
+        "lower(upper(CASE WHEN s = '' THEN 'ß' ELSE 'ẞ' END))", "upper(s) ILIKE '%ß%'",
         # The translator's trim sets: Java's trim (<= U+0020) and str.isspace.
         "TRIM(BOTH '\\u0000\\u0001\\u0002\\u0003\\u0004\\u0005\\u0006\\u0007\\u0008\\u0009\\u000A\\u000B\\u000C\\u000D\\u000E\\u000F\\u0010\\u0011\\u0012\\u0013\\u0014\\u0015\\u0016\\u0017\\u0018\\u0019\\u001A\\u001B\\u001C\\u001D\\u001E\\u001F\\u0020' FROM s)", "TRIM(LEADING '\\u0009\\u000A\\u000B\\u000C\\u000D\\u001C\\u001D\\u001E\\u001F\\u0020\\u0085\\u00A0\\u1680\\u2000\\u2001\\u2002\\u2003\\u2004\\u2005\\u2006\\u2007\\u2008\\u2009\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000' FROM s)",
         "char_length(s) + char_length(regexp_replace(s, '[^\\\\x{10000}-\\\\x{10FFFF}]', ''))",
