@@ -214,15 +214,7 @@ func substringCP(s string, pos, length int64) string {
 // elsewhere. Upper case has no context in the root locale, so a string's
 // upper is its code points' (checked live on strings around them).
 func sparkUpper(s string) (string, *RowError) {
-	var b strings.Builder
-	for _, r := range s {
-		if m, ok := sparkUpperExceptions[r]; ok {
-			b.WriteString(m)
-			continue
-		}
-		b.WriteRune(unicode.ToUpper(r))
-	}
-	return b.String(), nil
+	return mapCase(s, sparkUpperExceptions, unicode.ToUpper), nil
 }
 
 // sparkLower is Spark's lower(), as sparkUpper is its upper(), except for
@@ -232,15 +224,20 @@ func sparkLower(s string) (string, *RowError) {
 	if strings.ContainsRune(s, 'Σ') {
 		return "", errUnsupportedValue("lower() of Σ")
 	}
+	return mapCase(s, sparkLowerExceptions, unicode.ToLower), nil
+}
+
+// mapCase maps each code point of s by Spark's exceptions, else by Go's.
+func mapCase(s string, exceptions map[rune]string, goMap func(rune) rune) string {
 	var b strings.Builder
 	for _, r := range s {
-		if m, ok := sparkLowerExceptions[r]; ok {
+		if m, ok := exceptions[r]; ok {
 			b.WriteString(m)
 			continue
 		}
-		b.WriteRune(unicode.ToLower(r))
+		b.WriteRune(goMap(r))
 	}
-	return b.String(), nil
+	return b.String()
 }
 
 func trimChars(s, chars string, left, right bool) string {
