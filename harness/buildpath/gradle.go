@@ -172,13 +172,23 @@ func readGradleScript(path string, vars map[string]string, root bool) (*gradleSc
 			if i > 0 && toks[i-1].kind == 'i' {
 				name = toks[i-1].text
 			} else if i > 0 && toks[i-1].text == ")" {
-				name = "(call)"
+				name = callName(toks, i-1)
 			}
 			stack = append(stack, name)
 			if where, ok := depsBlock(stack, root); ok {
 				j := s.readDeps(toks, i+1, where)
 				stack = stack[:len(stack)-1]
 				i = j
+			} else if name == "dependencies" && stack[0] != "buildscript" {
+				// Dependencies of some project or source set udfx does
+				// not attribute (project(':x') { }, configure(...),
+				// kotlin { sourceSets { } }): they may be the UDF's.
+				msg := fmt.Sprintf("line %d: a dependencies block inside %s { } is not read", t.line, strings.Join(stack[:len(stack)-1], " { "))
+				if root {
+					s.shared = append(s.shared, msg)
+				} else {
+					s.problems = append(s.problems, msg)
+				}
 			}
 		case t.kind == 'p' && t.text == "}":
 			if len(stack) > 0 {
@@ -197,6 +207,27 @@ func readGradleScript(path string, vars map[string]string, root bool) (*gradleSc
 		}
 	}
 	return s, nil
+}
+
+// callName names the call whose closing parenthesis is toks[end], for
+// messages: "project(...)", or "(...)" when no name precedes it.
+func callName(toks []gtok, end int) string {
+	depth := 0
+	for k := end; k >= 0; k-- {
+		switch toks[k].text {
+		case ")":
+			depth++
+		case "(":
+			depth--
+			if depth == 0 {
+				if k > 0 && toks[k-1].kind == 'i' {
+					return toks[k-1].text + "(...)"
+				}
+				return "(...)"
+			}
+		}
+	}
+	return "(...)"
 }
 
 // depsBlock says which dependency list a block path declares into.

@@ -136,3 +136,16 @@ dependencies {
 	assert.Empty(t, s.deps)
 	assert.Equal(t, []string{`line 6: dependency "a.b:c:${v}" uses a variable udfx does not find`}, s.problems)
 }
+
+// Dependencies declared where udfx cannot tell whose they are (a root
+// script's project(':x') { } block) are an error, not left out.
+func TestGradleDependenciesUdfxCannotAttributeAreAnError(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(root, "settings.gradle"), []byte("include 'app'\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "build.gradle"), []byte("buildscript {\n  dependencies { classpath 'x:y:1' }\n}\nproject(':app') {\n  dependencies {\n    implementation 'a.b:c:1'\n  }\n}\n"), 0o644))
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "app"), 0o755))
+	_, err := Resolve(context.Background(), filepath.Join(root, "app/src/main/java/U.java"), root, Options{CacheDir: t.TempDir()})
+	var be *Error
+	require.ErrorAs(t, err, &be)
+	assert.Contains(t, be.Error(), "line 5: a dependencies block inside project(...) { } is not read")
+}
