@@ -57,7 +57,7 @@ var liveRefusals = map[string]string{
 	"a time-only timestamp string":     "SUPPORTED.md CAST: timestamps yyyy-mm-dd[ T]hh:mm...; Spark's time-only forms ('T12:00', 'True') are refused per row",
 	"lower() of Σ":                     "final sigma: the lower case of Σ depends on the letters around it (conformanceExceptions lower/special-case)",
 	"initcap() of a character whose case mapping in initcap the engine does not model": "full title-case mappings such as ß -> Ss, and the title case of letters Go's tables lack (conformanceExceptions initcap/*)",
-	"a string ending in a line terminator matched against $":                                   "SUPPORTED.md, Java regular expressions: `$` with a subject ending in a line terminator is refused per row",
+	"a string ending in a line terminator matched against $":                           "SUPPORTED.md, Java regular expressions: `$` with a subject ending in a line terminator is refused per row",
 	refuseFloatString:  "SUPPORTED.md CAST: JDK 17's Float.toString is not always shortest (1.17549435E-38, 8.9999995E9) while JDK 19+'s is; only values in classes checked on both JDKs are printed (conformanceExceptions cast/float-to-string)",
 	refuseDoubleString: "SUPPORTED.md CAST: JDK 17's Double.toString is not always shortest (4.9E-324, 9.999999999999999E22) while JDK 19+'s is; only values in classes checked on both JDKs are printed (conformanceExceptions cast/double-to-string)",
 	"format_number of a double that JDK 17 and JDK 19+ may format differently": "SUPPORTED.md format_number: DecimalFormat formats from the JDK's FloatingDecimal digits (907,685,812,672,397,310 for 9.076858E17F on JDK 17); refused per row unless the result cannot depend on them",
