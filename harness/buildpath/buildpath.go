@@ -56,7 +56,7 @@ func (e *Error) Error() string { return e.Build + ": " + e.Msg }
 func moduleOf(file, root string) (string, string) {
 	dir := filepath.Dir(file)
 	for {
-		for _, name := range []string{"pom.xml", "build.sbt", "build.gradle", "build.gradle.kts"} {
+		for _, name := range append([]string{"pom.xml", "build.sbt"}, gradleBuildFiles...) {
 			if st, err := os.Stat(filepath.Join(dir, name)); err == nil && st.Mode().IsRegular() {
 				return dir, name
 			}

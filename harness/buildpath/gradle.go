@@ -136,7 +136,14 @@ type gradleScript struct {
 	// problems are forms udfx does not read in a dependencies block (of
 	// the script's own; shared: of subprojects { } or allprojects { }): an
 	// error once a UDF's project needs them.
-	problems, shared []string
+	problems, shared problemList
+}
+
+// problemList holds forms udfx does not read, each naming its line.
+type problemList []string
+
+func (p *problemList) add(line int, format string, args ...any) {
+	*p = append(*p, fmt.Sprintf("line %d: ", line)+fmt.Sprintf(format, args...))
 }
 
 // mainConfigurations are the configurations whose libraries a job's
@@ -160,7 +167,7 @@ func readGradleScript(path string, vars map[string]string, root bool) (*gradleSc
 	if err != nil {
 		return nil, err
 	}
-	s := &gradleScript{path: path, vars: cloneVars(vars)}
+	s := &gradleScript{path: path, vars: maps.Clone(vars)}
 	toks := lexGradle(src)
 	var stack []string // the blocks the tokens are in
 	declared := -1     // the name token of the last declaration read
@@ -175,20 +182,19 @@ func readGradleScript(path string, vars map[string]string, root bool) (*gradleSc
 				name = callName(toks, i-1)
 			}
 			stack = append(stack, name)
-			if where, ok := depsBlock(stack, root); ok {
-				j := s.readDeps(toks, i+1, where)
+			if list, probs, ok := s.depsBlock(stack, root); ok {
+				j := s.readDeps(toks, i+1, list, probs)
 				stack = stack[:len(stack)-1]
 				i = j
 			} else if name == "dependencies" && stack[0] != "buildscript" {
 				// Dependencies of some project or source set udfx does
 				// not attribute (project(':x') { }, configure(...),
 				// kotlin { sourceSets { } }): they may be the UDF's.
-				msg := fmt.Sprintf("line %d: a dependencies block inside %s { } is not read", t.line, strings.Join(stack[:len(stack)-1], " { "))
+				probs := &s.problems
 				if root {
-					s.shared = append(s.shared, msg)
-				} else {
-					s.problems = append(s.problems, msg)
+					probs = &s.shared
 				}
+				probs.add(t.line, "a dependencies block inside %s { } is not read", strings.Join(stack[:len(stack)-1], " { "))
 			}
 		case t.kind == 'p' && t.text == "}":
 			if len(stack) > 0 {
@@ -230,22 +236,22 @@ func callName(toks []gtok, end int) string {
 	return "(...)"
 }
 
-// depsBlock says which dependency list a block path declares into.
-func depsBlock(stack []string, root bool) (string, bool) {
+// depsBlock is the dependency list a block path declares into, and where
+// its problems go; false for a path that declares none udfx reads.
+func (s *gradleScript) depsBlock(stack []string, root bool) (*[]gradleDep, *problemList, bool) {
 	switch {
 	case len(stack) == 1 && stack[0] == "dependencies":
-		return "own", true
+		return &s.deps, &s.problems, true
 	case root && len(stack) == 2 && stack[1] == "dependencies" && stack[0] == "subprojects":
-		return "sub", true
+		return &s.sub, &s.shared, true
 	case root && len(stack) == 2 && stack[1] == "dependencies" && stack[0] == "allprojects":
-		return "all", true
+		return &s.all, &s.shared, true
 	}
-	return "", false
+	return nil, nil, false
 }
 
 // variable reads `def|val|var NAME = "v"`, `ext.NAME = "v"`,
-// `ext["NAME"] = "v"` at the top level and `NAME = "v"` (or `set("NAME",
-// "v")`) inside ext { }.
+// `ext["NAME"] = "v"` at the top level and `NAME = "v"` inside ext { }.
 // It reports whether toks[i] starts such a declaration, and the index of
 // its name's token.
 func (s *gradleScript) variable(toks []gtok, i int, inExt bool) (int, bool) {
@@ -340,29 +346,14 @@ func (s *gradleScript) expand(t gtok) (string, bool) {
 
 // readDeps reads a dependencies block from toks[i] to its closing brace
 // and returns that brace's index.
-func (s *gradleScript) readDeps(toks []gtok, i int, where string) int {
-	list, probs := &s.deps, &s.problems
-	switch where {
-	case "sub":
-		list, probs = &s.sub, &s.shared
-	case "all":
-		list, probs = &s.all, &s.shared
-	}
-	saved := s.problems
-	s.problems = *probs
-	defer func() {
-		*probs = s.problems
-		if probs != &s.problems {
-			s.problems = saved
-		}
-	}()
+func (s *gradleScript) readDeps(toks []gtok, i int, list *[]gradleDep, probs *problemList) int {
 	for i < len(toks) {
 		t := toks[i]
 		if t.text == "}" && t.kind == 'p' {
 			return i
 		}
 		if t.kind != 'i' {
-			s.problem(t.line, "`%s` where a dependency is declared", t.text)
+			probs.add(t.line, "`%s` where a dependency is declared", t.text)
 			return skipBlock(toks, i)
 		}
 		conf := t.text
@@ -389,9 +380,9 @@ func (s *gradleScript) readDeps(toks []gtok, i int, where string) int {
 		switch {
 		case ignoredConfiguration(conf):
 		case !mainConfigurations[conf]:
-			s.problem(t.line, "`%s` in dependencies is not a configuration udfx reads (implementation, api, compileOnly, runtimeOnly, ...)", conf)
+			probs.add(t.line, "`%s` in dependencies is not a configuration udfx reads (implementation, api, compileOnly, runtimeOnly, ...)", conf)
 		default:
-			if d, ok := s.dep(t.line, stmt); ok {
+			if d, ok := s.dep(t.line, stmt, probs); ok {
 				*list = append(*list, d)
 			}
 		}
@@ -420,7 +411,7 @@ func skipBlock(toks []gtok, i int) int {
 // dep reads one declaration's arguments: "g:a:v", group: "g", name: "a",
 // version: "v" (Groovy) or group = ... (Kotlin), project(":p"),
 // platform("g:a:v"), each with or without parentheses.
-func (s *gradleScript) dep(line int, stmt []gtok) (gradleDep, bool) {
+func (s *gradleScript) dep(line int, stmt []gtok, probs *problemList) (gradleDep, bool) {
 	text := func() string {
 		var b strings.Builder
 		for k, t := range stmt {
@@ -441,7 +432,7 @@ func (s *gradleScript) dep(line int, stmt []gtok) (gradleDep, bool) {
 		args = args[1 : len(args)-1]
 	}
 	if len(args) > 0 && args[len(args)-1].text == "}" {
-		s.problem(line, "dependency %s has a configuration block (exclude, transitive, ...), which udfx does not apply", text())
+		probs.add(line, "dependency %s has a configuration block (exclude, transitive, ...), which udfx does not apply", text())
 		return gradleDep{}, false
 	}
 	wrapper := ""
@@ -459,12 +450,12 @@ func (s *gradleScript) dep(line int, stmt []gtok) (gradleDep, bool) {
 			d.project = args[0].text
 			return d, true
 		}
-		s.problem(line, "dependency %s: a project udfx does not read", text())
+		probs.add(line, "dependency %s: a project udfx does not read", text())
 		return d, false
 	case "platform", "enforcedPlatform":
 		d.bom = true
 	default:
-		s.problem(line, "dependency %s is not a coordinate udfx reads (files, version catalogs and helper calls are not read)", text())
+		probs.add(line, "dependency %s is not a coordinate udfx reads (files, version catalogs and helper calls are not read)", text())
 		return d, false
 	}
 	switch {
@@ -475,12 +466,12 @@ func (s *gradleScript) dep(line int, stmt []gtok) (gradleDep, bool) {
 			if g, _, _ := strings.Cut(args[0].text, ":"); !strings.Contains(g, "$") && sparkProvides(dependency{GroupID: g}) {
 				return d, false
 			}
-			s.problem(line, "dependency %s uses a variable udfx does not find", text())
+			probs.add(line, "dependency %s uses a variable udfx does not find", text())
 			return d, false
 		}
 		parts := strings.Split(v, ":")
 		if len(parts) < 2 || len(parts) > 4 {
-			s.problem(line, "dependency %q is not group:artifact:version", v)
+			probs.add(line, "dependency %q is not group:artifact:version", v)
 			return d, false
 		}
 		d.GroupID, d.ArtifactID = parts[0], parts[1]
@@ -498,7 +489,7 @@ func (s *gradleScript) dep(line int, stmt []gtok) (gradleDep, bool) {
 		// Named arguments, comma-separated.
 		for k := 0; k < len(args); k += 4 {
 			if k+2 >= len(args) || args[k].kind != 'i' || args[k+2].kind != 's' || k+3 < len(args) && args[k+3].text != "," {
-				s.problem(line, "dependency %s is not one udfx reads", text())
+				probs.add(line, "dependency %s is not one udfx reads", text())
 				return d, false
 			}
 			v, ok := s.expand(args[k+2])
@@ -506,7 +497,7 @@ func (s *gradleScript) dep(line int, stmt []gtok) (gradleDep, bool) {
 				if args[k].text == "version" && d.GroupID != "" && sparkProvides(d.dependency) {
 					return d, false
 				}
-				s.problem(line, "dependency %s uses a variable udfx does not find", text())
+				probs.add(line, "dependency %s uses a variable udfx does not find", text())
 				return d, false
 			}
 			switch args[k].text {
@@ -521,30 +512,18 @@ func (s *gradleScript) dep(line int, stmt []gtok) (gradleDep, bool) {
 			case "ext":
 				d.Type = v
 			default:
-				s.problem(line, "dependency %s: %s is not read", text(), args[k].text)
+				probs.add(line, "dependency %s: %s is not read", text(), args[k].text)
 				return d, false
 			}
 		}
 		if d.GroupID == "" || d.ArtifactID == "" {
-			s.problem(line, "dependency %s names no group or no name", text())
+			probs.add(line, "dependency %s names no group or no name", text())
 			return d, false
 		}
 		return d, true
 	}
-	s.problem(line, "dependency %s is not one udfx reads", text())
+	probs.add(line, "dependency %s is not one udfx reads", text())
 	return d, false
-}
-
-func (s *gradleScript) problem(line int, format string, args ...any) {
-	s.problems = append(s.problems, fmt.Sprintf("line %d: ", line)+fmt.Sprintf(format, args...))
-}
-
-func cloneVars(m map[string]string) map[string]string {
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 // gradleSettings is what udfx reads of settings.gradle: the build's
@@ -689,7 +668,7 @@ func resolveGradle(ctx context.Context, buildFile, file, root string, opts Optio
 			if script == "" {
 				s = &gradleScript{}
 			} else {
-				pv := cloneVars(vars)
+				pv := maps.Clone(vars)
 				readProperties(filepath.Join(dir, "gradle.properties"), pv)
 				if s, err = readGradleScript(script, pv, false); err != nil {
 					return nil, &Error{Build: rel(root, script), Msg: err.Error()}

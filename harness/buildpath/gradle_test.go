@@ -134,7 +134,7 @@ dependencies {
 	s, err := readGradleScript(path, map[string]string{}, false)
 	require.NoError(t, err)
 	assert.Empty(t, s.deps)
-	assert.Equal(t, []string{`line 6: dependency "a.b:c:${v}" uses a variable udfx does not find`}, s.problems)
+	assert.Equal(t, []string{`line 6: dependency "a.b:c:${v}" uses a variable udfx does not find`}, []string(s.problems))
 }
 
 // Dependencies declared where udfx cannot tell whose they are (a root
