@@ -127,7 +127,7 @@ func startSpark(ctx context.Context, e *env, o *sparkOptions, u *udf.UDF, ansi b
 			return nil, sparkError(err)
 		}
 		cfg.Jars = jars
-		cfg.Hive = u.Kind == udf.KindHiveUDF || u.Kind == udf.KindHiveGenericUDF
+		cfg.Hive = u.Kind.IsHive()
 	}
 	if cfg.Comet != "" {
 		say("starting Spark with Comet")

@@ -45,12 +45,12 @@ type jvmOriginal struct {
 	// Connect's registerJavaFunction can then instantiate the shim by its
 	// name, from the jar added as an artifact, with no py4j.
 	UDFn bool
-	// Hive is the binary name of a Hive UDF's class (simple or
-	// GenericUDF). Such a UDF has no shim: Spark registers it as the
-	// user's job does, with CREATE TEMPORARY FUNCTION in a Hive-enabled
-	// session, and wraps it in HiveSimpleUDF or HiveGenericUDF, whose
-	// conversions of Writables and NULLs are what udfx must match. Shim
-	// is then only the name the function is registered under.
+	// Hive is the binary name of a Hive UDF's class. Such a UDF has no
+	// shim: Spark registers it as the user's job does, with CREATE
+	// TEMPORARY FUNCTION in a Hive-enabled session, and wraps it in
+	// HiveSimpleUDF, whose conversions of Writables and NULLs are what
+	// udfx must match. Shim is then only the name the function is
+	// registered under.
 	Hive string
 	// Libs are the libraries the repository's build declares for the
 	// UDF's module (buildpath), which go on the session's class path
@@ -134,11 +134,12 @@ func prepareJVMs(ctx context.Context, us []*udf.UDF, in *Install, env func(strin
 		// classes are the source's compiled classes, as the JVM runner
 		// compiles them (jvm.CompileOriginal: against the libraries and
 		// module sources the repository's build declares, a UDF defined
-		// inside a method with the object that lifts it), and build is
-		// that classpath; err is the compilation's failure.
+		// inside a method with the object that lifts it), err is the
+		// compilation's failure, and libs are the build's libraries
+		// that go on the class path.
 		classes string
-		build   *buildpath.Classpath
 		err     error
+		libs    []string
 	}
 	shipped := artifactsIn(in.Jars)
 	var sources []*source
@@ -164,17 +165,18 @@ func prepareJVMs(ctx context.Context, us []*udf.UDF, in *Install, env func(strin
 		s := byFile[group]
 		if s == nil {
 			s = &source{scala: scala}
-			s.classes, s.build, s.err = jvm.CompileOriginal(ctx, &tools, runner.DefaultLimits, u, filepath.Join(cacheDir, "originals"), tenv)
+			var build *buildpath.Classpath
+			s.classes, build, s.err = jvm.CompileOriginal(ctx, &tools, runner.DefaultLimits, u, filepath.Join(cacheDir, "originals"), tenv)
+			if build != nil {
+				s.libs = notShipped(build.Jars, shipped)
+			}
 			byFile[group] = s
 		}
 		if s.err != nil {
 			errs[i] = s.err
 			continue
 		}
-		var libs []string
-		if s.build != nil {
-			libs = notShipped(s.build.Jars, shipped)
-		}
+		libs := s.libs
 		compiler := "javac " + tools.JDKVersion
 		if scala {
 			compiler = "scalac " + tools.ScalaVersion
@@ -206,11 +208,7 @@ func prepareJVMs(ctx context.Context, us []*udf.UDF, in *Install, env func(strin
 		}
 	}
 	for _, s := range sources {
-		var libs []string
-		if s.build != nil {
-			libs = notShipped(s.build.Jars, shipped)
-		}
-		buildSource(ctx, &tools, in, s.classes, libs, s.scala, s.builds, us, outs, errs, cacheDir)
+		buildSource(ctx, &tools, in, s.classes, s.libs, s.scala, s.builds, us, outs, errs, cacheDir)
 	}
 	for _, a := range aliases {
 		outs[a[0]], errs[a[0]] = outs[a[1]], errs[a[1]]
@@ -322,7 +320,7 @@ func buildSource(ctx context.Context, tools *jvm.Tools, in *Install, userClasses
 	var ok []*jvmBuild
 	for _, b := range builds {
 		u := us[b.i]
-		if u.Kind == udf.KindHiveUDF || u.Kind == udf.KindHiveGenericUDF {
+		if u.Kind.IsHive() {
 			if b.hive, err = hiveClass(u, classes); err != nil {
 				errs[b.i] = err
 				continue
@@ -459,12 +457,7 @@ func storeJVM(tmp, cacheDir string, b *jvmBuild, classDirs ...string) (*jvmOrigi
 // hiveClass finds a Hive UDF's class among the compiled ones: the one of
 // its simple name that Hive can instantiate (it has a constructor).
 func hiveClass(u *udf.UDF, classes []*classInfo) (string, error) {
-	var found []string
-	for _, c := range classes {
-		if simpleName(c.Name) == u.Name && !strings.HasSuffix(c.Name, "$") && c.hasConstructor() {
-			found = append(found, c.Name)
-		}
-	}
+	found := instantiable(u.Name, classes)
 	switch len(found) {
 	case 0:
 		return "", &runner.NotCallableError{UDF: u.Name, Reason: "no class " + u.Name + " in the compiled source"}
@@ -472,6 +465,20 @@ func hiveClass(u *udf.UDF, classes []*classInfo) (string, error) {
 		return found[0], nil
 	}
 	return "", &runner.NotCallableError{UDF: u.Name, Reason: fmt.Sprintf("several classes are named %s: %s", u.Name, strings.Join(found, ", "))}
+}
+
+// instantiable are the binary names of the classes of simple name name
+// with a constructor. An object's mirror class (object X extends (A =>
+// B) gives a class X of static forwarders) has none: the object is the
+// UDF then.
+func instantiable(name string, classes []*classInfo) []string {
+	var found []string
+	for _, c := range classes {
+		if simpleName(c.Name) == name && !strings.HasSuffix(c.Name, "$") && c.hasConstructor() {
+			found = append(found, c.Name)
+		}
+	}
+	return found
 }
 
 func hashOf(parts ...string) string {
@@ -495,14 +502,7 @@ func registration(u *udf.UDF, classes []*classInfo) (expr string, typed bool, pk
 	}
 	switch u.Kind {
 	case udf.KindFunctionClass, udf.KindUDFClass:
-		for _, c := range classes {
-			// An object's mirror class (object X extends (A => B) gives
-			// a class X of static forwarders) has no constructor: the
-			// object is the UDF, found below.
-			if simpleName(c.Name) == u.Name && !strings.HasSuffix(c.Name, "$") && c.hasConstructor() {
-				found = append(found, c.Name)
-			}
-		}
+		found = instantiable(u.Name, classes)
 		if len(found) > 1 {
 			return "", false, "", several("classes")
 		}

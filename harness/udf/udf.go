@@ -60,6 +60,10 @@ const (
 	KindRDDPipeline Kind = "rdd-pipeline"
 )
 
+// IsHive reports a Hive UDF, simple or generic: Spark runs it only in a
+// Hive-enabled session.
+func (k Kind) IsHive() bool { return k == KindHiveUDF || k == KindHiveGenericUDF }
+
 // Kinds lists every kind, in the order reports describe them.
 var Kinds = []Kind{
 	KindFunctionClass, KindUDFClass, KindHiveUDF, KindHiveGenericUDF,
