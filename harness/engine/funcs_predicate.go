@@ -151,11 +151,9 @@ func buildLike(a *analyzer, name string, args []node) (node, error) {
 		if args[0], err = underCaseConversion(name, args[0]); err != nil {
 			return nil, err
 		}
-		low, e := sparkLower(pat)
-		if e != nil {
-			return nil, &UnsupportedFunctionError{Name: "ilike with Σ in the pattern"}
-		}
-		pat = low
+		// The pattern is lowercased as a string, wildcards and all: a Σ
+		// before % is final ('ΑΣ%' is 'ας%'), as in Spark.
+		pat = sparkLower(pat)
 	}
 	re, err := likeRegex(pat, esc)
 	if err != nil {
@@ -164,11 +162,7 @@ func buildLike(a *analyzer, name string, args []node) (node, error) {
 	return a.fn(name, tBool, args[:1], strictRow(tBool, func(v []any) (any, *RowError) {
 		s := v[0].(string)
 		if name == "ilike" {
-			low, e := sparkLower(s)
-			if e != nil {
-				return nil, e
-			}
-			s = low
+			s = sparkLower(s)
 		}
 		return re.MatchString(s), nil
 	})), nil

@@ -217,27 +217,63 @@ func sparkUpper(s string) (string, *RowError) {
 	return mapCase(s, sparkUpperExceptions, unicode.ToUpper), nil
 }
 
-// sparkLower is Spark's lower(), as sparkUpper is its upper(), except for
-// Σ, whose lower case depends on the letters around it (final sigma),
-// which the engine does not model.
-func sparkLower(s string) (string, *RowError) {
-	if strings.ContainsRune(s, 'Σ') {
-		return "", errUnsupportedValue("lower() of Σ")
+// sparkLower is Spark's lower(): per code point as sparkUpper is its
+// upper(), except Σ, which ICU lowercases by Unicode's Final_Sigma
+// condition: ς when, skipping case-ignorable characters, a cased letter
+// precedes it and none follows, σ otherwise. The classes are Spark's own,
+// probed on every code point (casemap_spark.go); ICU skips a character
+// that is both cased and case-ignorable (U+0345, ʰ).
+func sparkLower(s string) string {
+	if !strings.ContainsRune(s, 'Σ') {
+		return mapCase(s, sparkLowerExceptions, unicode.ToLower)
 	}
-	return mapCase(s, sparkLowerExceptions, unicode.ToLower), nil
+	// The context is the original string, not what is lowercased so far.
+	r := []rune(s)
+	var b strings.Builder
+	for i, c := range r {
+		if c == 'Σ' && finalSigma(r, i) {
+			b.WriteRune('ς')
+			continue
+		}
+		writeCase(&b, c, sparkLowerExceptions, unicode.ToLower)
+	}
+	return b.String()
+}
+
+// finalSigma reports whether the Σ at r[i] lowercases to ς: the first
+// code point before it that is not case-ignorable is cased, and the first
+// after it is not, or there is none. A scan stops at the first code point
+// that is not case-ignorable, at the latest the next Σ, so the scans of a
+// string read each of its code points at most twice.
+func finalSigma(r []rune, i int) bool {
+	j := i - 1
+	for j >= 0 && unicode.Is(sparkSigmaIgnorable, r[j]) {
+		j--
+	}
+	if j < 0 || !unicode.Is(sparkSigmaCased, r[j]) {
+		return false
+	}
+	for j = i + 1; j < len(r) && unicode.Is(sparkSigmaIgnorable, r[j]); j++ {
+	}
+	return j == len(r) || !unicode.Is(sparkSigmaCased, r[j])
 }
 
 // mapCase maps each code point of s by Spark's exceptions, else by Go's.
 func mapCase(s string, exceptions map[rune]string, goMap func(rune) rune) string {
 	var b strings.Builder
 	for _, r := range s {
-		if m, ok := exceptions[r]; ok {
-			b.WriteString(m)
-			continue
-		}
-		b.WriteRune(goMap(r))
+		writeCase(&b, r, exceptions, goMap)
 	}
 	return b.String()
+}
+
+// writeCase writes r mapped by Spark's exceptions, else by Go's.
+func writeCase(b *strings.Builder, r rune, exceptions map[rune]string, goMap func(rune) rune) {
+	if m, ok := exceptions[r]; ok {
+		b.WriteString(m)
+		return
+	}
+	b.WriteRune(goMap(r))
 }
 
 func trimChars(s, chars string, left, right bool) string {
@@ -364,7 +400,7 @@ func buildConcatWs(a *analyzer, name string, args []node) (node, error) {
 
 func upperRow(v []any) (any, *RowError) { return sparkUpper(v[0].(string)) }
 
-func lowerRow(v []any) (any, *RowError) { return sparkLower(v[0].(string)) }
+func lowerRow(v []any) (any, *RowError) { return sparkLower(v[0].(string)), nil }
 
 func initcapRow(v []any) (any, *RowError) {
 	for _, r := range v[0].(string) {
@@ -374,24 +410,28 @@ func initcapRow(v []any) (any, *RowError) {
 			return nil, errUnsupportedValue("initcap() of a character whose case mapping in initcap the engine does not model")
 		}
 	}
-	low, e := sparkLower(v[0].(string))
-	if e != nil {
-		return nil, e
-	}
-	r := runes(low)
-	for i := range r {
+	// Spark's initcap lowercases with its own final sigma, over the same
+	// classes (probed by TestSparkCaseMappingsAreTheEnginesTable). No
+	// exception above changes the length, so r and low align.
+	r := runes(v[0].(string))
+	low := runes(sparkLower(v[0].(string)))
+	for i := range low {
 		if i == 0 || r[i-1] == ' ' {
-			// Spark title-cases with full case mappings: initcap('ßa')
-			// is "Ssa", initcap('ﬁ') "Fi" (checked), and with the letters
-			// Unicode added after Go's tables; where Spark's upper case
-			// is not Go's, its title case is not modelled.
+			// Spark title-cases a word's first character itself, not its
+			// lower case: the Kelvin sign U+212A stays, where the title of
+			// its lower case k is K, and so do the ohm and angstrom signs,
+			// ϴ, ẞ and Georgian Mtavruli (checked). It does so with full
+			// case mappings, initcap('ßa') is "Ssa", initcap('ﬁ') "Fi"
+			// (checked), and with the letters Unicode added after Go's
+			// tables; where Spark's upper case is not Go's, its title case
+			// is not modelled.
 			if _, ok := sparkUpperExceptions[r[i]]; ok {
 				return nil, errUnsupportedValue("initcap() of a character whose case mapping in initcap the engine does not model")
 			}
-			r[i] = unicode.ToTitle(r[i])
+			low[i] = unicode.ToTitle(r[i])
 		}
 	}
-	return string(r), nil
+	return string(low), nil
 }
 
 func btrimRow(v []any) (any, *RowError) {

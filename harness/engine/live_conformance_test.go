@@ -55,7 +55,6 @@ const liveMaxReport = 200
 var liveRefusals = map[string]string{
 	"a date string with a signed year": "SUPPORTED.md CAST: dates yyyy[-m[m][-d[d]]]; '+1', '-1', '-0001-01-01' are refused per row",
 	"a time-only timestamp string":     "SUPPORTED.md CAST: timestamps yyyy-mm-dd[ T]hh:mm...; Spark's time-only forms ('T12:00', 'True') are refused per row",
-	"lower() of Σ":                     "final sigma: the lower case of Σ depends on the letters around it (conformanceExceptions lower/special-case)",
 	"initcap() of a character whose case mapping in initcap the engine does not model": "full title-case mappings such as ß -> Ss, and the title case of letters Go's tables lack (conformanceExceptions initcap/*)",
 	"a string ending in a line terminator matched against $":                           "SUPPORTED.md, Java regular expressions: `$` with a subject ending in a line terminator is refused per row",
 	refuseFloatString:  "SUPPORTED.md CAST: JDK 17's Float.toString is not always shortest (1.17549435E-38, 8.9999995E9) while JDK 19+'s is; only values in classes checked on both JDKs are printed (conformanceExceptions cast/float-to-string)",
