@@ -232,6 +232,9 @@ func newCase(t *udf.Type, conds, vals []node, els node) *caseNode {
 
 func (cn *caseNode) typ() *udf.Type { return cn.t }
 
+// eval evaluates each branch on the rows that choose it only, as Spark
+// does: a branch's errors never reach other rows, and an expensive branch
+// for rare rows (a per-code-point repair) costs only those rows.
 func (cn *caseNode) eval(c *ctx) (*vec, error) {
 	out := newVec(cn.t, c.n)
 	done := make([]bool, c.n)
@@ -240,10 +243,7 @@ func (cn *caseNode) eval(c *ctx) (*vec, error) {
 		if err != nil {
 			return nil, err
 		}
-		vv, err := cn.vals[k].eval(c)
-		if err != nil {
-			return nil, err
-		}
+		var chosen []int
 		for i := 0; i < c.n; i++ {
 			if done[i] {
 				continue
@@ -254,21 +254,52 @@ func (cn *caseNode) eval(c *ctx) (*vec, error) {
 				continue
 			}
 			if b := cv.get(i); b != nil && b.(bool) {
-				out.copyRow(i, vv, i)
+				chosen = append(chosen, i)
 				done[i] = true
 			}
 		}
-	}
-	ev, err := cn.els.eval(c)
-	if err != nil {
-		return nil, err
-	}
-	for i := 0; i < c.n; i++ {
-		if !done[i] {
-			out.copyRow(i, ev, i)
+		if err := evalOnRows(c, cn.vals[k], chosen, out); err != nil {
+			return nil, err
 		}
 	}
+	var rest []int
+	for i := 0; i < c.n; i++ {
+		if !done[i] {
+			rest = append(rest, i)
+		}
+	}
+	if err := evalOnRows(c, cn.els, rest, out); err != nil {
+		return nil, err
+	}
 	return out, nil
+}
+
+// evalOnRows evaluates n on rows idx of c and copies the results into
+// those rows of out.
+func evalOnRows(c *ctx, n node, idx []int, out *vec) error {
+	if len(idx) == 0 {
+		return nil
+	}
+	sub := c
+	if len(idx) < c.n {
+		sub = &ctx{n: len(idx), ansi: c.ansi, loc: c.loc, vars: make([]*vec, len(c.vars))}
+		for _, col := range c.cols {
+			sub.cols = append(sub.cols, col.gather(idx))
+		}
+		for k, v := range c.vars {
+			if v != nil {
+				sub.vars[k] = v.gather(idx)
+			}
+		}
+	}
+	v, err := n.eval(sub)
+	if err != nil {
+		return err
+	}
+	for j, i := range idx {
+		out.copyRow(i, v, j)
+	}
+	return nil
 }
 
 // coalesce returns the first non-NULL argument, stopping at an error.

@@ -234,6 +234,15 @@ var sparkCases = []sparkCase{
 	{"substring('hello', 0, 2)", `string "he"`, ""},
 	{"split('a,b,,', ',')", `array<string> ["a","b","",""]`, ""},
 	{"split('a,b,c', ',', 2)", `array<string> ["a","b,c"]`, ""},
+	// regexp_extract_all: group 1 by default, "" where the group took no
+	// part, the index checked only at a match; code points, not units.
+	{`regexp_extract_all('a1b22c', '(\\d+)')`, `array<string> ["1","22"]`, ""},
+	{`regexp_extract_all('abc', '(?s).', 0)`, `array<string> ["a","b","c"]`, ""},
+	{`regexp_extract_all('a😀b', '(?s).', 0)`, `array<string> ["a","😀","b"]`, ""},
+	{`regexp_extract_all('xax', '(a)|x', 1)`, `array<string> ["","a",""]`, ""},
+	{`regexp_extract_all('', '.', 0)`, `array<string> []`, ""},
+	{`regexp_extract_all('abc', '(b)', 2)`, "ERR INVALID_PARAMETER_VALUE.REGEX_GROUP_INDEX", ""},
+	{`regexp_extract_all('abc', '(z)', 2)`, `array<string> []`, ""},
 	{"initcap('hELLO wORLD')", `string "Hello World"`, ""},
 	{"upper('ß')", `string "SS"`, ""},
 	{"concat('a', NULL)", "string NULL", ""},

@@ -89,6 +89,7 @@ var funcGroups = [][]funcDef{
 	predicateFuncs,
 	conditionalFuncs,
 	stringFuncs,
+	regexpAllFuncs,
 	collectionFuncs,
 	arrayFuncs,
 	lambdaFuncs,

@@ -70,7 +70,7 @@ var sparkOnly = strings.Fields(`
 	make_date date_trunc trunc next_day months_between weekofyear weekday hour minute second
 	unix_date date_from_unix_date timestamp_seconds timestamp_millis timestamp_micros unix_seconds
 	unix_millis unix_micros from_unixtime to_unix_timestamp regexp_count regexp_substr regexp_instr
-	regexp_extract_all decode encode is_valid_utf8 make_valid_utf8 equal_null get_json_object
+	decode encode is_valid_utf8 make_valid_utf8 equal_null get_json_object
 	from_json to_json bitwise_not ceil floor try_cast
 `)
 
