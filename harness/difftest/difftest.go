@@ -253,7 +253,7 @@ func runEmbedded(ctx context.Context, u *udf.UDF, expr *engine.Expr, opts Option
 		return nil, err
 	}
 
-	rep.Runtime = r.Describe()
+	rep.Runtime, rep.PythonUnicode = r.Describe(), unicodeOf(r)
 	rep.OriginalSeconds, rep.RewriteSeconds = origTime.Seconds(), rwTime.Seconds()
 	firstBad := tally(rep, opts, orig, got)
 	rep.Equal = rep.Mismatches == 0
@@ -464,4 +464,13 @@ func runRows(ctx context.Context, r runner.Runner, rows [][]value.Value, params 
 		return nil, 0, fmt.Errorf("the runner returned %d results for %d rows", len(out), len(rows))
 	}
 	return out, took, nil
+}
+
+// unicodeOf is the Unicode version of a Python runner's interpreter; ""
+// for other runners.
+func unicodeOf(r runner.Runner) string {
+	if p, ok := r.(interface{ UnicodeVersion() string }); ok {
+		return p.UnicodeVersion()
+	}
+	return ""
 }

@@ -58,6 +58,9 @@ func runOnSpark(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options, param
 		at = func(i int) int { return again.kept[i] }
 	}
 	rep.Runtime = sparkRuntime(u, info, res.Original.Call)
+	if u.Language == udf.Python {
+		rep.PythonUnicode = info.PythonUnicode
+	}
 	rep.OriginalSeconds, rep.RewriteSeconds = res.Original.Seconds, res.Rewrite.Seconds
 	plans, err := st.jobEvidence(info, res)
 	if err != nil {

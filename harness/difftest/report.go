@@ -20,8 +20,12 @@ type Report struct {
 	Language string `json:"language"`
 	File     string `json:"file"`
 	// Runtime names the real runtime the original ran in.
-	Runtime    string `json:"original_runtime"`
-	RewriteSQL string `json:"rewrite_sql"`
+	Runtime string `json:"original_runtime"`
+	// PythonUnicode is the version of the Unicode database of the
+	// CPython a Python original ran in; rewrites that follow CPython's
+	// Unicode (case mapping, digits) are exact for that version only.
+	PythonUnicode string `json:"python_unicode,omitempty"`
+	RewriteSQL    string `json:"rewrite_sql"`
 	// RewriteFile is the rewrite module a Python rewrite (engine cpython)
 	// was loaded from.
 	RewriteFile string `json:"rewrite_file,omitempty"`

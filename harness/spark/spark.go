@@ -106,6 +106,9 @@ type Info struct {
 	Connect       bool
 	ANSI          bool
 	PythonVersion string
+	// PythonUnicode is the driver Python's unicodedata.unidata_version:
+	// the Unicode its Python UDFs' str methods follow.
+	PythonUnicode string
 	// From says where Spark came from (SPARK_HOME or a pyspark package).
 	From string
 	// StartSeconds is how long the SparkSession took to start.
@@ -314,15 +317,15 @@ func (s *Session) start(ctx context.Context) error {
 		return startError(werr, s.cfg.Master, s.cfg.Remote, s.logPath)
 	}
 	var info struct {
-		Spark, Java, Master, Python, Comet string
-		Connect                            bool
-		StartSeconds                       float64 `json:"start_seconds"`
+		Spark, Java, Master, Python, Comet, Unicode string
+		Connect                                     bool
+		StartSeconds                                float64 `json:"start_seconds"`
 	}
 	if err := json.Unmarshal(raw, &info); err != nil {
 		return &SessionError{Msg: fmt.Sprintf("bad start reply %q: %v", raw, err), Log: s.logPath}
 	}
 	s.info = Info{SparkVersion: info.Spark, JavaVersion: info.Java, Master: info.Master, Connect: info.Connect,
-		ANSI: s.cfg.ANSI, PythonVersion: info.Python, From: s.in.From, StartSeconds: info.StartSeconds, Comet: info.Comet}
+		ANSI: s.cfg.ANSI, PythonVersion: info.Python, PythonUnicode: info.Unicode, From: s.in.From, StartSeconds: info.StartSeconds, Comet: info.Comet}
 	if s.cfg.Comet != "" && info.Comet == "" {
 		return &StartError{Cause: CauseJVM, Summary: "Spark started without the Comet plugin", Hint: "Comet's driver plugin did not set spark.comet.version; its reason is in the log", Log: s.logPath}
 	}

@@ -4,7 +4,8 @@
 #
 # Protocol (all lines UTF-8, "\n"-terminated):
 #   stdin line 1: the configuration, JSON (see Config in runner.go).
-#   stdout line 1: "OK <evalType> <python> <pyspark>" or
+#   stdout line 1: "OK <evalType> <python> <pyspark> unicode:<unidata version>
+#                  [left-out:<lines>]" or
 #                  "ERR <env|compile|notcallable|config> <JSON object>".
 #   Then, per Run: a JSON list of the parameters' Spark types (pyspark's JSON
 #   form), the rows, one line each (one value per parameter), and a line
@@ -1348,7 +1349,9 @@ def main():
         run = make_batched(func, rt)
     else:
         run = make_pandas(func, eval_type, rt, cfg.get("batch_size") or 10000)
-    greeting = "OK %d %s %s" % (eval_type, sys.version.split()[0], pyspark.__version__)
+    import unicodedata
+
+    greeting = "OK %d %s %s unicode:%s" % (eval_type, sys.version.split()[0], pyspark.__version__, unicodedata.unidata_version)
     if left_out:
         greeting += " left-out:" + left_out
     emit(greeting)

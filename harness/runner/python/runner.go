@@ -99,6 +99,8 @@ type Runner struct {
 	evalType  int
 	pyVersion string
 	psVersion string
+	// unicode is the interpreter's unicodedata.unidata_version.
+	unicode string
 	// leftOut lists the lines of the module's top-level Spark job, which
 	// the driver left out when it loaded the UDF ("12-14,20"; "" when
 	// none).
@@ -250,6 +252,10 @@ func (r *Runner) Describe() string {
 	return d
 }
 
+// UnicodeVersion is the version of the interpreter's Unicode database,
+// which decides str.lower(), str.upper() and the digits float() reads.
+func (r *Runner) UnicodeVersion() string { return r.unicode }
+
 // Close ends the interpreter and removes the driver script.
 func (r *Runner) Close() error {
 	r.mu.Lock()
@@ -356,16 +362,19 @@ func (r *Runner) start(ctx context.Context) error {
 func (r *Runner) handshake(line string) error {
 	if rest, ok := strings.CutPrefix(line, "OK "); ok {
 		f := strings.Fields(rest)
-		if len(f) == 4 {
-			lines, ok := strings.CutPrefix(f[3], "left-out:")
-			if !ok {
-				return fmt.Errorf("python runner: bad driver greeting %q", line)
-			}
-			r.leftOut, f = lines, f[:3]
-		}
-		if len(f) != 3 {
+		if len(f) < 4 {
 			return fmt.Errorf("python runner: bad driver greeting %q", line)
 		}
+		for _, opt := range f[3:] {
+			if u, ok := strings.CutPrefix(opt, "unicode:"); ok {
+				r.unicode = u
+			} else if lines, ok := strings.CutPrefix(opt, "left-out:"); ok {
+				r.leftOut = lines
+			} else {
+				return fmt.Errorf("python runner: bad driver greeting %q", line)
+			}
+		}
+		f = f[:3]
 		et, err := strconv.Atoi(f[0])
 		if err != nil {
 			return fmt.Errorf("python runner: bad driver greeting %q", line)

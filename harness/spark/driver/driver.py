@@ -17,6 +17,7 @@ import os
 import sys
 import time
 import traceback
+import unicodedata
 
 import udfx_jobfree  # written beside this driver (harness/internal/jobfree)
 
@@ -299,6 +300,7 @@ def start(req):
         "master": master,
         "connect": CONNECT,
         "python": "%d.%d.%d" % sys.version_info[:3],
+        "unicode": unicodedata.unidata_version,
         "pyspark": pyspark.__version__,
         "start_seconds": time.perf_counter() - t0,
     }
