@@ -5,6 +5,7 @@ import (
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
+	"github.com/udfx/udfx/harness/pycase"
 	"github.com/udfx/udfx/harness/translate/ir"
 	"github.com/udfx/udfx/harness/udf"
 )
@@ -140,6 +141,9 @@ func (t *tr) pyTry(s *sitter.Node, rest []*sitter.Node, e env) *binding {
 		fbe = &ir.Lit{T: ty}
 	}
 	str := func(v string) ir.Expr { return &ir.Lit{T: tString, Value: v} }
+	// The Unicode digits are the pinned CPython's (Unicode adds some in
+	// most versions).
+	t.pythonUnicode = pycase.Unicode()
 	var v ir.Expr = &ir.Call{Fn: parseFn, Args: []ir.Expr{arg.e, fbe, str(pyNumberWhitespace), str(pyDigitsFrom), str(pyDigitsTo)}, T: ty}
 	if arg.nullable {
 		var none ir.Expr = fbe

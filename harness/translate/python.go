@@ -8,6 +8,7 @@ import (
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
+	"github.com/udfx/udfx/harness/pycase"
 	"github.com/udfx/udfx/harness/translate/ir"
 	"github.com/udfx/udfx/harness/udf"
 )
@@ -595,8 +596,14 @@ func (t *tr) pyStrMethod(n *sitter.Node, name string, recv ir.Expr, argNodes []*
 	case (name == "startswith" || name == "endswith") && len(args) == 1:
 		fn := map[string]ir.Func{"startswith": ir.StartsWith, "endswith": ir.EndsWith}[name]
 		return lit(&ir.Call{Fn: fn, Args: []ir.Expr{recv, args[0]}, T: tBool})
-	case name == "upper" || name == "lower" || name == "title" || name == "capitalize":
-		t.decline(n, "str."+name, "CPython's full Unicode case mappings are not proved equal to Spark's upper/lower/initcap")
+	case (name == "upper" || name == "lower") && len(args) == 0:
+		// Exact for the CPython whose Unicode database package pycase's
+		// tables compare with Spark's (the SQL repairs where they differ).
+		t.pythonUnicode = pycase.Unicode()
+		fn := map[string]ir.Func{"upper": ir.PyUpper, "lower": ir.PyLower}[name]
+		return lit(&ir.Call{Fn: fn, Args: []ir.Expr{recv}, T: tString})
+	case name == "title" || name == "capitalize":
+		t.decline(n, "str."+name, "CPython starts a word after any character that is not cased (title) or only at the start (capitalize), with titlecase letters; Spark's initcap starts one after a space: not translated")
 		return nil
 	case (name == "strip" || name == "lstrip" || name == "rstrip") && len(args) <= 1:
 		// str.strip() removes str.isspace characters; strip(chars)

@@ -36,6 +36,11 @@ type Result struct {
 	SQL string
 	// Declines lists every construct without an exact translation.
 	Declines []Decline
+	// PythonUnicode, when set, is the version of CPython's Unicode
+	// database (unicodedata.unidata_version) the translation is exact
+	// for: it reads str.lower()/upper() or Unicode digits as that
+	// CPython does. The original must run on a CPython with it.
+	PythonUnicode string
 }
 
 // Decline is one construct the translator will not translate.
@@ -154,7 +159,7 @@ func (t *tr) result(e ir.Expr) (*Result, error) {
 		}
 		return nil, fmt.Errorf("translate %s: %w", t.u.Name, err)
 	}
-	return &Result{IR: e, SQL: sql}, nil
+	return &Result{IR: e, SQL: sql, PythonUnicode: t.pythonUnicode}, nil
 }
 
 // tr is one translation.
@@ -166,6 +171,8 @@ type tr struct {
 	// root is the file's tree, where constants are looked up.
 	root       *sitter.Node
 	constDepth int
+	// pythonUnicode is Result.PythonUnicode.
+	pythonUnicode string
 }
 
 // binding is what a name stands for in the body.

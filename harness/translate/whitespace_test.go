@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/udfx/udfx/harness/pycase"
 	"github.com/udfx/udfx/harness/pyenv"
 )
 
@@ -67,6 +68,9 @@ func codePoints(s string) []rune {
 // ASCII are, over all of Unicode, CPython's decimal digits, each mapped
 // to its value.
 func TestPythonDecimalDigitsMatchCPython(t *testing.T) {
+	var unicode string
+	cpythonJSON(t, "unicodedata.unidata_version", &unicode)
+	require.Equal(t, pycase.Unicode(), unicode, "the digits are read as the CPython of package pycase's tables reads them")
 	var want [][2]int
 	cpythonJSON(t, "[[c, unicodedata.decimal(chr(c))] for c in range(0x80, 0x110000) if unicodedata.decimal(chr(c), None) is not None]", &want)
 	from, to := []rune(pyDigitsFrom), []rune(pyDigitsTo)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/udfx/udfx/harness/pycase"
 	"github.com/udfx/udfx/harness/translate/ir"
 	"github.com/udfx/udfx/harness/udf"
 )
@@ -474,6 +475,16 @@ func stringCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err 
 			return true, sqlErr("a trim whose set of characters is not a non-empty literal")
 		}
 		b.WriteString(trimSQL(args[0], set, e.Fn != ir.TrimTrailing, e.Fn != ir.TrimLeading))
+		return true, nil
+	case ir.PyLower, ir.PyUpper:
+		sql, err := pycase.UpperSQL(args[0])
+		if e.Fn == ir.PyLower {
+			sql, err = pycase.LowerSQL(args[0])
+		}
+		if err != nil {
+			return true, sqlErr("CPython's str." + strings.TrimPrefix(string(e.Fn), "py-") + "(): " + err.Error())
+		}
+		b.WriteString(sql)
 		return true, nil
 	case ir.IsEmpty:
 		b.WriteString("(" + args[0] + " = '')")

@@ -278,6 +278,12 @@ const (
 	PyRoundOfFloat Func = "py-round-of-float"
 	PyFloorOfFloat Func = "py-floor-of-float"
 	PyCeilOfFloat  Func = "py-ceil-of-float"
+	// PyLower and PyUpper are CPython's str.lower() and str.upper() on a
+	// str that is not None: full case mappings (ß is SS, İ is i̇) and
+	// final sigma, with the Unicode database of the CPython that
+	// package pycase's tables were read from (Result.Assumes names it).
+	PyLower Func = "py-lower"
+	PyUpper Func = "py-upper"
 	// StartsWith, EndsWith and Contains are String.startsWith/endsWith/
 	// contains and Python's str.startswith/endswith and `in`.
 	StartsWith Func = "startswith"

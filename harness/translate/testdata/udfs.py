@@ -263,3 +263,15 @@ def qty(s: str) -> int:
         return int(s)
     except (ValueError, TypeError):
         return 0
+
+
+@udf("string")
+def shout(s: str) -> str:
+    # No None check: AttributeError on None, in the rewrite too.
+    return s.upper()
+
+
+@udf("string")
+def norm_key(s: str) -> str:
+    # Final sigma: "ΟΔΟΣ" is "οδος" with a final ς.
+    return s.strip().lower() if s else ""

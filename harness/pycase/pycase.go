@@ -1,0 +1,165 @@
+// Package pycase gives the Spark SQL that computes CPython's str.lower()
+// and str.upper() exactly, from tables of where the two runtimes differ.
+//
+// CPython and Spark (ICU's root case mapping) both apply Unicode's full
+// case mappings and its one context rule in the root locale, final sigma;
+// they differ where their Unicode versions do. tables.go lists, for every
+// code point where CPython's mapping or final-sigma class is not Spark's,
+// what CPython does. It is generated from both runtimes over all of
+// Unicode by TestPythonCaseMappingTables (go test ./harness/pycase -run
+// TestPythonCaseMappingTables -update-pycase), which also runs the SQL
+// below in Spark against CPython; CI runs that test, so a new pinned
+// Python or Spark that changes a mapping fails it.
+//
+// The SQL keeps Spark's lower and upper on strings without such a code
+// point (native engines accelerate them) and otherwise works code point
+// by code point: Spark's mapping for the others, CPython's for these, and
+// final sigma decided over the string as CPython sees it.
+package pycase
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Class is a code point's part in the final-sigma rule: a Σ is final
+// when, skipping case-ignorable characters, a cased one comes before it
+// and none comes after. Both runtimes test case-ignorable first.
+type Class uint8
+
+const (
+	Neither Class = iota
+	Ignorable
+	Cased
+)
+
+// LowerDiff is a run of code points whose str.lower() or final-sigma
+// class in CPython is not Spark's; Keeps says CPython lowers each to
+// itself, and Class is CPython's class for them.
+type LowerDiff struct {
+	Lo, Hi rune
+	Class  Class
+	Keeps  bool
+}
+
+// UpperDiff is a run of code points whose str.upper() in CPython is not
+// Spark's; Keeps says CPython maps each to itself.
+type UpperDiff struct {
+	Lo, Hi rune
+	Keeps  bool
+}
+
+// NotExactError says why there is no SQL for a mapping with these tables.
+type NotExactError struct{ Reason string }
+
+func (e *NotExactError) Error() string { return e.Reason }
+
+// Unicode is the version of CPython's Unicode database the tables hold
+// (unicodedata.unidata_version): the SQL is exact for a CPython with it.
+func Unicode() string { return tableUnicode }
+
+// Spark is the Spark version the tables were compared with.
+func Spark() string { return tableSpark }
+
+// sigma is Σ, the one code point whose lower case depends on context.
+const sigma = "\u03a3"
+
+// UpperSQL is the Spark SQL of CPython's x.upper() for a string x (the
+// SQL of an expression, repeated in the result).
+func UpperSQL(x string) (string, error) {
+	var odd []rune
+	for _, d := range upperDiffs {
+		if !d.Keeps {
+			return "", &NotExactError{Reason: fmt.Sprintf("CPython (Unicode %s) upper-cases U+%04X to something that is neither itself nor Spark's", tableUnicode, d.Lo)}
+		}
+		odd = appendRun(odd, d.Lo, d.Hi)
+	}
+	if len(odd) == 0 {
+		return "upper(" + x + ")", nil
+	}
+	class := classOf(odd)
+	// Upper case has no context in the root locale: a string's upper case
+	// is its code points'.
+	return fmt.Sprintf("CASE WHEN %[1]s RLIKE '%[2]s' THEN array_join(transform(regexp_extract_all(%[1]s, '(?s).', 0), c -> IF(c RLIKE '%[2]s', c, upper(c))), '') ELSE upper(%[1]s) END", x, class), nil
+}
+
+// LowerSQL is the Spark SQL of CPython's x.lower() for a string x.
+func LowerSQL(x string) (string, error) {
+	var odd, ignorable, cased, neither []rune
+	for _, d := range lowerDiffs {
+		if !d.Keeps {
+			return "", &NotExactError{Reason: fmt.Sprintf("CPython (Unicode %s) lower-cases U+%04X to something that is neither itself nor Spark's", tableUnicode, d.Lo)}
+		}
+		odd = appendRun(odd, d.Lo, d.Hi)
+		switch d.Class {
+		case Ignorable:
+			ignorable = appendRun(ignorable, d.Lo, d.Hi)
+		case Cased:
+			cased = appendRun(cased, d.Lo, d.Hi)
+		default:
+			neither = appendRun(neither, d.Lo, d.Hi)
+		}
+	}
+	if len(odd) == 0 {
+		return "lower(" + x + ")", nil
+	}
+	// The context Σ sees, as CPython sees it, in a form whose class
+	// Spark agrees with: the odd code points CPython skips are removed,
+	// those it takes for cased become 'A', and those that are neither
+	// end the context as the string's ends do.
+	context := func(part string, last bool) string {
+		if len(ignorable) > 0 {
+			part = fmt.Sprintf("regexp_replace(%s, '%s', '')", part, classOf(ignorable))
+		}
+		if len(cased) > 0 {
+			part = fmt.Sprintf("regexp_replace(%s, '%s', 'A')", part, classOf(cased))
+		}
+		if len(neither) > 0 {
+			at := "1"
+			if last {
+				at = "-1"
+			}
+			part = fmt.Sprintf("element_at(split(%s, '%s'), %s)", part, classOf(neither), at)
+		}
+		return part
+	}
+	before := context("substring("+x+", 1, i)", true)
+	after := context("substring("+x+", i + 2)", false)
+	// Spark decides each side alone: Σ after the context before it is
+	// final when that side allows it, and Σ after 'A' (cased) before the
+	// context after it when the other does.
+	final := fmt.Sprintf("endswith(lower(concat(%s, '%s')), '\u03c2') AND substring(lower(concat('A%s', %s)), 2, 1) = '\u03c2'", before, sigma, sigma, after)
+	class := classOf(odd)
+	return fmt.Sprintf("CASE WHEN %[1]s RLIKE '%[2]s' THEN array_join(transform(regexp_extract_all(%[1]s, '(?s).', 0), (c, i) -> CASE WHEN c = '%[3]s' THEN IF(%[4]s, '\u03c2', '\u03c3') WHEN c RLIKE '%[2]s' THEN c ELSE lower(c) END), '') ELSE lower(%[1]s) END",
+		x, class, sigma, final), nil
+}
+
+func appendRun(out []rune, lo, hi rune) []rune {
+	for c := lo; c <= hi; c++ {
+		out = append(out, c)
+	}
+	return out
+}
+
+// classOf is a Java regular-expression class, as a Spark SQL string
+// literal's content, matching exactly the code points cs.
+func classOf(cs []rune) string {
+	cs = slices.Clone(cs)
+	slices.Sort(cs)
+	var b strings.Builder
+	b.WriteByte('[')
+	for i := 0; i < len(cs); {
+		j := i
+		for j+1 < len(cs) && cs[j+1] == cs[j]+1 {
+			j++
+		}
+		fmt.Fprintf(&b, `\\x{%X}`, cs[i])
+		if j > i {
+			fmt.Fprintf(&b, `-\\x{%X}`, cs[j])
+		}
+		i = j + 1
+	}
+	b.WriteByte(']')
+	return b.String()
+}

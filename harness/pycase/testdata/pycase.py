@@ -1,0 +1,101 @@
+"""Compares the CPython running this script with Spark on case mapping,
+over every Unicode code point (surrogates have no UTF-8 form), for the
+translation of str.lower() and str.upper(). Run by
+TestPythonCaseMappingTable; never edit its output by hand.
+
+For each code point c it reads, in CPython and in Spark:
+  - lower(c) and upper(c);
+  - its class for the final-sigma rule, from two probes: lower('A'+c+'Σ')
+    ends in 'ς' when c is cased or case-ignorable, lower(c+'Σ') only when
+    c is cased (both runtimes check case-ignorable first, so a character
+    that is both counts as ignorable).
+
+Prints JSON: the versions, "lower" (code points whose lower case or class
+differs) and "upper" (whose upper case differs), each with what CPython
+does with it: "keeps" when CPython maps it to itself, and for lower its
+class in CPython.
+
+With argv[1] a JSON file {"lower": SQL, "upper": SQL} of expressions over
+a column s, it also evaluates them in Spark on strings built around every
+differing code point and on seeded random strings, and lists in "wrong"
+each string where a result is not CPython's."""
+import json
+import random
+import sys
+import unicodedata
+
+from pyspark.sql import SparkSession
+
+SIGMA = "\u03a3"
+FINAL = "\u03c2"
+
+
+def klass(low_after_a, low_alone):
+    if low_alone.endswith(FINAL):
+        return "cased"
+    if low_after_a.endswith(FINAL):
+        return "ignorable"
+    return "neither"
+
+
+spark = (
+    SparkSession.builder.master("local[2]")
+    .config("spark.ui.enabled", "false")
+    .config("spark.sql.session.timeZone", "UTC")
+    .getOrCreate()
+)
+spark.sparkContext.setLogLevel("ERROR")
+cps = [c for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF]
+df = spark.createDataFrame([(c, chr(c)) for c in cps], "cp int, s string")
+rows = df.selectExpr(
+    "cp",
+    "lower(s) AS l",
+    "upper(s) AS u",
+    "lower(concat('A', s, '\u03a3')) AS la",
+    "lower(concat(s, '\u03a3')) AS ls",
+).collect()
+
+out = {
+    "python": sys.version.split()[0],
+    "unicode": unicodedata.unidata_version,
+    "spark": spark.version,
+    "lower": {},
+    "upper": {},
+}
+for r in rows:
+    c = chr(r.cp)
+    py_l, py_u = c.lower(), c.upper()
+    py_k = klass(("A" + c + SIGMA).lower(), (c + SIGMA).lower())
+    sp_k = klass(r.la, r.ls)
+    if py_l != r.l or py_k != sp_k:
+        out["lower"][str(r.cp)] = {"keeps": py_l == c, "python": [py_l, py_k], "spark": [r.l, sp_k]}
+    if py_u != r.u:
+        out["upper"][str(r.cp)] = {"keeps": py_u == c, "python": py_u, "spark": r.u}
+
+if len(sys.argv) > 1:
+    with open(sys.argv[1]) as f:
+        forms = json.load(f)
+    # Strings around every differing code point, in every final-sigma
+    # context, and random strings over letters, marks, Σ and them.
+    odd = sorted({int(k) for k in out["lower"]} | {int(k) for k in out["upper"]})
+    tests = ["", SIGMA, "A" + SIGMA, SIGMA + "A", "ΑΣ.Σ", "ὈΔΥΣΣΕΎΣ", "AΣ\u0345", "A\u0345Σ", "ßİﬁŉǰΐ"]
+    for cp in odd:
+        c = chr(cp)
+        tests += [c, "A" + c + SIGMA, c + SIGMA, "A" + SIGMA + c, "A" + SIGMA + c + "a", "x" + c + "y" + c]
+    pool = [chr(cp) for cp in odd] + list("aAzZß.'\u00ad\u0301\u0345 1İıﬁ") + [SIGMA, "\u03c3", FINAL, "Ω", "😀", "𐐀"]
+    rnd = random.Random(20261203)
+    for _ in range(3000):
+        tests.append("".join(rnd.choice(pool) for _ in range(rnd.randint(1, 8))))
+    got = spark.createDataFrame([(s,) for s in tests], "s string").selectExpr(
+        "s", "(" + forms["lower"] + ") AS l", "(" + forms["upper"] + ") AS u"
+    ).collect()
+    wrong = []
+    for r in got:
+        if r.l != r.s.lower():
+            wrong.append({"s": r.s, "fn": "lower", "python": r.s.lower(), "spark": r.l})
+        if r.u != r.s.upper():
+            wrong.append({"s": r.s, "fn": "upper", "python": r.s.upper(), "spark": r.u})
+    out["checked"] = len(tests)
+    out["wrong"] = wrong
+spark.stop()
+json.dump(out, sys.stdout, sort_keys=True, ensure_ascii=True)
