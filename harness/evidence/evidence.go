@@ -85,6 +85,12 @@ type Record struct {
 	// cuda rewrite files: the RapidsUDF jar a job adds to spark.jars.
 	// verify checks their hashes where the jar is present.
 	Artifacts []Artifact `json:"artifacts,omitempty"`
+	// PythonUnicode is set when the rewrite follows CPython's Unicode
+	// database (str.lower(), str.upper(), the digits float() reads): the
+	// version (unicodedata.unidata_version) of the CPython the original
+	// was tested on. verify fails when the CPython it re-runs with has
+	// another.
+	PythonUnicode string `json:"python_unicode,omitempty"`
 }
 
 // Artifact is one built file (a jar) and what went into it.

@@ -63,6 +63,9 @@ type Candidate struct {
 	// columnar and CUDA rewrites are rendered from it once the SQL is
 	// verified. Nil for a candidate from an agent without the translator.
 	IR ir.Expr `json:"-"`
+	// PythonUnicode is translate.Result.PythonUnicode: the candidate is
+	// exact only where the original runs on a CPython with that Unicode.
+	PythonUnicode string `json:"python_unicode,omitempty"`
 }
 
 // Decline is a construct an agent will not rewrite, with its reason.
@@ -122,7 +125,7 @@ func (Builtin) Convert(_ context.Context, spec *Spec) ([]Candidate, []Decline, e
 			declines = append(declines, Decline{Target: TargetSQL, Construct: d.Construct, Reason: d.Reason, Where: d.Span.String()})
 		}
 		if res.SQL != "" {
-			cands = append(cands, Candidate{Target: TargetSQL, SQL: res.SQL, Origin: "built-in translator", IR: res.IR})
+			cands = append(cands, Candidate{Target: TargetSQL, SQL: res.SQL, Origin: "built-in translator", IR: res.IR, PythonUnicode: res.PythonUnicode})
 		}
 	}
 	return cands, declines, nil
@@ -147,5 +150,5 @@ func (b Builtin) Optimize(_ context.Context, _ *Spec, best Candidate, attempt in
 	if err != nil {
 		return nil, nil // no exact SQL form: nothing to propose
 	}
-	return []Candidate{{Target: TargetSQL, SQL: sql, Origin: AlternativeOrigin, IR: e}}, nil
+	return []Candidate{{Target: TargetSQL, SQL: sql, Origin: AlternativeOrigin, IR: e, PythonUnicode: best.PythonUnicode}}, nil
 }

@@ -47,6 +47,7 @@ func runPerType(ctx context.Context, opts Options) (*Outcome, error) {
 		return nil, err
 	}
 	var declines []Decline
+	// The guard follows CPython's Unicode where any branch does.
 	translate := func(a pertype.Assignment) (pertype.Translation, error) {
 		cands, ds, err := opts.Agent.Convert(ctx, &Spec{UDF: a.UDF, Source: opts.Source, Targets: []string{TargetSQL}})
 		if err != nil {
@@ -55,6 +56,9 @@ func runPerType(ctx context.Context, opts Options) (*Outcome, error) {
 		declines = append(declines, ds...)
 		for _, c := range cands {
 			if c.Target == TargetSQL {
+				if c.PythonUnicode != "" {
+					opts.pythonUnicode = c.PythonUnicode
+				}
 				return pertype.Translation{SQL: c.SQL}, nil
 			}
 		}
@@ -100,7 +104,7 @@ func runPerType(ctx context.Context, opts Options) (*Outcome, error) {
 
 	primary := opts
 	primary.UDF = res.Proved[0].UDF
-	primary.Agent = guardAgent{sql: res.Guard}
+	primary.Agent = guardAgent{sql: res.Guard, pythonUnicode: opts.pythonUnicode}
 	primary.Targets = []string{TargetSQL}
 	for i, b := range res.Proved {
 		p := proofs[b.Label]
@@ -137,7 +141,7 @@ func proveGuard(ctx context.Context, opts Options, a pertype.Assignment, guard s
 	}
 	defer sc.close()
 	sc.spark, sc.workspace = o.Spark, o.Workspace
-	t, err := tryCandidate(ctx, o, sc, &Outcome{}, Candidate{Target: TargetSQL, SQL: guard, Origin: "built-in translator, per type"}, "per type")
+	t, err := tryCandidate(ctx, o, sc, &Outcome{}, Candidate{Target: TargetSQL, SQL: guard, Origin: "built-in translator, per type", PythonUnicode: opts.pythonUnicode}, "per type")
 	if err != nil {
 		return nil, proof, err
 	}
@@ -172,12 +176,12 @@ func dedupDeclines(ds []Decline) []Decline {
 }
 
 // guardAgent proposes the type guard that per-type proving composed.
-type guardAgent struct{ sql string }
+type guardAgent struct{ sql, pythonUnicode string }
 
 func (guardAgent) Name() string { return "built-in translator, per type" }
 
 func (g guardAgent) Convert(context.Context, *Spec) ([]Candidate, []Decline, error) {
-	return []Candidate{{Target: TargetSQL, SQL: g.sql, Origin: "built-in translator, one branch per type"}}, nil, nil
+	return []Candidate{{Target: TargetSQL, SQL: g.sql, Origin: "built-in translator, one branch per type", PythonUnicode: g.pythonUnicode}}, nil, nil
 }
 
 func (guardAgent) Optimize(context.Context, *Spec, Candidate, int) ([]Candidate, error) {

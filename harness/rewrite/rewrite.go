@@ -76,6 +76,9 @@ type Options struct {
 	// to the parameters no source types (runPerType); they go into the
 	// record.
 	perType []evidence.TypedProof
+	// pythonUnicode is Candidate.PythonUnicode of any branch of a type
+	// guard (runPerType): the guard is exact only for that CPython.
+	pythonUnicode string
 }
 
 // NondeterministicError stops the loop: the original gave different
@@ -428,6 +431,10 @@ func tryCandidate(ctx context.Context, opts Options, sc *scaffolded, out *Outcom
 	if err := writeJSON(filepath.Join(dir, "report.json"), rep); err != nil {
 		return nil, err
 	}
+	if need := c.PythonUnicode; need != "" && rep.PythonUnicode != need {
+		t.Reason = unicodeMismatch(need, rep.PythonUnicode)
+		return t, nil
+	}
 	switch {
 	case !rep.Equal && rep.Refuted != "":
 		t.Reason = "refuted: " + rep.Refuted
@@ -618,12 +625,13 @@ func buildRewrite(ctx context.Context, opts Options, sc *scaffolded, out *Outcom
 		Rows:         len(sc.rows), // the seeded rows, without the near misses
 		Engine: evidence.Engine{Name: best.Report.Engine, ANSI: best.Report.ANSI,
 			Version: best.Report.EngineVersion, Master: best.Report.Master, Comet: best.Report.CometVersion},
-		Policy:      best.Report.Policy,
-		Result:      evidence.Verified,
-		Mismatches:  best.Report.Mismatches,
-		Plans:       best.Report.Plans,
-		TypeSources: recordTypeSources(u.TypeSources),
-		PerType:     opts.perType,
+		Policy:        best.Report.Policy,
+		Result:        evidence.Verified,
+		Mismatches:    best.Report.Mismatches,
+		Plans:         best.Report.Plans,
+		TypeSources:   recordTypeSources(u.TypeSources),
+		PerType:       opts.perType,
+		PythonUnicode: best.Candidate.PythonUnicode,
 	}
 	files := []renderedFile{{sqlPath, sqlFile}}
 	for _, r := range out.Rendered {
@@ -765,6 +773,15 @@ type scaffolded struct {
 	workspace string
 	parquet   string
 	eval      *evalInputs
+}
+
+// unicodeMismatch says why a candidate exact for CPython's Unicode need is
+// no proof for an original that ran on one with Unicode have.
+func unicodeMismatch(need, have string) string {
+	if have == "" {
+		have = "unknown"
+	}
+	return fmt.Sprintf("not accepted: the rewrite follows the case mappings and digits of a CPython whose Unicode is %s (udfx's tables, harness/pycase), and the original ran on one whose Unicode is %s", need, have)
 }
 
 func (s *scaffolded) close() {

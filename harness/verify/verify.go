@@ -40,6 +40,7 @@ import (
 	"github.com/udfx/udfx/harness/runner/jvm"
 	"github.com/udfx/udfx/harness/runner/python"
 	"github.com/udfx/udfx/harness/spark"
+	"github.com/udfx/udfx/harness/translate"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/udf/frontends"
 	"github.com/udfx/udfx/internal/confine"
@@ -987,6 +988,10 @@ func (v *verifier) rerun(ctx context.Context, rec *evidence.Record, u *udf.UDF, 
 	if !ok {
 		return
 	}
+	if problem := unicodeProblem(rec, u, rep); problem != "" {
+		it.Status, it.Detail = Failed, problem
+		return
+	}
 	if rep.Equal {
 		it.Detail = fmt.Sprintf("hashes match the record; differential test re-run: %d of %d rows agree (%s%s)", total, total, it.Policy, nearMissNote(rep))
 		switch {
@@ -1001,6 +1006,38 @@ func (v *verifier) rerun(ctx context.Context, rec *evidence.Record, u *udf.UDF, 
 		return
 	}
 	mismatch(it, u, rep)
+}
+
+// unicodeProblem says why a re-run on a CPython with another Unicode than
+// the proof's proves nothing: where CPython's Unicode database changed,
+// str.lower(), str.upper() and float() may give what the inputs never
+// show. The record names the proof's version; a record that does not,
+// of a UDF whose translation follows CPython's Unicode, is checked
+// against the translator's.
+func unicodeProblem(rec *evidence.Record, u *udf.UDF, rep *difftest.Report) string {
+	if u.Language != udf.Python {
+		return ""
+	}
+	want, from := rec.PythonUnicode, "the record was proved on a CPython whose Unicode is "+rec.PythonUnicode
+	if want == "" {
+		src, err := os.ReadFile(u.Path())
+		if err != nil {
+			return ""
+		}
+		res, err := translate.Translate(u, src)
+		if err != nil || res.PythonUnicode == "" {
+			return ""
+		}
+		want, from = res.PythonUnicode, "the record does not say which CPython it was proved on, and udfx's translation of the UDF follows CPython's Unicode "+res.PythonUnicode
+	}
+	if rep.PythonUnicode == want {
+		return ""
+	}
+	have := rep.PythonUnicode
+	if have == "" {
+		have = "unknown"
+	}
+	return fmt.Sprintf("%s; the CPython that re-ran it has Unicode %s, whose case mappings and digits may differ: re-run udfx rewrite on this CPython", from, have)
 }
 
 // rerunPython re-runs the differential test of a vectorized-python

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/udfx/udfx/harness/evidence"
+	"github.com/udfx/udfx/harness/pycase"
+)
+
+// normalizeUDF lower-cases as real Python UDFs do: str.lower() follows
+// CPython's Unicode database.
+const normalizeUDF = `from pyspark.sql.functions import udf
+
+
+@udf("string")
+def normalize(city: str) -> str:
+    if city is None:
+        return None
+    return city.strip().lower()
+`
+
+// str.lower() is rewritten and verified, and the record names the Unicode
+// of the CPython it was proved on. verify fails the record when that is
+// not the Unicode of the CPython it re-runs with, and, for a record that
+// does not name one, when it is not the translation's.
+func TestAPythonLowerIsProvedForItsCPythonsUnicode(t *testing.T) {
+	dir := repoWithFile(t, "jobs/cities.py", normalizeUDF)
+	rewrite, report, verify := rewriteApplyVerify(t, dir, "jobs/cities.py:normalize", "normalize")
+	assert.Contains(t, rewrite, "result         verified: ")
+	assert.Contains(t, report, "regexp_extract_all", "the rewrite repairs the code points where CPython's Unicode is not Spark's")
+	assert.Contains(t, verify, "1 pass")
+
+	recPath := filepath.Join(dir, evidence.Dir, "normalize", evidence.FileName)
+	rec, err := evidence.Read(recPath)
+	require.NoError(t, err)
+	require.Equal(t, pycase.Unicode(), rec.PythonUnicode)
+
+	for _, tc := range []struct{ unicode, want string }{
+		{"16.0.0", "the record was proved on a CPython whose Unicode is 16.0.0; the CPython that re-ran it has Unicode " + pycase.Unicode()},
+		{"", ""},
+	} {
+		rec.PythonUnicode = tc.unicode
+		b, err := json.MarshalIndent(rec, "", "  ")
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(recPath, b, 0o644))
+		vout, verr, code := runCLI(t, dir, "verify")
+		if tc.want == "" {
+			// The translation follows the Unicode of this CPython: the
+			// record passes without the field.
+			assert.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", vout, verr)
+			continue
+		}
+		assert.NotEqual(t, 0, code)
+		assert.Contains(t, vout, tc.want)
+	}
+}
