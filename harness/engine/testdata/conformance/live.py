@@ -93,6 +93,9 @@ EXTRA = [
         "lower(concat(s, 'ΑΣ', s))", "initcap(concat('ΑΣ', s, 'Σ'))", "s ILIKE 'ΑΣ%'",
         "lower('ΑΣ\u0301Σ')", "lower('Σ.Σ')", "lower('ΣΑ')", "lower('A\u0345Σ')", "lower('\u0345Σ')",
         "lower('ΑΣ\u00ADb')", "lower('ΑΣ\u00AD')", "lower('ὈΔΥΣΣΕΎΣ')", "lower('ʰΣ ΑΣʰ')",
+        # initcap title-cases a word's first character, not its lower case:
+        # the Kelvin sign, Ω (ohm) and Georgian Mtavruli stay.
+        "initcap(concat('\u212a\u212a \u2126', s, ' \u1c90\u1c91'))",
         # The translator's trim sets: Java's trim (<= U+0020) and str.isspace.
         "TRIM(BOTH '\\u0000\\u0001\\u0002\\u0003\\u0004\\u0005\\u0006\\u0007\\u0008\\u0009\\u000A\\u000B\\u000C\\u000D\\u000E\\u000F\\u0010\\u0011\\u0012\\u0013\\u0014\\u0015\\u0016\\u0017\\u0018\\u0019\\u001A\\u001B\\u001C\\u001D\\u001E\\u001F\\u0020' FROM s)", "TRIM(LEADING '\\u0009\\u000A\\u000B\\u000C\\u000D\\u001C\\u001D\\u001E\\u001F\\u0020\\u0085\\u00A0\\u1680\\u2000\\u2001\\u2002\\u2003\\u2004\\u2005\\u2006\\u2007\\u2008\\u2009\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000' FROM s)",
         "char_length(s) + char_length(regexp_replace(s, '[^\\\\x{10000}-\\\\x{10FFFF}]', ''))",
