@@ -42,7 +42,10 @@ func (l *Literals) Harvest(text string) {
 			break
 		}
 		s := unquote(m)
-		if s == "" || utf8.RuneCountInString(s) > maxLiteralRunes || contains(l.Strings, s) {
+		if named := escapedCodePoints(s); named != "" && !contains(l.Strings, named) {
+			l.Strings = append(l.Strings, named)
+		}
+		if s == "" || utf8.RuneCountInString(s) > maxLiteralRunes || contains(l.Strings, s) || len(l.Strings) >= maxLiterals {
 			continue
 		}
 		l.Strings = append(l.Strings, s)
@@ -63,6 +66,29 @@ func (l *Literals) Harvest(text string) {
 			l.Numbers = append(l.Numbers, f)
 		}
 	}
+}
+
+// codePointEscape is a Java regular expression's \x{h} escape.
+var codePointEscape = regexp.MustCompile(`\\x\{([0-9A-Fa-f]{1,6})\}`)
+
+// escapedCodePoints is the string of the code points a regular
+// expression in lit names by \x{h} escapes (a class's members, the ends
+// of its ranges), up to maxLiteralRunes; "" when it names none. A rewrite
+// that treats rare code points apart (CPython's case mappings where they
+// are not Spark's) is then tested on them, which random strings almost
+// never hold.
+func escapedCodePoints(lit string) string {
+	var b strings.Builder
+	n := 0
+	for _, m := range codePointEscape.FindAllStringSubmatch(lit, -1) {
+		cp, err := strconv.ParseUint(m[1], 16, 32)
+		if err != nil || cp > unicode.MaxRune || (cp >= 0xD800 && cp <= 0xDFFF) || n >= maxLiteralRunes {
+			continue
+		}
+		b.WriteRune(rune(cp))
+		n++
+	}
+	return b.String()
 }
 
 func contains(xs []string, s string) bool {

@@ -81,7 +81,20 @@ func UpperSQL(x string) (string, error) {
 	class := classOf(odd)
 	// Upper case has no context in the root locale: a string's upper case
 	// is its code points'.
-	return fmt.Sprintf("CASE WHEN %[1]s RLIKE '%[2]s' THEN array_join(transform(regexp_extract_all(%[1]s, '(?s).', 0), c -> IF(c RLIKE '%[2]s', c, upper(c))), '') ELSE upper(%[1]s) END", x, class), nil
+	return bind(x, func(s string) string {
+		return fmt.Sprintf("CASE WHEN %[1]s RLIKE '%[2]s' THEN array_join(transform(regexp_extract_all(%[1]s, '(?s).', 0), udfx_c -> IF(udfx_c RLIKE '%[2]s', udfx_c, upper(udfx_c))), '') ELSE upper(%[1]s) END", s, class)
+	}), nil
+}
+
+// bind gives body the string x: x itself when it is a column, else a
+// lambda variable bound to it, so that an expression is written, and
+// computed, once. Inside body's lambdas udfx_c and udfx_i name the
+// lambdas' variables, so a column of such a name is bound too.
+func bind(x string, body func(s string) string) string {
+	if strings.HasPrefix(x, "`") && strings.HasSuffix(x, "`") && strings.Count(x, "`") == 2 && !strings.HasPrefix(x, "`udfx_") {
+		return body(x)
+	}
+	return fmt.Sprintf("element_at(transform(array(%s), udfx_s -> %s), 1)", x, body("udfx_s"))
 }
 
 // LowerSQL is the Spark SQL of CPython's x.lower() for a string x.
@@ -124,15 +137,17 @@ func LowerSQL(x string) (string, error) {
 		}
 		return part
 	}
-	before := context("substring("+x+", 1, i)", true)
-	after := context("substring("+x+", i + 2)", false)
-	// Spark decides each side alone: Σ after the context before it is
-	// final when that side allows it, and Σ after 'A' (cased) before the
-	// context after it when the other does.
-	final := fmt.Sprintf("endswith(lower(concat(%s, '%s')), '\u03c2') AND substring(lower(concat('A%s', %s)), 2, 1) = '\u03c2'", before, sigma, sigma, after)
 	class := classOf(odd)
-	return fmt.Sprintf("CASE WHEN %[1]s RLIKE '%[2]s' THEN array_join(transform(regexp_extract_all(%[1]s, '(?s).', 0), (c, i) -> CASE WHEN c = '%[3]s' THEN IF(%[4]s, '\u03c2', '\u03c3') WHEN c RLIKE '%[2]s' THEN c ELSE lower(c) END), '') ELSE lower(%[1]s) END",
-		x, class, sigma, final), nil
+	return bind(x, func(s string) string {
+		before := context("substring("+s+", 1, udfx_i)", true)
+		after := context("substring("+s+", udfx_i + 2)", false)
+		// Spark decides each side alone: Σ after the context before it
+		// is final when that side allows it, and Σ after 'A' (cased)
+		// before the context after it when the other does.
+		final := fmt.Sprintf("endswith(lower(concat(%s, '%s')), '\u03c2') AND substring(lower(concat('A%s', %s)), 2, 1) = '\u03c2'", before, sigma, sigma, after)
+		return fmt.Sprintf("CASE WHEN %[1]s RLIKE '%[2]s' THEN array_join(transform(regexp_extract_all(%[1]s, '(?s).', 0), (udfx_c, udfx_i) -> CASE WHEN udfx_c = '%[3]s' THEN IF(%[4]s, '\u03c2', '\u03c3') WHEN udfx_c RLIKE '%[2]s' THEN udfx_c ELSE lower(udfx_c) END), '') ELSE lower(%[1]s) END",
+			s, class, sigma, final)
+	}), nil
 }
 
 func appendRun(out []rune, lo, hi rune) []rune {

@@ -55,18 +55,24 @@ func TestPythonCaseMappingTables(t *testing.T) {
 	t.Parallel()
 	py, ok := pyenv.Find(nil, ".")
 	require.True(t, ok, "no Python environment with pyspark (udfx setup, or UDFX_PYTHON)")
-	// Tables that allow no SQL are still regenerated (to be reviewed).
-	lower, err := LowerSQL("s")
-	if err != nil {
-		require.True(t, *updateTables, "%v", err)
-		lower = "lower(s)"
+	// Each form over the column itself and over an expression, which is
+	// bound to a lambda variable. Tables that allow no SQL are still
+	// regenerated (to be reviewed).
+	sqls := map[string]string{}
+	for _, f := range []struct {
+		name string
+		sql  func(string) (string, error)
+	}{{"lower", LowerSQL}, {"upper", UpperSQL}} {
+		for suffix, x := range map[string]string{"": "`s`", "_bound": "concat(`s`, '')"} {
+			sql, err := f.sql(x)
+			if err != nil {
+				require.True(t, *updateTables, "%v", err)
+				sql = f.name + "(" + x + ")"
+			}
+			sqls[f.name+suffix] = sql
+		}
 	}
-	upper, err := UpperSQL("s")
-	if err != nil {
-		require.True(t, *updateTables, "%v", err)
-		upper = "upper(s)"
-	}
-	forms, err := json.Marshal(map[string]string{"lower": lower, "upper": upper})
+	forms, err := json.Marshal(sqls)
 	require.NoError(t, err)
 	formsFile := filepath.Join(t.TempDir(), "forms.json")
 	require.NoError(t, os.WriteFile(formsFile, forms, 0o644))

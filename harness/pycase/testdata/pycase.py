@@ -15,8 +15,8 @@ differs) and "upper" (whose upper case differs), each with what CPython
 does with it: "keeps" when CPython maps it to itself, and for lower its
 class in CPython.
 
-With argv[1] a JSON file {"lower": SQL, "upper": SQL} of expressions over
-a column s, it also evaluates them in Spark on strings built around every
+With argv[1] a JSON file {name: SQL} of expressions over a column s
+(names starting with "lower" or "upper"), it also evaluates them in Spark on strings built around every
 differing code point and on seeded random strings, and lists in "wrong"
 each string where a result is not CPython's."""
 import json
@@ -86,15 +86,16 @@ if len(sys.argv) > 1:
     rnd = random.Random(20261203)
     for _ in range(3000):
         tests.append("".join(rnd.choice(pool) for _ in range(rnd.randint(1, 8))))
+    names = sorted(forms)
     got = spark.createDataFrame([(s,) for s in tests], "s string").selectExpr(
-        "s", "(" + forms["lower"] + ") AS l", "(" + forms["upper"] + ") AS u"
+        "s", *["(%s) AS f%d" % (forms[n], i) for i, n in enumerate(names)]
     ).collect()
     wrong = []
     for r in got:
-        if r.l != r.s.lower():
-            wrong.append({"s": r.s, "fn": "lower", "python": r.s.lower(), "spark": r.l})
-        if r.u != r.s.upper():
-            wrong.append({"s": r.s, "fn": "upper", "python": r.s.upper(), "spark": r.u})
+        for i, n in enumerate(names):
+            want = r.s.lower() if n.startswith("lower") else r.s.upper()
+            if r["f%d" % i] != want:
+                wrong.append({"s": r.s, "fn": n, "python": want, "spark": r["f%d" % i]})
     out["checked"] = len(tests)
     out["wrong"] = wrong
 spark.stop()
