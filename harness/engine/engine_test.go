@@ -510,3 +510,17 @@ func TestEscapesPastUnicodeAreRefused(t *testing.T) {
 		t.Errorf(`'\U00110000': %s`, got)
 	}
 }
+
+// regexp_extract_all refuses a pattern that can match the empty string:
+// Spark's regexp_extract_all('a', 'a*', 0) is ["a", ""], where RE2's
+// iteration skips the empty match after "a".
+func TestRegexpExtractAllRefusesPatternsThatMatchEmpty(t *testing.T) {
+	for p, empty := range map[string]bool{"a*": true, "x?": true, "^": true, "a{0,3}": true, "(a|)": true, "(?:ab)*c?": true,
+		"(?s).": false, "a+": false, "(a)|b": false, "[a-z]{2,}": false, "a*b": false} {
+		_, err := Compile(fmt.Sprintf("regexp_extract_all('ab', '%s', 0)", p), nil, Options{})
+		var ue *UnsupportedFunctionError
+		if empty != errors.As(err, &ue) {
+			t.Errorf("regexp_extract_all with %s: %v", p, err)
+		}
+	}
+}

@@ -734,24 +734,7 @@ func buildRegexpReplace(a *analyzer, name string, args []node) (node, error) {
 }
 
 func buildRegexpExtract(a *analyzer, name string, args []node) (node, error) {
-	args, err := a.typedArgs(name, args, "ssi")
-	if err != nil {
-		return nil, err
-	}
-	re, isNull, err := constPattern(name, args[1])
-	if err != nil {
-		return nil, err
-	}
-	if isNull {
-		return &litNode{t: tString}, nil
-	}
-	rest := append([]node{args[0]}, args[2:]...)
-	return a.fn(name, tString, rest, strictRow(tString, func(v []any) (any, *RowError) {
-		s := v[0].(string)
-		idx := int64(1)
-		if len(v) == 2 {
-			idx = v[1].(int64)
-		}
+	return patternFn(a, name, args, tString, 1, func(re *javaRegex, s string, idx int64) (any, *RowError) {
 		if idx < 0 || idx > int64(re.re.NumSubexp()) {
 			return nil, rowErr(classIllegalArg, "INVALID_PARAMETER_VALUE.REGEX_GROUP_INDEX", "Expects group index between 0 and %d, but got %d.", re.re.NumSubexp(), idx)
 		}
@@ -763,29 +746,11 @@ func buildRegexpExtract(a *analyzer, name string, args []node) (node, error) {
 			return "", nil
 		}
 		return s[m[2*idx]:m[2*idx+1]], nil
-	})), nil
+	})
 }
 
 func buildSplit(a *analyzer, name string, args []node) (node, error) {
-	args, err := a.typedArgs(name, args, "ssi")
-	if err != nil {
-		return nil, err
-	}
-	re, isNull, err := constPattern(name, args[1])
-	if err != nil {
-		return nil, err
-	}
-	t := udf.ArrayOf(tString)
-	if isNull {
-		return &litNode{t: t}, nil
-	}
-	rest := append([]node{args[0]}, args[2:]...)
-	return a.fn(name, t, rest, strictRow(t, func(v []any) (any, *RowError) {
-		s := v[0].(string)
-		limit := int64(-1)
-		if len(v) == 2 {
-			limit = v[1].(int64)
-		}
+	return patternFn(a, name, args, udf.ArrayOf(tString), -1, func(re *javaRegex, s string, limit int64) (any, *RowError) {
 		if e := re.check(s); e != nil {
 			return nil, e
 		}
@@ -821,5 +786,5 @@ func buildSplit(a *analyzer, name string, args []node) (node, error) {
 			out[i] = p
 		}
 		return out, nil
-	})), nil
+	})
 }

@@ -241,7 +241,10 @@ func (v *vec) copyRow(i int, src *vec, j int) {
 	v.set(i, x)
 }
 
-// gather builds a vector of rows idx of v.
+// gather builds a vector of rows idx of v. Its strings and arrays are
+// v's, shared, not copied, so they count toward MaxColumnBytes once, in
+// v: a lambda over the 10,000 code points of a long string reads the
+// string in each element's row.
 func (v *vec) gather(idx []int) *vec {
 	if v.konst {
 		c := *v
@@ -250,6 +253,10 @@ func (v *vec) gather(idx []int) *vec {
 	}
 	out := newVec(v.t, len(idx))
 	for i, j := range idx {
+		if x := v.get(j); x != nil && out.vals != nil && v.errAt(j) == nil {
+			out.vals[i] = x
+			continue
+		}
 		out.copyRow(i, v, j)
 	}
 	return out

@@ -74,6 +74,13 @@ EXTRA = [
         "array_join(split(s, ' '), '|')", "reverse(s)", "ascii(s)", "octet_length(s)",
         "s::int", "s::double", "s::date", "s::boolean", "s::decimal(10,2)", "s::timestamp", "s::bigint",
         "regexp_extract(s, '([a-z]+)', 1)", "regexp_replace(s, '[0-9]', '#')",
+        # regexp_extract_all: code points with (?s)., group 1 by default,
+        # "" for a group that took no part; an empty match is refused.
+        "regexp_extract_all(s, '(?s).', 0)", "regexp_extract_all(s, '([a-z]+)')",
+        "regexp_extract_all(s, '([a-z])|([0-9])', 2)", "regexp_extract_all(s, 'a*', 0)",
+        # The rewrite of CPython's str.lower(): per code point, a lambda
+        # reading the string around the element, in a lazy CASE.
+        "array_join(transform(regexp_extract_all(s, '(?s).', 0), (c, i) -> CASE WHEN c RLIKE '[a-m]' THEN concat(c, substring(s, i, 3)) ELSE upper(c) END), '')",
         "translate(s, 'ae', 'AE')", "replace(s, ' ', '')", "initcap(s)", "left(s, 2)", "right(s, 2)",
         "format_number(length(s), 2)",
         # Case mappings beyond Go's simple ones (casemap_spark.go): special
