@@ -391,3 +391,23 @@ def strip_tags(s: str) -> str:
     if s is None:
         return None
     return re.sub(r"<[^>]*>", "", s)
+
+
+@udf("string")
+def email_key(email: str) -> str:
+    # str.lower() with final sigma: "ΟΔΟΣ@x.gr" keeps its final ς.
+    if email is None:
+        return None
+    return email.strip().lower()
+
+
+@udf("boolean")
+def is_active(status: str) -> bool:
+    return status is not None and status.upper() in ("ACTIVE", "ENABLED")
+
+
+@udf("string")
+def title_name(name: str) -> str:
+    if name is None:
+        return None
+    return name.title()
