@@ -282,15 +282,7 @@ func evalOnRows(c *ctx, n node, idx []int, out *vec) error {
 	}
 	sub := c
 	if len(idx) < c.n {
-		sub = &ctx{n: len(idx), ansi: c.ansi, loc: c.loc, vars: make([]*vec, len(c.vars))}
-		for _, col := range c.cols {
-			sub.cols = append(sub.cols, col.gather(idx))
-		}
-		for k, v := range c.vars {
-			if v != nil {
-				sub.vars[k] = v.gather(idx)
-			}
-		}
+		sub = innerCtx(c, idx, len(c.vars))
 	}
 	v, err := n.eval(sub)
 	if err != nil {

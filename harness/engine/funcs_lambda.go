@@ -132,16 +132,7 @@ func lambdaEval(name string, t *udf.Type, body node, slot, idxSlot int) func(c *
 				}
 			}
 		}
-		inner := &ctx{n: len(elems), ansi: c.ansi, loc: c.loc}
-		for _, col := range c.cols {
-			inner.cols = append(inner.cols, col.gather(owner))
-		}
-		inner.vars = make([]*vec, max(slot+1, idxSlot+1, len(c.vars)))
-		for k, v := range c.vars {
-			if v != nil {
-				inner.vars[k] = v.gather(owner)
-			}
-		}
+		inner := innerCtx(c, owner, max(slot+1, idxSlot+1))
 		ev := newVec(elemT, len(elems))
 		for k, e := range elems {
 			ev.set(k, e)
@@ -221,7 +212,8 @@ func lambdaEval(name string, t *udf.Type, body node, slot, idxSlot int) func(c *
 	}
 }
 
-// innerCtx is a context whose rows are rows owner of c (for lambdas).
+// innerCtx is a context whose rows are rows owner of c (for lambdas, and
+// for the rows a CASE branch is evaluated on).
 func innerCtx(c *ctx, owner []int, nslots int) *ctx {
 	inner := &ctx{n: len(owner), ansi: c.ansi, loc: c.loc}
 	for _, col := range c.cols {

@@ -253,7 +253,7 @@ func (v *vec) gather(idx []int) *vec {
 	}
 	out := newVec(v.t, len(idx))
 	for i, j := range idx {
-		if x := v.get(j); x != nil && out.vals != nil && v.errAt(j) == nil {
+		if x := v.get(j); x != nil && out.vals != nil { // a row with an error is null
 			out.vals[i] = x
 			continue
 		}

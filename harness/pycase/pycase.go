@@ -11,8 +11,8 @@
 // below in Spark against CPython; CI runs that test, so a new pinned
 // Python or Spark that changes a mapping fails it.
 //
-// The SQL keeps Spark's lower and upper on strings without such a code
-// point (native engines accelerate them) and otherwise works code point
+// The SQL is Spark's lower or upper alone on strings without such a code
+// point, and otherwise works code point
 // by code point: Spark's mapping for the others, CPython's for these, and
 // final sigma decided over the string as CPython sees it.
 package pycase
@@ -59,14 +59,11 @@ func (e *NotExactError) Error() string { return e.Reason }
 // (unicodedata.unidata_version): the SQL is exact for a CPython with it.
 func Unicode() string { return tableUnicode }
 
-// Spark is the Spark version the tables were compared with.
-func Spark() string { return tableSpark }
-
 // sigma is Σ, the one code point whose lower case depends on context.
 const sigma = "\u03a3"
 
 // UpperSQL is the Spark SQL of CPython's x.upper() for a string x (the
-// SQL of an expression, repeated in the result).
+// SQL of an expression, bound once).
 func UpperSQL(x string) (string, error) {
 	var odd []rune
 	for _, d := range upperDiffs {
