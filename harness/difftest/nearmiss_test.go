@@ -79,7 +79,7 @@ func TestNearMissRows(t *testing.T) {
 			ints = append(ints, r[1].Int)
 		}
 	}
-	for _, want := range []string{"tmp_", "tmp", "mp_", "tmp_x", "xtmp_", "tmp_tmp_", "tmp`", "TMP_", "Tmp_", "tmp_it's"} {
+	for _, want := range []string{"tmp_", "tmp", "mp_", "tmp_x", "xtmp_", "tmp_tmp_", "tmp`", "TMP_", "Tmp_", "tmp_it's", "\U0001F600tmp_"} {
 		assert.Contains(t, strs, want)
 	}
 	assert.Equal(t, []int64{6, -8, 7, -7, 8, -6}, ints, "7 and its neighbours; 32.5 is no int")

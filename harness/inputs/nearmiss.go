@@ -117,7 +117,8 @@ func unquote(lit string) string {
 // NearMissRows are rows aimed at both sides of a differential test: for
 // each string parameter, every harvested string literal, its prefixes
 // and suffixes one character short, one character longer on either side,
-// doubled, with its last character changed, in upper and lower case, and
+// doubled, with its last character changed, in upper and lower case, after
+// a character beyond U+FFFF, and
 // each pair of literals joined; for each numeric parameter, every
 // harvested number and its neighbours (±1, and ±1 ulp for floating
 // point), within the type. Random inputs almost never hold "tmp" where a
@@ -204,6 +205,9 @@ func stringVariants(lits []string) []string {
 		add(strings.ToLower(s))
 		add(string(unicode.ToUpper(r[0])) + string(r[1:]))
 		add(" " + s)
+		// After a character of two UTF-16 units, the JVM's offsets into
+		// the string are no longer its code-point offsets.
+		add("\U0001F600" + s)
 	}
 	for _, a := range lits {
 		for _, b := range lits {

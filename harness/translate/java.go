@@ -122,8 +122,13 @@ func (t *tr) javaLocal(s *sitter.Node, ty string, val *sitter.Node, e env) *bind
 			return nil
 		}
 	}
-	// var keeps a boxed value boxed; primitives unbox it.
-	return &binding{e: v, boxed: ty == "var" && b.boxed}
+	// var keeps a boxed value boxed; primitives unbox it. An int keeps
+	// what it is an offset into.
+	nb := &binding{e: v, boxed: ty == "var" && b.boxed}
+	if v == b.e {
+		nb.off = b.off
+	}
+	return nb
 }
 
 // javaCond translates a condition, refining null knowledge as scalaCond.
@@ -156,6 +161,13 @@ func (t *tr) javaCond(n *sitter.Node, e env) (ir.Expr, env, env) {
 			return &ir.Unary{Op: ir.Not, X: cond, T: tBool}, notNull, isNull
 		}
 	}
+	if n.Kind() == "unary_expression" && t.text(n.ChildByFieldName("operator")) == "!" {
+		c, te, fe := t.javaCond(n.ChildByFieldName("operand"), e)
+		if c == nil {
+			return nil, nil, nil
+		}
+		return &ir.Unary{Op: ir.Not, X: c, T: tBool}, fe, te
+	}
 	c := t.javaExpr(n, e)
 	if c == nil {
 		return nil, nil, nil
@@ -168,7 +180,32 @@ func (t *tr) javaCond(n *sitter.Node, e env) (ir.Expr, env, env) {
 		t.decline(n, "a condition of type "+typeName(v), "not a boolean")
 		return nil, nil, nil
 	}
-	return v, e, e
+	te, fe := t.javaFacts(n, e)
+	return v, te, fe
+}
+
+// javaFacts refines what each branch of the condition n knows about
+// strings and offsets into them: `s.startsWith("x")` (s starts with x
+// where it is true; endsWith likewise), `i < 0` on an offset from
+// indexOf (found where it is false).
+func (t *tr) javaFacts(n *sitter.Node, e env) (te, fe env) {
+	switch n.Kind() {
+	case "binary_expression":
+		l, r := n.ChildByFieldName("left"), n.ChildByFieldName("right")
+		if l.Kind() == "identifier" && (r.Kind() == "decimal_integer_literal" || r.Kind() == "unary_expression") {
+			if k, ok := t.intLitOf(t.javaExpr(r, e)); ok {
+				return foundFacts(e, t.text(l), t.text(n.ChildByFieldName("operator")), k)
+			}
+		}
+	case "method_invocation":
+		obj, args := n.ChildByFieldName("object"), namedNonComment(n.ChildByFieldName("arguments"))
+		if m := t.text(n.ChildByFieldName("name")); obj != nil && obj.Kind() == "identifier" && (m == "startsWith" || m == "endsWith") && len(args) == 1 {
+			if p, ok := t.strLitOf(t.javaExpr(args[0], e)); ok {
+				return affixFact(e, m, t.text(obj), p), e
+			}
+		}
+	}
+	return e, e
 }
 
 // javaExpr translates a Java expression: literals and names here, each
@@ -189,6 +226,12 @@ func (t *tr) javaExpr(n *sitter.Node, e env) *binding {
 	case "string_literal":
 		if s, ok := javaString(t.text(n)); ok {
 			return lit(&ir.Lit{T: tString, Value: s})
+		}
+	case "character_literal":
+		// A char of the Basic Multilingual Plane outside the surrogates
+		// is one code point; as a string it is that code point.
+		if s, err := strconv.Unquote(`"` + strings.Trim(t.text(n), "'") + `"`); err == nil && len([]rune(s)) == 1 && []rune(s)[0] < 0x10000 {
+			return &binding{e: &ir.Lit{T: tString, Value: s}, char: true}
 		}
 	case "decimal_floating_point_literal":
 		return lit(t.jvmNumber(n, t.text(n), true))
@@ -312,7 +355,7 @@ func (t *tr) javaBinary(n *sitter.Node, e env) *binding {
 		t.decline(n, "operator "+op+" on strings", "not translated")
 		return nil
 	}
-	return lit(t.jvmBinary(n, op, lv, rv))
+	return t.offsetArith(n, op, l, r, lv, rv)
 }
 
 // javaCast translates (type) x.
@@ -338,12 +381,14 @@ func (t *tr) javaInvocation(n *sitter.Node, e env) *binding {
 		}
 	}
 	var args []ir.Expr
+	var argBs []*binding
 	nullArg := false
 	for _, a := range namedNonComment(n.ChildByFieldName("arguments")) {
 		b := t.javaExpr(a, e)
 		if b == nil {
 			return nil
 		}
+		argBs = append(argBs, b)
 		if b.writable {
 			t.decline(a, "a Writable argument of "+name, "Java passes the box, not its value (\"x\".equals(text) is false)")
 			return nil
@@ -374,6 +419,9 @@ func (t *tr) javaInvocation(n *sitter.Node, e env) *binding {
 			return nil
 		}
 		if r.e.Type() != nil && r.e.Type().Kind == udf.String {
+			if b, handled := t.utf16Method(n, name, r, argBs); handled {
+				return b
+			}
 			res := t.jvmStringMethod(n, name, r.e, args)
 			if r.nullable {
 				res = t.throwOnNull(n, r.e, res)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
@@ -308,11 +309,16 @@ func (t *tr) jvmStringMethod(n *sitter.Node, name string, recv ir.Expr, args []i
 			return &ir.Call{Fn: fn, Args: []ir.Expr{recv, args[0]}, T: tBool}
 		}
 	case "length":
+		if l, ok := recv.(*ir.Lit); ok && len(args) == 0 {
+			if v, ok := l.Value.(string); ok {
+				return &ir.Lit{T: tInt, Value: int64(len(utf16.Encode([]rune(v))))}
+			}
+		}
 		if len(args) == 0 {
 			return &ir.Call{Fn: ir.UTF16Length, Args: []ir.Expr{recv}, T: tInt}
 		}
-	case "charAt", "substring", "indexOf":
-		t.decline(n, "String."+name, "the JVM counts UTF-16 code units, Spark counts code points")
+	case "charAt":
+		t.decline(n, "String."+name, "the JVM counts UTF-16 code units, Spark counts code points, and a char may be half of a surrogate pair")
 		return nil
 	case "trim", "strip", "stripLeading", "stripTrailing":
 		if len(args) == 0 {

@@ -190,6 +190,13 @@ func (t *tr) scalaCond(n *sitter.Node, e env) (ir.Expr, env, env) {
 			}
 		}
 	}
+	if n.Kind() == "prefix_expression" && t.text(n.Child(0)) == "!" && n.NamedChildCount() == 1 {
+		c, te, fe := t.scalaCond(n.NamedChild(0), e)
+		if c == nil {
+			return nil, nil, nil
+		}
+		return &ir.Unary{Op: ir.Not, X: c, T: tBool}, fe, te
+	}
 	c := t.scalaExpr(n, e, false)
 	if c == nil {
 		return nil, nil, nil
@@ -202,7 +209,27 @@ func (t *tr) scalaCond(n *sitter.Node, e env) (ir.Expr, env, env) {
 	if v == nil {
 		return nil, nil, nil
 	}
-	return v, e, e
+	te, fe := t.scalaFacts(n, e)
+	return v, te, fe
+}
+
+// scalaFacts is javaFacts for Scala: `s.startsWith("x")`, endsWith, `i < 0`.
+func (t *tr) scalaFacts(n *sitter.Node, e env) (te, fe env) {
+	switch n.Kind() {
+	case "infix_expression":
+		return t.comparisonFacts(t.flatInfix(n))(e)
+	case "call_expression":
+		fn, args := n.ChildByFieldName("function"), namedNonComment(n.ChildByFieldName("arguments"))
+		if fn != nil && fn.Kind() == "field_expression" && len(args) == 1 {
+			m := t.text(fn.ChildByFieldName("field"))
+			if obj := fn.ChildByFieldName("value"); obj.Kind() == "identifier" && (m == "startsWith" || m == "endsWith") {
+				if p, ok := t.strLitOf(t.scalaExpr(args[0], e, false)); ok {
+					return affixFact(e, m, t.text(obj), p), e
+				}
+			}
+		}
+	}
+	return e, e
 }
 
 // nullCheck recognises `x == null` and `x != null` on a name and refines
@@ -226,6 +253,18 @@ func (t *tr) nullCheck(l *sitter.Node, op string, r *sitter.Node, e env) (ir.Exp
 		return cond, isNull, notNull, true
 	}
 	return &ir.Unary{Op: ir.Not, X: cond, T: tBool}, notNull, isNull, true
+}
+
+// comparisonFacts is scalaFacts of a flattened comparison `i op k`.
+func (t *tr) comparisonFacts(operands []*sitter.Node, ops []string) func(env) (env, env) {
+	return func(e env) (env, env) {
+		if len(ops) == 1 && operands[0].Kind() == "identifier" && (operands[1].Kind() == "integer_literal" || operands[1].Kind() == "prefix_expression") {
+			if k, ok := t.intLitOf(t.scalaExpr(operands[1], e, false)); ok {
+				return foundFacts(e, t.text(operands[0]), ops[0], k)
+			}
+		}
+		return e, e
+	}
 }
 
 // logicChain reports whether a flattened infix chain is joined by && or
@@ -293,7 +332,8 @@ func (t *tr) chainCond(n *sitter.Node, operands []*sitter.Node, ops []string, e 
 	if v == nil {
 		return nil, nil, nil
 	}
-	return v, e, e
+	te, fe := t.comparisonFacts(operands, ops)(e)
+	return v, te, fe
 }
 
 // scalaExpr translates an expression; tail says whether `return` may
@@ -397,7 +437,7 @@ func (t *tr) scalaExpr(n *sitter.Node, e env, tail bool) *binding {
 		if recv == nil {
 			return nil
 		}
-		return t.scalaMember(n, t.text(n.ChildByFieldName("field")), recv, nil)
+		return t.scalaMember(n, t.text(n.ChildByFieldName("field")), recv, nil, nil)
 	case "call_expression":
 		return t.scalaCall(n, e)
 	case "match_expression":
@@ -575,7 +615,7 @@ func (t *tr) scalaApply(n *sitter.Node, op string, l, r *binding) *binding {
 	if lv == nil || rv == nil {
 		return nil
 	}
-	return lit(t.jvmBinary(n, op, lv, rv))
+	return t.offsetArith(n, op, l, r, lv, rv)
 }
 
 // scalaCall translates math.f(x), x.f(y) and s.method(args).
@@ -587,11 +627,13 @@ func (t *tr) scalaCall(n *sitter.Node, e env) *binding {
 		return nil
 	}
 	var args []ir.Expr
+	var argBs []*binding
 	for _, a := range namedNonComment(argsNode) {
 		b := t.scalaExpr(a, e, false)
 		if b == nil {
 			return nil
 		}
+		argBs = append(argBs, b)
 		v := b.e
 		if b.e.Type() == nil || b.e.Type().Kind != udf.String {
 			if v = t.unbox(a, *b); v == nil {
@@ -633,12 +675,15 @@ func (t *tr) scalaCall(n *sitter.Node, e env) *binding {
 	if recv == nil {
 		return nil
 	}
-	return t.scalaMember(n, name, recv, args)
+	return t.scalaMember(n, name, recv, args, argBs)
 }
 
 // scalaMember translates recv.name or recv.name(args).
-func (t *tr) scalaMember(n *sitter.Node, name string, recv *binding, args []ir.Expr) *binding {
+func (t *tr) scalaMember(n *sitter.Node, name string, recv *binding, args []ir.Expr, argBs []*binding) *binding {
 	if recv.e.Type() != nil && recv.e.Type().Kind == udf.String {
+		if b, handled := t.utf16Method(n, name, recv, argBs); handled {
+			return b
+		}
 		var res ir.Expr
 		if (name == "isEmpty" || name == "nonEmpty") && len(args) == 0 {
 			res = &ir.Call{Fn: ir.IsEmpty, Args: []ir.Expr{recv.e}, T: tBool}

@@ -193,6 +193,14 @@ type binding struct {
 	// holding e: only get(), toString(), a null check and string
 	// concatenation read it as its value (Text.equals("x") is false).
 	writable bool
+	// off, for an int, is the same value as a UTF-16 offset into a
+	// string that the translator can follow in code points (utf16.go).
+	off *strOffset
+	// prefixes, for a string, are literals it is known to start with
+	// (the branch of s.startsWith("x") where it does).
+	prefixes []string
+	// suffixes likewise, from s.endsWith("x").
+	suffixes []string
 }
 
 // env maps names to bindings; it is copied on write so branches refine

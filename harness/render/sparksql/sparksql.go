@@ -232,6 +232,10 @@ func binarySQL(b *strings.Builder, e *ir.Binary) error {
 		return nil
 	}
 	switch e.Op {
+	case ir.CodePointAdd:
+		sql, err := cpIndexSQL(e, 0)
+		b.WriteString(sql)
+		return err
 	case ir.DoubleAdd, ir.DoubleSub, ir.DoubleMul, ir.PyFloatDiv, ir.JavaIntRem, ir.And, ir.Or:
 		return pair(sqlOps[e.Op])
 	case ir.StrEqNullSafe:
@@ -509,6 +513,43 @@ func stringCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err 
 		// the engine's.
 		b.WriteString("(char_length(" + args[0] + ") + char_length(regexp_replace(" + args[0] + ", '[^\\\\x{10000}-\\\\x{10FFFF}]', '')))")
 		return true, nil
+	case ir.CPIndexOf:
+		// locate is 1-based and 0 where not found; from a position past
+		// the end it finds nothing, as indexOf.
+		if len(args) == 3 {
+			from, err := cpIndexSQL(e.Args[2], 1)
+			if err != nil {
+				return true, err
+			}
+			fmt.Fprintf(b, "(locate(%s, %s, greatest(%s, 1)) - 1)", args[1], args[0], from)
+		} else {
+			fmt.Fprintf(b, "(locate(%s, %s) - 1)", args[1], args[0])
+		}
+		return true, nil
+	case ir.CPLastIndexOf:
+		// The first occurrence of the reversed needle in the reversed
+		// string (reverse reverses code points) is the last one.
+		fmt.Fprintf(b, "CASE WHEN locate(reverse(%[2]s), reverse(%[1]s)) = 0 THEN -1 ELSE char_length(%[1]s) - locate(reverse(%[2]s), reverse(%[1]s)) - char_length(%[2]s) + 1 END", args[0], args[1])
+		return true, nil
+	case ir.UTF16OfCP:
+		// substring with a negative length is '', so -1 stays -1.
+		fmt.Fprintf(b, "(%[2]s + char_length(regexp_replace(substring(%[1]s, 1, %[2]s), '[^\\\\x{10000}-\\\\x{10FFFF}]', '')))", args[0], args[1])
+		return true, nil
+	case ir.CPSubstring:
+		// From a code-point index to substring's 1-based position.
+		pos, err := cpIndexSQL(e.Args[1], 1)
+		if err != nil {
+			return true, err
+		}
+		switch {
+		case len(args) == 3 && pos == "1":
+			fmt.Fprintf(b, "substring(%s, 1, %s)", args[0], args[2])
+		case len(args) == 3:
+			fmt.Fprintf(b, "substring(%s, %s, %s - %s)", args[0], pos, args[2], args[1])
+		default:
+			fmt.Fprintf(b, "substring(%s, %s)", args[0], pos)
+		}
+		return true, nil
 	case ir.Concat:
 		b.WriteString("concat(" + strings.Join(args, ", ") + ")")
 		return true, nil
@@ -527,6 +568,49 @@ func stringCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err 
 		return true, nil
 	}
 	return false, nil
+}
+
+// cpIndexSQL renders the code-point index x plus add, folding the
+// constants of x's own additions and of CPIndexOf's - 1 into one.
+func cpIndexSQL(x ir.Expr, add int64) (string, error) {
+	switch x := x.(type) {
+	case *ir.Lit:
+		if k, ok := x.Value.(int64); ok {
+			return strconv.FormatInt(k+add, 10), nil
+		}
+	case *ir.Binary:
+		if k, ok := x.R.(*ir.Lit); ok && x.Op == ir.CodePointAdd {
+			if v, ok := k.Value.(int64); ok {
+				return cpIndexSQL(x.L, add+v)
+			}
+		}
+	case *ir.Call:
+		if x.Fn == ir.CPIndexOf {
+			s, err := Render(x)
+			if err != nil {
+				return "", err
+			}
+			// Render gives (locate(...) - 1).
+			s = strings.TrimSuffix(strings.TrimPrefix(s, "("), " - 1)")
+			return withConst(s, add-1), nil
+		}
+	}
+	s, err := Render(x)
+	if err != nil {
+		return "", err
+	}
+	return withConst(s, add), nil
+}
+
+// withConst is s + k, without a + 0.
+func withConst(s string, k int64) string {
+	switch {
+	case k == 0:
+		return s
+	case k < 0:
+		return "(" + s + " - " + strconv.FormatInt(-k, 10) + ")"
+	}
+	return "(" + s + " + " + strconv.FormatInt(k, 10) + ")"
 }
 
 // numberCallSQL renders the numeric functions and the conversions

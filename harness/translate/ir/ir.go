@@ -103,6 +103,10 @@ const (
 	// DoubleNeg and IntNegWrap are unary minus (IEEE; wrapping).
 	DoubleNeg  Op = "double-neg"
 	IntNegWrap Op = "int-neg-wrap"
+	// CodePointAdd adds a small constant to a code-point index into a
+	// string (CPIndexOf, char_length): both are within a string's
+	// length, far from INT's limits, so it never overflows.
+	CodePointAdd Op = "cp+"
 	// Comparisons with the JVM's and CPython's meaning: any NaN operand
 	// makes == < <= > >= false and != true (Spark orders NaN above every
 	// double and makes NaN = NaN true). -0.0 equals 0.0 everywhere.
@@ -242,6 +246,24 @@ const (
 	// UTF16Length is String.length on the JVM: UTF-16 code units, i.e.
 	// code points plus one for each supplementary code point.
 	UTF16Length Func = "utf16-length"
+	// CPIndexOf is the code-point index of the first occurrence of the
+	// non-empty string Args[1] in Args[0], at or after the code-point
+	// index Args[2] when given (a negative one counts as 0), or -1.
+	// CPLastIndexOf is the index of the last occurrence. They are the
+	// JVM's String.indexOf and lastIndexOf counted in code points: a
+	// well-formed string is found in UTF-16 only where it starts and ends
+	// on code points, so both find the same occurrence.
+	CPIndexOf     Func = "cp-index-of"
+	CPLastIndexOf Func = "cp-last-index-of"
+	// UTF16OfCP is the number of UTF-16 code units in the first Args[1]
+	// code points of Args[0] (-1 for -1): the JVM's value of an offset
+	// the translator tracked in code points.
+	UTF16OfCP Func = "utf16-of-cp"
+	// CPSubstring is the code points of Args[0] from index Args[1] to
+	// Args[2] (the end when absent). The translator proves, or guards,
+	// that 0 <= Args[1] <= Args[2] <= the length, where
+	// String.substring throws.
+	CPSubstring Func = "cp-substring"
 	// Concat joins strings that are never NULL.
 	Concat Func = "concat"
 	// JVMStringOf is String.valueOf as string concatenation uses it: a
@@ -408,8 +430,10 @@ func IntRange(e Expr) (lo, hi *big.Int, ok bool) {
 			return n(1), n(7), true
 		case PyDaysBetween:
 			return n(-3652058), n(3652058), true
-		case CodePointLength, UTF16Length, Size:
+		case CodePointLength, UTF16Length, Size, UTF16OfCP:
 			return n(0), n(math.MaxInt32), true
+		case CPIndexOf, CPLastIndexOf:
+			return n(-1), n(math.MaxInt32), true
 		}
 	case *Binary:
 		l1, h1, ok1 := IntRange(e.L)
