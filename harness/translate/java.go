@@ -380,6 +380,10 @@ func (t *tr) javaInvocation(n *sitter.Node, e env) *binding {
 			return t.writableMethod(n, name, r)
 		}
 	}
+	// helper(x), Helpers.helper(x)
+	if _, local := e[t.textOr(obj)]; obj == nil || obj.Kind() == "identifier" && !local && t.definesType(t.text(obj)) {
+		return t.javaHelper(n, name, namedNonComment(n.ChildByFieldName("arguments")), e)
+	}
 	var args []ir.Expr
 	var argBs []*binding
 	nullArg := false

@@ -94,6 +94,12 @@ func (t *tr) pyStmts(stmts []*sitter.Node, e env) *binding {
 		case x.Kind() == "string":
 			// A docstring.
 			return t.pyStmts(rest, e)
+		case x.Kind() == "assignment" && x.ChildByFieldName("left").Kind() == "identifier" && x.ChildByFieldName("type") == nil && x.ChildByFieldName("right").Kind() == "dictionary":
+			d := t.pyDictLiteral(x.ChildByFieldName("right"))
+			if d == nil {
+				return nil
+			}
+			return t.pyStmts(rest, e.with(t.text(x.ChildByFieldName("left")), binding{e: &ir.Lit{}, dict: d}))
 		case x.Kind() == "assignment" && x.ChildByFieldName("left").Kind() == "identifier" && x.ChildByFieldName("type") == nil:
 			b := t.pyExpr(x.ChildByFieldName("right"), e)
 			if b == nil {
@@ -227,6 +233,10 @@ func (t *tr) pyExpr(n *sitter.Node, e env) *binding {
 		}
 	case "identifier":
 		if b, ok := e[t.text(n)]; ok {
+			if b.dict != nil {
+				t.decline(n, "dict "+t.text(n)+" used as a value", "only d.get(k), d[k] and `k in d` are translated")
+				return nil
+			}
 			return &b
 		}
 		return t.constant(n)
@@ -306,10 +316,26 @@ func (t *tr) pyExpr(n *sitter.Node, e env) *binding {
 	case "call":
 		return t.pyCall(n, e)
 	case "subscript":
-		// s.split(sep)[k]
 		v, sub := n.ChildByFieldName("value"), n.ChildByFieldName("subscript")
-		if v != nil && sub != nil && v.Kind() == "call" && isSplitCall(t, v) {
-			arr := t.pySplit(v, e)
+		if d, isDict := t.pyDictOf(v, e); isDict {
+			// d[k]: KeyError where k is missing.
+			if d == nil {
+				return nil
+			}
+			k := t.pyExpr(sub, e)
+			if k == nil {
+				return nil
+			}
+			return t.pyDictLookup(n, d, k, nil)
+		}
+		// s.split(sep)[k], parts[k]
+		local, isLocal := e[t.text(v)]
+		arrayLocal := v.Kind() == "identifier" && isLocal && isArray(local.e)
+		if v != nil && sub != nil && (v.Kind() == "call" && isSplitCall(t, v) || arrayLocal) {
+			arr := local.e
+			if !arrayLocal {
+				arr = t.pySplit(v, e)
+			}
 			if arr == nil {
 				return nil
 			}
@@ -405,6 +431,14 @@ func (t *tr) pyBinary(n *sitter.Node, e env) *binding {
 func (t *tr) pyComparison(n *sitter.Node, op string, e env) ir.Expr {
 	if (op == "in" || op == "not in") && isLiteralCollection(n.NamedChild(1)) {
 		return t.pyInLiterals(n, op, e)
+	}
+	if op == "in" || op == "not in" {
+		if d, isDict := t.pyDictOf(n.NamedChild(1), e); isDict {
+			if d == nil {
+				return nil
+			}
+			return t.pyInDict(n, op, d, e)
+		}
 	}
 	if op == "in" || op == "not in" {
 		sub, str := t.pyExpr(n.NamedChild(0), e), t.pyExpr(n.NamedChild(1), e)
@@ -513,6 +547,9 @@ func (t *tr) pyCall(n *sitter.Node, e env) *binding {
 			if b == nil {
 				return nil
 			}
+			if isArray(b.e) && !b.nullable {
+				return lit(&ir.Call{Fn: ir.Size, Args: []ir.Expr{b.e}, T: tInt})
+			}
 			if isString(b.e) {
 				// len(None) raises TypeError: so does the rewrite.
 				var l ir.Expr = &ir.Call{Fn: ir.CodePointLength, Args: []ir.Expr{b.e}, T: tInt}
@@ -523,6 +560,10 @@ func (t *tr) pyCall(n *sitter.Node, e env) *binding {
 			}
 			t.decline(n, "len of "+typeName(b.e), "only len of a str is translated")
 			return nil
+		}
+	case "min", "max":
+		if len(argNodes) >= 2 {
+			return lit(t.pyMinMax(n, fn, argNodes, e))
 		}
 	case "math.sqrt":
 		t.decline(n, "math.sqrt", "CPython raises ValueError for a negative argument where Spark's sqrt gives NaN")
@@ -543,6 +584,12 @@ func (t *tr) pyCall(n *sitter.Node, e env) *binding {
 	}
 	if f := n.ChildByFieldName("function"); f.Kind() == "attribute" {
 		name := t.text(f.ChildByFieldName("attribute"))
+		if d, isDict := t.pyDictOf(f.ChildByFieldName("object"), e); isDict {
+			if d == nil {
+				return nil
+			}
+			return t.pyDictGet(n, name, d, argNodes, e)
+		}
 		recv := t.pyExpr(f.ChildByFieldName("object"), e)
 		if recv == nil {
 			return nil
@@ -572,6 +619,11 @@ func (t *tr) pyCall(n *sitter.Node, e env) *binding {
 				return &binding{e: t.throwOnNull(n, recv.e, res.e), nullable: res.nullable}
 			}
 			return t.pyStrMethod(n, name, recv.e, argNodes, e)
+		}
+	}
+	if f := n.ChildByFieldName("function"); f.Kind() == "identifier" {
+		if _, local := e[fn]; !local {
+			return t.pyHelper(n, fn, argNodes, e)
 		}
 	}
 	t.decline(n, "call of "+fn, "not translated")
@@ -629,8 +681,16 @@ func (t *tr) pyStrMethod(n *sitter.Node, name string, recv ir.Expr, argNodes []*
 		}
 		t.decline(n, "str.replace", "only literal, non-empty search and literal replacement strings are translated")
 		return nil
+	case name == "split" && len(args) == 1:
+		// A list of str: Spark's split keeps every field, as
+		// str.split(sep) does (the separator is escaped for its regex).
+		if l, ok := args[0].(*ir.Lit); ok && l.Value != "" {
+			return lit(&ir.Call{Fn: ir.PySplit, Args: []ir.Expr{recv, l}, T: udf.ArrayOf(tString)})
+		}
+		t.decline(n, "str.split separator "+t.text(argNodes[0]), "only a non-empty literal separator is translated")
+		return nil
 	case name == "split":
-		t.decline(n, "str.split", "a list result is not translated (Spark's split takes a regex and keeps empty strings that str.split() drops)")
+		t.decline(n, "str.split without a separator", "splitting on runs of whitespace drops empty fields; not translated")
 		return nil
 	}
 	t.decline(n, "str."+name, "no rule proves a Spark SQL form equal to this str method")
@@ -763,8 +823,8 @@ func (t *tr) pySplit(n *sitter.Node, e env) ir.Expr {
 		return nil
 	}
 	l, ok := sep.e.(*ir.Lit)
-	if !ok || !isString(l) || l.Value == "" || strings.ContainsAny(l.Value.(string), `\.[]{}()*+?^$|`) {
-		t.decline(args[0], "str.split separator "+t.text(args[0]), "only non-empty literal separators without regex metacharacters are translated (Spark's split takes a regex)")
+	if !ok || !isString(l) || l.Value == "" {
+		t.decline(args[0], "str.split separator "+t.text(args[0]), "only a non-empty literal separator is translated")
 		return nil
 	}
 	return &ir.Call{Fn: ir.PySplit, Args: []ir.Expr{recv.e, l}, T: udf.ArrayOf(tString)}
@@ -1074,7 +1134,50 @@ func (t *tr) pyIntArith(n *sitter.Node, op string, l, r ir.Expr) *binding {
 	return lit(res)
 }
 
+// isArray: a list the translator built (str.split's fields).
+func isArray(e ir.Expr) bool {
+	return e != nil && e.Type() != nil && e.Type().Kind == udf.Array
+}
+
 func isSplitCall(t *tr, n *sitter.Node) bool {
 	f := n.ChildByFieldName("function")
 	return f != nil && f.Kind() == "attribute" && t.text(f.ChildByFieldName("attribute")) == "split"
+}
+
+// pyMinMax is CPython's min(a, b, ...) and max(...) on numbers: it keeps
+// the first argument and takes each later one only where it compares
+// strictly below (above) the one kept, so of equal values (-0.0 and 0.0)
+// the first wins and a NaN wins only where it comes first. None raises
+// TypeError in the comparison. Ints and floats are not mixed: the result
+// would be either type, and PySpark stores the other one as NULL.
+func (t *tr) pyMinMax(n *sitter.Node, fn string, argNodes []*sitter.Node, e env) ir.Expr {
+	var res ir.Expr
+	for _, a := range argNodes {
+		if a.Kind() == "keyword_argument" || a.Kind() == "list_splat" {
+			t.decline(a, fn+" with "+t.text(a), "only positional arguments are translated")
+			return nil
+		}
+		x := t.pyValue(a, e)
+		if x == nil {
+			return nil
+		}
+		if res == nil {
+			res = x
+			continue
+		}
+		switch {
+		case ir.IsIntegral(res.Type()) && ir.IsIntegral(x.Type()):
+			res, x, _ = promote(res, x)
+		case ir.IsDouble(res.Type()) && ir.IsDouble(x.Type()):
+		default:
+			t.decline(n, fn+" of "+typeName(res)+" and "+typeName(x), "only ints with ints or floats with floats are translated (the result's Python type would depend on the values)")
+			return nil
+		}
+		op := ir.Lt
+		if fn == "max" {
+			op = ir.Gt
+		}
+		res = &ir.If{Cond: &ir.Binary{Op: op, L: x, R: res, T: tBool}, Then: x, Else: res}
+	}
+	return res
 }

@@ -622,6 +622,17 @@ func (t *tr) scalaApply(n *sitter.Node, op string, l, r *binding) *binding {
 func (t *tr) scalaCall(n *sitter.Node, e env) *binding {
 	fn := n.ChildByFieldName("function")
 	argsNode := n.ChildByFieldName("arguments")
+	if fn != nil && argsNode != nil {
+		// helper(x), Helpers.helper(x)
+		if _, local := e[t.text(fn)]; fn.Kind() == "identifier" && !local {
+			return t.scalaHelper(n, t.text(fn), namedNonComment(argsNode), e)
+		}
+		if v := fn.ChildByFieldName("value"); fn.Kind() == "field_expression" && v.Kind() == "identifier" && t.definesType(t.text(v)) {
+			if _, local := e[t.text(v)]; !local {
+				return t.scalaHelper(n, t.text(fn.ChildByFieldName("field")), namedNonComment(argsNode), e)
+			}
+		}
+	}
 	if fn == nil || fn.Kind() != "field_expression" || argsNode == nil {
 		t.decline(n, "call "+t.text(n), "only math functions and methods called on a value (x.f(…)) are translated")
 		return nil

@@ -171,6 +171,8 @@ type tr struct {
 	// root is the file's tree, where constants are looked up.
 	root       *sitter.Node
 	constDepth int
+	// inlineDepth counts the helpers being inlined (helpers.go).
+	inlineDepth int
 	// pythonUnicode is Result.PythonUnicode.
 	pythonUnicode string
 }
@@ -201,6 +203,9 @@ type binding struct {
 	prefixes []string
 	// suffixes likewise, from s.endsWith("x").
 	suffixes []string
+	// dict, for a Python local bound to a dict display, is the dict;
+	// only lookups read it (pydict.go).
+	dict *pyDict
 }
 
 // env maps names to bindings; it is copied on write so branches refine

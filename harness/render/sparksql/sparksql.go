@@ -467,7 +467,18 @@ func callSQL(b *strings.Builder, e *ir.Call) error {
 func stringCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err error) {
 	switch e.Fn {
 	case ir.PySplit:
-		b.WriteString("split(" + args[0] + ", " + args[1] + ")")
+		// Spark's split takes a Java regex: the literal separator's
+		// metacharacters are escaped.
+		l, ok := e.Args[1].(*ir.Lit)
+		sep, _ := l.Value.(string)
+		if !ok || sep == "" {
+			return true, sqlErr("a split separator that is not a non-empty literal")
+		}
+		quoted, err := Render(&ir.Lit{T: l.T, Value: javaRegexQuote(sep)})
+		if err != nil {
+			return true, err
+		}
+		b.WriteString("split(" + args[0] + ", " + quoted + ")")
 		return true, nil
 	case ir.Sqrt, ir.StartsWith, ir.EndsWith, ir.Contains, ir.Replace, ir.ElementAt, ir.Size, ir.RegexpReplace:
 		b.WriteString(string(e.Fn) + "(" + strings.Join(args, ", ") + ")")
@@ -568,6 +579,19 @@ func stringCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err 
 		return true, nil
 	}
 	return false, nil
+}
+
+// javaRegexQuote is a Java regular expression matching s literally:
+// each metacharacter behind a backslash.
+func javaRegexQuote(s string) string {
+	var q strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`\.[]{}()*+?^$|`, r) {
+			q.WriteByte('\\')
+		}
+		q.WriteRune(r)
+	}
+	return q.String()
 }
 
 // cpIndexSQL renders the code-point index x plus add, folding the

@@ -270,8 +270,8 @@ const (
 	// null is "null", an int, long or boolean prints as Java does.
 	JVMStringOf Func = "jvm-string-of"
 	// PySplit is Python's str.split(sep) with a non-empty literal
-	// separator that has no regex metacharacters: every field, empty
-	// ones included (Spark's split with its default limit -1).
+	// separator: every field, empty ones included (Spark's split with its
+	// default limit -1, the separator quoted for its regex).
 	PySplit Func = "py-split"
 	// ElementAt is element_at (1-based, negative from the end; an index
 	// out of range raises with ANSI on, as Python's IndexError).
