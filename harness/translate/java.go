@@ -51,11 +51,31 @@ func (t *tr) javaStmts(stmts []*sitter.Node, e env) *binding {
 		d := decls[0]
 		name, val := d.ChildByFieldName("name"), d.ChildByFieldName("value")
 		ty := t.text(s.ChildByFieldName("type"))
+		if kind, ok := javaLocalTypes[ty]; ok && val == nil {
+			// double rate; then assigned on each path.
+			return t.javaStmts(rest, e.with(t.text(name), binding{e: &ir.Lit{T: udf.Prim(kind)}, unassigned: true}))
+		}
 		nb := t.javaLocal(s, ty, val, e)
 		if nb == nil {
 			return nil
 		}
 		return t.javaStmts(rest, e.with(t.text(name), *nb))
+	case "expression_statement":
+		x := s.NamedChild(0)
+		if x != nil && x.Kind() == "assignment_expression" {
+			name, nb := t.javaAssign(x, e)
+			if nb == nil {
+				return nil
+			}
+			return t.javaStmts(rest, e.with(name, *nb))
+		}
+		if x != nil && x.Kind() == "method_invocation" && t.text(x.ChildByFieldName("name")) == "set" {
+			name, nb := t.javaWritableSet(x, e)
+			if nb == nil {
+				return nil
+			}
+			return t.javaStmts(rest, e.with(name, *nb))
+		}
 	case "switch_expression", "switch_statement":
 		return t.javaSwitch(s, rest, e)
 	case "if_statement":
@@ -82,6 +102,18 @@ var javaLocalTypes = map[string]udf.TypeKind{"double": udf.Double, "int": udf.In
 // initialized with val: primitives unbox (a null throws, declined), a
 // String keeps what it may be, int widens to long and double.
 func (t *tr) javaLocal(s *sitter.Node, ty string, val *sitter.Node, e env) *binding {
+	if ty == "String[]" && val != nil {
+		// String[] parts = s.split(",");
+		b := t.javaExpr(val, e)
+		if b == nil {
+			return nil
+		}
+		if !isArray(b.e) {
+			t.decline(s, "local String[] from "+typeName(b.e), "only the result of String.split is translated")
+			return nil
+		}
+		return &binding{e: b.e}
+	}
 	kind, ok := javaLocalTypes[ty]
 	if val == nil || !(ok || ty == "var") {
 		t.decline(s, "local "+ty, "only initialized double, int, long, boolean and String locals are translated")
@@ -218,6 +250,10 @@ func (t *tr) javaExpr(n *sitter.Node, e env) *binding {
 		}
 	case "identifier":
 		if b, ok := e[t.text(n)]; ok {
+			if b.unassigned {
+				t.decline(n, "local "+t.text(n)+" read before it is assigned", "not translated")
+				return nil
+			}
 			return &b
 		}
 		return t.constant(n)
@@ -255,6 +291,14 @@ func (t *tr) javaExpr(n *sitter.Node, e env) *binding {
 		return t.javaCast(n, e)
 	case "method_invocation":
 		return t.javaInvocation(n, e)
+	case "array_access":
+		arr, idx := t.javaExpr(n.ChildByFieldName("array"), e), t.javaExpr(n.ChildByFieldName("index"), e)
+		if arr == nil || idx == nil {
+			return nil
+		}
+		if isArray(arr.e) {
+			return lit(t.jvmIndex(n, arr.e, idx.e))
+		}
 	case "object_creation_expression":
 		return t.javaNewWritable(n, e)
 	}
@@ -272,6 +316,16 @@ func (t *tr) javaUnhandled(n *sitter.Node) *binding {
 func (t *tr) javaFieldAccess(n *sitter.Node, e env) *binding {
 	// Consts.NAME, Math.PI
 	obj, f := n.ChildByFieldName("object"), n.ChildByFieldName("field")
+	if _, local := e[t.textOr(obj)]; obj != nil && f != nil && t.text(f) == "length" && (local || obj.Kind() != "identifier") {
+		// parts.length, s.split(",").length
+		b := t.javaExpr(obj, e)
+		if b == nil {
+			return nil
+		}
+		if isArray(b.e) {
+			return lit(&ir.Call{Fn: ir.Size, Args: []ir.Expr{b.e}, T: tInt})
+		}
+	}
 	if obj != nil && f != nil && obj.Kind() == "identifier" {
 		if _, local := e[t.text(obj)]; !local {
 			if t.text(obj) == "Math" {
@@ -627,4 +681,135 @@ func endsInReturn(n *sitter.Node) bool {
 		return alt != nil && endsInReturn(n.ChildByFieldName("consequence")) && endsInReturn(alt)
 	}
 	return false
+}
+
+// javaAssign translates `x = v` and `x += v` (also -= and *=) to a local
+// or parameter: the statements after it see x's new value. (An if
+// statement's branches each go on with the statements after it, so an
+// assignment in one branch is seen only on its paths.) The value takes
+// x's type as Java's assignment does: a primitive unboxes (a null
+// throws) and widens; a boxed parameter boxes the value of its own type;
+// a compound assignment whose result would be narrowed back (int += 1.5)
+// is declined.
+func (t *tr) javaAssign(x *sitter.Node, e env) (string, *binding) {
+	l, r := x.ChildByFieldName("left"), x.ChildByFieldName("right")
+	op := t.text(x.ChildByFieldName("operator"))
+	name := t.text(l)
+	old, ok := e[name]
+	if l.Kind() != "identifier" || !ok || old.writable {
+		t.decline(x, "assignment to "+name, "only assignments to locals and parameters are translated (a field keeps its value between rows)")
+		return "", nil
+	}
+	val := t.javaExpr(r, e)
+	if val == nil {
+		return "", nil
+	}
+	switch op {
+	case "=":
+	case "+=", "-=", "*=":
+		if old.unassigned {
+			t.decline(x, "local "+name+" read before it is assigned", "not translated")
+			return "", nil
+		}
+		bop := op[:1]
+		if bop == "+" && (isString(old.e) || isString(val.e)) {
+			val = t.jvmConcat(x, &old, val)
+		} else {
+			lv, rv := t.unboxOrThrow(l, old), t.unboxOrThrow(r, *val)
+			if lv == nil || rv == nil {
+				return "", nil
+			}
+			val = lit(t.jvmBinary(x, bop, lv, rv))
+		}
+		if val == nil {
+			return "", nil
+		}
+	default:
+		t.decline(x, "assignment "+op, "not translated")
+		return "", nil
+	}
+	ty := old.e.Type()
+	if isString(old.e) {
+		if val.e.Type() == nil {
+			return name, &binding{e: &ir.Lit{T: tString}, nullable: true}
+		}
+		if !isString(val.e) {
+			t.decline(x, "assignment of a "+typeName(val.e)+" to the String "+name, "not translated")
+			return "", nil
+		}
+		return name, &binding{e: val.e, nullable: val.nullable}
+	}
+	if old.boxed {
+		// A boxed parameter: the value boxes, null stays null.
+		if val.e.Type() == nil {
+			return name, &binding{e: &ir.Lit{T: ty}, nullable: true, boxed: true}
+		}
+		if !val.e.Type().Equal(ty) {
+			t.decline(x, "assignment of a "+typeName(val.e)+" to the boxed "+name, "not translated")
+			return "", nil
+		}
+		return name, &binding{e: val.e, nullable: val.nullable, boxed: true}
+	}
+	v := t.unboxOrThrow(r, *val)
+	if v == nil {
+		return "", nil
+	}
+	vt := v.Type()
+	switch {
+	case vt.Equal(ty):
+	case op == "=" && (ty.Kind == udf.Double || ty.Kind == udf.Long) && (vt.Kind == udf.Int || vt.Kind == udf.Long):
+		v = widen(v, ty)
+	default:
+		t.decline(x, "assignment of a "+typeName(v)+" to the "+ty.String()+" "+name, "not translated (Java would narrow or not compile)")
+		return "", nil
+	}
+	return name, &binding{e: v}
+}
+
+// javaWritableSet translates result.set(v) on the Hive idiom's reused
+// box, `private final Text result = new Text();`: the statements after
+// it see result holding v. A path that returns the box without setting
+// it would return the previous row's value, and is declined (the field
+// is no constant).
+func (t *tr) javaWritableSet(x *sitter.Node, e env) (string, *binding) {
+	obj := x.ChildByFieldName("object")
+	args := namedNonComment(x.ChildByFieldName("arguments"))
+	name := t.textOr(obj)
+	decline := func() (string, *binding) {
+		t.decline(x, "Java "+t.text(x), "only set(v) on a final Writable field initialized with new Text() (or another box) is translated")
+		return "", nil
+	}
+	if _, local := e[name]; local || obj == nil || obj.Kind() != "identifier" || len(args) != 1 {
+		return decline()
+	}
+	defs, others := t.nameDefs(name)
+	if len(defs) != 1 || len(others) > 0 {
+		return decline()
+	}
+	decl := defs[0].Parent()
+	init := defs[0].ChildByFieldName("value")
+	mods := ""
+	for i := uint(0); i < decl.NamedChildCount(); i++ {
+		if c := decl.NamedChild(i); c.Kind() == "modifiers" {
+			mods = t.text(c)
+		}
+	}
+	kind, ok := java.WritableKind(t.text(decl.ChildByFieldName("type")))
+	if !ok || decl.Kind() != "field_declaration" || !containsWord(mods, "final") || init == nil || init.Kind() != "object_creation_expression" || len(namedNonComment(init.ChildByFieldName("arguments"))) != 0 {
+		return decline()
+	}
+	v := t.javaExpr(args[0], e)
+	if v == nil {
+		return "", nil
+	}
+	val := v.e
+	if v.writable || val.Type() == nil || val.Type().Kind != kind {
+		t.decline(x, name+".set of a "+typeName(val), "only a value of the box's own type is translated")
+		return "", nil
+	}
+	if v.nullable {
+		// Text.set(null) throws NullPointerException.
+		val = t.throwOnNull(x, val, val)
+	}
+	return name, &binding{e: val, writable: true}
 }

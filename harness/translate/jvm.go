@@ -330,7 +330,14 @@ func (t *tr) jvmStringMethod(n *sitter.Node, name string, recv ir.Expr, args []i
 			return &ir.Call{Fn: fn, Args: []ir.Expr{recv, &ir.Lit{T: tString, Value: chars}}, T: tString}
 		}
 	case "split":
-		t.decline(n, "String.split", "Java drops trailing empty strings, Spark's split keeps them")
+		// Both split with java.util.regex; Java then drops the trailing
+		// empty strings, which the rendered form does too.
+		if len(args) == 1 {
+			if l, ok := args[0].(*ir.Lit); ok && splitRegexOK(l.Value) {
+				return &ir.Call{Fn: ir.JVMSplit, Args: []ir.Expr{recv, l}, T: udf.ArrayOf(tString)}
+			}
+		}
+		t.decline(n, "String.split", "only a literal separator without regex metacharacters, or one escaped metacharacter (\\|), is translated")
 		return nil
 	case "toUpperCase", "toLowerCase":
 		t.decline(n, "String."+name, "the JVM uses the default locale; not proved equal to Spark's upper/lower")
@@ -459,4 +466,27 @@ func (t *tr) throwOnNull(n *sitter.Node, recv, res ir.Expr) ir.Expr {
 		what = "AttributeError where " + t.text(n) + " is called on None"
 	}
 	return raiseWhereNull(recv, res, what)
+}
+
+// splitRegexOK: a split regex that is a literal string, one that matches
+// only itself: no metacharacter, or one escaped metacharacter ("\\|").
+func splitRegexOK(v any) bool {
+	s, _ := v.(string)
+	const meta = `\.[]{}()*+?^$|`
+	if len(s) == 2 && s[0] == '\\' && strings.ContainsRune(meta, rune(s[1])) {
+		return true
+	}
+	return s != "" && !strings.ContainsAny(s, meta)
+}
+
+// jvmIndex is arr[k] (Java) or arr(k) (Scala) on a split result, for a
+// literal k >= 0: out of range both throw (element_at raises with ANSI
+// on).
+func (t *tr) jvmIndex(n *sitter.Node, arr, k ir.Expr) ir.Expr {
+	i, ok := intLit(k)
+	if !ok || i < 0 {
+		t.decline(n, "an array index that is not a literal >= 0", "not translated")
+		return nil
+	}
+	return &ir.Call{Fn: ir.ElementAt, Args: []ir.Expr{arr, &ir.Lit{T: tInt, Value: i + 1}}, T: tString}
 }

@@ -622,6 +622,23 @@ func (t *tr) scalaApply(n *sitter.Node, op string, l, r *binding) *binding {
 func (t *tr) scalaCall(n *sitter.Node, e env) *binding {
 	fn := n.ChildByFieldName("function")
 	argsNode := n.ChildByFieldName("arguments")
+	if fn != nil && argsNode != nil && (fn.Kind() == "call_expression" || fn.Kind() == "identifier") {
+		// line.split(",")(0), parts(0)
+		if b, local := e[t.text(fn)]; fn.Kind() == "call_expression" || local && isArray(b.e) {
+			arr := t.scalaExpr(fn, e, false)
+			args := namedNonComment(argsNode)
+			if arr == nil {
+				return nil
+			}
+			if isArray(arr.e) && len(args) == 1 {
+				k := t.scalaExpr(args[0], e, false)
+				if k == nil {
+					return nil
+				}
+				return lit(t.jvmIndex(n, arr.e, k.e))
+			}
+		}
+	}
 	if fn != nil && argsNode != nil {
 		// helper(x), Helpers.helper(x)
 		if _, local := e[t.text(fn)]; fn.Kind() == "identifier" && !local {
@@ -708,6 +725,9 @@ func (t *tr) scalaMember(n *sitter.Node, name string, recv *binding, args []ir.E
 			res = t.throwOnNull(n, recv.e, res)
 		}
 		return lit(res)
+	}
+	if isArray(recv.e) && len(args) == 0 && (name == "length" || name == "size") {
+		return lit(&ir.Call{Fn: ir.Size, Args: []ir.Expr{recv.e}, T: tInt})
 	}
 	v := t.unbox(n, *recv)
 	if v == nil {

@@ -206,6 +206,9 @@ type binding struct {
 	// dict, for a Python local bound to a dict display, is the dict;
 	// only lookups read it (pydict.go).
 	dict *pyDict
+	// unassigned: a Java local declared without a value, not yet
+	// assigned on this path; e is a NULL of its declared type.
+	unassigned bool
 }
 
 // env maps names to bindings; it is copied on write so branches refine

@@ -273,6 +273,12 @@ const (
 	// separator: every field, empty ones included (Spark's split with its
 	// default limit -1, the separator quoted for its regex).
 	PySplit Func = "py-split"
+	// JVMSplit is Java's String.split(regex) (limit 0) with Args[1] a
+	// literal regex that matches only non-empty strings: the fields
+	// Spark's split gives (the same java.util.regex split, limit -1)
+	// without the trailing empty ones, unless nothing matched (then the
+	// whole string, even when empty).
+	JVMSplit Func = "jvm-split"
 	// ElementAt is element_at (1-based, negative from the end; an index
 	// out of range raises with ANSI on, as Python's IndexError).
 	ElementAt Func = "element_at"
