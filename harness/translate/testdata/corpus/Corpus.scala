@@ -293,3 +293,34 @@ class StripDashes extends Function1[String, String] with Serializable {
 class CentsToUnits extends Function1[Long, Double] with Serializable {
   override def apply(cents: Long): Double = cents.toDouble / 100
 }
+
+class KeyOfPair extends Function1[String, String] with Serializable {
+  override def apply(kv: String): String = {
+    val i = kv.indexOf('=')
+    if (i < 0) kv else kv.substring(0, i)
+  }
+}
+
+class Extension extends Function1[String, String] with Serializable {
+  override def apply(name: String): String = {
+    if (name == null) return ""
+    val dot = name.lastIndexOf(".")
+    if (dot <= 0) "" else name.substring(dot + 1)
+  }
+}
+
+class AfterArrow extends Function1[String, String] with Serializable {
+  override def apply(s: String): String = {
+    if (s == null) return null
+    val i = s.indexOf("->")
+    if (i >= 0) s.substring(i + 2).trim else s
+  }
+}
+
+object TempMath {
+  def cToF(c: Double): Double = c * 9.0 / 5.0 + 32.0
+}
+
+class ToFahrenheit extends Function1[Double, Double] with Serializable {
+  override def apply(c: Double): Double = TempMath.cToF(c)
+}

@@ -411,3 +411,84 @@ def title_name(name: str) -> str:
     if name is None:
         return None
     return name.title()
+
+
+# Helpers: the UDF calls a function of the module, which udfx inlines.
+def _bucket_label(n):
+    if n is None:
+        return "none"
+    if n < 10:
+        return "small"
+    return "large"
+
+
+@udf("string")
+def size_bucket(n: int) -> str:
+    return _bucket_label(n)
+
+
+def _normalize(code, default="NA"):
+    return code.strip().upper() if code else default
+
+
+@udf("string")
+def region_code(code: str) -> str:
+    return _normalize(code)
+
+
+def _half(x):
+    return x / 2.0
+
+
+@udf("double")
+def half_of_sum(a: float, b: float) -> float:
+    return _half(a + b)
+
+
+# Lookups in a dict of literals.
+STATUS_NAMES = {"A": "active", "I": "inactive", "P": "pending"}
+
+
+@udf("string")
+def status_name(code: str) -> str:
+    return STATUS_NAMES.get(code, "unknown")
+
+
+@udf("string")
+def priority_label(p: int) -> str:
+    labels = {1: "critical", 2: "high", 3: "normal"}
+    return labels.get(p)
+
+
+@udf("boolean")
+def known_status(code: str) -> bool:
+    return code in STATUS_NAMES
+
+
+@udf("string")
+def status_strict(code: str) -> str:
+    return STATUS_NAMES[code]
+
+
+# min and max: the first argument wins among equals; a NaN only first.
+@udf("bigint")
+def capped(n: int) -> int:
+    if n is None:
+        return None
+    return min(n, 10)
+
+
+@udf("double")
+def at_least_zero(x: float) -> float:
+    if x is None:
+        return None
+    return max(x, 0.0)
+
+
+# A local list of str.split's fields.
+@udf("string")
+def second_segment(path: str) -> str:
+    if path is None or not path.startswith("/"):
+        return None
+    parts = path.split("/")
+    return parts[2] if len(parts) > 2 else ""

@@ -393,3 +393,140 @@ class LatestTs implements UDF2<Long, Long, Long> {
     return Math.max(a, b);
   }
 }
+
+// Offsets into a string: String.indexOf, lastIndexOf and substring count
+// UTF-16 units, Spark code points; these cut only where a code point
+// starts.
+class UserOfEmail implements UDF1<String, String> {
+  @Override
+  public String call(String email) {
+    if (email == null) return null;
+    int at = email.indexOf('@');
+    return at < 0 ? email : email.substring(0, at);
+  }
+}
+
+class FileName implements UDF1<String, String> {
+  @Override
+  public String call(String path) {
+    if (path == null) return null;
+    return path.substring(path.lastIndexOf('/') + 1);
+  }
+}
+
+class Bracketed implements UDF1<String, String> {
+  @Override
+  public String call(String s) {
+    if (s == null) return null;
+    int open = s.indexOf('[');
+    int close = s.indexOf(']');
+    if (open < 0 || close < 0) return null;
+    return s.substring(open + 1, close);
+  }
+}
+
+class StripScheme implements UDF1<String, String> {
+  private static final String PREFIX = "https://";
+
+  @Override
+  public String call(String url) {
+    if (url != null && url.startsWith(PREFIX)) {
+      return url.substring(PREFIX.length());
+    }
+    return url;
+  }
+}
+
+class UrlPathOnly implements UDF1<String, String> {
+  @Override
+  public String call(String url) {
+    if (url == null) return null;
+    int scheme = url.indexOf("://");
+    if (scheme == -1) return url;
+    int slash = url.indexOf('/', scheme + 3);
+    return slash < 0 ? "/" : url.substring(slash);
+  }
+}
+
+class AtPosition implements UDF1<String, Integer> {
+  @Override
+  public Integer call(String email) {
+    return email == null ? -1 : email.indexOf('@');
+  }
+}
+
+class AfterSecondChar implements UDF1<String, String> {
+  @Override
+  public String call(String s) {
+    return s == null ? null : s.substring(2);
+  }
+}
+
+// Helpers: a static method of another class, a private one of the UDF's.
+final class Fees {
+  static double feeFor(double amount) {
+    return amount < 100 ? 2.5 : amount * 0.02;
+  }
+}
+
+class FeeOf implements UDF1<Double, Double> {
+  @Override
+  public Double call(Double amount) {
+    if (amount == null) return null;
+    return Fees.feeFor(amount);
+  }
+}
+
+class CleanCode implements UDF1<String, String> {
+  private String clean(String s) {
+    return s == null ? "" : s.trim();
+  }
+
+  @Override
+  public String call(String s) {
+    return clean(s);
+  }
+}
+
+// Locals assigned again: each path goes on with the value it assigned.
+class BulkPrice implements UDF2<Double, Integer, Double> {
+  private static final int BULK_QTY = 100;
+
+  @Override
+  public Double call(Double price, Integer qty) {
+    if (price == null || qty == null) return null;
+    double total = price * qty;
+    if (qty >= BULK_QTY) {
+      total = total * 0.9;
+    }
+    return total;
+  }
+}
+
+class RateFor implements UDF1<Integer, Double> {
+  @Override
+  public Double call(Integer qty) {
+    if (qty == null) return null;
+    double rate;
+    if (qty > 10) {
+      rate = 0.15;
+    } else if (qty > 5) {
+      rate = 0.05;
+    } else {
+      rate = 0;
+    }
+    return rate;
+  }
+}
+
+class Unquoted implements UDF1<String, String> {
+  @Override
+  public String call(String s) {
+    if (s == null) return null;
+    String v = s.trim();
+    if (v.length() >= 2 && v.startsWith("\"") && v.endsWith("\"")) {
+      v = v.substring(1, v.length() - 1);
+    }
+    return v;
+  }
+}
