@@ -25,6 +25,9 @@ func FuzzTranslate(f *testing.F) {
 		"../../examples/python-celsius/celsius.py",
 		"testdata/Udfs.scala",
 		"testdata/udfs.py",
+		"testdata/corpus/Corpus.scala",
+		"testdata/corpus/java/Corpus.java",
+		"testdata/corpus/udfs.py",
 	} {
 		src, err := os.ReadFile(p)
 		if err != nil {
