@@ -181,7 +181,7 @@ func (t *tr) javaCond(n *sitter.Node, e env) (ir.Expr, env, env) {
 				t.decline(l, "unknown name "+name, "not a parameter or local")
 				return nil, nil, nil
 			}
-			isNull := e.with(name, binding{e: &ir.Lit{T: b.e.Type()}, nullable: true, writable: b.writable})
+			isNull := e.with(name, binding{e: &ir.Lit{T: b.e.Type()}, nullable: true, boxed: b.boxed, writable: b.writable})
 			notNull := e.with(name, binding{e: b.e, boxed: b.boxed, writable: b.writable})
 			var cond ir.Expr = &ir.IsNull{X: b.e}
 			if !b.nullable {

@@ -318,6 +318,9 @@ func TestRules(t *testing.T) {
 		{"scala split then index", ".scala",
 			`class U extends Function1[String, String] { def apply(line: String): String = if (line == null) null else line.split(",")(0) }`,
 			"CASE WHEN (`line` IS NULL) THEN CAST(NULL AS STRING) ELSE element_at(element_at(transform(array(split(`line`, ',')), udfx_f -> slice(udfx_f, 1, CASE WHEN size(udfx_f) = 1 THEN 1 ELSE size(udfx_f) - aggregate(udfx_f, 0, (udfx_n, udfx_x) -> CASE WHEN udfx_x = '' THEN udfx_n + 1 ELSE 0 END) END)), 1), 1) END", ""},
+		{"java boxed parameter assigned where it was null stays boxed", ".java",
+			"import org.apache.spark.sql.api.java.UDF2;\npublic class U implements UDF2<Double, Double, Boolean> {\n  public Boolean call(Double a, Double b) { if (a == null) a = 0.0; return a == b; }\n}",
+			"", "== on two boxed values"},
 	}
 
 	dir := t.TempDir()
