@@ -151,15 +151,21 @@ func (t *tr) pyNameRole(x *sitter.Node, name string) nameRole {
 	return roleNone
 }
 
+// javaModifiers is the text of a Java declaration's modifiers
+// ("private static final"), "" when it has none.
+func (t *tr) javaModifiers(decl *sitter.Node) string {
+	for i := uint(0); i < decl.NamedChildCount(); i++ {
+		if c := decl.NamedChild(i); c.Kind() == "modifiers" {
+			return t.text(c)
+		}
+	}
+	return ""
+}
+
 // javaConstant is the value of a final field's declarator d.
 func (t *tr) javaConstant(n *sitter.Node, name string, d *sitter.Node) *binding {
 	decl := d.Parent()
-	mods := ""
-	for i := uint(0); i < decl.NamedChildCount(); i++ {
-		if c := decl.NamedChild(i); c.Kind() == "modifiers" {
-			mods = t.text(c)
-		}
-	}
+	mods := t.javaModifiers(decl)
 	if decl.Kind() != "field_declaration" || !containsWord(mods, "final") {
 		t.decline(n, "name "+name, "not a final field; its value may change")
 		return nil

@@ -182,12 +182,7 @@ func (t *tr) javaHelper(n *sitter.Node, name string, argNodes []*sitter.Node, e 
 		t.decline(n, "call of "+name, "not a method declared once in this file, nor a Math or String method")
 		return nil
 	}
-	mods := ""
-	for i := uint(0); i < def.NamedChildCount(); i++ {
-		if c := def.NamedChild(i); c.Kind() == "modifiers" {
-			mods = t.text(c)
-		}
-	}
+	mods := t.javaModifiers(def)
 	// A method no subclass can override: what the call runs is this
 	// body. The fields it reads are constants or declined.
 	fixed := containsWord(mods, "static") || containsWord(mods, "private") || containsWord(mods, "final")

@@ -788,12 +788,7 @@ func (t *tr) javaWritableSet(x *sitter.Node, e env) (string, *binding) {
 	}
 	decl := defs[0].Parent()
 	init := defs[0].ChildByFieldName("value")
-	mods := ""
-	for i := uint(0); i < decl.NamedChildCount(); i++ {
-		if c := decl.NamedChild(i); c.Kind() == "modifiers" {
-			mods = t.text(c)
-		}
-	}
+	mods := t.javaModifiers(decl)
 	kind, ok := java.WritableKind(t.text(decl.ChildByFieldName("type")))
 	if !ok || decl.Kind() != "field_declaration" || !containsWord(mods, "final") || init == nil || init.Kind() != "object_creation_expression" || len(namedNonComment(init.ChildByFieldName("arguments"))) != 0 {
 		return decline()

@@ -138,14 +138,8 @@ func (t *tr) pyDictLiteral(n *sitter.Node) *pyDict {
 // pyDictKeyMatch gives the condition that k is the dict's i-th key; k
 // of another type than the keys is declined.
 func (t *tr) pyDictKeyMatch(n *sitter.Node, d *pyDict, k *binding) (func(i int) ir.Expr, bool) {
-	switch {
-	case d.str && isString(k.e):
-		return func(i int) ir.Expr { return &ir.Binary{Op: ir.StrEqNullSafe, L: k.e, R: d.keys[i], T: tBool} }, true
-	case !d.str && k.e.Type() != nil && ir.IsIntegral(k.e.Type()):
-		return func(i int) ir.Expr {
-			l, r, _ := promote(k.e, d.keys[i])
-			return &ir.Binary{Op: ir.Eq, L: l, R: r, T: tBool}
-		}, true
+	if d.str && isString(k.e) || !d.str && k.e.Type() != nil && ir.IsIntegral(k.e.Type()) {
+		return func(i int) ir.Expr { return pyEquals(k.e, d.str, d.keys[i]) }, true
 	}
 	kind := "int"
 	if d.str {
@@ -215,23 +209,8 @@ func (t *tr) pyInDict(n *sitter.Node, op string, d *pyDict, e env) ir.Expr {
 	if k == nil {
 		return nil
 	}
-	match, ok := t.pyDictKeyMatch(n, d, k)
-	if !ok {
+	if _, ok := t.pyDictKeyMatch(n, d, k); !ok {
 		return nil
 	}
-	var c ir.Expr = &ir.Lit{T: tBool, Value: false}
-	for i := range d.keys {
-		if i == 0 {
-			c = match(i)
-		} else {
-			c = &ir.Binary{Op: ir.Or, L: c, R: match(i), T: tBool}
-		}
-	}
-	if !d.str && k.nullable {
-		c = &ir.If{Cond: &ir.IsNull{X: k.e}, Then: &ir.Lit{T: tBool, Value: false}, Else: c}
-	}
-	if op == "not in" {
-		c = &ir.Unary{Op: ir.Not, X: c, T: tBool}
-	}
-	return c
+	return pyIn(op, k, d.str, d.keys)
 }

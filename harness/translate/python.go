@@ -878,8 +878,7 @@ func (t *tr) pyInLiterals(n *sitter.Node, op string, e env) ir.Expr {
 		t.decline(n, "`"+op+"` on "+typeName(x.e), "only str and int values in a collection of literals are translated")
 		return nil
 	}
-	var c ir.Expr = &ir.Lit{T: tBool, Value: false}
-	first := true
+	var lits []*ir.Lit
 	for _, it := range namedNonComment(n.NamedChild(1)) {
 		b := t.pyExpr(it, e)
 		if b == nil {
@@ -890,17 +889,30 @@ func (t *tr) pyInLiterals(n *sitter.Node, op string, e env) ir.Expr {
 			t.decline(it, "item "+t.text(it), "only literals of the value's kind are translated")
 			return nil
 		}
-		var eq ir.Expr
-		if str {
-			eq = &ir.Binary{Op: ir.StrEqNullSafe, L: x.e, R: l, T: tBool}
+		lits = append(lits, l)
+	}
+	return pyIn(op, x, str, lits)
+}
+
+// pyEquals is CPython's x == lit for a str or int literal of x's kind:
+// None equals no literal (str: <=>, which is false for NULL; int: the
+// caller guards NULL, pyIn does).
+func pyEquals(x ir.Expr, str bool, lit *ir.Lit) ir.Expr {
+	if str {
+		return &ir.Binary{Op: ir.StrEqNullSafe, L: x, R: lit, T: tBool}
+	}
+	l, r, _ := promote(x, lit)
+	return &ir.Binary{Op: ir.Eq, L: l, R: r, T: tBool}
+}
+
+// pyIn is `x in (lits)` (or `not in`): x equals one of them, None none.
+func pyIn(op string, x *binding, str bool, lits []*ir.Lit) ir.Expr {
+	var c ir.Expr = &ir.Lit{T: tBool, Value: false}
+	for i, l := range lits {
+		if i == 0 {
+			c = pyEquals(x.e, str, l)
 		} else {
-			pl, pr, _ := promote(x.e, l)
-			eq = &ir.Binary{Op: ir.Eq, L: pl, R: pr, T: tBool}
-		}
-		if first {
-			c, first = eq, false
-		} else {
-			c = &ir.Binary{Op: ir.Or, L: c, R: eq, T: tBool}
+			c = &ir.Binary{Op: ir.Or, L: c, R: pyEquals(x.e, str, l), T: tBool}
 		}
 	}
 	if !str && x.nullable {
