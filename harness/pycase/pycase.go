@@ -19,8 +19,8 @@ package pycase
 
 import (
 	"fmt"
-	"slices"
-	"strings"
+
+	"github.com/udfx/udfx/harness/casemap"
 )
 
 // Class is a code point's part in the final-sigma rule: a Σ is final
@@ -72,26 +72,9 @@ func UpperSQL(x string) (string, error) {
 		}
 		odd = appendRun(odd, d.Lo, d.Hi)
 	}
-	if len(odd) == 0 {
-		return "upper(" + x + ")", nil
-	}
-	class := classOf(odd)
 	// Upper case has no context in the root locale: a string's upper case
 	// is its code points'.
-	return bind(x, func(s string) string {
-		return fmt.Sprintf("CASE WHEN %[1]s RLIKE '%[2]s' THEN array_join(transform(regexp_extract_all(%[1]s, '(?s).', 0), udfx_c -> IF(udfx_c RLIKE '%[2]s', udfx_c, upper(udfx_c))), '') ELSE upper(%[1]s) END", s, class)
-	}), nil
-}
-
-// bind gives body the string x: x itself when it is a column, else a
-// lambda variable bound to it, so that an expression is written, and
-// computed, once. Inside body's lambdas udfx_c and udfx_i name the
-// lambdas' variables, so a column of such a name is bound too.
-func bind(x string, body func(s string) string) string {
-	if strings.HasPrefix(x, "`") && strings.HasSuffix(x, "`") && strings.Count(x, "`") == 2 && !strings.HasPrefix(x, "`udfx_") {
-		return body(x)
-	}
-	return fmt.Sprintf("element_at(transform(array(%s), udfx_s -> %s), 1)", x, body("udfx_s"))
+	return casemap.Keeping("upper", x, odd), nil
 }
 
 // LowerSQL is the Spark SQL of CPython's x.lower() for a string x.
@@ -120,22 +103,22 @@ func LowerSQL(x string) (string, error) {
 	// end the context as the string's ends do.
 	context := func(part string, last bool) string {
 		if len(ignorable) > 0 {
-			part = fmt.Sprintf("regexp_replace(%s, '%s', '')", part, classOf(ignorable))
+			part = fmt.Sprintf("regexp_replace(%s, '%s', '')", part, casemap.ClassOf(ignorable))
 		}
 		if len(cased) > 0 {
-			part = fmt.Sprintf("regexp_replace(%s, '%s', 'A')", part, classOf(cased))
+			part = fmt.Sprintf("regexp_replace(%s, '%s', 'A')", part, casemap.ClassOf(cased))
 		}
 		if len(neither) > 0 {
 			at := "1"
 			if last {
 				at = "-1"
 			}
-			part = fmt.Sprintf("element_at(split(%s, '%s'), %s)", part, classOf(neither), at)
+			part = fmt.Sprintf("element_at(split(%s, '%s'), %s)", part, casemap.ClassOf(neither), at)
 		}
 		return part
 	}
-	class := classOf(odd)
-	return bind(x, func(s string) string {
+	class := casemap.ClassOf(odd)
+	return casemap.Bind(x, func(s string) string {
 		before := context("substring("+s+", 1, udfx_i)", true)
 		after := context("substring("+s+", udfx_i + 2)", false)
 		// Spark decides each side alone: Σ after the context before it
@@ -148,30 +131,5 @@ func LowerSQL(x string) (string, error) {
 }
 
 func appendRun(out []rune, lo, hi rune) []rune {
-	for c := lo; c <= hi; c++ {
-		out = append(out, c)
-	}
-	return out
-}
-
-// classOf is a Java regular-expression class, as a Spark SQL string
-// literal's content, matching exactly the code points cs.
-func classOf(cs []rune) string {
-	cs = slices.Clone(cs)
-	slices.Sort(cs)
-	var b strings.Builder
-	b.WriteByte('[')
-	for i := 0; i < len(cs); {
-		j := i
-		for j+1 < len(cs) && cs[j+1] == cs[j]+1 {
-			j++
-		}
-		fmt.Fprintf(&b, `\\x{%X}`, cs[i])
-		if j > i {
-			fmt.Fprintf(&b, `-\\x{%X}`, cs[j])
-		}
-		i = j + 1
-	}
-	b.WriteByte(']')
-	return b.String()
+	return append(out, casemap.Runes([]casemap.Run{{Lo: lo, Hi: hi}})...)
 }

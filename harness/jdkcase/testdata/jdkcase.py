@@ -1,0 +1,89 @@
+"""Compares the JDK's String.toUpperCase() and toLowerCase() with Spark's
+upper() and lower() over every Unicode code point (surrogates have no
+UTF-8 form), for the translation of JVM case mapping. Run by
+TestJDKCaseMappingTables; never edit its output by hand.
+
+The JDK is the one Spark's driver runs in, called through reflect() on
+commons-lang3's StringUtils.upperCase and lowerCase, which are
+str.toUpperCase() and str.toLowerCase() in the default locale; the driver
+runs in the locale udfx's JVM runner pins (en_US).
+
+Prints JSON: the versions, the locale, "upper" and "lower" (code points
+whose mapping differs), each with whether the JDK maps it to itself.
+
+With argv[1] a JSON file {name: SQL} of expressions over a column s
+(names starting with "upper", or "lower", for forms exact up to final
+sigma), it also evaluates them on strings around every differing code
+point and on seeded random strings, and lists in "wrong" each string
+where a result is not the JDK's: for lower, not the JDK's once ς is
+read as σ, or not the JDK's on a string without Σ."""
+import json
+import random
+import sys
+
+from pyspark.sql import SparkSession
+
+SIGMA = "\u03a3"
+LOCALE = "-Duser.language=en -Duser.country=US"
+
+spark = (
+    SparkSession.builder.master("local[2]")
+    .config("spark.ui.enabled", "false")
+    .config("spark.sql.session.timeZone", "UTC")
+    .config("spark.driver.extraJavaOptions", LOCALE)
+    .getOrCreate()
+)
+spark.sparkContext.setLogLevel("ERROR")
+UP = "reflect('org.apache.commons.lang3.StringUtils', 'upperCase', s)"
+LOW = "reflect('org.apache.commons.lang3.StringUtils', 'lowerCase', s)"
+info = spark.range(1).selectExpr(
+    "reflect('java.lang.System', 'getProperty', 'java.version') AS v",
+    "reflect('java.util.Locale', 'getDefault') AS l",
+).first()
+cps = [c for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF]
+df = spark.createDataFrame([(c, chr(c)) for c in cps], "cp int, s string")
+rows = df.selectExpr("cp", "s", "upper(s) AS u", UP + " AS ju", "lower(s) AS l", LOW + " AS jl").where(
+    "u <> ju OR l <> jl"
+).collect()
+out = {"jdk": info.v, "locale": info.l, "spark": spark.version, "upper": {}, "lower": {}}
+for r in rows:
+    if r.u != r.ju:
+        out["upper"][str(r.cp)] = {"keeps": r.ju == r.s}
+    if r.l != r.jl:
+        out["lower"][str(r.cp)] = {"keeps": r.jl == r.s}
+
+if len(sys.argv) > 1:
+    with open(sys.argv[1]) as f:
+        forms = json.load(f)
+    odd = sorted({int(k) for k in out["lower"]} | {int(k) for k in out["upper"]})
+    tests = ["", SIGMA, "A" + SIGMA, "A1" + SIGMA, "A_" + SIGMA, "ΑΣ.Σ", "ὈΔΥΣΣΕΎΣ", "ßİﬁŉǰΐ", "Iı"]
+    for cp in odd:
+        c = chr(cp)
+        tests += [c, "A" + c + SIGMA, c + SIGMA, "A" + SIGMA + c, "x" + c + "y" + c]
+    pool = [chr(cp) for cp in odd] + list("aAzZß.'_\u00ad\u0301\u0345 1İıﬁ") + [SIGMA, "\u03c3", "\u03c2", "Ω", "😀", "𐐀"]
+    rnd = random.Random(20261203)
+    for _ in range(3000):
+        tests.append("".join(rnd.choice(pool) for _ in range(rnd.randint(1, 8))))
+    names = sorted(forms)
+    got = (
+        spark.createDataFrame([(s,) for s in tests], "s string")
+        .selectExpr("s", UP + " AS ju", LOW + " AS jl", *["(%s) AS f%d" % (forms[n], i) for i, n in enumerate(names)])
+        .collect()
+    )
+    wrong = []
+    for r in got:
+        for i, n in enumerate(names):
+            have = r["f%d" % i]
+            if n.startswith("upper"):
+                ok = have == r.ju
+                want = r.ju
+            else:
+                want = r.jl
+                ok = have is not None and have.replace("\u03c2", "\u03c3") == want.replace("\u03c2", "\u03c3")
+                ok = ok and (SIGMA in r.s or have == want)
+            if not ok:
+                wrong.append({"s": r.s, "fn": n, "jdk": want, "spark": have})
+    out["checked"] = len(tests)
+    out["wrong"] = wrong
+spark.stop()
+json.dump(out, sys.stdout, sort_keys=True, ensure_ascii=True)
