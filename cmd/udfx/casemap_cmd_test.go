@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/udfx/udfx/harness/evidence"
+	"github.com/udfx/udfx/harness/jdkcase"
 	"github.com/udfx/udfx/harness/pycase"
 )
 
@@ -53,6 +54,57 @@ func TestAPythonLowerIsProvedForItsCPythonsUnicode(t *testing.T) {
 		if tc.want == "" {
 			// The translation follows the Unicode of this CPython: the
 			// record passes without the field.
+			assert.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", vout, verr)
+			continue
+		}
+		assert.NotEqual(t, 0, code)
+		assert.Contains(t, vout, tc.want)
+	}
+}
+
+// skuUDF upper-cases as real JVM UDFs do: toUpperCase() follows the
+// JDK's Unicode and the default locale.
+const skuUDF = `package com.acme.udf;
+
+import org.apache.spark.sql.api.java.UDF1;
+
+public class NormalizeSku implements UDF1<String, String> {
+    @Override
+    public String call(String sku) {
+        if (sku == null) {
+            return null;
+        }
+        return sku.trim().toUpperCase();
+    }
+}
+`
+
+// String.toUpperCase() is rewritten and verified, and the record names
+// the JDK it was proved on; verify fails the record when the JDK it
+// re-runs with is another, and passes one that does not name it where
+// the translation follows this JDK.
+func TestAJVMUpperIsProvedForItsJDK(t *testing.T) {
+	dir := repoWithFile(t, "src/main/java/com/acme/udf/NormalizeSku.java", skuUDF)
+	rewrite, report, verify := rewriteApplyVerify(t, dir, "src/main/java/com/acme/udf/NormalizeSku.java:NormalizeSku", "NormalizeSku")
+	assert.Contains(t, rewrite, "result         verified: ")
+	assert.Contains(t, report, "regexp_extract_all", "the rewrite keeps the code points the JDK does not upper-case and Spark does")
+	assert.Contains(t, verify, "1 pass")
+
+	recPath := filepath.Join(dir, evidence.Dir, "NormalizeSku", evidence.FileName)
+	rec, err := evidence.Read(recPath)
+	require.NoError(t, err)
+	require.Equal(t, jdkcase.JDK(), rec.JDKCase)
+
+	for _, tc := range []struct{ jdk, want string }{
+		{"99", "the record was proved on JDK 99; the original re-ran on JDK " + jdkcase.JDK()},
+		{"", ""},
+	} {
+		rec.JDKCase = tc.jdk
+		b, err := json.MarshalIndent(rec, "", "  ")
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(recPath, b, 0o644))
+		vout, verr, code := runCLI(t, dir, "verify")
+		if tc.want == "" {
 			assert.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", vout, verr)
 			continue
 		}

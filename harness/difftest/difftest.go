@@ -253,7 +253,7 @@ func runEmbedded(ctx context.Context, u *udf.UDF, expr *engine.Expr, opts Option
 		return nil, err
 	}
 
-	rep.Runtime, rep.PythonUnicode = r.Describe(), unicodeOf(r)
+	rep.Runtime, rep.PythonUnicode, rep.JDK = r.Describe(), unicodeOf(r), jdkOf(r)
 	rep.OriginalSeconds, rep.RewriteSeconds = origTime.Seconds(), rwTime.Seconds()
 	firstBad := tally(rep, opts, orig, got)
 	rep.Equal = rep.Mismatches == 0
@@ -468,6 +468,14 @@ func runRows(ctx context.Context, r runner.Runner, rows [][]value.Value, params 
 
 // unicodeOf is the Unicode version of a Python runner's interpreter; ""
 // for other runners.
+// jdkOf is the JDK feature version of a JVM runner, "" for others.
+func jdkOf(r runner.Runner) string {
+	if p, ok := r.(interface{ JDK() string }); ok {
+		return p.JDK()
+	}
+	return ""
+}
+
 func unicodeOf(r runner.Runner) string {
 	if p, ok := r.(interface{ UnicodeVersion() string }); ok {
 		return p.UnicodeVersion()

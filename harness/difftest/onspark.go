@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -14,6 +15,7 @@ import (
 	"github.com/udfx/udfx/harness/inputs"
 	"github.com/udfx/udfx/harness/plan"
 	"github.com/udfx/udfx/harness/runner"
+	"github.com/udfx/udfx/harness/runner/jvm"
 	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/value"
@@ -60,6 +62,8 @@ func runOnSpark(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options, param
 	rep.Runtime = sparkRuntime(u, info, res.Original.Call)
 	if u.Language == udf.Python {
 		rep.PythonUnicode = info.PythonUnicode
+	} else if info.JavaVersion != "" {
+		rep.JDK = strconv.Itoa(jvm.JavaMajor(info.JavaVersion))
 	}
 	rep.OriginalSeconds, rep.RewriteSeconds = res.Original.Seconds, res.Rewrite.Seconds
 	plans, err := st.jobEvidence(info, res)

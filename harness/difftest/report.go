@@ -25,7 +25,11 @@ type Report struct {
 	// CPython a Python original ran in; rewrites that follow CPython's
 	// Unicode (case mapping, digits) are exact for that version only.
 	PythonUnicode string `json:"python_unicode,omitempty"`
-	RewriteSQL    string `json:"rewrite_sql"`
+	// JDK is the feature version of the JDK a Scala or Java original ran
+	// on ("17"); rewrites that follow the JDK's case mappings are exact
+	// for that version only.
+	JDK        string `json:"jdk,omitempty"`
+	RewriteSQL string `json:"rewrite_sql"`
 	// RewriteFile is the rewrite module a Python rewrite (engine cpython)
 	// was loaded from.
 	RewriteFile string `json:"rewrite_file,omitempty"`

@@ -91,6 +91,11 @@ type Record struct {
 	// was tested on. verify fails when the CPython it re-runs with has
 	// another.
 	PythonUnicode string `json:"python_unicode,omitempty"`
+	// JDKCase is set when the rewrite follows the JDK's case mappings
+	// (String.toUpperCase()): the feature version of the JDK the original
+	// was tested on. verify fails when the JDK it re-runs with has
+	// another.
+	JDKCase string `json:"jdk_case,omitempty"`
 }
 
 // Artifact is one built file (a jar) and what went into it.

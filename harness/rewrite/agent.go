@@ -66,6 +66,9 @@ type Candidate struct {
 	// PythonUnicode is translate.Result.PythonUnicode: the candidate is
 	// exact only where the original runs on a CPython with that Unicode.
 	PythonUnicode string `json:"python_unicode,omitempty"`
+	// JDKCase is translate.Result.JDKCase: the candidate is exact only
+	// where the original runs on that JDK.
+	JDKCase string `json:"jdk_case,omitempty"`
 }
 
 // Decline is a construct an agent will not rewrite, with its reason.
@@ -125,7 +128,7 @@ func (Builtin) Convert(_ context.Context, spec *Spec) ([]Candidate, []Decline, e
 			declines = append(declines, Decline{Target: TargetSQL, Construct: d.Construct, Reason: d.Reason, Where: d.Span.String()})
 		}
 		if res.SQL != "" {
-			cands = append(cands, Candidate{Target: TargetSQL, SQL: res.SQL, Origin: "built-in translator", IR: res.IR, PythonUnicode: res.PythonUnicode})
+			cands = append(cands, Candidate{Target: TargetSQL, SQL: res.SQL, Origin: "built-in translator", IR: res.IR, PythonUnicode: res.PythonUnicode, JDKCase: res.JDKCase})
 		}
 	}
 	return cands, declines, nil
@@ -150,5 +153,5 @@ func (b Builtin) Optimize(_ context.Context, _ *Spec, best Candidate, attempt in
 	if err != nil {
 		return nil, nil // no exact SQL form: nothing to propose
 	}
-	return []Candidate{{Target: TargetSQL, SQL: sql, Origin: AlternativeOrigin, IR: e, PythonUnicode: best.PythonUnicode}}, nil
+	return []Candidate{{Target: TargetSQL, SQL: sql, Origin: AlternativeOrigin, IR: e, PythonUnicode: best.PythonUnicode, JDKCase: best.JDKCase}}, nil
 }

@@ -435,6 +435,10 @@ func tryCandidate(ctx context.Context, opts Options, sc *scaffolded, out *Outcom
 		t.Reason = unicodeMismatch(need, rep.PythonUnicode)
 		return t, nil
 	}
+	if need := c.JDKCase; need != "" && rep.JDK != need {
+		t.Reason = jdkMismatch(need, rep.JDK)
+		return t, nil
+	}
 	switch {
 	case !rep.Equal && rep.Refuted != "":
 		t.Reason = "refuted: " + rep.Refuted
@@ -632,6 +636,7 @@ func buildRewrite(ctx context.Context, opts Options, sc *scaffolded, out *Outcom
 		TypeSources:   recordTypeSources(u.TypeSources),
 		PerType:       opts.perType,
 		PythonUnicode: best.Candidate.PythonUnicode,
+		JDKCase:       best.Candidate.JDKCase,
 	}
 	files := []renderedFile{{sqlPath, sqlFile}}
 	for _, r := range out.Rendered {
@@ -782,6 +787,13 @@ func unicodeMismatch(need, have string) string {
 		have = "unknown"
 	}
 	return fmt.Sprintf("not accepted: the rewrite follows the case mappings and digits of a CPython whose Unicode is %s (udfx's tables, harness/pycase), and the original ran on one whose Unicode is %s", need, have)
+}
+
+func jdkMismatch(need, have string) string {
+	if have == "" {
+		have = "unknown"
+	}
+	return fmt.Sprintf("not accepted: the rewrite follows the case mappings of JDK %s (udfx's tables, harness/jdkcase), and the original ran on JDK %s", need, have)
 }
 
 func (s *scaffolded) close() {

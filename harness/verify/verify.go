@@ -988,7 +988,7 @@ func (v *verifier) rerun(ctx context.Context, rec *evidence.Record, u *udf.UDF, 
 	if !ok {
 		return
 	}
-	if problem := unicodeProblem(rec, u, rep); problem != "" {
+	if problem := unicodeProblem(rec, u, rep) + jdkProblem(rec, u, rep); problem != "" {
 		it.Status, it.Detail = Failed, problem
 		return
 	}
@@ -1038,6 +1038,37 @@ func unicodeProblem(rec *evidence.Record, u *udf.UDF, rep *difftest.Report) stri
 		have = "unknown"
 	}
 	return fmt.Sprintf("%s; the CPython that re-ran it has Unicode %s, whose case mappings and digits may differ: re-run udfx rewrite on this CPython", from, have)
+}
+
+// jdkProblem says why a re-run on another JDK than the proof's proves
+// nothing for a rewrite that follows the JDK's case mappings: where the
+// JDK's Unicode changed, toUpperCase may give what the inputs never show.
+// A record that does not name the JDK, of a UDF whose translation follows
+// the JDK's case mappings, is checked against the translator's.
+func jdkProblem(rec *evidence.Record, u *udf.UDF, rep *difftest.Report) string {
+	if u.Language == udf.Python {
+		return ""
+	}
+	want, from := rec.JDKCase, "the record was proved on JDK "+rec.JDKCase
+	if want == "" {
+		src, err := os.ReadFile(u.Path())
+		if err != nil {
+			return ""
+		}
+		res, err := translate.Translate(u, src)
+		if err != nil || res.JDKCase == "" {
+			return ""
+		}
+		want, from = res.JDKCase, "the record does not say which JDK it was proved on, and udfx's translation of the UDF follows the case mappings of JDK "+res.JDKCase
+	}
+	if rep.JDK == want {
+		return ""
+	}
+	have := rep.JDK
+	if have == "" {
+		have = "unknown"
+	}
+	return fmt.Sprintf("%s; the original re-ran on JDK %s, whose case mappings may differ: re-run udfx rewrite on this JDK", from, have)
 }
 
 // rerunPython re-runs the differential test of a vectorized-python

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/udfx/udfx/harness/jdkcase"
 	"github.com/udfx/udfx/harness/pycase"
 	"github.com/udfx/udfx/harness/translate/ir"
 	"github.com/udfx/udfx/harness/udf"
@@ -504,6 +505,16 @@ func stringCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err 
 		}
 		if err != nil {
 			return true, sqlErr("CPython's str." + strings.TrimPrefix(string(e.Fn), "py-") + "(): " + err.Error())
+		}
+		b.WriteString(sql)
+		return true, nil
+	case ir.JVMUpper, ir.JVMLowerUpToSigma:
+		sql, err := jdkcase.UpperSQL(args[0])
+		if e.Fn == ir.JVMLowerUpToSigma {
+			sql, err = jdkcase.LowerSQL(args[0])
+		}
+		if err != nil {
+			return true, sqlErr("the JDK's case mapping: " + err.Error())
 		}
 		b.WriteString(sql)
 		return true, nil

@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf16"
@@ -222,6 +223,10 @@ func (r *Runner) driverArgs() []string {
 		// Spark's session time zone defaults to the JVM's; udfx fixes
 		// it to UTC so that dates and timestamps convert reproducibly.
 		"-Duser.timezone=UTC",
+		// The locale of a Spark cluster's JVMs, whatever this machine's:
+		// String.toUpperCase() and String.format read it (package
+		// jdkcase's tables are read in it).
+		"-Duser.language=en", "-Duser.country=US",
 		"-Dfile.encoding=UTF-8",
 		"-cp", strings.Join(append([]string{r.driver, r.classes, filepath.Join(r.tools.SparkJars, "*")}, r.buildJars()...), string(os.PathListSeparator)),
 		driverClass,
@@ -274,8 +279,12 @@ func (r *Runner) Describe() string {
 		jars += fmt.Sprintf(" and %s's classpath (%d librar%s, %d source folder%s)", r.build.Build,
 			len(r.build.Jars), plural(len(r.build.Jars), "y", "ies"), len(r.build.SourceRoots), plural(len(r.build.SourceRoots), "", "s"))
 	}
-	return fmt.Sprintf("%s, %s, %s, time zone UTC; %s; %s", jdk, compiler, jars, call, r.sandbox)
+	return fmt.Sprintf("%s, %s, %s, time zone UTC, locale en_US; %s; %s", jdk, compiler, jars, call, r.sandbox)
 }
+
+// JDK is the feature version of the JDK the original runs on ("17"):
+// rewrites that follow the JDK's case mappings are exact for it only.
+func (r *Runner) JDK() string { return strconv.Itoa(r.tools.JDKMajor) }
 
 func plural(n int, one, many string) string {
 	if n == 1 {

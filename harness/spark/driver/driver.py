@@ -28,15 +28,16 @@ STATE = {"registered": {}, "modules": {}, "jars": set(), "artifacts": set(), "co
 
 # What a classic session is started with: UTC everywhere (Spark's session
 # time zone, the JVM's default, the Python workers' local time zone, which
-# pyspark's timestamp conversions use), Parquet datetimes read and written
+# pyspark's timestamp conversions use), the JVMs' locale en_US (as udfx's
+# JVM runner gives it, where String.toUpperCase() reads it), Parquet datetimes read and written
 # as they are (proleptic Gregorian, no rebase: a file udfx writes has no
 # Spark version in its metadata, and Spark's default for such files is to
 # fail on dates before 1582), Arrow with the 32-bit offset types udfx reads,
 # and no UI (port 4040 clashes, start time).
 BASE_CONF = {
     "spark.sql.session.timeZone": "UTC",
-    "spark.driver.extraJavaOptions": "-Duser.timezone=UTC -Dfile.encoding=UTF-8",
-    "spark.executor.extraJavaOptions": "-Duser.timezone=UTC -Dfile.encoding=UTF-8",
+    "spark.driver.extraJavaOptions": "-Duser.timezone=UTC -Duser.language=en -Duser.country=US -Dfile.encoding=UTF-8",
+    "spark.executor.extraJavaOptions": "-Duser.timezone=UTC -Duser.language=en -Duser.country=US -Dfile.encoding=UTF-8",
     "spark.sql.parquet.datetimeRebaseModeInRead": "CORRECTED",
     "spark.sql.parquet.int96RebaseModeInRead": "CORRECTED",
     "spark.sql.parquet.datetimeRebaseModeInWrite": "CORRECTED",

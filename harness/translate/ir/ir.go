@@ -312,6 +312,16 @@ const (
 	// package pycase's tables were read from (Result.Assumes names it).
 	PyLower Func = "py-lower"
 	PyUpper Func = "py-upper"
+	// JVMUpper is the JDK's String.toUpperCase() in a locale other than
+	// tr, az and lt, on a String not null, with the mappings of the JDK
+	// package jdkcase's tables were read from (Result.JDKCase names it).
+	JVMUpper Func = "jvm-upper"
+	// JVMLower is the JDK's String.toLowerCase() likewise. No renderer
+	// reproduces its final sigma; JVMLowerUpToSigma is it where the
+	// translator showed that σ and ς give the same outcome (the value is
+	// only compared with a text without them, or measured).
+	JVMLower          Func = "jvm-lower"
+	JVMLowerUpToSigma Func = "jvm-lower-up-to-sigma"
 	// StartsWith, EndsWith and Contains are String.startsWith/endsWith/
 	// contains and Python's str.startswith/endswith and `in`.
 	StartsWith Func = "startswith"
