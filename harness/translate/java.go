@@ -441,7 +441,7 @@ func (t *tr) javaInvocation(n *sitter.Node, e env) *binding {
 	var args []ir.Expr
 	var argBs []*binding
 	nullArg := false
-	for _, a := range namedNonComment(n.ChildByFieldName("arguments")) {
+	for _, a := range t.caseLocale(name, namedNonComment(n.ChildByFieldName("arguments"))) {
 		b := t.javaExpr(a, e)
 		if b == nil {
 			return nil
@@ -462,7 +462,7 @@ func (t *tr) javaInvocation(n *sitter.Node, e env) *binding {
 		args = append(args, v)
 	}
 	if obj != nil && (t.text(obj) == "Objects" || t.text(obj) == "java.util.Objects") && name == "equals" && len(args) == 2 && isString(args[0]) && isString(args[1]) {
-		return lit(&ir.Binary{Op: ir.StrEqNullSafe, L: args[0], R: args[1], T: tBool})
+		return lit(&ir.Binary{Op: ir.StrEqNullSafe, L: t.sigmaBlind(args[0], args[1], false), R: t.sigmaBlind(args[1], args[0], false), T: tBool})
 	}
 	if nullArg && name != "equals" {
 		t.decline(n, "a possibly-null string argument of "+name, "Java throws NullPointerException; check for null first")
@@ -629,7 +629,7 @@ func (t *tr) javaSwitch(s *sitter.Node, rest []*sitter.Node, e env) *binding {
 					t.decline(v, "case label "+t.text(v), "only constants of the switch's type are translated")
 					return nil
 				}
-				var eq ir.Expr = &ir.Binary{Op: ir.Eq, L: scrut, R: lb.e, T: tBool}
+				var eq ir.Expr = &ir.Binary{Op: ir.Eq, L: t.sigmaBlind(scrut, lb.e, false), R: lb.e, T: tBool}
 				if c == nil {
 					c = eq
 				} else {

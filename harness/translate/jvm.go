@@ -9,6 +9,7 @@ import (
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
+	"github.com/udfx/udfx/harness/jdkcase"
 	"github.com/udfx/udfx/harness/translate/ir"
 	"github.com/udfx/udfx/harness/udf"
 )
@@ -287,7 +288,7 @@ func (t *tr) jvmStringMethod(n *sitter.Node, name string, recv ir.Expr, args []i
 		}
 	case "equals":
 		if len(args) == 1 && args[0].Type() != nil && args[0].Type().Kind == udf.String {
-			return &ir.Binary{Op: ir.StrEqNullSafe, L: recv, R: args[0], T: tBool}
+			return &ir.Binary{Op: ir.StrEqNullSafe, L: t.sigmaBlind(recv, args[0], false), R: t.sigmaBlind(args[0], recv, false), T: tBool}
 		}
 	case "replace":
 		// String.replace(CharSequence, CharSequence) replaces every
@@ -306,7 +307,7 @@ func (t *tr) jvmStringMethod(n *sitter.Node, name string, recv ir.Expr, args []i
 	case "startsWith", "endsWith", "contains":
 		if len(args) == 1 && args[0].Type().Kind == udf.String {
 			fn := map[string]ir.Func{"startsWith": ir.StartsWith, "endsWith": ir.EndsWith, "contains": ir.Contains}[name]
-			return &ir.Call{Fn: fn, Args: []ir.Expr{recv, args[0]}, T: tBool}
+			return &ir.Call{Fn: fn, Args: []ir.Expr{t.sigmaBlind(recv, args[0], false), args[0]}, T: tBool}
 		}
 	case "length":
 		if l, ok := recv.(*ir.Lit); ok && len(args) == 0 {
@@ -315,7 +316,7 @@ func (t *tr) jvmStringMethod(n *sitter.Node, name string, recv ir.Expr, args []i
 			}
 		}
 		if len(args) == 0 {
-			return &ir.Call{Fn: ir.UTF16Length, Args: []ir.Expr{recv}, T: tInt}
+			return &ir.Call{Fn: ir.UTF16Length, Args: []ir.Expr{t.sigmaBlind(recv, nil, true)}, T: tInt}
 		}
 	case "charAt":
 		t.decline(n, "String."+name, "the JVM counts UTF-16 code units, Spark counts code points, and a char may be half of a surrogate pair")
@@ -339,12 +340,35 @@ func (t *tr) jvmStringMethod(n *sitter.Node, name string, recv ir.Expr, args []i
 		}
 		t.decline(n, "String.split", "only a literal separator without regex metacharacters, or one escaped metacharacter (\\|), is translated")
 		return nil
-	case "toUpperCase", "toLowerCase":
-		t.decline(n, "String."+name, "the JVM uses the default locale; not proved equal to Spark's upper/lower")
-		return nil
+	case "toUpperCase":
+		// Exact for the JDK package jdkcase's tables compare with Spark,
+		// in the locale udfx's JVM runner gives the original (en_US) or
+		// one the call names (caseLocale); the SQL keeps the code points
+		// that JDK does not map.
+		if len(args) == 0 {
+			t.jdkCase = jdkcase.JDK()
+			return &ir.Call{Fn: ir.JVMUpper, Args: []ir.Expr{recv}, T: tString}
+		}
+	case "toLowerCase":
+		if len(args) == 0 {
+			return t.lowerCall(n, recv)
+		}
 	}
 	t.decline(n, "String."+name, "no rule proves a Spark SQL form equal to this String method")
 	return nil
+}
+
+// caseLocale drops the argument of toUpperCase(Locale.ROOT) and the like:
+// a locale other than tr, az and lt maps case as the runner's en_US does.
+func (t *tr) caseLocale(name string, args []*sitter.Node) []*sitter.Node {
+	if (name != "toUpperCase" && name != "toLowerCase") || len(args) != 1 {
+		return args
+	}
+	switch strings.TrimPrefix(t.text(args[0]), "java.util.") {
+	case "Locale.ROOT", "Locale.ENGLISH", "Locale.US", "Locale.UK":
+		return nil
+	}
+	return args
 }
 
 // jvmConvert translates toInt/toLong/toDouble and Java casts.

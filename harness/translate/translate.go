@@ -41,6 +41,11 @@ type Result struct {
 	// for: it reads str.lower()/upper() or Unicode digits as that
 	// CPython does. The original must run on a CPython with it.
 	PythonUnicode string
+	// JDKCase, when set, is the feature version of the JDK ("17") whose
+	// String.toUpperCase() or toLowerCase() the translation follows, in the locale udfx's
+	// JVM runner gives originals (package jdkcase). The original must run
+	// on that JDK.
+	JDKCase string
 }
 
 // Decline is one construct the translator will not translate.
@@ -138,7 +143,7 @@ func Translate(u *udf.UDF, src []byte) (*Result, error) {
 		return t.result(nil)
 	}
 	e = t.fitReturn(body, e)
-	if e == nil {
+	if e == nil || t.declineLowerCase(body, e) {
 		return t.result(nil)
 	}
 	return t.result(t.skipNulls(e))
@@ -159,7 +164,7 @@ func (t *tr) result(e ir.Expr) (*Result, error) {
 		}
 		return nil, fmt.Errorf("translate %s: %w", t.u.Name, err)
 	}
-	return &Result{IR: e, SQL: sql, PythonUnicode: t.pythonUnicode}, nil
+	return &Result{IR: e, SQL: sql, PythonUnicode: t.pythonUnicode, JDKCase: t.jdkCase}, nil
 }
 
 // tr is one translation.
@@ -175,6 +180,13 @@ type tr struct {
 	inlineDepth int
 	// pythonUnicode is Result.PythonUnicode.
 	pythonUnicode string
+	// jdkCase is Result.JDKCase.
+	jdkCase string
+	// lowerAt is where each toLowerCase() was called (lowercase.go).
+	lowerAt map[*ir.Call]*sitter.Node
+	// wildcards binds the _ of a function argument (_.trim in
+	// Option(s).map(_.trim)) to its value, by the _'s span.
+	wildcards map[udf.Span]binding
 }
 
 // binding is what a name stands for in the body.

@@ -97,8 +97,8 @@ func TestScalaDeclined(t *testing.T) {
 
 // The string traps of SEMANTICS.md: trim sets, split, locale-dependent
 // case, concatenation with null: translated where the JVM's exact form is
-// known (trim's set, split's trailing empty strings, "null" for a null),
-// declined otherwise.
+// known (trim's set, split's trailing empty strings, upper case in the
+// runner's locale, "null" for a null), declined otherwise.
 func TestScalaStringTrapsDeclined(t *testing.T) {
 	const f = "testdata/Declines.scala"
 	// String.trim removes every char <= U+0020 (the set is checked
@@ -107,7 +107,14 @@ func TestScalaStringTrapsDeclined(t *testing.T) {
 	// String.split drops trailing empty strings, which the rewrite
 	// does too (its fields are Spark's split's, sliced).
 	proved(t, f, "SplitIt", "")
-	declined(t, f, "UpperIt", "String.toUpperCase", "default locale")
+	// toUpperCase follows the JDK's tables (package jdkcase) in the
+	// runner's locale; toLowerCase's final sigma follows word boundaries.
+	proved(t, f, "UpperIt", "")
+	declined(t, f, "LowerIt", "String.toLowerCase", "BreakIterator's word boundaries")
+	// ... except where the lower-cased text is only compared with a
+	// literal without σ and ς: there σ and ς give the same answer.
+	proved(t, f, "IsYes", "")
+	proved(t, f, "LogLevel", "")
 	// Concatenation prints a null as "null": translated (coalesce).
 	proved(t, f, "Greet", "concat('hello ', coalesce(`s`, 'null'))")
 	// Number↔string conversions, string booleans, regexes and hashing
@@ -133,6 +140,8 @@ func TestJava(t *testing.T) {
 	declined(t, "testdata/java/KeepBoxed.java", "KeepBoxed", "unboxing a possibly-null double", "NullPointerException")
 	// Knowing both are not null does not make == compare values.
 	declined(t, "testdata/java/SameReading.java", "SameReading", "== on two boxed values", "Java compares references")
+	// A switch on toLowerCase() over literals without σ and ς.
+	proved(t, "testdata/java/Severity.java", "Severity", "")
 }
 
 func TestPython(t *testing.T) {

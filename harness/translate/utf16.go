@@ -180,7 +180,7 @@ func (t *tr) utf16Method(n *sitter.Node, name string, recv *binding, args []*bin
 			break
 		}
 		off := &strOffset{s: s, start: guard(&ir.Call{Fn: ir.CodePointLength, Args: []ir.Expr{s}, T: tInt}), found: true, backs: recv.suffixes}
-		return &binding{e: guard(&ir.Call{Fn: ir.UTF16Length, Args: []ir.Expr{s}, T: tInt}), off: off}, true
+		return &binding{e: guard(&ir.Call{Fn: ir.UTF16Length, Args: []ir.Expr{t.sigmaBlind(s, nil, true)}, T: tInt}), off: off}, true
 	case "substring":
 		if len(args) < 1 || len(args) > 2 {
 			break

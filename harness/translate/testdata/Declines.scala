@@ -14,6 +14,22 @@ class UpperIt extends Function1[String, String] {
   def apply(s: String): String = if (s == null) null else s.toUpperCase
 }
 
+class LowerIt extends Function1[String, String] {
+  def apply(s: String): String = if (s == null) null else s.toLowerCase
+}
+
+class IsYes extends Function1[String, Boolean] {
+  def apply(s: String): Boolean = s != null && (s.trim.toLowerCase == "yes" || s.toLowerCase.startsWith("y "))
+}
+
+class LogLevel extends Function1[String, Int] {
+  def apply(s: String): Int = s.toLowerCase match {
+    case "error" | "fatal" => 3
+    case "warn" => 2
+    case _ => if (s.toLowerCase.contains("debug")) 0 else 1
+  }
+}
+
 class Greet extends Function1[String, String] {
   def apply(s: String): String = "hello " + s
 }
