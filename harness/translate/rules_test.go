@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/udfx/udfx/harness/jdkcase"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/udf/frontends"
 )
@@ -17,6 +18,10 @@ import (
 // original (milliseconds); TestCorpus proves the same rules against the
 // real JVM and CPython.
 func TestRules(t *testing.T) {
+	jdkUpper, err := jdkcase.UpperSQL("`s`")
+	require.NoError(t, err)
+	jdkLower, err := jdkcase.LowerSQL("`s`")
+	require.NoError(t, err)
 
 	rows := []struct {
 		name, ext, src, sql, declined string
@@ -321,6 +326,48 @@ func TestRules(t *testing.T) {
 		{"java boxed parameter assigned where it was null stays boxed", ".java",
 			"import org.apache.spark.sql.api.java.UDF2;\npublic class U implements UDF2<Double, Double, Boolean> {\n  public Boolean call(Double a, Double b) { if (a == null) a = 0.0; return a == b; }\n}",
 			"", "== on two boxed values"},
+		{"java toLowerCase compared with a literal", ".java",
+			"import org.apache.spark.sql.api.java.UDF1;\npublic class U implements UDF1<String, Boolean> {\n  public Boolean call(String s) { return s != null && \"active\".equals(s.toLowerCase()); }\n}",
+			"((NOT (`s` IS NULL)) AND ('active' <=> " + jdkLower + "))", ""},
+		{"scala toLowerCase measured", ".scala",
+			`class U extends Function1[String, Int] { def apply(s: String): Int = if (s == null) 0 else s.toLowerCase.length }`,
+			"CASE WHEN (`s` IS NULL) THEN 0 ELSE (char_length(" + jdkLower + ") + char_length(regexp_replace(" + jdkLower + ", '[^\\\\x{10000}-\\\\x{10FFFF}]', ''))) END", ""},
+		{"scala toLowerCase returned", ".scala",
+			`class U extends Function1[String, String] { def apply(s: String): String = if (s == null) null else s.trim.toLowerCase }`,
+			"", "String.toLowerCase"},
+		{"scala toLowerCase compared with a text holding sigma", ".scala",
+			`class U extends Function1[String, Boolean] { def apply(s: String): Boolean = s != null && s.toLowerCase == "ασ" }`,
+			"", "String.toLowerCase"},
+		{"scala toLowerCase compared with a column", ".scala",
+			`class U extends Function2[String, String, Boolean] { def apply(s: String, t: String): Boolean = s != null && s.toLowerCase == t }`,
+			"", "String.toLowerCase"},
+		{"scala toLowerCase both compared and returned", ".scala",
+			`class U extends Function1[String, String] { def apply(s: String): String = { if (s == null) return null; val l = s.toLowerCase; if (l == "n/a") "" else l } }`,
+			"", "String.toLowerCase"},
+		{"scala toUpperCase in the root locale", ".scala",
+			`class U extends Function1[String, String] { def apply(s: String): String = if (s == null) null else s.toUpperCase(java.util.Locale.ROOT) }`,
+			"CASE WHEN (`s` IS NULL) THEN CAST(NULL AS STRING) ELSE " + jdkUpper + " END", ""},
+		{"java toUpperCase in the Turkish locale", ".java",
+			"import org.apache.spark.sql.api.java.UDF1;\nimport java.util.Locale;\npublic class U implements UDF1<String, String> {\n  public String call(String s) { return s == null ? null : s.toUpperCase(new Locale(\"tr\")); }\n}",
+			"", "Java object_creation_expression"},
+		{"scala Option map with a placeholder, orNull", ".scala",
+			`class U extends Function1[String, String] { def apply(s: String): String = Option(s).map(_.replace("-", "")).orNull }`,
+			"CASE WHEN (`s` IS NULL) THEN CAST(NULL AS STRING) ELSE replace(`s`, '-', '') END", ""},
+		{"scala Option map filter getOrElse", ".scala",
+			`class U extends Function1[String, String] { def apply(s: String): String = Option(s).map(x => x.replace(" ", "")).filter(_.nonEmpty).getOrElse("UNKNOWN") }`,
+			"CASE WHEN CASE WHEN (NOT (`s` IS NULL)) THEN (NOT (replace(`s`, ' ', '') = '')) ELSE FALSE END THEN replace(`s`, ' ', '') ELSE 'UNKNOWN' END", ""},
+		{"scala Option map to Some(null)", ".scala",
+			`class U extends Function1[String, String] { def apply(s: String): String = Option(s).map(x => if (x.isEmpty) null else x).getOrElse("-") }`,
+			"CASE WHEN (`s` IS NULL) THEN '-' ELSE CASE WHEN (`s` = '') THEN CAST(NULL AS STRING) ELSE `s` END END", ""},
+		{"scala Option of a number", ".scala",
+			`class U extends Function1[String, Int] { def apply(s: String): Int = Option(s).map(_.length).getOrElse(0) }`,
+			"", "Option(…) of int"},
+		{"scala Option map with two placeholders", ".scala",
+			`class U extends Function1[String, String] { def apply(s: String): String = Option(s).map(_ + _).orNull }`,
+			"", "function _ + _"},
+		{"scala Option map with a placeholder in an argument", ".scala",
+			`class U extends Function1[String, String] { def apply(s: String): String = Option(s).map("a".concat(_)).orNull }`,
+			"", "function \"a\".concat(_)"},
 	}
 
 	dir := t.TempDir()

@@ -71,6 +71,9 @@ func (t *tr) scalaPlaceholder(n *sitter.Node, e env) *binding {
 		w = n.NamedChild(0)
 	}
 	sp := t.span(w)
+	if b, ok := t.wildcards[sp]; ok {
+		return &b
+	}
 	for _, p := range t.u.Params {
 		if p.Placeholder != nil && *p.Placeholder == sp {
 			if b, ok := e[p.Name]; ok {
@@ -433,6 +436,14 @@ func (t *tr) scalaExpr(n *sitter.Node, e env, tail bool) *binding {
 				}
 			}
 		}
+		if t.text(n.ChildByFieldName("field")) == "orNull" {
+			if o, ok := t.scalaOption(n.ChildByFieldName("value"), e); ok {
+				if o == nil {
+					return nil
+				}
+				return t.scalaOptionEnd(n, o, nil)
+			}
+		}
 		recv := t.scalaExpr(n.ChildByFieldName("value"), e, false)
 		if recv == nil {
 			return nil
@@ -597,7 +608,7 @@ func (t *tr) scalaApply(n *sitter.Node, op string, l, r *binding) *binding {
 	}
 	if (op == "==" || op == "!=") && isString(l.e) && isString(r.e) {
 		// Scala's == on strings is equals, and null == null.
-		var c ir.Expr = &ir.Binary{Op: ir.StrEqNullSafe, L: l.e, R: r.e, T: tBool}
+		var c ir.Expr = &ir.Binary{Op: ir.StrEqNullSafe, L: t.sigmaBlind(l.e, r.e, false), R: t.sigmaBlind(r.e, l.e, false), T: tBool}
 		if op == "!=" {
 			c = &ir.Unary{Op: ir.Not, X: c, T: tBool}
 		}
@@ -656,7 +667,7 @@ func (t *tr) scalaCall(n *sitter.Node, e env) *binding {
 	}
 	var args []ir.Expr
 	var argBs []*binding
-	for _, a := range namedNonComment(argsNode) {
+	for _, a := range t.caseLocale(t.text(fn.ChildByFieldName("field")), namedNonComment(argsNode)) {
 		b := t.scalaExpr(a, e, false)
 		if b == nil {
 			return nil
@@ -675,25 +686,14 @@ func (t *tr) scalaCall(n *sitter.Node, e env) *binding {
 	}
 	obj := fn.ChildByFieldName("value")
 	name := t.text(fn.ChildByFieldName("field"))
-	if name == "getOrElse" && len(args) == 1 && obj.Kind() == "call_expression" && t.text(obj.ChildByFieldName("function")) == "Option" {
-		// Option(x).getOrElse(d): d where x is null.
-		in := namedNonComment(obj.ChildByFieldName("arguments"))
-		if len(in) != 1 {
-			t.decline(obj, "Option with "+strconv.Itoa(len(in))+" arguments", "not translated")
-			return nil
+	if name == "getOrElse" && len(args) == 1 {
+		// Option(x)….getOrElse(d): d where the option holds nothing.
+		if o, ok := t.scalaOption(obj, e); ok {
+			if o == nil {
+				return nil
+			}
+			return t.scalaOptionEnd(n, o, &binding{e: args[0]})
 		}
-		x := t.scalaExpr(in[0], e, false)
-		if x == nil {
-			return nil
-		}
-		if !isString(x.e) || !isString(args[0]) {
-			t.decline(n, "Option(…).getOrElse on "+typeName(x.e), "only strings are translated (for a boxed number the result is a boxed Any)")
-			return nil
-		}
-		if !x.nullable {
-			return x
-		}
-		return t.ifOf(n, &ir.IsNull{X: x.e}, lit(args[0]), &binding{e: x.e})
 	}
 	switch t.text(obj) {
 	case "math", "scala.math", "Math", "java.lang.Math":
@@ -932,7 +932,7 @@ func (t *tr) scalaPatternCond(pat *sitter.Node, scrut *binding, e env) ir.Expr {
 			t.decline(pat, "pattern "+t.text(pat), "its type does not match the scrutinee's")
 			return nil
 		}
-		return &ir.Binary{Op: ir.StrEqNullSafe, L: scrut.e, R: p.e, T: tBool}
+		return &ir.Binary{Op: ir.StrEqNullSafe, L: t.sigmaBlind(scrut.e, p.e, false), R: p.e, T: tBool}
 	}
 	return t.jvmBinary(pat, "==", scrut.e, p.e)
 }
