@@ -10,9 +10,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/udfx/udfx/harness/inputs"
+	"github.com/udfx/udfx/harness/jdkcase"
 	"github.com/udfx/udfx/harness/pycase"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/runner/python"
+	"github.com/udfx/udfx/harness/runner/runners"
 	"github.com/udfx/udfx/harness/testsetup"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/value"
@@ -126,4 +128,39 @@ func TestNearMissesHoldTheCodePointsARewriteNames(t *testing.T) {
 	rep, err = Run(context.Background(), u, Rewrite{SQL: exact}, opts)
 	require.NoError(t, err)
 	assert.True(t, rep.Equal, "%+v", rep.Counterexample)
+}
+
+// TestNearMissesRefuteSparksCaseMappingForTheJDKs: Spark's lower and upper
+// are not the JDK's where the JDK's word boundaries decide final sigma
+// ("A1Σ") and on the letters newer Unicode gave case pairs. A rewrite that
+// says lower(s) for toLowerCase, or upper(s) for toUpperCase, passes
+// random rows; the case traps a case-mapping source adds to the near
+// misses refute both, and the exact upper passes them.
+func TestNearMissesRefuteSparksCaseMappingForTheJDKs(t *testing.T) {
+	us := udfsIn(t, "testdata/CaseMap.scala", udf.Scala)
+	exactUpper, err := jdkcase.UpperSQL("`s`")
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		name, sql string
+		equal     bool
+	}{
+		{"LowerIt", "lower(`s`)", false},
+		{"UpperIt", "upper(`s`)", false},
+		{"UpperIt", exactUpper, true},
+	} {
+		opts := Options{Seed: 1, Rows: 300, ANSI: true, Limits: runner.DefaultLimits, NewRunner: runners.New}
+		if !tc.equal {
+			rep, err := Run(context.Background(), us[tc.name], Rewrite{SQL: tc.sql}, opts)
+			require.NoError(t, err)
+			assert.True(t, rep.Equal, "%s: no generated row holds a case trap", tc.name)
+		}
+		opts.NearMisses = true
+		rep, err := Run(context.Background(), us[tc.name], Rewrite{SQL: tc.sql}, opts)
+		require.NoError(t, err)
+		assert.Equal(t, tc.equal, rep.Equal, "%s %s: %+v", tc.name, tc.sql, rep.Counterexample)
+		if !tc.equal {
+			require.NotNil(t, rep.Counterexample)
+			assert.GreaterOrEqual(t, rep.Counterexample.Row, rep.Rows-rep.NearMissRows, "a near miss refutes it")
+		}
+	}
 }

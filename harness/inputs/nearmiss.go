@@ -50,6 +50,13 @@ func (l *Literals) Harvest(text string) {
 		}
 		l.Strings = append(l.Strings, s)
 	}
+	if caseMapping.MatchString(text) {
+		for _, trap := range caseTraps {
+			if !contains(l.Strings, trap) {
+				l.Strings = append(l.Strings, trap)
+			}
+		}
+	}
 	for _, m := range number.FindAllStringSubmatch(text, -1) {
 		if len(l.Numbers) >= maxLiterals {
 			break
@@ -66,6 +73,26 @@ func (l *Literals) Harvest(text string) {
 			l.Numbers = append(l.Numbers, f)
 		}
 	}
+}
+
+// caseMapping finds a call that maps case in any of the languages: the
+// JDK's toLowerCase/toUpperCase, CPython's lower/upper/casefold/title/
+// capitalize/swapcase, Spark's lower/upper/lcase/ucase/initcap.
+var caseMapping = regexp.MustCompile(`\b(?:toLowerCase|toUpperCase|lower|upper|lcase|ucase|casefold|title|capitalize|swapcase|initcap)\b`)
+
+// caseTraps are where runtimes map case apart, for text that maps case.
+// Random strings almost never hold them, and the literals of a rewrite
+// that forgets them do not. Final sigma: the JDK ends a word at
+// java.text.BreakIterator's boundaries ("A1Σ" and "A_Σ" lower to ς), and
+// Unicode at a character that is neither cased nor case-ignorable (σ);
+// U+0345 is both cased and case-ignorable. Letters whose case pairs
+// Unicode 14 to 16 added, which the JDK 17 and CPython 3.11 keep and
+// Spark 4.1's ICU maps: ƛ, ɤ, U+1C89, ⱟ, U+A7C0, U+A7CB, U+10570,
+// U+10D50. Turkish and Lithuanian i, where a locale would change them.
+var caseTraps = []string{
+	"A1\u03a3", "A_\u03a3", "\u0391\u03a3.\u03a3", "A\u0345\u03a3", "\u03a3A",
+	"\u019b\u0264\u1c89\u2c5f\ua7c0\ua7cb\U00010570\U00010d50",
+	"Ii\u0130\u0131i\u0307\u00cc",
 }
 
 // codePointEscape is a Java regular expression's \x{h} escape.
