@@ -3,6 +3,7 @@ package translate
 import (
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -505,6 +506,15 @@ func (t *tr) pyComparison(n *sitter.Node, op string, e env) ir.Expr {
 func (t *tr) pyCall(n *sitter.Node, e env) *binding {
 	fn := t.text(n.ChildByFieldName("function"))
 	argNodes := namedNonComment(n.ChildByFieldName("arguments"))
+	if slices.Contains(pyBuiltins, fn) {
+		switch why, helper := t.pyShadowed(fn, e); {
+		case helper:
+			return t.pyHelper(n, fn, argNodes, e)
+		case why != "":
+			t.decline(n, "call of "+fn, why)
+			return nil
+		}
+	}
 	switch fn {
 	case "re.sub":
 		return t.pyReSub(n, argNodes, e)

@@ -368,6 +368,21 @@ func TestRules(t *testing.T) {
 		{"scala Option map with a placeholder in an argument", ".scala",
 			`class U extends Function1[String, String] { def apply(s: String): String = Option(s).map("a".concat(_)).orNull }`,
 			"", "function \"a\".concat(_)"},
+		{"python max after a star import of pyspark's functions", ".py",
+			"from pyspark.sql.functions import *\n\n\n@udf(\"double\")\ndef best(a: float, b: float) -> float:\n    return max(a, b)\n",
+			"", "call of max"},
+		{"python max with pyspark's max imported under another name", ".py",
+			"from pyspark.sql.functions import udf, max as fmax\n\n\n@udf(\"double\")\ndef best(a: float, b: float) -> float:\n    if a is None or b is None:\n        return None\n    return max(a, b)\n",
+			"CASE WHEN ((`a` IS NULL) OR (`b` IS NULL)) THEN CAST(NULL AS DOUBLE) ELSE CASE WHEN (`b` > `a` AND NOT isnan(`b`) AND NOT isnan(`a`)) THEN `b` ELSE `a` END END", ""},
+		{"python max imported by name", ".py",
+			"from pyspark.sql.functions import udf, max\n\n\n@udf(\"double\")\ndef best(a: float, b: float) -> float:\n    return max(a, b)\n",
+			"", "call of max"},
+		{"python len defined by the file", ".py",
+			"from pyspark.sql.functions import udf\n\n\ndef len(s):\n    return 7\n\n\n@udf(\"int\")\ndef size(s: str) -> int:\n    return len(s)\n",
+			"7", ""},
+		{"python round after a star import of a module udfx does not know", ".py",
+			"from pyspark.sql.functions import udf\nfrom .consts import *\n\n\n@udf(\"bigint\")\ndef whole(x: float) -> int:\n    return round(x)\n",
+			"", "call of round"},
 	}
 
 	dir := t.TempDir()
