@@ -340,6 +340,25 @@ func (t *tr) jvmStringMethod(n *sitter.Node, name string, recv ir.Expr, args []i
 		}
 		t.decline(n, "String.split", "only a literal separator without regex metacharacters, or one escaped metacharacter (\\|), is translated")
 		return nil
+	case "replaceAll":
+		if len(args) == 2 {
+			pat, _ := args[0].(*ir.Lit)
+			rep, _ := args[1].(*ir.Lit)
+			if pat == nil || rep == nil {
+				t.decline(n, "String.replaceAll", "only a literal pattern and a literal replacement are translated")
+				return nil
+			}
+			if why := jvmRegexOK(pat.Value.(string)); why != "" {
+				t.decline(n, "String.replaceAll", why+": only patterns that mean the same on every JDK without Unicode data are translated (jvmregex.go)")
+				return nil
+			}
+			if strings.ContainsAny(rep.Value.(string), `$\`) {
+				t.decline(n, "String.replaceAll", "a replacement with $ or \\, which name groups and escapes: only literal replacements are translated")
+				return nil
+			}
+			// The same java.util.regex find and appendReplacement loop.
+			return &ir.Call{Fn: ir.RegexpReplace, Args: []ir.Expr{recv, pat, rep}, T: tString}
+		}
 	case "toUpperCase":
 		// Exact for the JDK package jdkcase's tables compare with Spark,
 		// in the locale udfx's JVM runner gives the original (en_US) or

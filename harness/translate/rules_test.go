@@ -383,6 +383,21 @@ func TestRules(t *testing.T) {
 		{"python round after a star import of a module udfx does not know", ".py",
 			"from pyspark.sql.functions import udf\nfrom .consts import *\n\n\n@udf(\"bigint\")\ndef whole(x: float) -> int:\n    return round(x)\n",
 			"", "call of round"},
+		{"scala replaceAll of whitespace runs", ".scala",
+			`class U extends Function1[String, String] { def apply(s: String): String = if (s == null) "" else s.replaceAll("\\s+", " ") }`,
+			"CASE WHEN (`s` IS NULL) THEN '' ELSE regexp_replace(`s`, '\\\\s+', ' ') END", ""},
+		{"java replaceAll of a negated class", ".java",
+			"import org.apache.spark.sql.api.java.UDF1;\npublic class U implements UDF1<String, String> {\n  public String call(String p) { return p == null ? null : p.replaceAll(\"[^0-9+]\", \"\"); }\n}",
+			"CASE WHEN (`p` IS NULL) THEN CAST(NULL AS STRING) ELSE regexp_replace(`p`, '[^0-9+]', '') END", ""},
+		{"scala replaceAll with a group reference", ".scala",
+			`class U extends Function1[String, String] { def apply(s: String): String = if (s == null) "" else s.replaceAll("(a)b", "$1") }`,
+			"", "String.replaceAll"},
+		{"scala replaceAll with a Unicode class", ".scala",
+			`class U extends Function1[String, String] { def apply(s: String): String = if (s == null) "" else s.replaceAll("\\p{L}", "") }`,
+			"", "String.replaceAll"},
+		{"scala replaceAll with a flag", ".scala",
+			`class U extends Function1[String, String] { def apply(s: String): String = if (s == null) "" else s.replaceAll("(?i)abc", "") }`,
+			"", "String.replaceAll"},
 	}
 
 	dir := t.TempDir()

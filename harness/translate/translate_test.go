@@ -115,6 +115,10 @@ func TestScalaStringTrapsDeclined(t *testing.T) {
 	// literal without σ and ς: there σ and ς give the same answer.
 	proved(t, f, "IsYes", "")
 	proved(t, f, "LogLevel", "")
+	// replaceAll with a pattern that needs no Unicode data is Spark's
+	// regexp_replace: the same java.util.regex loop.
+	proved(t, f, "Squash", "")
+	proved(t, f, "PhoneDigits", "")
 	// Concatenation prints a null as "null": translated (coalesce).
 	proved(t, f, "Greet", "concat('hello ', coalesce(`s`, 'null'))")
 	// Number↔string conversions, string booleans, regexes and hashing

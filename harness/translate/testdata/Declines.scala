@@ -53,3 +53,11 @@ class DigitsOnly extends Function1[String, java.lang.Boolean] {
 class HashIt extends Function1[String, java.lang.Integer] {
   def apply(s: String): java.lang.Integer = if (s == null) null else s.hashCode
 }
+
+class Squash extends Function1[String, String] {
+  def apply(s: String): String = if (s == null) "" else s.trim.replaceAll("\\s+", " ")
+}
+
+class PhoneDigits extends Function1[String, String] {
+  def apply(p: String): String = if (p == null) null else p.replaceAll("[^0-9+]", "").replaceAll("^0{2,}", "+")
+}

@@ -1,0 +1,57 @@
+package translate
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestJVMRegexSubset(t *testing.T) {
+	for _, tc := range []struct{ pattern, why string }{
+		{`\s+`, ""},
+		{`[^0-9+]`, ""},
+		{`^0{2,}`, ""},
+		{`(?:ab|cd)*?x{1,3}+`, ""},
+		{`[a-zA-Z_\-.]+@\w+\.com$`, ""},
+		{``, "an empty pattern matches between every char"},
+		{`\p{L}`, `the escape \p`},
+		{`\bword\b`, `the escape \b`},
+		{`(?i)abc`, "the group (?i… (flags, lookaround, named or atomic groups)"},
+		{`(?<=a)b`, "the group (?<… (flags, lookaround, named or atomic groups)"},
+		{`(a)\1`, `the escape \1`},
+		{`é`, "a pattern with non-ASCII text"},
+		{`a{`, "a { that is not a repetition {n}, {n,} or {n,m}"},
+		{`a{,3}`, "a { that is not a repetition {n}, {n,} or {n,m}"},
+		{`*a`, "a quantifier with nothing to repeat"},
+		{`a|*`, "a quantifier with nothing to repeat"},
+		{`(a`, "an unbalanced ("},
+		{`a)`, "an unbalanced )"},
+		{`a]`, "an unescaped ]"},
+		{`[]a]`, "a class starting with ]"},
+		{`[a[b]]`, "a nested class"},
+		{`[a-z&&[^m]]`, "a class intersection &&"},
+		{`[z-a]`, "the range z-a"},
+		{`[a-\d]`, `the range a-\`},
+		{`[abc`, "an unclosed class"},
+		{`abc\`, `a pattern ending in \`},
+	} {
+		assert.Equal(t, tc.why, jvmRegexOK(tc.pattern), "%q", tc.pattern)
+	}
+}
+
+// FuzzJVMRegexSubset: any text is read without a panic, and what is
+// accepted is ASCII.
+func FuzzJVMRegexSubset(f *testing.F) {
+	for _, s := range []string{`\s+`, `[^0-9+]`, `(?:a|b){2,3}?`, `[a-`, `\`, `{1}`, `(((`, `[^]`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		if jvmRegexOK(p) == "" {
+			for i := 0; i < len(p); i++ {
+				if p[i] >= 0x80 {
+					t.Fatalf("accepted non-ASCII %q", p)
+				}
+			}
+		}
+	})
+}
