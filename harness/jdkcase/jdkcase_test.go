@@ -34,12 +34,13 @@ type diffs map[string]struct {
 }
 
 type scriptOutput struct {
-	JDK     string `json:"jdk"`
-	Locale  string `json:"locale"`
-	Spark   string `json:"spark"`
-	Upper   diffs  `json:"upper"`
-	Lower   diffs  `json:"lower"`
-	Checked int    `json:"checked"`
+	JDK     string         `json:"jdk"`
+	Locale  string         `json:"locale"`
+	Spark   string         `json:"spark"`
+	Upper   diffs          `json:"upper"`
+	Lower   diffs          `json:"lower"`
+	Digits  map[string]int `json:"digits"`
+	Checked int            `json:"checked"`
 	Wrong   []struct {
 		S, Fn, JDK, Spark string
 	} `json:"wrong"`
@@ -49,7 +50,8 @@ type scriptOutput struct {
 // point (testdata/jdkcase.py, a minute or two): tables.go must hold
 // exactly where they differ. The same run evaluates UpperSQL and LowerSQL
 // in Spark against the JDK on strings around every differing code point
-// and on random ones. The JDK is the one Spark runs in; the test checks
+// and on random ones, and ParseSQL against Integer.parseInt and
+// Long.parseLong on numbers in every digit the JDK reads. The JDK is the one Spark runs in; the test checks
 // that it is the one udfx's JVM runner runs originals in.
 // -update-jdkcase regenerates tables.go; review the difference first.
 func TestJDKCaseMappingTables(t *testing.T) {
@@ -71,6 +73,10 @@ func TestJDKCaseMappingTables(t *testing.T) {
 			}
 			sqls[f.name+suffix] = sql
 		}
+	}
+	for suffix, x := range map[string]string{"": "`s`", "_bound": "concat(`s`, '')"} {
+		sqls["parseInt"+suffix] = ParseSQL(x, "CAST(NULL AS INT)", false)
+		sqls["parseLong"+suffix] = ParseSQL(x, "CAST(NULL AS BIGINT)", true)
 	}
 	forms, err := json.Marshal(sqls)
 	require.NoError(t, err)
@@ -147,6 +153,18 @@ func tablesSource(o scriptOutput) []byte {
 		}
 		b.WriteString("}\n\n")
 	}
+	cps := sortedKeys(o.Digits)
+	b.WriteString("// digitRuns are the chars beyond ASCII that Integer.parseInt reads as digits.\nvar digitRuns = []DigitRun{\n")
+	for i := 0; i < len(cps); {
+		first := o.Digits[strconv.Itoa(int(cps[i]))]
+		j := i
+		for j+1 < len(cps) && cps[j+1] == cps[j]+1 && o.Digits[strconv.Itoa(int(cps[j+1]))] == first+(j+1-i) {
+			j++
+		}
+		fmt.Fprintf(&b, "\t{Lo: 0x%04X, Hi: 0x%04X, First: %d},\n", cps[i], cps[j], first)
+		i = j + 1
+	}
+	b.WriteString("}\n")
 	src, err := format.Source(bytes.TrimRight(b.Bytes(), "\n"))
 	if err != nil {
 		panic(err)
@@ -154,7 +172,7 @@ func tablesSource(o scriptOutput) []byte {
 	return src
 }
 
-func sortedKeys(m diffs) []rune {
+func sortedKeys[V any](m map[string]V) []rune {
 	out := make([]rune, 0, len(m))
 	for k := range m {
 		n, err := strconv.Atoi(k)

@@ -78,6 +78,8 @@ func (t *tr) javaStmts(stmts []*sitter.Node, e env) *binding {
 		}
 	case "switch_expression", "switch_statement":
 		return t.javaSwitch(s, rest, e)
+	case "try_statement":
+		return t.javaTry(s, e)
 	case "if_statement":
 		cond, te, ee := t.javaCond(s.ChildByFieldName("condition"), e)
 		if cond == nil {

@@ -436,6 +436,9 @@ func (t *tr) scalaExpr(n *sitter.Node, e env, tail bool) *binding {
 				}
 			}
 		}
+		if t.text(n.ChildByFieldName("field")) == "toOption" && isTry(t, n.ChildByFieldName("value")) {
+			return t.scalaTryOf(n, n.ChildByFieldName("value"), nil, e)
+		}
 		if t.text(n.ChildByFieldName("field")) == "orNull" {
 			if o, ok := t.scalaOption(n.ChildByFieldName("value"), e); ok {
 				if o == nil {
@@ -451,6 +454,8 @@ func (t *tr) scalaExpr(n *sitter.Node, e env, tail bool) *binding {
 		return t.scalaMember(n, t.text(n.ChildByFieldName("field")), recv, nil, nil)
 	case "call_expression":
 		return t.scalaCall(n, e)
+	case "try_expression":
+		return t.scalaTry(n, e)
 	case "match_expression":
 		return t.scalaMatch(n, e, tail)
 	}
@@ -686,6 +691,9 @@ func (t *tr) scalaCall(n *sitter.Node, e env) *binding {
 	}
 	obj := fn.ChildByFieldName("value")
 	name := t.text(fn.ChildByFieldName("field"))
+	if name == "getOrElse" && len(args) == 1 && isTry(t, obj) {
+		return t.scalaTryOf(n, obj, argBs[0], e)
+	}
 	if name == "getOrElse" && len(args) == 1 {
 		// Option(x)….getOrElse(d): d where the option holds nothing.
 		if o, ok := t.scalaOption(obj, e); ok {

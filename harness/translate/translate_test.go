@@ -119,6 +119,10 @@ func TestScalaStringTrapsDeclined(t *testing.T) {
 	// regexp_replace: the same java.util.regex loop.
 	proved(t, f, "Squash", "")
 	proved(t, f, "PhoneDigits", "")
+	// A parse with a fallback: Integer.parseInt's digits are the JDK's
+	// (package jdkcase); what the argument throws is not caught.
+	proved(t, f, "QtyOrZero", "")
+	proved(t, f, "IdOrNone", "")
 	// Concatenation prints a null as "null": translated (coalesce).
 	proved(t, f, "Greet", "concat('hello ', coalesce(`s`, 'null'))")
 	// Number↔string conversions, string booleans, regexes and hashing

@@ -11,12 +11,16 @@ runs in the locale udfx's JVM runner pins (en_US).
 Prints JSON: the versions, the locale, "upper" and "lower" (code points
 whose mapping differs), each with whether the JDK maps it to itself.
 
+It also lists in "digits" the chars Integer.parseInt reads as digits
+beyond ASCII (Character.digit(c, 10)), with their values.
+
 With argv[1] a JSON file {name: SQL} of expressions over a column s
 (names starting with "upper", or "lower", for forms exact up to final
-sigma), it also evaluates them on strings around every differing code
-point and on seeded random strings, and lists in "wrong" each string
-where a result is not the JDK's: for lower, not the JDK's once ς is
-read as σ, or not the JDK's on a string without Σ."""
+sigma, or "parseInt"/"parseLong", NULL where the JDK throws), it also
+evaluates them on strings around every differing code point, on numbers
+in every digit the JDK reads and on seeded random strings, and lists in
+"wrong" each string where a result is not the JDK's: for lower, not the
+JDK's once ς is read as σ, or not the JDK's on a string without Σ."""
 import json
 import random
 import sys
@@ -52,6 +56,16 @@ for r in rows:
     if r.l != r.jl:
         out["lower"][str(r.cp)] = {"keeps": r.jl == r.s}
 
+# The chars Integer.parseInt reads as digits (Character.digit(c, 10)):
+# parseInt reads UTF-16 chars, so only the BMP's count.
+digits = (
+    spark.createDataFrame([(c,) for c in range(0x80, 0x10000) if not 0xD800 <= c <= 0xDFFF], "cp int")
+    .selectExpr("cp", "reflect('java.lang.Character', 'digit', cp, 10) AS d")
+    .where("d <> '-1'")
+    .collect()
+)
+out["digits"] = {str(r.cp): int(r.d) for r in digits}
+
 if len(sys.argv) > 1:
     with open(sys.argv[1]) as f:
         forms = json.load(f)
@@ -64,17 +78,37 @@ if len(sys.argv) > 1:
     rnd = random.Random(20261203)
     for _ in range(3000):
         tests.append("".join(rnd.choice(pool) for _ in range(rnd.randint(1, 8))))
+    # Numbers for the parse forms: every digit the JDK reads, signs,
+    # the types' limits and beyond, spaces, other scripts.
+    nd = sorted(int(k) for k in out["digits"])
+    ptests = ["", "+", "-", "0", "-0", "+7", "007", " 1", "1 ", "1_000", "1.0", "0x10", "١٢", "１２", "²", "\U0001D7CE",
+              "2147483647", "2147483648", "-2147483648", "-2147483649", "9223372036854775807", "9223372036854775808",
+              "-9223372036854775808", "-9223372036854775809", "000000000000000000000000002147483647", "+-1", "--1", "1-"]
+    ptests += [chr(c) for c in nd] + ["1" + chr(c) + "0" for c in nd]
+    for _ in range(3000):
+        ptests.append("".join(rnd.choice(["0", "1", "9", "-", "+", " ", "a", chr(rnd.choice(nd))]) for _ in range(rnd.randint(1, 21))))
+    tests += ptests
     names = sorted(forms)
     got = (
         spark.createDataFrame([(s,) for s in tests], "s string")
-        .selectExpr("s", UP + " AS ju", LOW + " AS jl", *["(%s) AS f%d" % (forms[n], i) for i, n in enumerate(names)])
+        .selectExpr(
+            "s",
+            UP + " AS ju",
+            LOW + " AS jl",
+            "coalesce(try_reflect('java.lang.Integer', 'parseInt', s), 'fallback') AS ji",
+            "coalesce(try_reflect('java.lang.Long', 'parseLong', s), 'fallback') AS jj",
+            *["CAST((%s) AS STRING) AS f%d" % (forms[n], i) for i, n in enumerate(names)],
+        )
         .collect()
     )
     wrong = []
     for r in got:
         for i, n in enumerate(names):
             have = r["f%d" % i]
-            if n.startswith("upper"):
+            if n.startswith("parseInt") or n.startswith("parseLong"):
+                want = r.ji if n.startswith("parseInt") else r.jj
+                ok = (have if have is not None else "fallback") == want
+            elif n.startswith("upper"):
                 ok = have == r.ju
                 want = r.ju
             else:

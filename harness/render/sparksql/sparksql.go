@@ -518,6 +518,9 @@ func stringCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err 
 		}
 		b.WriteString(sql)
 		return true, nil
+	case ir.JVMParseOrElse:
+		b.WriteString(jdkcase.ParseSQL(args[0], args[1], e.T != nil && e.T.Kind == udf.Long))
+		return true, nil
 	case ir.IsEmpty:
 		b.WriteString("(" + args[0] + " = '')")
 		return true, nil

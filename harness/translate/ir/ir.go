@@ -322,6 +322,11 @@ const (
 	// only compared with a text without them, or measured).
 	JVMLower          Func = "jvm-lower"
 	JVMLowerUpToSigma Func = "jvm-lower-up-to-sigma"
+	// JVMParseOrElse is Integer.parseInt(Args[0]) (Long.parseLong where
+	// T is BIGINT) where it returns, and Args[1] where it throws
+	// NumberFormatException: a try whose catch gives a fallback. The
+	// digits it reads beyond ASCII are package jdkcase's.
+	JVMParseOrElse Func = "jvm-parse-or-else"
 	// StartsWith, EndsWith and Contains are String.startsWith/endsWith/
 	// contains and Python's str.startswith/endswith and `in`.
 	StartsWith Func = "startswith"

@@ -61,3 +61,11 @@ class Squash extends Function1[String, String] {
 class PhoneDigits extends Function1[String, String] {
   def apply(p: String): String = if (p == null) null else p.replaceAll("[^0-9+]", "").replaceAll("^0{2,}", "+")
 }
+
+class QtyOrZero extends Function1[String, Int] {
+  def apply(s: String): Int = if (s == null) 0 else try { s.trim.toInt } catch { case _: NumberFormatException => 0 }
+}
+
+class IdOrNone extends Function1[String, java.lang.Long] {
+  def apply(s: String): java.lang.Long = try { java.lang.Long.valueOf(s) } catch { case e: NumberFormatException => null }
+}
