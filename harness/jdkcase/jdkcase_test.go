@@ -2,22 +2,18 @@ package jdkcase
 
 import (
 	"bytes"
-	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"go/format"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/udfx/udfx/harness/casemap/casemaptest"
 	"github.com/udfx/udfx/harness/pyenv"
 	"github.com/udfx/udfx/harness/runner/jvm"
 	"github.com/udfx/udfx/harness/testsetup"
@@ -78,22 +74,9 @@ func TestJDKCaseMappingTables(t *testing.T) {
 		sqls["parseInt"+suffix] = ParseSQL(x, "CAST(NULL AS INT)", false)
 		sqls["parseLong"+suffix] = ParseSQL(x, "CAST(NULL AS BIGINT)", true)
 	}
-	forms, err := json.Marshal(sqls)
-	require.NoError(t, err)
-	formsFile := filepath.Join(t.TempDir(), "forms.json")
-	require.NoError(t, os.WriteFile(formsFile, forms, 0o644))
-
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, py.Python, filepath.Join("testdata", "jdkcase.py"), formsFile)
 	// Spark runs in the runner's JDK.
-	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1", "JAVA_HOME="+tools.JavaHome)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	require.NoError(t, err, "%s testdata/jdkcase.py: %s", py.Python, tail(stderr.String()))
 	var got scriptOutput
-	require.NoError(t, json.Unmarshal(out, &got))
+	casemaptest.Run(t, py.Python, filepath.Join("testdata", "jdkcase.py"), []string{"JAVA_HOME=" + tools.JavaHome}, sqls, &got)
 	require.Equal(t, tools.JDKVersion, got.JDK, "Spark ran in another JDK than the runner's")
 	require.Equal(t, Locale, got.Locale)
 
@@ -140,7 +123,7 @@ func tablesSource(o scriptOutput) []byte {
 		name, doc string
 		d         diffs
 	}{{"upperDiffs", "upper", o.Upper}, {"lowerDiffs", "lower", o.Lower}} {
-		cps := sortedKeys(t.d)
+		cps := casemaptest.SortedKeys(t.d)
 		fmt.Fprintf(&b, "// %s are the code points whose %s case differs.\nvar %s = []Diff{\n", t.name, t.doc, t.name)
 		for i := 0; i < len(cps); {
 			keeps := t.d[strconv.Itoa(int(cps[i]))].Keeps
@@ -153,7 +136,7 @@ func tablesSource(o scriptOutput) []byte {
 		}
 		b.WriteString("}\n\n")
 	}
-	cps := sortedKeys(o.Digits)
+	cps := casemaptest.SortedKeys(o.Digits)
 	b.WriteString("// digitRuns are the chars beyond ASCII that Integer.parseInt reads as digits.\nvar digitRuns = []DigitRun{\n")
 	for i := 0; i < len(cps); {
 		first := o.Digits[strconv.Itoa(int(cps[i]))]
@@ -170,24 +153,4 @@ func tablesSource(o scriptOutput) []byte {
 		panic(err)
 	}
 	return src
-}
-
-func sortedKeys[V any](m map[string]V) []rune {
-	out := make([]rune, 0, len(m))
-	for k := range m {
-		n, err := strconv.Atoi(k)
-		if err != nil {
-			panic(err)
-		}
-		out = append(out, rune(n))
-	}
-	slices.Sort(out)
-	return out
-}
-
-func tail(s string) string {
-	if len(s) > 2000 {
-		return "..." + s[len(s)-2000:]
-	}
-	return strings.TrimSpace(s)
 }

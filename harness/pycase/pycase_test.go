@@ -2,22 +2,17 @@ package pycase
 
 import (
 	"bytes"
-	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"go/format"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/udfx/udfx/harness/casemap/casemaptest"
 	"github.com/udfx/udfx/harness/pyenv"
 	"github.com/udfx/udfx/harness/testsetup"
 )
@@ -72,21 +67,8 @@ func TestPythonCaseMappingTables(t *testing.T) {
 			sqls[f.name+suffix] = sql
 		}
 	}
-	forms, err := json.Marshal(sqls)
-	require.NoError(t, err)
-	formsFile := filepath.Join(t.TempDir(), "forms.json")
-	require.NoError(t, os.WriteFile(formsFile, forms, 0o644))
-
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, py.Python, filepath.Join("testdata", "pycase.py"), formsFile)
-	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	require.NoError(t, err, "%s testdata/pycase.py: %s", py.Python, tail(stderr.String()))
 	var got scriptOutput
-	require.NoError(t, json.Unmarshal(out, &got))
+	casemaptest.Run(t, py.Python, filepath.Join("testdata", "pycase.py"), nil, sqls, &got)
 
 	src := tablesSource(got)
 	if *updateTables {
@@ -111,7 +93,7 @@ func tablesSource(o scriptOutput) []byte {
 	fmt.Fprintf(&b, "// The tables compare CPython %s's str.lower() and str.upper() with Spark %s's\n// lower() and upper().\nconst (\n\ttablePython  = %q\n\ttableUnicode = %q\n\ttableSpark   = %q\n)\n\n", o.Python, o.Spark, o.Python, o.Unicode, o.Spark)
 
 	classes := map[string]string{"neither": "Neither", "ignorable": "Ignorable", "cased": "Cased"}
-	lows := sortedKeys(o.Lower)
+	lows := casemaptest.SortedKeys(o.Lower)
 	b.WriteString("// lowerDiffs are the code points whose lower case or final-sigma class\n// differs, with CPython's class.\nvar lowerDiffs = []LowerDiff{\n")
 	for i := 0; i < len(lows); {
 		d := o.Lower[strconv.Itoa(int(lows[i]))]
@@ -127,7 +109,7 @@ func tablesSource(o scriptOutput) []byte {
 		i = j + 1
 	}
 	b.WriteString("}\n\n")
-	ups := sortedKeys(o.Upper)
+	ups := casemaptest.SortedKeys(o.Upper)
 	b.WriteString("// upperDiffs are the code points whose upper case differs.\nvar upperDiffs = []UpperDiff{\n")
 	for i := 0; i < len(ups); {
 		d := o.Upper[strconv.Itoa(int(ups[i]))]
@@ -144,24 +126,4 @@ func tablesSource(o scriptOutput) []byte {
 		panic(err)
 	}
 	return src
-}
-
-func sortedKeys[V any](m map[string]V) []rune {
-	out := make([]rune, 0, len(m))
-	for k := range m {
-		n, err := strconv.Atoi(k)
-		if err != nil {
-			panic(err)
-		}
-		out = append(out, rune(n))
-	}
-	slices.Sort(out)
-	return out
-}
-
-func tail(s string) string {
-	if len(s) > 2000 {
-		return "..." + s[len(s)-2000:]
-	}
-	return strings.TrimSpace(s)
 }

@@ -1011,64 +1011,57 @@ func (v *verifier) rerun(ctx context.Context, rec *evidence.Record, u *udf.UDF, 
 // unicodeProblem says why a re-run on a CPython with another Unicode than
 // the proof's proves nothing: where CPython's Unicode database changed,
 // str.lower(), str.upper() and float() may give what the inputs never
-// show. The record names the proof's version; a record that does not,
-// of a UDF whose translation follows CPython's Unicode, is checked
-// against the translator's.
+// show. jdkProblem says the same of a JVM original and the JDK, whose
+// case mappings and parseInt digits change with its Unicode.
 func unicodeProblem(rec *evidence.Record, u *udf.UDF, rep *difftest.Report) string {
 	if u.Language != udf.Python {
 		return ""
 	}
-	want, from := rec.PythonUnicode, "the record was proved on a CPython whose Unicode is "+rec.PythonUnicode
-	if want == "" {
-		src, err := os.ReadFile(u.Path())
-		if err != nil {
-			return ""
-		}
-		res, err := translate.Translate(u, src)
-		if err != nil || res.PythonUnicode == "" {
-			return ""
-		}
-		want, from = res.PythonUnicode, "the record does not say which CPython it was proved on, and udfx's translation of the UDF follows CPython's Unicode "+res.PythonUnicode
-	}
-	if rep.PythonUnicode == want {
-		return ""
-	}
-	have := rep.PythonUnicode
-	if have == "" {
-		have = "unknown"
-	}
-	return fmt.Sprintf("%s; the CPython that re-ran it has Unicode %s, whose case mappings and digits may differ: re-run udfx rewrite on this CPython", from, have)
+	return runtimeDataProblem(u, rep.PythonUnicode, rec.PythonUnicode, func(r *translate.Result) string { return r.PythonUnicode }, runtimeData{
+		proved:  "the record was proved on a CPython whose Unicode is %s",
+		unnamed: "the record does not say which CPython it was proved on, and udfx's translation of the UDF follows CPython's Unicode %s",
+		reran:   "the CPython that re-ran it has Unicode %s, whose case mappings and digits may differ: re-run udfx rewrite on this CPython",
+	})
 }
 
-// jdkProblem says why a re-run on another JDK than the proof's proves
-// nothing for a rewrite that follows the JDK's case mappings: where the
-// JDK's Unicode changed, toUpperCase may give what the inputs never show.
-// A record that does not name the JDK, of a UDF whose translation follows
-// the JDK's case mappings, is checked against the translator's.
 func jdkProblem(rec *evidence.Record, u *udf.UDF, rep *difftest.Report) string {
 	if u.Language == udf.Python {
 		return ""
 	}
-	want, from := rec.JDKCase, "the record was proved on JDK "+rec.JDKCase
+	return runtimeDataProblem(u, rep.JDK, rec.JDKCase, func(r *translate.Result) string { return r.JDKCase }, runtimeData{
+		proved:  "the record was proved on JDK %s",
+		unnamed: "the record does not say which JDK it was proved on, and udfx's translation of the UDF follows the case mappings and digits of JDK %s",
+		reran:   "the original re-ran on JDK %s, whose case mappings and digits may differ: re-run udfx rewrite on this JDK",
+	})
+}
+
+// runtimeData words a runtimeDataProblem; each holds one %s.
+type runtimeData struct{ proved, unnamed, reran string }
+
+// runtimeDataProblem compares the runtime data version a re-run had
+// (have) with the record's (recorded); a record that names none, of a UDF
+// whose translation follows such data (translated), is checked against
+// the translator's.
+func runtimeDataProblem(u *udf.UDF, have, recorded string, translated func(*translate.Result) string, words runtimeData) string {
+	want, from := recorded, fmt.Sprintf(words.proved, recorded)
 	if want == "" {
 		src, err := os.ReadFile(u.Path())
 		if err != nil {
 			return ""
 		}
 		res, err := translate.Translate(u, src)
-		if err != nil || res.JDKCase == "" {
+		if err != nil || translated(res) == "" {
 			return ""
 		}
-		want, from = res.JDKCase, "the record does not say which JDK it was proved on, and udfx's translation of the UDF follows the case mappings of JDK "+res.JDKCase
+		want, from = translated(res), fmt.Sprintf(words.unnamed, translated(res))
 	}
-	if rep.JDK == want {
+	if have == want {
 		return ""
 	}
-	have := rep.JDK
 	if have == "" {
 		have = "unknown"
 	}
-	return fmt.Sprintf("%s; the original re-ran on JDK %s, whose case mappings may differ: re-run udfx rewrite on this JDK", from, have)
+	return from + "; " + fmt.Sprintf(words.reran, have)
 }
 
 // rerunPython re-runs the differential test of a vectorized-python

@@ -1,0 +1,61 @@
+// Package casemaptest runs the scripts that compare a runtime's case
+// mapping with Spark's over all of Unicode, for the tests that generate
+// and check package pycase's and jdkcase's tables.
+package casemaptest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// Run runs script with python, handing it forms (name → Spark SQL) in a
+// JSON file, with env added to the environment, and decodes the JSON it
+// prints into out.
+func Run(t testing.TB, python, script string, env []string, forms map[string]string, out any) {
+	t.Helper()
+	b, err := json.Marshal(forms)
+	require.NoError(t, err)
+	formsFile := filepath.Join(t.TempDir(), "forms.json")
+	require.NoError(t, os.WriteFile(formsFile, b, 0o644))
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, python, script, formsFile)
+	cmd.Env = append(append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1"), env...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.Output()
+	require.NoError(t, err, "%s %s: %s", python, script, tail(stderr.String()))
+	require.NoError(t, json.Unmarshal(stdout, out))
+}
+
+// SortedKeys are the code points a script's map is keyed by, in order.
+func SortedKeys[V any](m map[string]V) []rune {
+	out := make([]rune, 0, len(m))
+	for k := range m {
+		n, err := strconv.Atoi(k)
+		if err != nil {
+			panic(err)
+		}
+		out = append(out, rune(n))
+	}
+	slices.Sort(out)
+	return out
+}
+
+func tail(s string) string {
+	if len(s) > 2000 {
+		return "..." + s[len(s)-2000:]
+	}
+	return strings.TrimSpace(s)
+}
