@@ -242,36 +242,11 @@ func (t *tr) scalaTryOf(n, try *sitter.Node, fb *binding, e env) *binding {
 		fb = &binding{e: &ir.Lit{}, nullable: true}
 	}
 	res := t.parseOrElse(n, x, long, fb, func(x *sitter.Node) *binding { return t.scalaExpr(x, e, false) }, "Try(toInt)")
-	if res != nil && findRaise(res.e.(*ir.Call).Args[0]) {
+	if res != nil && containsRaise(res.e.(*ir.Call).Args[0]) {
 		t.decline(x, "Try of a parse whose argument may throw", "Try catches that too and gives the fallback; not translated")
 		return nil
 	}
 	return res
-}
-
-// findRaise says whether e raises anywhere.
-func findRaise(e ir.Expr) bool {
-	switch x := e.(type) {
-	case *ir.Raise:
-		return true
-	case *ir.Call:
-		for _, a := range x.Args {
-			if findRaise(a) {
-				return true
-			}
-		}
-	case *ir.Unary:
-		return findRaise(x.X)
-	case *ir.Binary:
-		return findRaise(x.L) || findRaise(x.R)
-	case *ir.IsNull:
-		return findRaise(x.X)
-	case *ir.If:
-		return findRaise(x.Cond) || findRaise(x.Then) || findRaise(x.Else)
-	case *ir.Cast:
-		return findRaise(x.X)
-	}
-	return false
 }
 
 // isTry: n is Try(…) (scala.util.Try).

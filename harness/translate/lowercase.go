@@ -76,25 +76,10 @@ func (t *tr) declineLowerCase(body *sitter.Node, e ir.Expr) bool {
 
 // findCall is a call of fn in e, or nil.
 func findCall(e ir.Expr, fn ir.Func) *ir.Call {
-	var subs []ir.Expr
-	switch x := e.(type) {
-	case *ir.Call:
-		if x.Fn == fn {
-			return x
-		}
-		subs = x.Args
-	case *ir.Unary:
-		subs = []ir.Expr{x.X}
-	case *ir.Binary:
-		subs = []ir.Expr{x.L, x.R}
-	case *ir.IsNull:
-		subs = []ir.Expr{x.X}
-	case *ir.If:
-		subs = []ir.Expr{x.Cond, x.Then, x.Else}
-	case *ir.Cast:
-		subs = []ir.Expr{x.X}
+	if c, ok := e.(*ir.Call); ok && c.Fn == fn {
+		return c
 	}
-	for _, s := range subs {
+	for _, s := range ir.Children(e) {
 		if c := findCall(s, fn); c != nil {
 			return c
 		}

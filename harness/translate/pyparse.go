@@ -188,26 +188,16 @@ func containsRaise(e ir.Expr) bool {
 	switch e := e.(type) {
 	case *ir.Raise:
 		return true
-	case *ir.If:
-		return containsRaise(e.Cond) || containsRaise(e.Then) || containsRaise(e.Else)
-	case *ir.Unary:
-		return containsRaise(e.X)
-	case *ir.Binary:
-		return containsRaise(e.L) || containsRaise(e.R)
-	case *ir.Cast:
-		return containsRaise(e.X)
-	case *ir.IsNull:
-		return containsRaise(e.X)
 	case *ir.Call:
-		for _, a := range e.Args {
-			if containsRaise(a) {
-				return true
-			}
-		}
 		// These raise through their own SQL.
 		switch e.Fn {
 		case ir.PyCharAt, ir.ElementAt, ir.PyIntOfFloat, ir.PyIntOrElse, ir.PyRoundOfFloat, ir.PyFloorOfFloat, ir.PyCeilOfFloat,
 			ir.PyDateYear, ir.PyDateMonth, ir.PyDateDay, ir.PyWeekday, ir.PyIsoWeekday, ir.PyIsoFormat, ir.PyDaysBetween:
+			return true
+		}
+	}
+	for _, c := range ir.Children(e) {
+		if containsRaise(c) {
 			return true
 		}
 	}

@@ -366,6 +366,25 @@ func (*Cast) node()   {}
 func (*Call) node()   {}
 func (*Raise) node()  {}
 
+// Children are e's operands, in order; none for a leaf.
+func Children(e Expr) []Expr {
+	switch x := e.(type) {
+	case *Unary:
+		return []Expr{x.X}
+	case *Binary:
+		return []Expr{x.L, x.R}
+	case *IsNull:
+		return []Expr{x.X}
+	case *If:
+		return []Expr{x.Cond, x.Then, x.Else}
+	case *Cast:
+		return []Expr{x.X}
+	case *Call:
+		return x.Args
+	}
+	return nil
+}
+
 // RenderError is a node a renderer cannot reproduce exactly.
 type RenderError struct {
 	Target string
