@@ -226,10 +226,18 @@ func (t *tr) javaFacts(n *sitter.Node, e env) (te, fe env) {
 	switch n.Kind() {
 	case "binary_expression":
 		l, r := n.ChildByFieldName("left"), n.ChildByFieldName("right")
+		op := t.text(n.ChildByFieldName("operator"))
 		if l.Kind() == "identifier" && (r.Kind() == "decimal_integer_literal" || r.Kind() == "unary_expression") {
 			if k, ok := t.intLitOf(t.javaExpr(r, e)); ok {
-				return foundFacts(e, t.text(l), t.text(n.ChildByFieldName("operator")), k)
+				te, fe := foundFacts(e, t.text(l), op, k)
+				if k == 0 {
+					return nonZeroFacts(te, fe, t.text(l), op)
+				}
+				return te, fe
 			}
+		}
+		if l.Kind() == "identifier" && r.Kind() == "decimal_floating_point_literal" && isZeroLit(t.javaExpr(r, e)) {
+			return nonZeroFacts(e, e, t.text(l), op)
 		}
 	case "method_invocation":
 		obj, args := n.ChildByFieldName("object"), namedNonComment(n.ChildByFieldName("arguments"))

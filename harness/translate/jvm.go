@@ -139,6 +139,12 @@ func widen(e ir.Expr, ty *udf.Type) ir.Expr {
 // jvmBinary builds a JVM arithmetic or comparison operator on two
 // unboxed operands.
 func (t *tr) jvmBinary(n *sitter.Node, op string, l, r ir.Expr) ir.Expr {
+	return t.jvmArith(n, op, l, r, false)
+}
+
+// jvmArith is jvmBinary where the caller may know the right operand is
+// not zero (binding.nonZero), so a double division by it is Spark's.
+func (t *tr) jvmArith(n *sitter.Node, op string, l, r ir.Expr, rNonZero bool) ir.Expr {
 	if op == "&&" || op == "||" {
 		if !isBool(l.Type()) || !isBool(r.Type()) {
 			t.decline(n, "operator "+op+" on non-booleans", "only boolean logic is translated")
@@ -179,17 +185,23 @@ func (t *tr) jvmBinary(n *sitter.Node, op string, l, r ir.Expr) ir.Expr {
 	case "*":
 		o = pick(dbl, ir.DoubleMul, ir.JavaIntMul)
 	case "/":
-		if dbl && !ir.NonZeroConst(pr) {
+		if dbl && !rNonZero && !ir.NonZeroConst(pr) {
 			t.decline(n, "double division by a value that may be zero", "the JVM gives ±Infinity or NaN, Spark with ANSI on raises DIVIDE_BY_ZERO")
 			return nil
 		}
 		o = pick(dbl, ir.DoubleDivNonZero, ir.JavaIntDiv)
-	case "%":
 		if dbl && !ir.NonZeroConst(pr) {
+			o = ir.DoubleDivGuarded
+		}
+	case "%":
+		if dbl && !rNonZero && !ir.NonZeroConst(pr) {
 			t.decline(n, "double remainder by a value that may be zero", "the JVM gives NaN, Spark with ANSI on raises REMAINDER_BY_ZERO")
 			return nil
 		}
 		o = pick(dbl, ir.DoubleRemNonZero, ir.JavaIntRem)
+		if dbl && !ir.NonZeroConst(pr) {
+			o = ir.DoubleRemGuarded
+		}
 	default:
 		t.decline(n, "operator "+op, "not translated")
 		return nil

@@ -263,8 +263,15 @@ func (t *tr) comparisonFacts(operands []*sitter.Node, ops []string) func(env) (e
 	return func(e env) (env, env) {
 		if len(ops) == 1 && operands[0].Kind() == "identifier" && (operands[1].Kind() == "integer_literal" || operands[1].Kind() == "prefix_expression") {
 			if k, ok := t.intLitOf(t.scalaExpr(operands[1], e, false)); ok {
-				return foundFacts(e, t.text(operands[0]), ops[0], k)
+				te, fe := foundFacts(e, t.text(operands[0]), ops[0], k)
+				if k == 0 {
+					return nonZeroFacts(te, fe, t.text(operands[0]), ops[0])
+				}
+				return te, fe
 			}
+		}
+		if len(ops) == 1 && operands[0].Kind() == "identifier" && operands[1].Kind() == "floating_point_literal" && isZeroLit(t.scalaExpr(operands[1], e, false)) {
+			return nonZeroFacts(e, e, t.text(operands[0]), ops[0])
 		}
 		return e, e
 	}

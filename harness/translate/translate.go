@@ -221,6 +221,10 @@ type binding struct {
 	// unassigned: a Java local declared without a value, not yet
 	// assigned on this path; e is a NULL of its declared type.
 	unassigned bool
+	// nonZero, for a number, says it is neither 0 nor -0.0 on this path
+	// (the else branch of b == 0.0): dividing by it cannot divide by
+	// zero (divisor.go).
+	nonZero bool
 }
 
 // env maps names to bindings; it is copied on write so branches refine

@@ -326,7 +326,7 @@ func (t *tr) offsetArith(n *sitter.Node, op string, l, r *binding, lv, rv ir.Exp
 	if c := offsetCompare(flipCompare(op), r, l); c != nil {
 		return lit(c)
 	}
-	res := lit(t.jvmBinary(n, op, lv, rv))
+	res := lit(t.jvmArith(n, op, lv, rv, r.nonZero))
 	if res == nil || !(op == "+" || op == "-") {
 		return res
 	}

@@ -20,7 +20,7 @@ import (
 
 var sqlOps = map[ir.Op]string{
 	ir.DoubleAdd: "+", ir.DoubleSub: "-", ir.DoubleMul: "*", ir.DoubleDivNonZero: "/", ir.PyFloatDiv: "/",
-	ir.DoubleRemNonZero: "%", ir.JavaIntRem: "%", ir.And: "AND", ir.Or: "OR",
+	ir.DoubleRemNonZero: "%", ir.JavaIntRem: "%", ir.DoubleDivGuarded: "/", ir.DoubleRemGuarded: "%", ir.And: "AND", ir.Or: "OR",
 }
 
 const minLong = "CAST(-9223372036854775808 AS BIGINT)"
@@ -259,6 +259,10 @@ func binarySQL(b *strings.Builder, e *ir.Binary) error {
 		if !ir.NonZeroConst(e.R) {
 			return sqlErr("a double division by a divisor that may be zero")
 		}
+		return pair(sqlOps[e.Op])
+	case ir.DoubleDivGuarded, ir.DoubleRemGuarded:
+		// CASE evaluates only the branch it takes, where the divisor is
+		// not zero.
 		return pair(sqlOps[e.Op])
 	case ir.JavaIntAdd, ir.JavaIntSub, ir.JavaIntMul, ir.JavaIntDiv:
 		return wrapSQL(b, e)

@@ -60,6 +60,13 @@ const (
 	// DoubleRemNonZero is Java's double `%` (C fmod: the dividend's sign)
 	// by a non-zero constant; Spark's `%` on DOUBLE is Java's.
 	DoubleRemNonZero Op = "double%nonzero"
+	// DoubleDivGuarded and DoubleRemGuarded are DoubleDivNonZero and
+	// DoubleRemNonZero by a divisor that is not a constant, where the
+	// translator proved it non-zero from the branch it is evaluated in
+	// (the else of b == 0.0). A renderer that evaluates both branches of
+	// a conditional for every row must not emit them.
+	DoubleDivGuarded Op = "double/guarded"
+	DoubleRemGuarded Op = "double%guarded"
 	// JavaIntAdd, JavaIntSub and JavaIntMul are 32-bit two's complement
 	// arithmetic that wraps on overflow (Spark with ANSI on raises).
 	JavaIntAdd Op = "int+wrap"

@@ -69,3 +69,12 @@ class QtyOrZero extends Function1[String, Int] {
 class IdOrNone extends Function1[String, java.lang.Long] {
   def apply(s: String): java.lang.Long = try { java.lang.Long.valueOf(s) } catch { case e: NumberFormatException => null }
 }
+
+class RatioOrNull extends Function2[java.lang.Double, java.lang.Double, java.lang.Double] {
+  def apply(a: java.lang.Double, b: java.lang.Double): java.lang.Double =
+    if (a == null || b == null || b == 0.0) null else a / b
+}
+
+class PerMinute extends Function2[Int, Int, Double] {
+  def apply(pages: Int, secs: Int): Double = if (secs == 0) 0.0 else pages * 60.0 / secs
+}
