@@ -389,6 +389,8 @@ func (t *tr) scalaExpr(n *sitter.Node, e env, tail bool) *binding {
 		if s, ok := scalaString(t.text(n)); ok {
 			return lit(&ir.Lit{T: tString, Value: s})
 		}
+	case "interpolated_string_expression":
+		return t.scalaInterpolated(n, e)
 	case "character_literal":
 		if s, err := strconv.Unquote(`"` + strings.Trim(t.text(n), "'") + `"`); err == nil && len([]rune(s)) == 1 && []rune(s)[0] < 0x10000 {
 			return &binding{e: &ir.Lit{T: tString, Value: s}, char: true}

@@ -129,6 +129,8 @@ func TestScalaStringTrapsDeclined(t *testing.T) {
 	proved(t, f, "IdOrNone", "")
 	// Concatenation prints a null as "null": translated (coalesce).
 	proved(t, f, "Greet", "concat('hello ', coalesce(`s`, 'null'))")
+	// So does s"…", whose parts' escapes are processed ($$, \t).
+	proved(t, f, "CodeLabel", "")
 	// Number↔string conversions, string booleans, regexes and hashing
 	// differ between the JVM and Spark: calls the translator has no exact
 	// rule for are declined, whatever they are.

@@ -78,3 +78,7 @@ class RatioOrNull extends Function2[java.lang.Double, java.lang.Double, java.lan
 class PerMinute extends Function2[Int, Int, Double] {
   def apply(pages: Int, secs: Int): Double = if (secs == 0) 0.0 else pages * 60.0 / secs
 }
+
+class CodeLabel extends Function2[String, Int, String] {
+  def apply(code: String, n: Int): String = s"$code#${n + 1} ($$)\t${code == null}"
+}
