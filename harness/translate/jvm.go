@@ -415,6 +415,8 @@ func (t *tr) jvmConvert(n *sitter.Node, to string, x ir.Expr) ir.Expr {
 		switch {
 		case from.Kind == udf.Int:
 			return x
+		case from.Kind == udf.Long:
+			return &ir.Cast{Kind: ir.LongToInt, X: x, To: tInt}
 		case ir.IsDouble(from):
 			return &ir.Cast{Kind: ir.JVMDoubleToInt, X: x, To: tInt}
 		}

@@ -331,6 +331,12 @@ func (t *tr) fitReturn(body *sitter.Node, e ir.Expr) ir.Expr {
 			t.u.Language != udf.Python && ir.IsDouble(t.u.Return) {
 			e = widenAll(e, t.u.Return)
 		}
+		// PySpark stores a Python int for an int UDF by keeping its low
+		// 32 bits; the body's BIGINT is the Python int itself (Python int
+		// arithmetic is translated only where it stays within BIGINT).
+		if t.u.Language == udf.Python && t.u.Return.Kind == udf.Int && et.Kind == udf.Long {
+			e = narrowAll(e)
+		}
 	}
 	if e.Type() == nil || !e.Type().Equal(t.u.Return) {
 		got := "unknown"
@@ -345,6 +351,28 @@ func (t *tr) fitReturn(body *sitter.Node, e ir.Expr) ir.Expr {
 		return nil
 	}
 	return e
+}
+
+// narrowAll is e's low 32 bits, pushed into the branches of conditionals
+// as widenAll does.
+func narrowAll(e ir.Expr) ir.Expr {
+	switch x := e.(type) {
+	case *ir.If:
+		return &ir.If{Cond: x.Cond, Then: narrowAll(x.Then), Else: narrowAll(x.Else)}
+	case *ir.Lit:
+		if x.Value == nil {
+			return &ir.Lit{T: tInt}
+		}
+		if v, ok := x.Value.(int64); ok {
+			return &ir.Lit{T: tInt, Value: int64(int32(v))}
+		}
+	case *ir.Raise:
+		return &ir.Raise{Msg: x.Msg, T: tInt}
+	}
+	if e.Type() != nil && e.Type().Kind == udf.Int {
+		return e
+	}
+	return &ir.Cast{Kind: ir.LongToInt, X: e, To: tInt}
 }
 
 // widenAll widens e to ty, pushing the conversion into the branches of

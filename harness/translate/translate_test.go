@@ -174,6 +174,8 @@ func TestPython(t *testing.T) {
 		"date_key", "days_apart", "year_of",
 		// int arithmetic whose operands' ranges bound the result.
 		"yyyymm", "padded_len",
+		// ... returned by an int UDF: PySpark keeps its low 32 bits.
+		"squared_len",
 		// float(s) with a fallback: Unicode digits and whitespace,
 		// underscores, inf/nan, a TypeError caught or not.
 		"price", "price_or_none", "qty",

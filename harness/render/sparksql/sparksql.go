@@ -427,6 +427,15 @@ func castSQL(b *strings.Builder, e *ir.Cast) error {
 		}
 		b.WriteString(" AS " + strings.ToUpper(e.To.String()) + ")")
 		return nil
+	case ir.LongToInt:
+		x, err := Render(e.X)
+		if err != nil {
+			return err
+		}
+		// pmod keeps the low 32 bits as 0..2^32-1 without overflowing
+		// BIGINT (x + 2^31 could); the top half is negative.
+		fmt.Fprintf(b, "element_at(transform(array(pmod(%s, 4294967296L)), udfx_w -> CAST(CASE WHEN udfx_w >= 2147483648L THEN udfx_w - 4294967296L ELSE udfx_w END AS INT)), 1)", x)
+		return nil
 	case ir.JVMDoubleToInt, ir.JVMDoubleToLong:
 		// Spark's CAST fails on NaN and out-of-range values with ANSI
 		// on; the JVM maps NaN to 0 and clamps. In range, both truncate.

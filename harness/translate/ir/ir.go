@@ -175,6 +175,10 @@ const (
 	// out-of-range values clamp to the type's MIN/MAX.
 	JVMDoubleToInt  CastKind = "jvm-d2i"
 	JVMDoubleToLong CastKind = "jvm-d2l"
+	// LongToInt keeps a bigint's low 32 bits: Java's (int) of a long,
+	// and PySpark's storing of a Python int (within 64 bits) for an int
+	// UDF (checked with PySpark 4.1.1: 2**31 is -2**31).
+	LongToInt CastKind = "long-to-int"
 	// IntToString prints an int or bigint in decimal with a leading '-'
 	// for negatives, as CPython's str() and Java's String.valueOf do.
 	IntToString CastKind = "int-to-string"

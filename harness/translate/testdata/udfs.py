@@ -204,6 +204,12 @@ def padded_len(s: str) -> int:
     return len(s) * 2 - 1 if s else 0
 
 
+@udf("int")
+def squared_len(s: str) -> int:
+    # Beyond INT for long strings: PySpark keeps the low 32 bits.
+    return len(s) * 300000 if s is not None else -1
+
+
 @udf("bigint")
 def plus_one(n: int) -> int:
     # n is a bigint: n + 1 may not fit, where Python's int does.
