@@ -324,3 +324,41 @@ object TempMath {
 class ToFahrenheit extends Function1[Double, Double] with Serializable {
   override def apply(c: Double): Double = TempMath.cToF(c)
 }
+
+// A product code shouted in a named locale, as style guides ask: the
+// JDK's upper case outside tr, az and lt (ß becomes SS).
+class ShoutCode extends Function1[String, String] with Serializable {
+  override def apply(code: String): String =
+    if (code == null) null else code.trim.toUpperCase(java.util.Locale.ROOT)
+}
+
+// A yes/no flag typed by hand, read case-insensitively: the lower-cased
+// text is only matched against literals, where σ and ς cannot matter.
+class IsTruthy extends Function1[String, Boolean] with Serializable {
+  override def apply(v: String): Boolean = v != null && (v.trim.toLowerCase match {
+    case "y" | "yes" | "true" | "1" => true
+    case _ => false
+  })
+}
+
+// Null and blank codes become one marker, through an Option chain.
+class CodeOrUnknown extends Function1[String, String] with Serializable {
+  override def apply(code: String): String =
+    Option(code).map(_.trim).filter(_.nonEmpty).map(_.toUpperCase).getOrElse("UNKNOWN")
+}
+
+// Some(null) is not None: getOrElse keeps the null the map gave.
+class BlankToNull extends Function1[String, String] with Serializable {
+  override def apply(s: String): String =
+    Option(s).map(x => if (x.trim.isEmpty) null else x).getOrElse("<none>")
+}
+
+// Runs of whitespace squeezed to one space, as text cleaners do.
+class SquashSpaces extends Function1[String, String] with Serializable {
+  override def apply(s: String): String = if (s == null) null else s.trim.replaceAll("\\s+", " ")
+}
+
+// A label built with s"…": a null prints as "null", an int in decimal.
+class BinLabel extends Function2[String, Int, String] with Serializable {
+  override def apply(bin: String, n: Int): String = s"$bin-${n + 1}"
+}

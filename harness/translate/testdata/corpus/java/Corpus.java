@@ -530,3 +530,18 @@ class Unquoted implements UDF1<String, String> {
     return v;
   }
 }
+
+// The kind of a landed file from its extension, in any case.
+class FileKindOf implements UDF1<String, String> {
+  @Override
+  public String call(String path) {
+    if (path == null) {
+      return "unknown";
+    }
+    String lower = path.toLowerCase();
+    if (lower.endsWith(".csv") || lower.endsWith(".tsv")) {
+      return "delimited";
+    }
+    return lower.endsWith(".parquet") ? "parquet" : "other";
+  }
+}
