@@ -56,20 +56,7 @@ func TestJDKCaseMappingTables(t *testing.T) {
 	require.True(t, ok, "no Python environment with pyspark (udfx setup, or UDFX_PYTHON)")
 	tools, err := jvm.Toolchain(os.Getenv)
 	require.NoError(t, err)
-	sqls := map[string]string{}
-	for _, f := range []struct {
-		name string
-		sql  func(string) (string, error)
-	}{{"lower", LowerSQL}, {"upper", UpperSQL}} {
-		for suffix, x := range map[string]string{"": "`s`", "_bound": "concat(`s`, '')"} {
-			sql, err := f.sql(x)
-			if err != nil {
-				require.True(t, *updateTables, "%v", err)
-				sql = f.name + "(" + x + ")"
-			}
-			sqls[f.name+suffix] = sql
-		}
-	}
+	sqls := casemaptest.Forms(t, *updateTables, LowerSQL, UpperSQL)
 	for suffix, x := range map[string]string{"": "`s`", "_bound": "concat(`s`, '')"} {
 		sqls["parseInt"+suffix] = ParseSQL(x, "CAST(NULL AS INT)", false)
 		sqls["parseLong"+suffix] = ParseSQL(x, "CAST(NULL AS BIGINT)", true)

@@ -24,8 +24,9 @@ func ParseSQL(x, orElse string, long bool) string {
 	var from, to strings.Builder
 	for _, r := range digitRuns {
 		for c := r.Lo; c <= r.Hi; c++ {
-			// \uXXXX, which Spark's string literals read: the plan and
-			// the report stay ASCII, whatever the scripts.
+			// \u0660-style escapes, which Spark's string literals
+			// read: the plan and the report stay ASCII, whatever the
+			// scripts.
 			fmt.Fprintf(&from, `\u%04X`, c)
 			to.WriteByte(byte('0' + r.First + int(c-r.Lo)))
 		}

@@ -50,23 +50,7 @@ func TestPythonCaseMappingTables(t *testing.T) {
 	t.Parallel()
 	py, ok := pyenv.Find(nil, ".")
 	require.True(t, ok, "no Python environment with pyspark (udfx setup, or UDFX_PYTHON)")
-	// Each form over the column itself and over an expression, which is
-	// bound to a lambda variable. Tables that allow no SQL are still
-	// regenerated (to be reviewed).
-	sqls := map[string]string{}
-	for _, f := range []struct {
-		name string
-		sql  func(string) (string, error)
-	}{{"lower", LowerSQL}, {"upper", UpperSQL}} {
-		for suffix, x := range map[string]string{"": "`s`", "_bound": "concat(`s`, '')"} {
-			sql, err := f.sql(x)
-			if err != nil {
-				require.True(t, *updateTables, "%v", err)
-				sql = f.name + "(" + x + ")"
-			}
-			sqls[f.name+suffix] = sql
-		}
-	}
+	sqls := casemaptest.Forms(t, *updateTables, LowerSQL, UpperSQL)
 	var got scriptOutput
 	casemaptest.Run(t, py.Python, filepath.Join("testdata", "pycase.py"), nil, sqls, &got)
 

@@ -59,3 +59,25 @@ func tail(s string) string {
 	}
 	return strings.TrimSpace(s)
 }
+
+// Forms is the SQL of lower and upper (the mapping functions of a case
+// package) over the column s, as "lower"/"upper", and over an expression,
+// which the SQL binds to a lambda variable, as "lower_bound"/"upper_bound".
+// A mapping without exact SQL fails the test unless the tables are being
+// regenerated (update), where Spark's own function stands in so that the
+// new tables can be reviewed.
+func Forms(t testing.TB, update bool, lower, upper func(string) (string, error)) map[string]string {
+	t.Helper()
+	sqls := map[string]string{}
+	for name, fn := range map[string]func(string) (string, error){"lower": lower, "upper": upper} {
+		for suffix, x := range map[string]string{"": "`s`", "_bound": "concat(`s`, '')"} {
+			sql, err := fn(x)
+			if err != nil {
+				require.True(t, update, "%v", err)
+				sql = name + "(" + x + ")"
+			}
+			sqls[name+suffix] = sql
+		}
+	}
+	return sqls
+}
