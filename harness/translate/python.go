@@ -139,9 +139,16 @@ func (t *tr) pyCond(n *sitter.Node, e env) (ir.Expr, env, env) {
 	if n.Kind() == "boolean_operator" {
 		return t.logicCond(n, t.text(n.ChildByFieldName("operator")) == "or", e, t.pyCond)
 	}
+	if n.Kind() == "comparison_operator" && n.NamedChildCount() > 2 {
+		c := t.pyChain(n, e)
+		if c == nil {
+			return nil, nil, nil
+		}
+		return c, e, e
+	}
 	if n.Kind() == "comparison_operator" && n.NamedChildCount() == 2 {
 		l, r := n.NamedChild(0), n.NamedChild(1)
-		op := strings.Join(strings.Fields(t.text(n)[l.EndByte()-n.StartByte():r.StartByte()-n.StartByte()]), " ")
+		op := t.pyOperatorBetween(n, l, r)
 		if (op == "is" || op == "is not") && r.Kind() == "none" && l.Kind() == "identifier" {
 			name := t.text(l)
 			b, ok := e[name]
@@ -181,6 +188,39 @@ func (t *tr) pyCond(n *sitter.Node, e env) (ir.Expr, env, env) {
 		return c.e, e, e
 	}
 	return t.pyTruthy(n, *c, e)
+}
+
+// pyOperatorBetween is the comparison operator between the operands l
+// and r of n, its words single-spaced ("not in", "is not").
+func (t *tr) pyOperatorBetween(n, l, r *sitter.Node) string {
+	return strings.Join(strings.Fields(t.text(n)[l.EndByte()-n.StartByte():r.StartByte()-n.StartByte()]), " ")
+}
+
+// pyChain is a chained comparison, a < b <= c: each adjacent pair
+// compared, joined as `and` joins them (a pair after a false one is not
+// evaluated, so what it would raise is not raised). Each operand is a
+// pure expression, so reading it once per pair is reading it once.
+func (t *tr) pyChain(n *sitter.Node, e env) ir.Expr {
+	operands := namedNonComment(n)
+	var res ir.Expr
+	for i := 0; i+1 < len(operands); i++ {
+		l, r := operands[i], operands[i+1]
+		op := t.pyOperatorBetween(n, l, r)
+		if _, ok := cmpOps[op]; !ok {
+			t.decline(n, "chained comparison with "+op, "only chains of <, <=, >, >=, == and != are translated")
+			return nil
+		}
+		c := t.pyCompare(n, op, l, r, e)
+		if c == nil {
+			return nil
+		}
+		if res == nil {
+			res = c
+		} else {
+			res = &ir.Binary{Op: ir.And, L: res, R: c, T: tBool}
+		}
+	}
+	return res
 }
 
 // pyTruthy is Python's truth value of a value that is not a bool known
@@ -308,11 +348,10 @@ func (t *tr) pyExpr(n *sitter.Node, e env) *binding {
 			return b
 		}
 	case "comparison_operator":
-		if n.NamedChildCount() != 2 {
-			t.decline(n, "chained comparison", "not translated")
+		c, _, _ := t.pyCond(n, e)
+		if c == nil {
 			return nil
 		}
-		c, _, _ := t.pyCond(n, e)
 		return lit(c)
 	case "call":
 		return t.pyCall(n, e)
@@ -363,9 +402,15 @@ func (t *tr) pyExpr(n *sitter.Node, e env) *binding {
 	return nil
 }
 
-// pyFloats makes both operands floats: an int literal next to a float
-// converts exactly; Python int values (unbounded) are declined.
-func (t *tr) pyFloats(n *sitter.Node, l, r ir.Expr) (ir.Expr, ir.Expr, bool) {
+// pyFloats makes both operands floats. CPython converts an int operand
+// of float arithmetic with float(), which rounds to nearest even, as
+// Spark's CAST of a BIGINT to DOUBLE does. A comparison of an int with a
+// float is exact in CPython, and int / int is the correctly rounded
+// quotient: there (exact) an int value converts only where its range
+// lies within ±2^53, where the conversion loses nothing and IEEE
+// division rounds the exact quotient once.
+func (t *tr) pyFloats(n *sitter.Node, l, r ir.Expr, exact bool) (ir.Expr, ir.Expr, bool) {
+	bothInts := !ir.IsDouble(l.Type()) && !ir.IsDouble(r.Type())
 	conv := func(x ir.Expr) ir.Expr {
 		if ir.IsDouble(x.Type()) {
 			return x
@@ -375,15 +420,24 @@ func (t *tr) pyFloats(n *sitter.Node, l, r ir.Expr) (ir.Expr, ir.Expr, bool) {
 				return &ir.Lit{T: tDouble, Value: float64(v)}
 			}
 		}
-		return nil
-	}
-	if !ir.IsDouble(l.Type()) && !ir.IsDouble(r.Type()) {
-		t.decline(n, "arithmetic on Python ints", "Python ints never overflow where Spark's INT and BIGINT do; only // and % by a constant are translated for ints")
-		return nil, nil, false
+		if !ir.IsIntegral(x.Type()) {
+			return nil
+		}
+		if exact || bothInts {
+			lo, hi, ok := ir.IntRange(x)
+			if !ok || lo.Cmp(big.NewInt(-1<<53)) < 0 || hi.Cmp(big.NewInt(1<<53)) > 0 {
+				return nil
+			}
+		}
+		return widen(x, tDouble)
 	}
 	cl, cr := conv(l), conv(r)
-	if cl == nil || cr == nil {
-		t.decline(n, "arithmetic mixing a Python int value and a float", "not translated")
+	switch {
+	case (cl == nil || cr == nil) && bothInts:
+		t.decline(n, "arithmetic on Python ints", "Python ints never overflow where Spark's INT and BIGINT do; int / int is translated only where both operands lie within ±2^53, and + - * where their ranges bound the result within BIGINT")
+		return nil, nil, false
+	case cl == nil || cr == nil:
+		t.decline(n, "comparison of a Python int value beyond ±2^53 with a float", "CPython compares them exactly, Spark after rounding the int to a double")
 		return nil, nil, false
 	}
 	return cl, cr, true
@@ -416,7 +470,7 @@ func (t *tr) pyBinary(n *sitter.Node, e env) *binding {
 	if ir.IsIntegral(l.Type()) && ir.IsIntegral(r.Type()) && op != "/" {
 		return t.pyIntArith(n, op, l, r)
 	}
-	l, r, ok := t.pyFloats(n, l, r)
+	l, r, ok := t.pyFloats(n, l, r, false)
 	if !ok {
 		return nil
 	}
@@ -456,8 +510,13 @@ func (t *tr) pyComparison(n *sitter.Node, op string, e env) ir.Expr {
 		}
 		return c
 	}
+	return t.pyCompare(n, op, n.NamedChild(0), n.NamedChild(1), e)
+}
+
+// pyCompare is ln op rn for an equality or order comparison.
+func (t *tr) pyCompare(n *sitter.Node, op string, ln, rn *sitter.Node, e env) ir.Expr {
 	if op == "==" || op == "!=" {
-		l, r := t.pyExpr(n.NamedChild(0), e), t.pyExpr(n.NamedChild(1), e)
+		l, r := t.pyExpr(ln, e), t.pyExpr(rn, e)
 		if l == nil || r == nil {
 			return nil
 		}
@@ -474,11 +533,11 @@ func (t *tr) pyComparison(n *sitter.Node, op string, e env) ir.Expr {
 			return nil
 		}
 	}
-	l := t.pyValue(n.NamedChild(0), e)
+	l := t.pyValue(ln, e)
 	if l == nil {
 		return nil
 	}
-	r := t.pyValue(n.NamedChild(1), e)
+	r := t.pyValue(rn, e)
 	if r == nil {
 		return nil
 	}
@@ -496,7 +555,7 @@ func (t *tr) pyComparison(n *sitter.Node, op string, e env) ir.Expr {
 		pl, pr, _ := promote(l, r)
 		return &ir.Binary{Op: cmp, L: pl, R: pr, T: tBool}
 	}
-	l, r, ok = t.pyFloats(n, l, r)
+	l, r, ok = t.pyFloats(n, l, r, true)
 	if !ok {
 		return nil
 	}
@@ -759,7 +818,7 @@ func (t *tr) pyFloored(n *sitter.Node, op string, e env) *binding {
 			t.decline(n, "Python // on floats", "CPython's float floor division rounds (x - fmod(x, y)) / y in its own way; no exact Spark SQL form is known")
 			return nil
 		}
-		l, r, ok := t.pyFloats(n, l, r)
+		l, r, ok := t.pyFloats(n, l, r, false)
 		if !ok {
 			return nil
 		}

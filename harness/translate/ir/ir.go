@@ -497,6 +497,23 @@ func IntRange(e Expr) (lo, hi *big.Int, ok bool) {
 			return new(big.Int).Add(l1, l2), new(big.Int).Add(h1, h2), true
 		case PyIntSub:
 			return new(big.Int).Sub(l1, h2), new(big.Int).Sub(h1, l2), true
+		case PyIntFloorDivConst:
+			// Floored, so monotone in the dividend: increasing for a
+			// positive divisor, decreasing for a negative one.
+			if l2.Cmp(h2) != 0 || l2.Sign() == 0 {
+				return nil, nil, false
+			}
+			a, b := floorDiv(l1, l2), floorDiv(h1, l2)
+			return minBig(a, b), maxBig(a, b), true
+		case PyIntModConst:
+			// The sign of the divisor: 0 <= x % c < c, or c < x % c <= 0.
+			if l2.Cmp(h2) != 0 || l2.Sign() == 0 {
+				return nil, nil, false
+			}
+			if l2.Sign() > 0 {
+				return n(0), new(big.Int).Sub(l2, n(1)), true
+			}
+			return new(big.Int).Add(l2, n(1)), n(0), true
 		case PyIntMul:
 			c := []*big.Int{new(big.Int).Mul(l1, l2), new(big.Int).Mul(l1, h2), new(big.Int).Mul(h1, l2), new(big.Int).Mul(h1, h2)}
 			lo, hi := c[0], c[0]
@@ -507,6 +524,15 @@ func IntRange(e Expr) (lo, hi *big.Int, ok bool) {
 		}
 	}
 	return nil, nil, false
+}
+
+// floorDiv is a / b rounded toward negative infinity.
+func floorDiv(a, b *big.Int) *big.Int {
+	q, m := new(big.Int).QuoRem(a, b, new(big.Int))
+	if m.Sign() != 0 && (m.Sign() < 0) != (b.Sign() < 0) {
+		q.Sub(q, big.NewInt(1))
+	}
+	return q
 }
 
 func minBig(a, b *big.Int) *big.Int {
