@@ -46,8 +46,10 @@ type scriptOutput struct {
 // point (testdata/jdkcase.py, a minute or two): tables.go must hold
 // exactly where they differ. The same run evaluates UpperSQL and LowerSQL
 // in Spark against the JDK on strings around every differing code point
-// and on random ones, and ParseSQL against Integer.parseInt and
-// Long.parseLong on numbers in every digit the JDK reads. The JDK is the one Spark runs in; the test checks
+// and on random ones, ParseSQL against Integer.parseInt and
+// Long.parseLong on numbers in every digit the JDK reads, and
+// ParseDoubleSQL against Double.parseDouble on the syntax it reads and
+// the spellings only Spark reads. The JDK is the one Spark runs in; the test checks
 // that it is the one udfx's JVM runner runs originals in.
 // -update-jdkcase regenerates tables.go; review the difference first.
 func TestJDKCaseMappingTables(t *testing.T) {
@@ -60,6 +62,7 @@ func TestJDKCaseMappingTables(t *testing.T) {
 	for suffix, x := range map[string]string{"": "`s`", "_bound": "concat(`s`, '')"} {
 		sqls["parseInt"+suffix] = ParseSQL(x, "CAST(NULL AS INT)", false)
 		sqls["parseLong"+suffix] = ParseSQL(x, "CAST(NULL AS BIGINT)", true)
+		sqls["parseDouble"+suffix] = ParseDoubleSQL(x, "CAST(NULL AS DOUBLE)")
 	}
 	// Spark runs in the runner's JDK.
 	var got scriptOutput

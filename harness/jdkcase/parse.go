@@ -51,3 +51,25 @@ func ParseSQL(x, orElse string, long bool) string {
 		"ELSE %[6]s END ELSE %[6]s END), 1)",
 		text, d, ty, lo, hi, orElse)
 }
+
+// ParseDoubleSQL is the Spark SQL of the JDK's Double.parseDouble(x)
+// where it returns, and orElse where it throws NumberFormatException or,
+// for x null, NullPointerException (a caller that does not catch that
+// raises first). Spark's CAST of a string to DOUBLE is parseDouble itself
+// (hex, the d and f suffixes, the chars <= U+0020 trimmed, overflow to
+// Infinity), except that where parseDouble throws, Spark also reads
+// "inf", "infinity" and "nan" in any case, the first two signed, after
+// trimming the same chars; those give orElse. NaN and Infinity spelled as
+// the JDK spells them are the JDK's.
+func ParseDoubleSQL(x, orElse string) string {
+	const (
+		ws   = `[\\x00-\\x20]*`
+		jdk  = `^` + ws + `[+-]?(Infinity|NaN)` + ws + `\\z`
+		only = `^` + ws + `([+-]?[iI][nN][fF]([iI][nN][iI][tT][yY])?|[nN][aA][nN])` + ws + `\\z`
+	)
+	return fmt.Sprintf("element_at(transform(array(%[1]s), udfx_p -> "+
+		"CASE WHEN udfx_p RLIKE '%[3]s' THEN CAST(udfx_p AS DOUBLE) "+
+		"WHEN udfx_p RLIKE '%[4]s' THEN %[2]s "+
+		"ELSE coalesce(try_cast(udfx_p AS DOUBLE), %[2]s) END), 1)",
+		x, orElse, jdk, only)
+}

@@ -16,9 +16,11 @@ beyond ASCII (Character.digit(c, 10)), with their values.
 
 With argv[1] a JSON file {name: SQL} of expressions over a column s
 (names starting with "upper", or "lower", for forms exact up to final
-sigma, or "parseInt"/"parseLong", NULL where the JDK throws), it also
+sigma, or "parseInt"/"parseLong"/"parseDouble", NULL where the JDK
+throws), it also
 evaluates them on strings around every differing code point, on numbers
-in every digit the JDK reads and on seeded random strings, and lists in
+in every digit the JDK reads, on the syntax of doubles and on seeded
+random strings, and lists in
 "wrong" each string where a result is not the JDK's: for lower, not the
 JDK's once ς is read as σ, or not the JDK's on a string without Σ."""
 import json
@@ -29,6 +31,17 @@ from pyspark.sql import SparkSession
 
 SIGMA = "\u03a3"
 LOCALE = "-Duser.language=en -Duser.country=US"
+
+
+
+def same_double(have, want):
+    """have (Spark's CAST of the form's double to a string, or None) is the
+    JDK's Double.toString of the parse, or "fallback" where it threw."""
+    if want == "fallback" or have is None:
+        return have is None and want == "fallback"
+    a, b = float(have), float(want)
+    return a == b or a != a and b != b
+
 
 spark = (
     SparkSession.builder.master("local[2]")
@@ -88,6 +101,16 @@ if len(sys.argv) > 1:
     for _ in range(3000):
         ptests.append("".join(rnd.choice(["0", "1", "9", "-", "+", " ", "a", chr(rnd.choice(nd))]) for _ in range(rnd.randint(1, 21))))
     tests += ptests
+    # Doubles: what parseDouble reads (hex, suffixes, trimmed chars up to
+    # U+0020, its own NaN and Infinity) and what only Spark reads.
+    dtests = ["", "1", " 1.5 ", "\t2\n", "\x002\x20", "1e5", "1E-5", "0x1p3", "0x1.8P1", "0X.8p0", "1.5d", "1.5F", "1.5f ",
+              "Infinity", "+Infinity", "-Infinity", "NaN", "+NaN", "-NaN", "infinity", "INFINITY", "INF", "inf", "-inf",
+              "+inf", "Inf", "iNfInItY", " inf ", "\x00inf\x20", "nan", "NAN", "-nan", "+nan", "nAn", "inf\u2028",
+              "NaN\u2028", "Infinity\n", "\u00a0inf", "1e400", "-1e400", "4.9e-324", "1e-400", ".5", "5.", ".", "e5",
+              "1_000", "\u0661", "1,5", "0x", "1.5dd", "+-1", "infinit", "infinityy", "in f", "1.0e", "0x1p", "+.e1"]
+    for _ in range(3000):
+        dtests.append("".join(rnd.choice(["0", "1", ".", "e", "-", "+", " ", "d", "x", "p", "I", "n", "f", "a", "N", "t", "y", "i"]) for _ in range(rnd.randint(1, 9))))
+    tests += dtests
     names = sorted(forms)
     got = (
         spark.createDataFrame([(s,) for s in tests], "s string")
@@ -97,6 +120,7 @@ if len(sys.argv) > 1:
             LOW + " AS jl",
             "coalesce(try_reflect('java.lang.Integer', 'parseInt', s), 'fallback') AS ji",
             "coalesce(try_reflect('java.lang.Long', 'parseLong', s), 'fallback') AS jj",
+            "coalesce(try_reflect('java.lang.Double', 'parseDouble', s), 'fallback') AS jd",
             *["CAST((%s) AS STRING) AS f%d" % (forms[n], i) for i, n in enumerate(names)],
         )
         .collect()
@@ -105,7 +129,10 @@ if len(sys.argv) > 1:
     for r in got:
         for i, n in enumerate(names):
             have = r["f%d" % i]
-            if n.startswith("parseInt") or n.startswith("parseLong"):
+            if n.startswith("parseDouble"):
+                want = r.jd
+                ok = same_double(have, want)
+            elif n.startswith("parseInt") or n.startswith("parseLong"):
                 want = r.ji if n.startswith("parseInt") else r.jj
                 ok = (have if have is not None else "fallback") == want
             elif n.startswith("upper"):
