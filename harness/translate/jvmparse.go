@@ -15,22 +15,65 @@ import (
 //
 //	try { return Integer.parseInt(s.trim()); } catch (NumberFormatException e) { return 0; }
 //	try { s.trim.toInt } catch { case _: NumberFormatException => 0 }
-//	Try(s.toInt).getOrElse(0), Try(s.toInt).toOption
+//	try { s.toDouble } catch { case _: Exception => 0.0 }
+//	Try(s.toInt).getOrElse(0), Try(s.toDouble).toOption
 //
 // Integer.parseInt throws NumberFormatException on null, on text that is
 // not an optional sign and digits (Character.digit's, any script's, read
 // char by char) and beyond the type; package jdkcase gives the SQL of
-// that, proved against the JDK over every digit it reads. The try's body
-// must be the parse alone (or a Writable of it), so that the fallback
-// replaces exactly what the parse would have returned; its argument is
-// evaluated first, and what it throws (a null's NullPointerException) is
-// not the caught exception, so it raises as anywhere else. Try catches
-// every exception, so there the argument must not throw.
+// that, proved against the JDK over every digit it reads.
+// Double.parseDouble throws NumberFormatException on text it does not
+// read and NullPointerException on null; jdkcase gives its SQL too. The
+// try's body must be the parse alone (or a Writable of it), so that the
+// fallback replaces exactly what the parse would have returned. Its
+// argument is evaluated first: under a catch of NumberFormatException
+// alone (or IllegalArgumentException) what the argument throws is not
+// caught and raises as anywhere else; a broader catch (Exception,
+// Throwable, NullPointerException, Scala's case _ and NonFatal, Try)
+// would catch that too, so there the argument must not throw.
 
-// parseCall is the argument of Integer.parseInt/valueOf or
-// Long.parseLong/valueOf (Java, or called from Scala), or of Scala's
-// x.toInt/x.toLong, with whether it parses a long; nil when n is none.
-func (t *tr) parseCall(n *sitter.Node) (arg *sitter.Node, long bool) {
+// parseKind is what a parse call parses.
+type parseKind int
+
+const (
+	parsesInt parseKind = iota
+	parsesLong
+	parsesDouble
+)
+
+// caught is what a catch clause catches of a parse and its argument.
+type caught struct {
+	nfe bool // NumberFormatException: the parse's failure
+	npe bool // NullPointerException: Double.parseDouble(null)
+	any bool // every exception, the argument's as well
+}
+
+// catchOf classifies the exception classes a catch names; ok is false
+// for one udfx does not classify.
+func catchOf(classes []string) (c caught, ok bool) {
+	for _, cl := range classes {
+		switch strings.TrimPrefix(strings.TrimSpace(cl), "java.lang.") {
+		case "NumberFormatException", "IllegalArgumentException":
+			c.nfe = true
+		case "NullPointerException":
+			c.npe = true
+		case "Exception", "RuntimeException", "Throwable":
+			c.any = true
+		default:
+			return caught{}, false
+		}
+	}
+	if c.any {
+		c.nfe, c.npe = true, true
+	}
+	return c, true
+}
+
+// parseCall is the argument of Integer.parseInt/valueOf,
+// Long.parseLong/valueOf or Double.parseDouble/valueOf (Java, or called
+// from Scala), or of Scala's x.toInt/x.toLong/x.toDouble, with what it
+// parses; nil when n is none.
+func (t *tr) parseCall(n *sitter.Node) (arg *sitter.Node, kind parseKind) {
 	switch n.Kind() {
 	case "method_invocation", "call_expression":
 		var obj, name *sitter.Node
@@ -43,29 +86,33 @@ func (t *tr) parseCall(n *sitter.Node) (arg *sitter.Node, long bool) {
 			args = namedNonComment(n.ChildByFieldName("arguments"))
 		}
 		if obj == nil || name == nil || len(args) != 1 {
-			return nil, false
+			return nil, 0
 		}
 		switch strings.TrimPrefix(t.text(obj), "java.lang.") + "." + t.text(name) {
 		case "Integer.parseInt", "Integer.valueOf":
-			return args[0], false
+			return args[0], parsesInt
 		case "Long.parseLong", "Long.valueOf":
-			return args[0], true
+			return args[0], parsesLong
+		case "Double.parseDouble", "Double.valueOf":
+			return args[0], parsesDouble
 		}
 	case "field_expression":
 		switch t.text(n.ChildByFieldName("field")) {
 		case "toInt":
-			return n.ChildByFieldName("value"), false
+			return n.ChildByFieldName("value"), parsesInt
 		case "toLong":
-			return n.ChildByFieldName("value"), true
+			return n.ChildByFieldName("value"), parsesLong
+		case "toDouble":
+			return n.ChildByFieldName("value"), parsesDouble
 		}
 	}
-	return nil, false
+	return nil, 0
 }
 
 // parseOrElse is the parse of x (translated by expr) with the fallback
-// fb where it throws NumberFormatException; nil where declined. what
-// names the construct for a decline.
-func (t *tr) parseOrElse(n, x *sitter.Node, long bool, fb *binding, expr func(*sitter.Node) *binding, what string) *binding {
+// fb where it throws what c catches; nil where declined. what names the
+// construct for a decline.
+func (t *tr) parseOrElse(n, x *sitter.Node, kind parseKind, c caught, fb *binding, expr func(*sitter.Node) *binding, what string) *binding {
 	xb := expr(x)
 	if xb == nil {
 		return nil
@@ -74,29 +121,38 @@ func (t *tr) parseOrElse(n, x *sitter.Node, long bool, fb *binding, expr func(*s
 		t.decline(x, what+" of "+typeName(xb.e), "only the parse of a String is translated")
 		return nil
 	}
-	ty := tInt
-	if long {
-		ty = tLong
+	if (c.any || c.npe) && containsRaise(xb.e) {
+		t.decline(x, "a parse whose argument may throw, under a catch of "+map[bool]string{true: "every exception", false: "NullPointerException"}[c.any],
+			"the catch gives the fallback for that too; not translated")
+		return nil
 	}
+	ty := map[parseKind]*udf.Type{parsesInt: tInt, parsesLong: tLong, parsesDouble: tDouble}[kind]
 	f := fb.e
 	switch {
 	case f.Type() == nil:
 		f = &ir.Lit{T: ty}
 	case f.Type().Equal(ty):
-	case long && f.Type().Kind == udf.Int:
-		f = widen(f, tLong)
+	case kind == parsesLong && f.Type().Kind == udf.Int, kind == parsesDouble && ir.IsIntegral(f.Type()):
+		// The fallback converts to the try's type, as Java's return and
+		// Scala's weak conformance convert it.
+		f = widen(f, ty)
 	default:
 		t.decline(n, what+" with a fallback of "+typeName(f), "the fallback must be of the parse's type or null")
 		return nil
 	}
-	t.jdkCase = jdkcase.JDK()
-	return &binding{e: &ir.Call{Fn: ir.JVMParseOrElse, Args: []ir.Expr{xb.e, f}, T: ty}, nullable: fb.nullable || fb.e.Type() == nil}
+	var res ir.Expr = &ir.Call{Fn: ir.JVMParseOrElse, Args: []ir.Expr{xb.e, f}, T: ty}
+	if kind == parsesDouble && !c.npe {
+		res = raiseWhereNull(xb.e, res, "NullPointerException where "+t.text(x)+" is parsed as a double and is null")
+	} else if kind != parsesDouble {
+		t.jdkCase = jdkcase.JDK()
+	}
+	return &binding{e: res, nullable: fb.nullable || fb.e.Type() == nil}
 }
 
 // javaTry translates try { return <parse>; } catch (NumberFormatException
 // e) { return <fallback>; }.
 func (t *tr) javaTry(s *sitter.Node, e env) *binding {
-	const form = "only try { return Integer.parseInt(x); } catch (NumberFormatException e) { return fallback; } is translated (Long.parseLong, valueOf, or a Writable of the parse)"
+	const form = "only try { return Integer.parseInt(x); } catch (NumberFormatException e) { return fallback; } is translated (Long.parseLong, Double.parseDouble, valueOf, or a Writable of the parse)"
 	var catches []*sitter.Node
 	for _, c := range namedNonComment(s) {
 		switch c.Kind() {
@@ -133,14 +189,15 @@ func (t *tr) javaTry(s *sitter.Node, e env) *binding {
 		t.decline(s, "Java try_statement", form)
 		return nil
 	}
-	caught := ""
+	classes := ""
 	for _, c := range namedNonComment(param) {
 		if c.Kind() == "catch_type" {
-			caught = strings.TrimPrefix(t.text(c), "java.lang.")
+			classes = t.text(c)
 		}
 	}
-	if caught != "NumberFormatException" {
-		t.decline(param, "catch ("+caught+")", "only NumberFormatException is caught: a broader catch also catches what the argument throws (a null's NullPointerException)")
+	c, ok := catchOf(strings.Split(classes, "|"))
+	if !ok || !c.nfe {
+		t.decline(param, "catch ("+classes+")", "only a catch of NumberFormatException, IllegalArgumentException, NullPointerException, Exception, RuntimeException or Throwable that catches the parse's NumberFormatException is translated")
 		return nil
 	}
 	box := ""
@@ -153,7 +210,7 @@ func (t *tr) javaTry(s *sitter.Node, e env) *binding {
 		}
 		box, body = ty, args[0]
 	}
-	x, long := t.parseCall(body)
+	x, kind := t.parseCall(body)
 	if x == nil {
 		t.decline(body, "Java try_statement", form)
 		return nil
@@ -166,7 +223,7 @@ func (t *tr) javaTry(s *sitter.Node, e env) *binding {
 		t.decline(fallback, "a fallback that is not a "+box, "not translated")
 		return nil
 	}
-	res := t.parseOrElse(s, x, long, fb, func(x *sitter.Node) *binding { return t.javaExpr(x, e) }, "Integer.parseInt")
+	res := t.parseOrElse(s, x, kind, c, fb, func(x *sitter.Node) *binding { return t.javaExpr(x, e) }, "a parse")
 	if res != nil && box != "" {
 		if k, _ := java.WritableKind(box); res.e.Type().Kind != k {
 			t.decline(body, "new "+box+" of a "+typeName(res.e), "only a value of the box's own type is translated")
@@ -180,7 +237,7 @@ func (t *tr) javaTry(s *sitter.Node, e env) *binding {
 // scalaTry translates try { <parse> } catch { case _: NumberFormatException
 // => <fallback> } (the pattern may name the exception).
 func (t *tr) scalaTry(n *sitter.Node, e env) *binding {
-	const form = "only try { x.toInt } catch { case _: NumberFormatException => fallback } is translated (toLong, Integer.parseInt)"
+	const form = "only try { x.toInt } catch { case _: NumberFormatException => fallback } is translated (toLong, toDouble, Integer.parseInt)"
 	body := n.ChildByFieldName("body")
 	if body != nil && body.Kind() == "block" {
 		if st := namedNonComment(body); len(st) == 1 {
@@ -208,11 +265,12 @@ func (t *tr) scalaTry(n *sitter.Node, e env) *binding {
 		return nil
 	}
 	pat := cases[0].ChildByFieldName("pattern")
-	if pat == nil || pat.Kind() != "typed_pattern" || strings.TrimPrefix(t.text(pat.ChildByFieldName("type")), "java.lang.") != "NumberFormatException" || cases[0].ChildByFieldName("guard") != nil {
-		t.decline(cases[0], "case "+t.textOr(pat), "only NumberFormatException is caught: a broader case also catches what the argument throws (a null's NullPointerException)")
+	c, ok := t.scalaCaught(pat)
+	if !ok || !c.nfe || cases[0].ChildByFieldName("guard") != nil {
+		t.decline(cases[0], "case "+t.textOr(pat), "only a case of NumberFormatException, IllegalArgumentException, NullPointerException, Exception, Throwable, NonFatal(_) or _ that catches the parse's NumberFormatException is translated")
 		return nil
 	}
-	x, long := t.parseCall(body)
+	x, kind := t.parseCall(body)
 	if x == nil {
 		t.decline(body, "Scala try_expression", form)
 		return nil
@@ -221,7 +279,7 @@ func (t *tr) scalaTry(n *sitter.Node, e env) *binding {
 	if fb == nil {
 		return nil
 	}
-	return t.parseOrElse(n, x, long, fb, func(x *sitter.Node) *binding { return t.scalaExpr(x, e, false) }, "toInt")
+	return t.parseOrElse(n, x, kind, c, fb, func(x *sitter.Node) *binding { return t.scalaExpr(x, e, false) }, "a parse")
 }
 
 // scalaTryOf translates Try(<parse>).getOrElse(fallback) (fb) and
@@ -230,23 +288,37 @@ func (t *tr) scalaTry(n *sitter.Node, e env) *binding {
 func (t *tr) scalaTryOf(n, try *sitter.Node, fb *binding, e env) *binding {
 	args := namedNonComment(try.ChildByFieldName("arguments"))
 	var x *sitter.Node
-	long := false
+	var kind parseKind
 	if len(args) == 1 {
-		x, long = t.parseCall(args[0])
+		x, kind = t.parseCall(args[0])
 	}
 	if x == nil {
-		t.decline(try, "Try of "+t.text(try), "only Try(x.toInt) (toLong, Integer.parseInt) is translated")
+		t.decline(try, "Try of "+t.text(try), "only Try(x.toInt) (toLong, toDouble, Integer.parseInt) is translated")
 		return nil
 	}
 	if fb == nil {
 		fb = &binding{e: &ir.Lit{}, nullable: true}
 	}
-	res := t.parseOrElse(n, x, long, fb, func(x *sitter.Node) *binding { return t.scalaExpr(x, e, false) }, "Try(toInt)")
-	if res != nil && containsRaise(res.e.(*ir.Call).Args[0]) {
-		t.decline(x, "Try of a parse whose argument may throw", "Try catches that too and gives the fallback; not translated")
-		return nil
+	return t.parseOrElse(n, x, kind, caught{nfe: true, npe: true, any: true}, fb, func(x *sitter.Node) *binding { return t.scalaExpr(x, e, false) }, "Try of a parse")
+}
+
+// scalaCaught classifies a catch case's pattern: `_: T` or `e: T` for
+// the classes catchOf knows, and `_`, `e` and NonFatal(…), which catch
+// every exception a parse or its argument throws.
+func (t *tr) scalaCaught(pat *sitter.Node) (caught, bool) {
+	switch {
+	case pat == nil:
+		return caught{}, false
+	case pat.Kind() == "typed_pattern":
+		return catchOf([]string{t.text(pat.ChildByFieldName("type"))})
+	case pat.Kind() == "wildcard", pat.Kind() == "identifier":
+		return catchOf([]string{"Throwable"})
+	case pat.Kind() == "case_class_pattern":
+		if ty := t.text(pat.ChildByFieldName("type")); ty == "NonFatal" || ty == "scala.util.control.NonFatal" {
+			return catchOf([]string{"Exception"})
+		}
 	}
-	return res
+	return caught{}, false
 }
 
 // isTry: n is Try(…) (scala.util.Try).

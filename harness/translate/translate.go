@@ -491,7 +491,7 @@ func unhandledReason(kind, text string) string {
 	switch kind {
 	case "try_statement", "try_expression", "try_with_resources_statement":
 		if strings.Contains(text, "parseInt") || strings.Contains(text, "toInt") || strings.Contains(text, "parseLong") || strings.Contains(text, "toLong") || strings.Contains(text, "parseDouble") || strings.Contains(text, "toDouble") {
-			return "a parse with a fallback is translated only as try { return Integer.parseInt(x); } catch (NumberFormatException e) { return fallback; } (Long, valueOf, Scala's toInt and Try); Double.parseDouble's syntax (hex, suffixes) is not"
+			return "a parse with a fallback is translated only as try { return Integer.parseInt(x); } catch (NumberFormatException e) { return fallback; } (Long, Double, valueOf, Scala's toInt, toLong, toDouble and Try), its body the parse alone"
 		}
 		return "exceptions caught by try/catch are not modelled"
 	case "for_statement", "enhanced_for_statement", "while_statement", "do_statement", "for_expression", "while_expression":

@@ -532,6 +532,10 @@ func stringCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err 
 		b.WriteString(sql)
 		return true, nil
 	case ir.JVMParseOrElse:
+		if ir.IsDouble(e.T) {
+			b.WriteString(jdkcase.ParseDoubleSQL(args[0], args[1]))
+			return true, nil
+		}
 		b.WriteString(jdkcase.ParseSQL(args[0], args[1], e.T != nil && e.T.Kind == udf.Long))
 		return true, nil
 	case ir.IsEmpty:

@@ -334,9 +334,13 @@ const (
 	JVMLower          Func = "jvm-lower"
 	JVMLowerUpToSigma Func = "jvm-lower-up-to-sigma"
 	// JVMParseOrElse is Integer.parseInt(Args[0]) (Long.parseLong where
-	// T is BIGINT) where it returns, and Args[1] where it throws
-	// NumberFormatException: a try whose catch gives a fallback. The
-	// digits it reads beyond ASCII are package jdkcase's.
+	// T is BIGINT, Double.parseDouble where it is DOUBLE) where it
+	// returns, and Args[1] where it throws: a try whose catch gives a
+	// fallback. The digits parseInt reads beyond ASCII are package
+	// jdkcase's. Args[1] is also the value of a NULL Args[0], where
+	// parseInt throws NumberFormatException and parseDouble
+	// NullPointerException (a translation that does not catch that
+	// raises first).
 	JVMParseOrElse Func = "jvm-parse-or-else"
 	// StartsWith, EndsWith and Contains are String.startsWith/endsWith/
 	// contains and Python's str.startswith/endswith and `in`.
