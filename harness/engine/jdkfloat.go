@@ -87,3 +87,46 @@ func formatNumberPortable(d float64, maxFrac int) bool {
 	fh := new(big.Int).Quo(hi.Num(), hi.Denom())
 	return fl.Cmp(fh) == 0
 }
+
+// refuseRoundDigits is the refusal of a round or bround that
+// roundPortable does not pass.
+const refuseRoundDigits = "round or bround of a double whose digits JDK 17 and JDK 19+ may print differently"
+
+// roundPortable reports whether round or bround of the double d at scale
+// decimal places comes out the same whatever digits the JVM's
+// Double.toString gives for d (Spark rounds BigDecimal(d), built from
+// those digits). Every JDK's digits read back as d, so they lie within
+// half an ulp of it (the bounds included, for a tie read to even), and
+// they have at most 17 significant digits. Rounding them can differ only
+// where a midpoint between two decimals of that scale lies that close,
+// an odd integer in 2 * 10^scale * [|d| - ulp/2, |d| + ulp/2], and
+// only where those digits may reach below the scale: from 10^(16-scale)
+// on, 17 digits have no fraction to round, and the result is d.
+func roundPortable(d float64, scale int) bool {
+	if jdkPortableString(d, 64) {
+		return true
+	}
+	if scale < 0 {
+		return false
+	}
+	a := math.Abs(d)
+	if a >= math.Pow(10, float64(16-scale)) {
+		return true
+	}
+	below, above := a-math.Nextafter(a, 0), math.Nextafter(a, math.Inf(1))-a
+	k := new(big.Rat).SetInt(new(big.Int).Mul(big.NewInt(2), pow10(scale)))
+	half := big.NewRat(1, 2)
+	lo := new(big.Rat).Sub(new(big.Rat).SetFloat64(a), new(big.Rat).Mul(new(big.Rat).SetFloat64(below), half))
+	hi := new(big.Rat).Add(new(big.Rat).SetFloat64(a), new(big.Rat).Mul(new(big.Rat).SetFloat64(above), half))
+	lo.Mul(lo, k)
+	hi.Mul(hi, k)
+	// The first odd integer at or above lo (lo >= 0).
+	first := new(big.Int).Quo(lo.Num(), lo.Denom())
+	if new(big.Rat).SetInt(first).Cmp(lo) < 0 {
+		first.Add(first, big.NewInt(1))
+	}
+	if first.Bit(0) == 0 {
+		first.Add(first, big.NewInt(1))
+	}
+	return new(big.Rat).SetInt(first).Cmp(hi) > 0
+}
