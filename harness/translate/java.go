@@ -439,6 +439,9 @@ func (t *tr) javaCast(n *sitter.Node, e env) *binding {
 // Math (or StrictMath) functions, and String methods.
 func (t *tr) javaInvocation(n *sitter.Node, e env) *binding {
 	obj, name := n.ChildByFieldName("object"), t.text(n.ChildByFieldName("name"))
+	if name == "doubleValue" && obj != nil && len(namedNonComment(n.ChildByFieldName("arguments"))) == 0 && t.isDecimalRound(obj) {
+		return t.decimalRound(obj, func(x *sitter.Node) *binding { return t.javaExpr(x, e) })
+	}
 	if obj != nil && obj.Kind() == "identifier" {
 		if r, ok := e[t.text(obj)]; ok && r.writable {
 			return t.writableMethod(n, name, r)

@@ -445,6 +445,9 @@ func (t *tr) scalaExpr(n *sitter.Node, e env, tail bool) *binding {
 				}
 			}
 		}
+		if f := t.text(n.ChildByFieldName("field")); (f == "toDouble" || f == "doubleValue") && t.isDecimalRound(n.ChildByFieldName("value")) {
+			return t.decimalRound(n.ChildByFieldName("value"), func(x *sitter.Node) *binding { return t.scalaExpr(x, e, false) })
+		}
 		if t.text(n.ChildByFieldName("field")) == "toOption" && isTry(t, n.ChildByFieldName("value")) {
 			return t.scalaTryOf(n, n.ChildByFieldName("value"), nil, e)
 		}
@@ -678,6 +681,9 @@ func (t *tr) scalaCall(n *sitter.Node, e env) *binding {
 	if fn == nil || fn.Kind() != "field_expression" || argsNode == nil {
 		t.decline(n, "call "+t.text(n), "only math functions and methods called on a value (x.f(…)) are translated")
 		return nil
+	}
+	if t.text(fn.ChildByFieldName("field")) == "doubleValue" && len(namedNonComment(argsNode)) == 0 && t.isDecimalRound(fn.ChildByFieldName("value")) {
+		return t.decimalRound(fn.ChildByFieldName("value"), func(x *sitter.Node) *binding { return t.scalaExpr(x, e, false) })
 	}
 	var args []ir.Expr
 	var argBs []*binding

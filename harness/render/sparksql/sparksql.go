@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/udfx/udfx/harness/casemap"
 	"github.com/udfx/udfx/harness/jdkcase"
 	"github.com/udfx/udfx/harness/pycase"
 	"github.com/udfx/udfx/harness/translate/ir"
@@ -713,6 +714,16 @@ func numberCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err 
 			fn, zero = "least", "CASE WHEN %[1]s = 0.0D AND %[2]s = 0.0D THEN (- ((- %[1]s) + (- %[2]s)))"
 		}
 		fmt.Fprintf(b, zero+" WHEN isnan(%[1]s) OR isnan(%[2]s) THEN CAST('NaN' AS DOUBLE) ELSE %[3]s(%[1]s, %[2]s) END", args[0], args[1], fn)
+		return true, nil
+	case ir.DecimalRoundHalfUp, ir.DecimalRoundHalfEven:
+		fn := "round"
+		if e.Fn == ir.DecimalRoundHalfEven {
+			fn = "bround"
+		}
+		b.WriteString(casemap.Bind(args[0], func(x string) string {
+			return fmt.Sprintf("CASE WHEN isnan(%[1]s) OR %[1]s = CAST('Infinity' AS DOUBLE) OR %[1]s = CAST('-Infinity' AS DOUBLE) "+
+				"THEN raise_error('udfx: the original throws NumberFormatException (a BigDecimal of NaN or Infinity)') ELSE %[3]s(%[1]s, %[2]s) END", x, args[1], fn)
+		}))
 		return true, nil
 	case ir.RoundDoubleToLong:
 		// floor(x) is exact and x - floor(x) is the exact fraction, so

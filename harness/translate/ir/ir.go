@@ -217,6 +217,16 @@ const (
 	// toward positive infinity, on the exact binary value; NaN is 0 and
 	// out-of-range values clamp.
 	RoundDoubleToLong Func = "round-d2l"
+	// DecimalRoundHalfUp and DecimalRoundHalfEven are the JVM's
+	// BigDecimal.valueOf(Args[0]).setScale(Args[1], HALF_UP or
+	// HALF_EVEN).doubleValue() (Scala's BigDecimal(x).setScale(…)
+	// .toDouble): the shortest decimal Double.toString gives, rounded at
+	// the literal scale Args[1], read back as a double. NaN and the
+	// infinities throw NumberFormatException. Spark's round and bround of
+	// a DOUBLE compute exactly that in the JVM that runs them (RoundBase),
+	// so the two agree on every JDK, whatever digits its toString gives.
+	DecimalRoundHalfUp   Func = "decimal-round-half-up"
+	DecimalRoundHalfEven Func = "decimal-round-half-even"
 	// IsEmpty is String.isEmpty on a non-null string.
 	IsEmpty Func = "isempty"
 	// CodePointLength is Python's len of a str (code points).
