@@ -758,9 +758,18 @@ func (t *tr) pyStrMethod(n *sitter.Node, name string, recv ir.Expr, argNodes []*
 		}
 		t.decline(n, "str.split separator "+t.text(argNodes[0]), "only a non-empty literal separator is translated")
 		return nil
-	case name == "split":
-		t.decline(n, "str.split without a separator", "splitting on runs of whitespace drops empty fields; not translated")
-		return nil
+	case name == "split" && len(args) == 0:
+		t.pythonUnicode = pycase.Unicode()
+		return lit(&ir.Call{Fn: ir.PySplitWords, Args: []ir.Expr{recv, &ir.Lit{T: tString, Value: pyWhitespace}}, T: udf.ArrayOf(tString)})
+	case (name == "isdigit" || name == "isdecimal" || name == "isspace") && len(args) == 0:
+		// True where the str is not empty and every character is in
+		// the class (CPython's Unicode database, like the case tables).
+		t.pythonUnicode = pycase.Unicode()
+		class := map[string]string{"isdigit": pyClass(pyDigitRanges()), "isdecimal": pyClass(pyDecimalDigitRanges()), "isspace": pyClass(runsOf(pyWhitespace))}[name]
+		rest := &ir.Call{Fn: ir.RegexpReplace, Args: []ir.Expr{recv, &ir.Lit{T: tString, Value: class}, &ir.Lit{T: tString, Value: ""}}, T: tString}
+		return lit(&ir.Binary{Op: ir.And,
+			L: &ir.Unary{Op: ir.Not, X: &ir.Call{Fn: ir.IsEmpty, Args: []ir.Expr{recv}, T: tBool}, T: tBool},
+			R: &ir.Call{Fn: ir.IsEmpty, Args: []ir.Expr{rest}, T: tBool}, T: tBool})
 	}
 	t.decline(n, "str."+name, "no rule proves a Spark SQL form equal to this str method")
 	return nil
@@ -883,8 +892,12 @@ func (t *tr) pySplit(n *sitter.Node, e env) ir.Expr {
 		t.decline(n, "split of "+typeName(recv.e)+" that may be None", "CPython raises AttributeError for None; check `is None` first")
 		return nil
 	}
+	if len(args) == 0 {
+		t.pythonUnicode = pycase.Unicode()
+		return &ir.Call{Fn: ir.PySplitWords, Args: []ir.Expr{recv.e, &ir.Lit{T: tString, Value: pyWhitespace}}, T: udf.ArrayOf(tString)}
+	}
 	if len(args) != 1 {
-		t.decline(n, "str.split without a separator", "splitting on runs of whitespace drops empty fields; not translated")
+		t.decline(n, "str.split with maxsplit", "not translated")
 		return nil
 	}
 	sep := t.pyExpr(args[0], e)

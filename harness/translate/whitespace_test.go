@@ -82,6 +82,26 @@ func TestPythonDecimalDigitsMatchCPython(t *testing.T) {
 	require.Equal(t, want, got)
 }
 
+// TestPythonDigitClassesMatchCPython: over all of Unicode, the classes
+// of str.isdigit() and str.isdecimal() are CPython's.
+func TestPythonDigitClassesMatchCPython(t *testing.T) {
+	expand := func(ranges [][2]rune) []int {
+		var out []int
+		for _, r := range ranges {
+			for c := r[0]; c <= r[1]; c++ {
+				out = append(out, int(c))
+			}
+		}
+		sort.Ints(out)
+		return out
+	}
+	for method, ranges := range map[string][][2]rune{"isdigit": pyDigitRanges(), "isdecimal": pyDecimalDigitRanges()} {
+		var want []int
+		cpythonJSON(t, "[c for c in range(0x110000) if chr(c)."+method+"()]", &want)
+		require.Equal(t, want, expand(ranges), "str.%s()", method)
+	}
+}
+
 // cpythonJSON evaluates a Python expression in the CPython that runs the
 // originals and decodes its JSON into v.
 func cpythonJSON(t *testing.T, expr string, v any) {

@@ -495,6 +495,14 @@ func stringCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err 
 		}
 		b.WriteString("split(" + args[0] + ", " + quoted + ")")
 		return true, nil
+	case ir.PySplitWords:
+		l, ok := e.Args[1].(*ir.Lit)
+		set, _ := l.Value.(string)
+		if !ok || set == "" {
+			return true, sqlErr("a whitespace split whose set is not a non-empty literal")
+		}
+		fmt.Fprintf(b, "filter(split(%s, '%s+'), udfx_t -> udfx_t <> '')", args[0], casemap.ClassOf([]rune(set)))
+		return true, nil
 	case ir.JVMSplit:
 		// Spark keeps the trailing empty fields; Java drops them, but
 		// returns the string itself where the regex never matched.

@@ -294,6 +294,12 @@ const (
 	// separator: every field, empty ones included (Spark's split with its
 	// default limit -1, the separator quoted for its regex).
 	PySplit Func = "py-split"
+	// PySplitWords is Python's str.split() without a separator: the runs
+	// of characters that are not in the literal Args[1] (str.isspace's),
+	// none where the string is empty or all whitespace. Spark's split on
+	// the set's runs gives the same fields and an empty one at either end
+	// that begins or ends with whitespace; those are dropped.
+	PySplitWords Func = "py-split-words"
 	// JVMSplit is Java's String.split(regex) (limit 0) with Args[1] a
 	// literal regex that matches only non-empty strings: the fields
 	// Spark's split gives (the same java.util.regex split, limit -1)
