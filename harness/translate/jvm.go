@@ -368,6 +368,9 @@ func (t *tr) jvmStringMethod(n *sitter.Node, name string, recv ir.Expr, args []i
 				t.decline(n, "String.replaceAll", "a replacement with $ or \\, which name groups and escapes: only literal replacements are translated")
 				return nil
 			}
+			if sigmaBlindPattern(pat.Value.(string)) {
+				recv = t.sigmaBlind(recv, nil, true)
+			}
 			// The same java.util.regex find and appendReplacement loop.
 			return &ir.Call{Fn: ir.RegexpReplace, Args: []ir.Expr{recv, pat, rep}, T: tString}
 		}

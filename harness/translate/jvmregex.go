@@ -174,3 +174,26 @@ func regexBraces(p string) int {
 	}
 	return 0
 }
+
+// sigmaBlindPattern reports whether the pattern (in jvmRegexOK's subset)
+// is one negated class of ASCII members, alone or repeated by + or *, as
+// slugs are made: every character beyond ASCII is a member, so σ and ς
+// are matched alike wherever they stand and neither is left in the
+// result. Rewriting a lower-cased text with it gives the same string
+// whichever of the two final-sigma rules lowered it (lowercase.go).
+func sigmaBlindPattern(p string) bool {
+	if !strings.HasPrefix(p, "[^") {
+		return false
+	}
+	n, why := regexClass(p)
+	if why != "" || n == 0 {
+		return false
+	}
+	for i := 0; i < n; i++ {
+		if p[i] >= 0x80 {
+			return false
+		}
+	}
+	rest := p[n:]
+	return rest == "" || rest == "+" || rest == "*"
+}

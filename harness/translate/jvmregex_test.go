@@ -55,3 +55,12 @@ func FuzzJVMRegexSubset(f *testing.F) {
 		}
 	})
 }
+
+func TestSigmaBlindPattern(t *testing.T) {
+	for p, want := range map[string]bool{
+		"[^a-z0-9]+": true, "[^a-z]": true, "[^\\w]*": true,
+		"[a-z]+": false, "[^a-z]+x": false, "[^a-zσ]+": false, "[^a-z]?": false, "x": false, "[^a-z]{2}": false,
+	} {
+		assert.Equal(t, want, sigmaBlindPattern(p), p)
+	}
+}
