@@ -484,6 +484,9 @@ func (t *tr) javaInvocation(n *sitter.Node, e env) *binding {
 	if obj != nil && (t.text(obj) == "Math" || t.text(obj) == "java.lang.Math" || t.text(obj) == "StrictMath") {
 		return lit(t.jvmMath(n, name, args))
 	}
+	if b, ok := boxOf(t.textOr(obj), name, args); ok {
+		return b
+	}
 	if obj != nil {
 		r := t.javaExpr(obj, e)
 		if r == nil {

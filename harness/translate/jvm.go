@@ -550,3 +550,29 @@ func (t *tr) jvmIndex(n *sitter.Node, arr, k ir.Expr) ir.Expr {
 	}
 	return &ir.Call{Fn: ir.ElementAt, Args: []ir.Expr{arr, &ir.Lit{T: tInt, Value: i + 1}}, T: tString}
 }
+
+// boxOf translates Double.valueOf(x), Integer.valueOf(x) and
+// Long.valueOf(x) of a number (java.lang's, from Java or Scala): the box
+// of the number, widened as the JVM widens an argument; ok is false for
+// anything else (valueOf of a String is a parse, jvmparse.go).
+func boxOf(class, name string, args []ir.Expr) (b *binding, ok bool) {
+	if name != "valueOf" || len(args) != 1 || args[0].Type() == nil {
+		return nil, false
+	}
+	x := args[0]
+	switch strings.TrimPrefix(class, "java.lang.") {
+	case "Double":
+		if ir.IsDouble(x.Type()) || ir.IsIntegral(x.Type()) {
+			return &binding{e: widen(x, tDouble), boxed: true}, true
+		}
+	case "Long":
+		if ir.IsIntegral(x.Type()) {
+			return &binding{e: widen(x, tLong), boxed: true}, true
+		}
+	case "Integer":
+		if x.Type().Kind == udf.Int {
+			return &binding{e: x, boxed: true}, true
+		}
+	}
+	return nil, false
+}

@@ -722,6 +722,9 @@ func (t *tr) scalaCall(n *sitter.Node, e env) *binding {
 	case "math", "scala.math", "Math", "java.lang.Math":
 		return lit(t.jvmMath(n, name, args))
 	}
+	if b, ok := boxOf(t.text(obj), name, args); ok {
+		return b
+	}
 	recv := t.scalaExpr(obj, e, false)
 	if recv == nil {
 		return nil
