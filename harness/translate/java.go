@@ -442,6 +442,22 @@ func (t *tr) javaInvocation(n *sitter.Node, e env) *binding {
 	if name == "doubleValue" && obj != nil && len(namedNonComment(n.ChildByFieldName("arguments"))) == 0 && t.isDecimalRound(obj) {
 		return t.decimalRound(obj, func(x *sitter.Node) *binding { return t.javaExpr(x, e) })
 	}
+	if _, local := e[t.textOr(obj)]; obj != nil && obj.Kind() == "identifier" && !local {
+		if m, isMap := t.javaMapOf(obj); isMap {
+			if m == nil {
+				return nil
+			}
+			var args []*binding
+			for _, a := range namedNonComment(n.ChildByFieldName("arguments")) {
+				b := t.javaExpr(a, e)
+				if b == nil {
+					return nil
+				}
+				args = append(args, b)
+			}
+			return t.mapLookup(n, m, name, args)
+		}
+	}
 	if obj != nil && obj.Kind() == "identifier" {
 		if r, ok := e[t.text(obj)]; ok && r.writable {
 			return t.writableMethod(n, name, r)

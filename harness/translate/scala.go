@@ -650,6 +650,29 @@ func (t *tr) scalaApply(n *sitter.Node, op string, l, r *binding) *binding {
 func (t *tr) scalaCall(n *sitter.Node, e env) *binding {
 	fn := n.ChildByFieldName("function")
 	argsNode := n.ChildByFieldName("arguments")
+	// Codes(k), Codes.getOrElse(k, d), Codes.contains(k) on a Map val.
+	if fn != nil && argsNode != nil {
+		obj, method := fn, "apply"
+		if _, isMap := t.scalaMapOf(fn); !isMap && fn.Kind() == "field_expression" {
+			obj, method = fn.ChildByFieldName("value"), t.text(fn.ChildByFieldName("field"))
+		}
+		if _, local := e[t.text(obj)]; !local {
+			if m, isMap := t.scalaMapOf(obj); isMap {
+				if m == nil {
+					return nil
+				}
+				var args []*binding
+				for _, a := range namedNonComment(argsNode) {
+					b := t.scalaExpr(a, e, false)
+					if b == nil {
+						return nil
+					}
+					args = append(args, b)
+				}
+				return t.mapLookup(n, m, method, args)
+			}
+		}
+	}
 	if fn != nil && argsNode != nil && (fn.Kind() == "call_expression" || fn.Kind() == "identifier") {
 		// line.split(",")(0), parts(0)
 		if b, local := e[t.text(fn)]; fn.Kind() == "call_expression" || local && isArray(b.e) {
