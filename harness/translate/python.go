@@ -659,6 +659,11 @@ func (t *tr) pyCall(n *sitter.Node, e env) *binding {
 			}
 			return t.pyDictGet(n, name, d, argNodes, e)
 		}
+		if name == "strftime" {
+			if b, ok := t.pyUTCStrftime(n, f.ChildByFieldName("object"), argNodes, e); ok {
+				return b
+			}
+		}
 		recv := t.pyExpr(f.ChildByFieldName("object"), e)
 		if recv == nil {
 			return nil

@@ -789,8 +789,76 @@ func dateCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err er
 		fmt.Fprintf(b, "CASE WHEN %s THEN raise_error('udfx: the original throws ValueError (a date outside the range of datetime.date)') ELSE %s END",
 			strings.Join(out, " OR "), fmt.Sprintf(f, vals...))
 		return true, nil
+	case ir.PyUTCStrftime:
+		l, ok := e.Args[1].(*ir.Lit)
+		format, _ := l.Value.(string)
+		if !ok {
+			return true, sqlErr("strftime of a format that is not a literal")
+		}
+		parts, err := strftimeSQL(format)
+		if err != nil {
+			return true, err
+		}
+		fmt.Fprintf(b, "element_at(transform(array(%s), udfx_ts -> CASE WHEN udfx_ts < -62135596800L OR udfx_ts > 253402300799L "+
+			"THEN raise_error('udfx: the original throws ValueError (a time outside years 1 to 9999)') ELSE concat(%s) END), 1)", args[0], strings.Join(parts, ", "))
+		return true, nil
 	}
 	return false, nil
+}
+
+// strftimeSQL renders the directives of a strftime format over udfx_ts,
+// whole seconds since the epoch in UTC: the date of its day, and the
+// seconds into that day.
+func strftimeSQL(format string) ([]string, error) {
+	const (
+		day = "date_add(DATE '1970-01-01', CAST((udfx_ts - pmod(udfx_ts, 86400L)) div 86400L AS INT))"
+		sod = "pmod(udfx_ts, 86400L)"
+	)
+	two := func(x string) string { return "lpad(CAST(" + x + " AS STRING), 2, '0')" }
+	var parts []string
+	var text strings.Builder
+	flush := func() error {
+		if text.Len() == 0 {
+			return nil
+		}
+		s, err := Render(&ir.Lit{T: udf.Prim(udf.String), Value: text.String()})
+		parts = append(parts, s)
+		text.Reset()
+		return err
+	}
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			text.WriteByte(format[i])
+			continue
+		}
+		if i+1 == len(format) {
+			return nil, sqlErr("a strftime format ending in %")
+		}
+		i++
+		if format[i] == '%' {
+			text.WriteByte('%')
+			continue
+		}
+		part, ok := map[byte]string{
+			'Y': "CAST(year(" + day + ") AS STRING)", 'y': two("pmod(year(" + day + "), 100)"),
+			'm': two("month(" + day + ")"), 'd': two("day(" + day + ")"),
+			'H': two(sod + " div 3600"), 'M': two("(" + sod + " div 60) % 60"), 'S': two(sod + " % 60"),
+		}[format[i]]
+		if !ok {
+			return nil, sqlErr("the strftime directive %" + string(format[i]))
+		}
+		if err := flush(); err != nil {
+			return nil, err
+		}
+		parts = append(parts, part)
+	}
+	if err := flush(); err != nil {
+		return nil, err
+	}
+	if len(parts) == 0 {
+		parts = []string{"''"}
+	}
+	return parts, nil
 }
 
 // pySliceSQL renders s[a:b] (a, b int64 or nil) with Spark's substring,

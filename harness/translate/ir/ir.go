@@ -242,12 +242,18 @@ const (
 	// (Monday 0), isoweekday() (Monday 1) and isoformat(); PyDaysBetween
 	// is (a - b).days. PySpark makes a date outside 0001-01-01..9999-12-31
 	// a ValueError before the UDF is called: so does the rewrite.
-	PyDateYear    Func = "py-date-year"
-	PyDateMonth   Func = "py-date-month"
-	PyDateDay     Func = "py-date-day"
-	PyWeekday     Func = "py-weekday"
-	PyIsoWeekday  Func = "py-isoweekday"
-	PyIsoFormat   Func = "py-isoformat"
+	PyDateYear   Func = "py-date-year"
+	PyDateMonth  Func = "py-date-month"
+	PyDateDay    Func = "py-date-day"
+	PyWeekday    Func = "py-weekday"
+	PyIsoWeekday Func = "py-isoweekday"
+	PyIsoFormat  Func = "py-isoformat"
+	// PyUTCStrftime is CPython's datetime.utcfromtimestamp(s).strftime(
+	// Args[1]) of Args[0], whole seconds since the epoch (BIGINT): the
+	// literal format holds only %Y (unpadded below 1000, as glibc
+	// prints it), %y, %m, %d, %H, %M, %S and %%. A time outside years 1
+	// to 9999 raises ValueError.
+	PyUTCStrftime Func = "py-utc-strftime"
 	PyDaysBetween Func = "py-days-between"
 	// PyFloatOrElse is CPython's float(s) on a str that is not None,
 	// and Args[1] where float() raises ValueError: the str.isspace
