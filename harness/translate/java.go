@@ -326,6 +326,11 @@ func (t *tr) javaUnhandled(n *sitter.Node) *binding {
 func (t *tr) javaFieldAccess(n *sitter.Node, e env) *binding {
 	// Consts.NAME, Math.PI
 	obj, f := n.ChildByFieldName("object"), n.ChildByFieldName("field")
+	if obj != nil && f != nil && t.text(f) == "length" {
+		if s, ok := t.utf8Bytes(obj); ok {
+			return t.utf8Length(n, s, func(x *sitter.Node) *binding { return t.javaExpr(x, e) })
+		}
+	}
 	if _, local := e[t.textOr(obj)]; obj != nil && f != nil && t.text(f) == "length" && (local || obj.Kind() != "identifier") {
 		// parts.length, s.split(",").length
 		b := t.javaExpr(obj, e)

@@ -576,3 +576,38 @@ func boxOf(class, name string, args []ir.Expr) (b *binding, ok bool) {
 	}
 	return nil, false
 }
+
+// utf8Bytes reports whether n is s.getBytes(charset) with charset UTF-8
+// (StandardCharsets.UTF_8, or a name Charset.forName reads as UTF-8),
+// returning s; its length is the string's UTF-8 length.
+func (t *tr) utf8Bytes(n *sitter.Node) (*sitter.Node, bool) {
+	obj, name, args, ok := t.methodCall(n)
+	if !ok || name != "getBytes" || len(args) != 1 {
+		return nil, false
+	}
+	switch a := t.text(args[0]); {
+	case a == "StandardCharsets.UTF_8", a == "java.nio.charset.StandardCharsets.UTF_8":
+	case strings.EqualFold(a, `"UTF-8"`), strings.EqualFold(a, `"UTF8"`):
+	default:
+		return nil, false
+	}
+	return obj, true
+}
+
+// utf8Length translates s.getBytes(UTF_8).length (utf8Bytes gave s);
+// expr translates s. A null s throws NullPointerException.
+func (t *tr) utf8Length(n, s *sitter.Node, expr func(*sitter.Node) *binding) *binding {
+	b := expr(s)
+	if b == nil {
+		return nil
+	}
+	if !isString(b.e) {
+		t.decline(n, "getBytes of "+typeName(b.e), "only a String's bytes are measured")
+		return nil
+	}
+	var res ir.Expr = &ir.Call{Fn: ir.UTF8Length, Args: []ir.Expr{b.e}, T: tInt}
+	if b.nullable {
+		res = t.throwOnNull(n, b.e, res)
+	}
+	return lit(res)
+}

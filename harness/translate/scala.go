@@ -445,6 +445,11 @@ func (t *tr) scalaExpr(n *sitter.Node, e env, tail bool) *binding {
 				}
 			}
 		}
+		if f := t.text(n.ChildByFieldName("field")); f == "length" || f == "size" {
+			if s, ok := t.utf8Bytes(n.ChildByFieldName("value")); ok {
+				return t.utf8Length(n, s, func(x *sitter.Node) *binding { return t.scalaExpr(x, e, false) })
+			}
+		}
 		if f := t.text(n.ChildByFieldName("field")); (f == "toDouble" || f == "doubleValue") && t.isDecimalRound(n.ChildByFieldName("value")) {
 			return t.decimalRound(n.ChildByFieldName("value"), func(x *sitter.Node) *binding { return t.scalaExpr(x, e, false) })
 		}

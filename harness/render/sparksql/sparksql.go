@@ -553,6 +553,9 @@ func stringCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err 
 	case ir.CodePointLength:
 		b.WriteString("char_length(" + args[0] + ")")
 		return true, nil
+	case ir.UTF8Length:
+		b.WriteString("octet_length(" + args[0] + ")")
+		return true, nil
 	case ir.PySlice:
 		return true, pySliceSQL(b, args[0], e.Args[1].(*ir.Lit).Value, e.Args[2].(*ir.Lit).Value)
 	case ir.PyCharAt:

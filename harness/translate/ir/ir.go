@@ -229,6 +229,10 @@ const (
 	DecimalRoundHalfEven Func = "decimal-round-half-even"
 	// IsEmpty is String.isEmpty on a non-null string.
 	IsEmpty Func = "isempty"
+	// UTF8Length is the number of bytes of a string in UTF-8: the JVM's
+	// s.getBytes(UTF_8).length, Spark's octet_length (its strings are
+	// valid UTF-8, so no lone surrogate reaches the original).
+	UTF8Length Func = "utf8-length"
 	// CodePointLength is Python's len of a str (code points).
 	CodePointLength Func = "len-codepoints"
 	// PySlice is CPython's s[a:b] on a str (code points) with constant
@@ -507,7 +511,7 @@ func IntRange(e Expr) (lo, hi *big.Int, ok bool) {
 			return n(1), n(7), true
 		case PyDaysBetween:
 			return n(-3652058), n(3652058), true
-		case CodePointLength, UTF16Length, Size, UTF16OfCP:
+		case CodePointLength, UTF16Length, Size, UTF16OfCP, UTF8Length:
 			return n(0), n(math.MaxInt32), true
 		case CPIndexOf, CPLastIndexOf:
 			return n(-1), n(math.MaxInt32), true
