@@ -16,13 +16,20 @@ import (
 // else is declined: a mutable or twice-defined name could hold another
 // value when the UDF runs.
 func (t *tr) constant(n *sitter.Node) *binding {
-	name := t.text(n)
+	return t.constantNamed(n, t.text(n))
+}
+
+// constantNamed is constant for name, declined at n (nil: the body).
+func (t *tr) constantNamed(n *sitter.Node, name string) *binding {
 	if t.constDepth > 8 {
 		t.decline(n, "constant "+name, "defined in terms of itself")
 		return nil
 	}
 	defs, others := t.nameDefs(name)
 	if len(defs) == 0 {
+		if b, imported := t.importedConstant(n, name); imported {
+			return b
+		}
 		t.decline(n, "name "+name, "not a parameter, local or constant defined in this file")
 		return nil
 	}

@@ -90,9 +90,44 @@ func (t *tr) onlyDefinition(name, kind string) *sitter.Node {
 func (t *tr) pyHelper(n *sitter.Node, name string, argNodes []*sitter.Node, e env) *binding {
 	def := t.onlyDefinition(name, "function_definition")
 	if def == nil || def.Parent() == nil || def.Parent().Kind() != "module" {
+		if defs, _ := t.nameDefs(name); len(defs) == 0 {
+			if m, mdef, imported := t.importedDef(n, name); imported {
+				if mdef == nil {
+					return nil
+				}
+				for _, a := range argNodes {
+					if a.Kind() == "keyword_argument" || a.Kind() == "list_splat" || a.Kind() == "dictionary_splat" {
+						t.decline(a, "argument "+t.text(a)+" of "+name, "only positional arguments are inlined")
+						return nil
+					}
+				}
+				args := t.helperArgs(n, name, argNodes, func(a *sitter.Node) *binding { return t.pyExpr(a, e) })
+				if args == nil {
+					return nil
+				}
+				m.inlineDepth = t.inlineDepth
+				return t.adopt(n, m, "call of "+name, m.pyInline(mdef, mdef.ChildByFieldName("name"), m.text(mdef.ChildByFieldName("name")), args))
+			}
+		}
 		t.decline(n, "call of "+name, "not a function defined once at module level in this file, nor a builtin the translator knows")
 		return nil
 	}
+	for _, a := range argNodes {
+		if a.Kind() == "keyword_argument" || a.Kind() == "list_splat" || a.Kind() == "dictionary_splat" {
+			t.decline(a, "argument "+t.text(a)+" of "+name, "only positional arguments are inlined")
+			return nil
+		}
+	}
+	args := t.helperArgs(n, name, argNodes, func(a *sitter.Node) *binding { return t.pyExpr(a, e) })
+	if args == nil {
+		return nil
+	}
+	return t.pyInline(def, n, name, args)
+}
+
+// pyInline inlines the def of t's file with the translated args; n is
+// where to decline (the call, or the def in an imported module).
+func (t *tr) pyInline(def, n *sitter.Node, name string, args []*binding) *binding {
 	ps := def.ChildByFieldName("parameters")
 	var params []string
 	for i := uint(0); i < ps.NamedChildCount(); i++ {
@@ -109,18 +144,8 @@ func (t *tr) pyHelper(n *sitter.Node, name string, argNodes []*sitter.Node, e en
 			return nil
 		}
 	}
-	for _, a := range argNodes {
-		if a.Kind() == "keyword_argument" || a.Kind() == "list_splat" || a.Kind() == "dictionary_splat" {
-			t.decline(a, "argument "+t.text(a)+" of "+name, "only positional arguments are inlined")
-			return nil
-		}
-	}
-	if len(argNodes) > len(params) {
+	if len(args) > len(params) {
 		t.decline(n, "call of "+name, "more arguments than parameters (CPython raises TypeError)")
-		return nil
-	}
-	args := t.helperArgs(n, name, argNodes, func(a *sitter.Node) *binding { return t.pyExpr(a, e) })
-	if args == nil {
 		return nil
 	}
 	if !t.enterHelper(n, name) {

@@ -108,6 +108,7 @@ func Translate(u *udf.UDF, src []byte) (*Result, error) {
 	}
 	defer tree.Close()
 	t := &tr{u: u, src: src, lines: udf.NewLines(src), root: tree.RootNode()}
+	defer t.closeModules()
 	body := t.findSpan(tree.RootNode(), u.BodySpan)
 	if body == nil {
 		return nil, &BodyNotFoundError{UDF: u.Name, Span: u.BodySpan}
@@ -187,6 +188,12 @@ type tr struct {
 	// wildcards binds the _ of a function argument (_.trim in
 	// Option(s).map(_.trim)) to its value, by the _'s span.
 	wildcards map[udf.Span]binding
+	// parent is the translation that read this module (pyimport.go),
+	// nil for the UDF's own file; file is the module's path.
+	parent *tr
+	file   string
+	// modules are the modules the translation read, by path.
+	modules map[string]*pyModule
 }
 
 // binding is what a name stands for in the body.

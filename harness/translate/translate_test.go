@@ -207,3 +207,54 @@ func TestPython(t *testing.T) {
 	declined(t, pyFile, "no_word", `the pattern r"\W"`, "the escape \\W is not translated")
 	declined(t, pyFile, "alt", "the pattern \"a|b*\"", "may match the empty string")
 }
+
+// TestImportedConstantsAndHelpers: names a package module imports from
+// its siblings are read there, by the same rules, and the imports'
+// ambiguities are declined.
+func TestImportedConstantsAndHelpers(t *testing.T) {
+	dir := t.TempDir()
+	pkg := filepath.Join(dir, "etl")
+	require.NoError(t, os.MkdirAll(pkg, 0o755))
+	files := map[string]string{
+		"__init__.py": "",
+		"consts.py":   "VAT_RATE = 0.2\nDEFAULT = \"DE\"\n_HIDDEN = 1\n__all__ = [\"VAT_RATE\", \"DEFAULT\"]\n",
+		"rates.py":    "from .consts import VAT_RATE as RATE\n",
+		"helpers.py":  "from .consts import *\n\ndef gross(x):\n    return x * (1 + VAT_RATE)\n",
+		"other.py":    "DEFAULT = \"FR\"\n",
+		"job.py": "from pyspark.sql.functions import udf\nfrom .consts import *\nfrom .rates import RATE\nfrom .helpers import gross\n\n" +
+			"@udf(\"double\")\ndef with_vat(x: float) -> float:\n    if x is None:\n        return None\n    return x * (1 + RATE)\n\n" +
+			"@udf(\"double\")\ndef gross_of(x: float) -> float:\n    if x is None:\n        return None\n    return gross(x)\n\n" +
+			"@udf(\"string\")\ndef country(c: str) -> str:\n    return DEFAULT if c is None else c\n\n" +
+			"@udf(\"bigint\")\ndef hidden(n: int) -> int:\n    return _HIDDEN\n",
+		"clash.py": "from pyspark.sql.functions import udf\nfrom .consts import *\nfrom .other import *\n\n" +
+			"@udf(\"string\")\ndef country(c: str) -> str:\n    return DEFAULT if c is None else c\n",
+	}
+	for name, src := range files {
+		require.NoError(t, os.WriteFile(filepath.Join(pkg, name), []byte(src), 0o644))
+	}
+	translateAll := func(file string) map[string]*Result {
+		path := filepath.Join(pkg, file)
+		src, err := os.ReadFile(path)
+		require.NoError(t, err)
+		fe := frontends.New(udf.Python)
+		defer fe.Close()
+		us, err := fe.Parse(path, src)
+		require.NoError(t, err)
+		out := map[string]*Result{}
+		for i := range us {
+			res, err := Translate(&us[i], src)
+			require.NoError(t, err)
+			out[us[i].Name] = res
+		}
+		return out
+	}
+	got := translateAll("job.py")
+	assert.Equal(t, "CASE WHEN (`x` IS NULL) THEN CAST(NULL AS DOUBLE) ELSE (`x` * (1.0D + 0.2D)) END", got["with_vat"].SQL)
+	assert.Equal(t, "CASE WHEN (`x` IS NULL) THEN CAST(NULL AS DOUBLE) ELSE (`x` * (1.0D + 0.2D)) END", got["gross_of"].SQL)
+	assert.Equal(t, "CASE WHEN (`c` IS NULL) THEN 'DE' ELSE `c` END", got["country"].SQL)
+	require.NotEmpty(t, got["hidden"].Declines)
+	assert.Equal(t, "name _HIDDEN", got["hidden"].Declines[0].Construct)
+	clash := translateAll("clash.py")
+	require.NotEmpty(t, clash["country"].Declines)
+	assert.Contains(t, clash["country"].Declines[0].Reason, "more than one import")
+}
