@@ -183,12 +183,19 @@ func (t *tr) pyModulePath(module string) (string, error) {
 			bases = append(bases, t.u.Root)
 		}
 	}
+	root := t.top().u.Root
 	for _, b := range bases {
 		p := filepath.Join(append([]string{b}, strings.Split(rel, ".")...)...)
 		for _, cand := range []string{p + ".py", filepath.Join(p, "__init__.py")} {
-			if rel != "" && fileExists(cand) {
-				return cand, nil
+			if rel == "" || !fileExists(cand) {
+				continue
 			}
+			// The source is the pull request's: it is only parsed, and
+			// never read from outside the repository.
+			if r, err := filepath.Rel(root, cand); root != "" && (err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator))) {
+				return "", fmt.Errorf("module %s resolves to %s, outside the repository", module, cand)
+			}
+			return cand, nil
 		}
 	}
 	return "", fmt.Errorf("module %s is not found beside %s", module, t.path())
