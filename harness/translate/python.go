@@ -3,6 +3,7 @@ package translate
 import (
 	"math"
 	"math/big"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -1037,13 +1038,21 @@ func (t *tr) pyFString(n *sitter.Node, e env) *binding {
 			parts = append(parts, &ir.Lit{T: tString, Value: text})
 		case "interpolation":
 			x := c.ChildByFieldName("expression")
-			if x == nil || c.ChildByFieldName("type_conversion") != nil || c.ChildByFieldName("format_specifier") != nil {
-				t.decline(c, "f-string field "+t.text(c), "only fields without a conversion or format spec are translated")
+			if x == nil || c.ChildByFieldName("type_conversion") != nil {
+				t.decline(c, "f-string field "+t.text(c), "only fields without a conversion are translated")
 				return nil
 			}
 			b := t.pyExpr(x, e)
 			if b == nil {
 				return nil
+			}
+			if spec := c.ChildByFieldName("format_specifier"); spec != nil {
+				p := t.pyIntFormat(c, strings.TrimPrefix(t.text(spec), ":"), *b)
+				if p == nil {
+					return nil
+				}
+				parts = append(parts, p)
+				continue
 			}
 			s := t.pyStrOf(x, *b)
 			if s == nil {
@@ -1062,6 +1071,28 @@ func (t *tr) pyFString(n *sitter.Node, e env) *binding {
 		return lit(&ir.Lit{T: tString, Value: ""})
 	}
 	return lit(&ir.Call{Fn: ir.Concat, Args: parts, T: tString})
+}
+
+// pyIntFormatRe is the int format specs translated: d, Wd and 0Wd.
+var pyIntFormatRe = regexp.MustCompile(`^(0?)([1-9][0-9]{0,2})?d$`)
+
+// pyIntFormat is an f-string field {x:spec} of an int x with a spec
+// pyIntFormatRe reads; None raises TypeError, as CPython's format does.
+func (t *tr) pyIntFormat(n *sitter.Node, spec string, b binding) ir.Expr {
+	m := pyIntFormatRe.FindStringSubmatch(spec)
+	if m == nil || b.e.Type() == nil || !ir.IsIntegral(b.e.Type()) {
+		t.decline(n, "f-string field "+t.text(n), "only the int format specs d, Wd and 0Wd are translated (a float's digits and the other specs differ from Spark's)")
+		return nil
+	}
+	var res ir.Expr = &ir.Cast{Kind: ir.IntToString, X: b.e, To: tString}
+	if m[2] != "" {
+		w, _ := strconv.ParseInt(m[2], 10, 64)
+		res = &ir.Call{Fn: ir.PyIntPadded, Args: []ir.Expr{b.e, &ir.Lit{T: tInt, Value: w}, &ir.Lit{T: tBool, Value: m[1] == "0"}}, T: tString}
+	}
+	if b.nullable {
+		res = raiseWhereNull(b.e, res, "TypeError where "+t.text(n)+" formats None")
+	}
+	return res
 }
 
 // pyStrOf is str(x) as CPython prints it, never NULL: a str itself, an

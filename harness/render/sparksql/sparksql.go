@@ -553,6 +553,16 @@ func stringCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err 
 	case ir.CodePointLength:
 		b.WriteString("char_length(" + args[0] + ")")
 		return true, nil
+	case ir.PyIntPadded:
+		w, zeros := e.Args[1].(*ir.Lit).Value.(int64), e.Args[2].(*ir.Lit).Value.(bool)
+		// lpad cuts a longer string; CPython never does.
+		b.WriteString(casemap.Bind("CAST("+args[0]+" AS STRING)", func(s string) string {
+			if !zeros {
+				return fmt.Sprintf("CASE WHEN char_length(%[1]s) >= %[2]d THEN %[1]s ELSE lpad(%[1]s, %[2]d, ' ') END", s, w)
+			}
+			return fmt.Sprintf("CASE WHEN char_length(%[1]s) >= %[2]d THEN %[1]s WHEN %[1]s LIKE '-%%' THEN concat('-', lpad(substring(%[1]s, 2), %[3]d, '0')) ELSE lpad(%[1]s, %[2]d, '0') END", s, w, w-1)
+		}))
+		return true, nil
 	case ir.UTF8Length:
 		b.WriteString("octet_length(" + args[0] + ")")
 		return true, nil

@@ -229,6 +229,11 @@ const (
 	DecimalRoundHalfEven Func = "decimal-round-half-even"
 	// IsEmpty is String.isEmpty on a non-null string.
 	IsEmpty Func = "isempty"
+	// PyIntPadded is CPython's format(x, "Wd") (Args[2] false) or
+	// format(x, "0Wd") (true) of an int x, with the width W the literal
+	// Args[1]: the decimal digits padded on the left to W with spaces,
+	// or with zeros after the sign; never cut.
+	PyIntPadded Func = "py-int-padded"
 	// UTF8Length is the number of bytes of a string in UTF-8: the JVM's
 	// s.getBytes(UTF_8).length, Spark's octet_length (its strings are
 	// valid UTF-8, so no lone surrogate reaches the original).
