@@ -824,8 +824,7 @@ func (t *tr) pyFloored(n *sitter.Node, op string, e env) *binding {
 		return nil
 	}
 	if !ir.NonZeroConst(r) {
-		t.decline(n, "Python "+op+" by a value that is not a non-zero constant", "CPython raises ZeroDivisionError, and its floored result has no single Spark operator")
-		return nil
+		return t.pyFlooredBy(n, op, l, r)
 	}
 	switch {
 	case ir.IsDouble(l.Type()) || ir.IsDouble(r.Type()):
@@ -859,6 +858,37 @@ func (t *tr) pyFloored(n *sitter.Node, op string, e env) *binding {
 	}
 	t.decline(n, "Python "+op+" on "+typeName(l)+" and "+typeName(r), "not translated")
 	return nil
+}
+
+// pyFlooredBy is CPython's int % and // by an int value: ZeroDivisionError
+// where it is 0, else floored. // of the smallest BIGINT by -1 is 2^63,
+// beyond BIGINT: declined unless the ranges rule it out.
+func (t *tr) pyFlooredBy(n *sitter.Node, op string, l, r ir.Expr) *binding {
+	if !ir.IsIntegral(l.Type()) || !ir.IsIntegral(r.Type()) {
+		t.decline(n, "Python "+op+" of "+typeName(l)+" by a value", "only int % and // by a value are translated (CPython's float % and // round in their own way)")
+		return nil
+	}
+	ty := l.Type()
+	if r.Type().Kind == udf.Long {
+		ty = tLong
+	}
+	o := ir.PyIntMod
+	if op == "//" {
+		// The smallest INT // -1 is 2^31: the quotient is a BIGINT.
+		o, ty = ir.PyIntFloorDiv, tLong
+		lo1, _, ok1 := ir.IntRange(l)
+		lo2, hi2, ok2 := ir.IntRange(r)
+		minFirst := !ok1 || lo1.Cmp(big.NewInt(math.MinInt64)) <= 0
+		minusOne := !ok2 || lo2.Cmp(big.NewInt(-1)) <= 0 && hi2.Cmp(big.NewInt(-1)) >= 0
+		if ty.Kind == udf.Long && minFirst && minusOne {
+			t.decline(n, "Python // of a BIGINT by a value", "the smallest BIGINT // -1 is 2^63, beyond BIGINT; not translated")
+			return nil
+		}
+	}
+	l, r = widen(l, ty), widen(r, ty)
+	res := &ir.Binary{Op: o, L: l, R: r, T: ty}
+	zero := &ir.Binary{Op: ir.Eq, L: r, R: &ir.Lit{T: ty, Value: int64(0)}, T: tBool}
+	return lit(&ir.If{Cond: zero, Then: &ir.Raise{Msg: "udfx: the original throws " + asciiSnippet("ZeroDivisionError in "+t.text(n)), T: ty}, Else: res})
 }
 
 // pyElif translates the elif and else clauses alts of an if statement,

@@ -248,6 +248,21 @@ func binarySQL(b *strings.Builder, e *ir.Binary) error {
 		return longDivSQL(b, e)
 	case ir.PyFloatModConst, ir.PyIntModConst, ir.PyIntFloorDivConst:
 		return pyModSQL(b, e)
+	case ir.PyIntMod, ir.PyIntFloorDiv:
+		l, r, err := operandsSQL(e)
+		if err != nil {
+			return err
+		}
+		// Java's % truncates: where it leaves a remainder whose sign is
+		// not the divisor's, the floored one is a divisor further (no
+		// overflow: the two have opposite signs), and the quotient one
+		// less.
+		if e.Op == ir.PyIntMod {
+			fmt.Fprintf(b, "CASE WHEN (%[1]s %% %[2]s) <> 0 AND (((%[1]s %% %[2]s) < 0) <> (%[2]s < 0)) THEN ((%[1]s %% %[2]s) + %[2]s) ELSE (%[1]s %% %[2]s) END", l, r)
+		} else {
+			fmt.Fprintf(b, "CAST((%[1]s div %[2]s) - CASE WHEN (%[1]s %% %[2]s) <> 0 AND ((%[1]s < 0) <> (%[2]s < 0)) THEN 1 ELSE 0 END AS %[3]s)", l, r, strings.ToUpper(e.T.String()))
+		}
+		return nil
 	case ir.PyIntAdd, ir.PyIntSub, ir.PyIntMul:
 		l, r, err := operandsSQL(e)
 		if err != nil {

@@ -101,6 +101,12 @@ const (
 	// a non-zero constant (floored); the operands are Spark integers.
 	PyIntModConst      Op = "pyint%const"
 	PyIntFloorDivConst Op = "pyint//const"
+	// PyIntMod and PyIntFloorDiv are CPython's int % and // by a value:
+	// floored, where the translator has put the raise of a zero divisor
+	// before them and shown that // cannot overflow (the smallest BIGINT
+	// by -1).
+	PyIntMod      Op = "pyint%"
+	PyIntFloorDiv Op = "pyint//"
 	// PyIntAdd, PyIntSub and PyIntMul are CPython's int + - * where the
 	// translator has proved (IntRange) that the exact result fits in
 	// BIGINT: computed in BIGINT, where Spark's operator is then exact.
@@ -549,6 +555,18 @@ func IntRange(e Expr) (lo, hi *big.Int, ok bool) {
 				return n(0), new(big.Int).Sub(l2, n(1)), true
 			}
 			return new(big.Int).Add(l2, n(1)), n(0), true
+		case PyIntMod:
+			// |x % y| < |y|.
+			a := maxBig(new(big.Int).Abs(l2), new(big.Int).Abs(h2))
+			a.Sub(a, n(1))
+			if a.Sign() < 0 {
+				return nil, nil, false
+			}
+			return new(big.Int).Neg(a), a, true
+		case PyIntFloorDiv:
+			// |floor(x / y)| <= |x| for an integer y other than 0.
+			a := maxBig(new(big.Int).Abs(l1), new(big.Int).Abs(h1))
+			return new(big.Int).Neg(a), a, true
 		case PyIntMul:
 			c := []*big.Int{new(big.Int).Mul(l1, l2), new(big.Int).Mul(l1, h2), new(big.Int).Mul(h1, l2), new(big.Int).Mul(h1, h2)}
 			lo, hi := c[0], c[0]
