@@ -4,9 +4,13 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/udfx/udfx/harness/engine"
+	"github.com/udfx/udfx/harness/render/sparksql"
+	"github.com/udfx/udfx/harness/translate/ir"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/udf/frontends"
 )
@@ -90,4 +94,31 @@ func checkEmitted(t *testing.T, u *udf.UDF, sql string) {
 	if u.Return != nil && !e.Type().Equal(u.Return) {
 		t.Fatalf("%s: emitted SQL %q has type %s, the UDF returns %s", u.Name, sql, e.Type(), u.Return)
 	}
+}
+
+// FuzzStrftimeFormat: a strftime format the translator accepts renders
+// to SQL the guard allows and the engine compiles to a string, and one
+// it refuses is never rendered (the translator and the renderer read
+// formats alike).
+func FuzzStrftimeFormat(f *testing.F) {
+	for _, s := range []string{"%Y-%m-%d", "%H:%M:%S", "%%Y", "day %d'%y\\", "%", "%A", "", "%Y%", "%Q"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, format string) {
+		e := &ir.Call{Fn: ir.PyUTCStrftime, Args: []ir.Expr{&ir.Col{Name: "s", T: tLong}, &ir.Lit{T: tString, Value: format}}, T: tString}
+		sql, err := sparksql.Render(e)
+		if !strftimeOK(format) {
+			if err == nil {
+				t.Fatalf("format %q is declined by the translator but rendered: %s", format, sql)
+			}
+			return
+		}
+		if err != nil {
+			if strings.Contains(err.Error(), "literal") || !utf8.ValidString(format) {
+				return
+			}
+			t.Fatalf("format %q: %v", format, err)
+		}
+		checkEmitted(t, &udf.UDF{Name: "strftime", Params: []udf.Param{{Name: "s", Type: tLong}}, Return: tString}, sql)
+	})
 }
