@@ -22,7 +22,7 @@ var printedOnly = []string{
 	"dynamicpruningexpression", "might_contain", "toprettystring", "lambdafunction",
 	"namedlambdavariable", "windowspecdefinition", "specifiedwindowframe", "unboundedpreceding$",
 	"unboundedfollowing$", "currentrow$", "sortprefix", "outer", "some", "targetsize",
-	"statistics", "ansi_cast", "input_file_name", "varchar", "decimal", "array", "map",
+	"statistics", "ansi_cast", "try_cast", "input_file_name", "varchar", "decimal", "array", "map",
 	"interval", "timestamp", "date", "murmur3hash", "bloom_filter_agg", "decodeusingserializer",
 	"encodeusingserializer", "externalmaptocatalyst", "mapobjects", "catalysttoexternalmap",
 	"createexternalrow", "validateexternaltype", "getexternalrowfield", "initializejavabean",
