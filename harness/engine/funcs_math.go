@@ -538,9 +538,6 @@ func (a *analyzer) round(name string, x node, d int, halfUp bool) (node, error) 
 			if math.IsNaN(f) || math.IsInf(f, 0) {
 				return v[0], nil
 			}
-			if !is32 && !roundPortable(f, d) {
-				return nil, errUnsupportedValue(refuseRoundDigits)
-			}
 			u, s := decimalFromFloat(f)
 			r := roundTo(u, s, d)
 			var out float64

@@ -60,10 +60,9 @@ var liveRefusals = map[string]string{
 	refuseFloatString:  "SUPPORTED.md CAST: JDK 17's Float.toString is not always shortest (1.17549435E-38, 8.9999995E9) while JDK 19+'s is; only values in classes checked on both JDKs are printed (conformanceExceptions cast/float-to-string)",
 	refuseDoubleString: "SUPPORTED.md CAST: JDK 17's Double.toString is not always shortest (4.9E-324, 9.999999999999999E22) while JDK 19+'s is; only values in classes checked on both JDKs are printed (conformanceExceptions cast/double-to-string)",
 	"format_number of a double that JDK 17 and JDK 19+ may format differently": "SUPPORTED.md format_number: DecimalFormat formats from the JDK's FloatingDecimal digits (907,685,812,672,397,310 for 9.076858E17F on JDK 17); refused per row unless the result cannot depend on them",
-	refuseRoundDigits: "SUPPORTED.md round/bround: Spark rounds the decimal of Double.toString, whose digits JDK 17 and JDK 19+ may give differently (2^53 and 2147483647.5 at scale 0: a tie within half an ulp); refused per row unless the result cannot depend on them",
-	"array_sort with a comparator on 32 or more elements":               "SUPPORTED.md arrays: TimSort is reproduced for arrays under 32 elements, longer ones are refused per row",
-	"regexp_extract_all with a pattern that can match the empty string": "SUPPORTED.md strings: Java's Matcher.find reports empty matches RE2 skips; refused at compile time",
-	"like with a non-constant pattern":                                  "SUPPORTED.md: patterns must be constants (LIKE over a column pattern is refused at compile time)",
+	"array_sort with a comparator on 32 or more elements":                      "SUPPORTED.md arrays: TimSort is reproduced for arrays under 32 elements, longer ones are refused per row",
+	"regexp_extract_all with a pattern that can match the empty string":        "SUPPORTED.md strings: Java's Matcher.find reports empty matches RE2 skips; refused at compile time",
+	"like with a non-constant pattern":                                         "SUPPORTED.md: patterns must be constants (LIKE over a column pattern is refused at compile time)",
 }
 
 type liveGroup struct {

@@ -302,34 +302,6 @@ func TestJdkPortableString(t *testing.T) {
 	}
 }
 
-func TestRoundPortable(t *testing.T) {
-	for _, c := range []struct {
-		v     float64
-		scale int
-		want  bool
-	}{
-		// In jdkPortableString's classes: any scale.
-		{0.125, 2, true}, {2.675, 2, true}, {1e300, 2, true}, {1e23, -1, false},
-		// Seventeen digits, no midpoint of the scale within an ulp.
-		{0.30000000000000004, 2, true}, {0.1 + 0.7, 1, true}, {123456.78901234567, 3, true},
-		// A midpoint within half an ulp: the JDK's digits decide the tie.
-		// 2^52 + 0.5 reads back as 2^52 (ties to even): HALF_UP of those
-		// 17 digits would be 2^52 + 1.
-		{12345678.125, 2, false}, {1 << 52, 0, false},
-		// Next to a midpoint that is itself a double: no digits read back
-		// as d reach it.
-		{math.Nextafter(0.125, 1), 2, true}, {0.49999999999999994, 0, true},
-		// 17 digits with nothing to round at the scale: the result is d.
-		{1e21 + 65536, 2, true}, {math.MaxFloat64, 0, true}, {9007199254740993 + 1, 2, true},
-		// A negative scale outside the classes.
-		{12345678.9, -2, false},
-	} {
-		if got := roundPortable(c.v, c.scale); got != c.want {
-			t.Errorf("roundPortable(%v, %d) = %v", c.v, c.scale, got)
-		}
-	}
-}
-
 func TestJavaDecimalDigit(t *testing.T) {
 	for r, want := range map[rune]int{'0': 0, '9': 9, '٣': 3, '٠': 0, '۳': 3, '߃': 3, '१': 1, '２': 2, '๙': 9,
 		'a': -1, '.': -1, '²': -1, 'Ⅳ': -1, '𝟙': -1, '〇': -1} {
