@@ -362,3 +362,30 @@ class SquashSpaces extends Function1[String, String] with Serializable {
 class BinLabel extends Function2[String, Int, String] with Serializable {
   override def apply(bin: String, n: Int): String = s"$bin-${n + 1}"
 }
+
+// A price column read from text, zero where it is not a number: a catch
+// of Exception also takes the NullPointerException of a null.
+class AmountOrZero extends Function1[String, Double] with Serializable {
+  override def apply(s: String): Double = try { s.toDouble } catch { case _: Exception => 0.0 }
+}
+
+// Money to cents the way Scala code rounds it, through BigDecimal.
+class ToCents extends Function1[Double, Double] with Serializable {
+  override def apply(x: Double): Double = BigDecimal(x).setScale(2, BigDecimal.RoundingMode.HALF_UP).toDouble
+}
+
+// A URL slug: lower case, and every run of other characters one dash.
+// The class takes σ and ς alike, so the final-sigma rule cannot show.
+class Slug extends Function1[String, String] with Serializable {
+  override def apply(title: String): String =
+    if (title == null) null else title.trim.toLowerCase.replaceAll("[^a-z0-9]+", "-")
+}
+
+object Regions {
+  val Names = Map("EU" -> "Europe", "NA" -> "North America", "APAC" -> "Asia-Pacific")
+}
+
+// A code looked up in an immutable Map, with a default.
+class RegionName extends Function1[String, String] with Serializable {
+  override def apply(code: String): String = Regions.Names.getOrElse(code, "Other")
+}

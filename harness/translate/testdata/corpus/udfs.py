@@ -492,3 +492,72 @@ def second_segment(path: str) -> str:
         return None
     parts = path.split("/")
     return parts[2] if len(parts) > 2 else ""
+
+
+# A range test written as Python chains it.
+@udf("boolean")
+def party_size_ok(n: int) -> bool:
+    if n is None:
+        return False
+    return 1 <= n <= 8
+
+
+# Bytes to kilobytes: CPython converts the int with float().
+@udf("double")
+def kilobytes(b: int) -> float:
+    if b is None:
+        return None
+    return b / 1024.0
+
+
+# A length bucket: // and * stay within the range of a length.
+@udf("bigint")
+def length_bucket(s: str) -> int:
+    if s is None:
+        return None
+    return (len(s) // 10) * 10
+
+
+# Words of a free-text field: str.split() splits on runs of whitespace.
+@udf("int")
+def word_total(text: str) -> int:
+    if not text:
+        return 0
+    return len(text.split())
+
+
+@udf("string")
+def first_word(s: str) -> str:
+    if s is None or not s.strip():
+        return None
+    return s.split()[0]
+
+
+# A five-digit code; isdigit also takes other scripts' digits and ².
+@udf("boolean")
+def is_zip5(s: str) -> bool:
+    return s is not None and len(s) == 5 and s.isdigit()
+
+
+# Epoch milliseconds to a UTC day and time, as event pipelines print them.
+@udf("string")
+def event_time(ms: int) -> str:
+    if ms is None:
+        return None
+    return datetime.datetime.utcfromtimestamp(ms / 1000).strftime("%Y-%m-%d %H:%M:%S")
+
+
+# A zero-padded key, as shard and file names are built.
+@udf("string")
+def shard_key(n: int) -> str:
+    if n is None:
+        return None
+    return f"shard-{n:05d}"
+
+
+# Pages of a given size: CPython floors, and a zero size raises.
+@udf("bigint")
+def page_of(position: int, page_size: int) -> int:
+    if position is None or page_size is None:
+        return None
+    return position % page_size

@@ -3,6 +3,9 @@
 // classes of both files on one class path.
 package udfx.javacorpus;
 
+import java.util.HashMap;
+import java.util.Map;
+
 import org.apache.spark.sql.api.java.UDF1;
 import org.apache.spark.sql.api.java.UDF2;
 
@@ -543,5 +546,74 @@ class FileKindOf implements UDF1<String, String> {
       return "delimited";
     }
     return lower.endsWith(".parquet") ? "parquet" : "other";
+  }
+}
+
+// A measurement read from text: null where it is not a number, and
+// NullPointerException on a null, which only NumberFormatException's catch
+// lets through.
+class ReadingOrNull implements UDF1<String, Double> {
+  @Override
+  public Double call(String s) {
+    try {
+      return Double.parseDouble(s);
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+}
+
+// A rate kept to one decimal, ties to even, through BigDecimal.
+class RateTenths implements UDF1<Double, Double> {
+  @Override
+  public Double call(Double rate) {
+    if (rate == null) return null;
+    return java.math.BigDecimal.valueOf(rate).setScale(1, java.math.RoundingMode.HALF_EVEN).doubleValue();
+  }
+}
+
+// A share of a total as a boxed Double, boxed explicitly.
+class ShareOf implements UDF2<Long, Long, Double> {
+  @Override
+  public Double call(Long part, Long total) {
+    if (part == null || total == null || total == 0L) return null;
+    return Double.valueOf(part * 100.0 / total);
+  }
+}
+
+// Country names to codes from a map filled once, looked up by a cleaned,
+// lower-cased key (the keys hold no σ, so the final-sigma rule cannot show).
+class CountryToCode implements UDF1<String, String> {
+  private static final Map<String, String> CODES = new HashMap<>();
+
+  static {
+    CODES.put("germany", "DE");
+    CODES.put("france", "FR");
+    CODES.put("spain", "ES");
+  }
+
+  @Override
+  public String call(String country) {
+    if (country == null) return null;
+    return CODES.getOrDefault(country.trim().toLowerCase(), "??");
+  }
+}
+
+// An immutable Map.of: a null key throws, where a HashMap finds nothing.
+class TierName implements UDF1<String, String> {
+  private static final Map<String, String> TIERS = Map.of("g", "gold", "s", "silver", "b", "bronze");
+
+  @Override
+  public String call(String tier) {
+    return TIERS.get(tier);
+  }
+}
+
+// The size of a text in bytes, as a column limit is checked.
+class Utf8Size implements UDF1<String, Integer> {
+  @Override
+  public Integer call(String s) {
+    if (s == null) return 0;
+    return s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
   }
 }
