@@ -88,29 +88,24 @@ func (t *tr) onlyDefinition(name, kind string) *sitter.Node {
 
 // pyHelper inlines a call of a module-level def of the file.
 func (t *tr) pyHelper(n *sitter.Node, name string, argNodes []*sitter.Node, e env) *binding {
-	def := t.onlyDefinition(name, "function_definition")
+	// The def is the file's own, or one a from-import brings in
+	// (pyimport.go), which is inlined in its module.
+	owner, def, at, defName := t, t.onlyDefinition(name, "function_definition"), n, name
 	if def == nil || def.Parent() == nil || def.Parent().Kind() != "module" {
+		def = nil
 		if defs, _ := t.nameDefs(name); len(defs) == 0 {
-			if m, mdef, imported := t.importedDef(n, name); imported {
-				if mdef == nil {
-					return nil
-				}
-				for _, a := range argNodes {
-					if a.Kind() == "keyword_argument" || a.Kind() == "list_splat" || a.Kind() == "dictionary_splat" {
-						t.decline(a, "argument "+t.text(a)+" of "+name, "only positional arguments are inlined")
-						return nil
-					}
-				}
-				args := t.helperArgs(n, name, argNodes, func(a *sitter.Node) *binding { return t.pyExpr(a, e) })
-				if args == nil {
-					return nil
-				}
-				m.inlineDepth = t.inlineDepth
-				return t.adopt(n, m, "call of "+name, m.pyInline(mdef, mdef.ChildByFieldName("name"), m.text(mdef.ChildByFieldName("name")), args))
+			m, mdef, imported := t.importedDef(n, name)
+			if imported && mdef == nil {
+				return nil
+			}
+			if imported {
+				owner, def, at, defName = m, mdef, mdef.ChildByFieldName("name"), m.text(mdef.ChildByFieldName("name"))
 			}
 		}
-		t.decline(n, "call of "+name, "not a function defined once at module level in this file, nor a builtin the translator knows")
-		return nil
+		if def == nil {
+			t.decline(n, "call of "+name, "not a function defined once at module level in this file, nor a builtin the translator knows")
+			return nil
+		}
 	}
 	for _, a := range argNodes {
 		if a.Kind() == "keyword_argument" || a.Kind() == "list_splat" || a.Kind() == "dictionary_splat" {
@@ -122,7 +117,11 @@ func (t *tr) pyHelper(n *sitter.Node, name string, argNodes []*sitter.Node, e en
 	if args == nil {
 		return nil
 	}
-	return t.pyInline(def, n, name, args)
+	if owner == t {
+		return t.pyInline(def, at, defName, args)
+	}
+	owner.inlineDepth = t.inlineDepth
+	return t.adopt(n, owner, "call of "+name, owner.pyInline(def, at, defName, args))
 }
 
 // pyInline inlines the def of t's file with the translated args; n is

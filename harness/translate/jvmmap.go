@@ -185,18 +185,15 @@ func (t *tr) jvmMapEntries(at *sitter.Node, entries [][2]*sitter.Node, expr func
 // (decl), the puts that fill it, and a call of one of the read methods
 // on it; nil where there is none.
 func (t *tr) mapChange(name string, decl *sitter.Node, puts map[uint]bool, reads ...string) *sitter.Node {
-	same := func(a, b *sitter.Node) bool {
-		return a != nil && b != nil && a.StartByte() == b.StartByte() && a.EndByte() == b.EndByte()
-	}
 	var bad *sitter.Node
 	var walk func(x *sitter.Node)
 	walk = func(x *sitter.Node) {
 		if bad != nil {
 			return
 		}
-		if x.Kind() == "identifier" && t.text(x) == name && !same(x, decl) && !puts[x.StartByte()] {
+		if x.Kind() == "identifier" && t.text(x) == name && !sameNode(x, decl) && !puts[x.StartByte()] {
 			p := x.Parent()
-			if _, fn, _, ok := t.methodCall(p); !ok || !same(p.ChildByFieldName("object"), x) || !containsWord(strings.Join(reads, " "), fn) {
+			if _, fn, _, ok := t.methodCall(p); !ok || !sameNode(p.ChildByFieldName("object"), x) || !containsWord(strings.Join(reads, " "), fn) {
 				bad = x
 				return
 			}

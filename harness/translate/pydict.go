@@ -57,30 +57,27 @@ func (t *tr) pyDictOf(n *sitter.Node, e env) (d *pyDict, isDict bool) {
 // that does.
 func (t *tr) dictChange(name string, def *sitter.Node) *sitter.Node {
 	left := def.ChildByFieldName("left")
-	same := func(a, b *sitter.Node) bool {
-		return a != nil && b != nil && a.StartByte() == b.StartByte() && a.EndByte() == b.EndByte()
-	}
 	var bad *sitter.Node
 	var walk func(x *sitter.Node)
 	walk = func(x *sitter.Node) {
 		if bad != nil {
 			return
 		}
-		if x.Kind() == "identifier" && t.text(x) == name && !same(x, left) {
+		if x.Kind() == "identifier" && t.text(x) == name && !sameNode(x, left) {
 			p := x.Parent()
 			ok := false
 			switch p.Kind() {
 			case "attribute":
 				call := p.Parent()
-				ok = same(p.ChildByFieldName("object"), x) && t.text(p.ChildByFieldName("attribute")) == "get" &&
-					call != nil && call.Kind() == "call" && same(call.ChildByFieldName("function"), p)
+				ok = sameNode(p.ChildByFieldName("object"), x) && t.text(p.ChildByFieldName("attribute")) == "get" &&
+					call != nil && call.Kind() == "call" && sameNode(call.ChildByFieldName("function"), p)
 			case "subscript":
 				g := p.Parent()
-				target := g != nil && (g.Kind() == "assignment" || g.Kind() == "augmented_assignment") && same(g.ChildByFieldName("left"), p)
-				ok = same(p.ChildByFieldName("value"), x) && g != nil && !target &&
+				target := g != nil && (g.Kind() == "assignment" || g.Kind() == "augmented_assignment") && sameNode(g.ChildByFieldName("left"), p)
+				ok = sameNode(p.ChildByFieldName("value"), x) && g != nil && !target &&
 					g.Kind() != "delete_statement" && g.Kind() != "expression_list" && g.Kind() != "pattern_list"
 			case "comparison_operator":
-				ok = p.NamedChildCount() == 2 && same(p.NamedChild(1), x)
+				ok = p.NamedChildCount() == 2 && sameNode(p.NamedChild(1), x)
 			}
 			if !ok {
 				bad = x
@@ -213,4 +210,10 @@ func (t *tr) pyInDict(n *sitter.Node, op string, d *pyDict, e env) ir.Expr {
 		return nil
 	}
 	return pyIn(op, k, d.str, d.keys)
+}
+
+// sameNode reports whether a and b are the same node of the tree (go-
+// tree-sitter hands out a new value per lookup, so by span).
+func sameNode(a, b *sitter.Node) bool {
+	return a != nil && b != nil && a.StartByte() == b.StartByte() && a.EndByte() == b.EndByte()
 }
