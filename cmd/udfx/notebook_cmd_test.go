@@ -27,6 +27,7 @@ func TestRewriteANotebook(t *testing.T) {
 	require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
 	assert.Contains(t, stdout, "size_band (python, examples/python-notebook/orders.ipynb)")
 	assert.Contains(t, stdout, "per type       total double: verified")
+	assert.Contains(t, stdout, "per type       total int: verified")
 
 	after, err := os.ReadFile(path)
 	require.NoError(t, err)
@@ -48,7 +49,7 @@ func TestRewriteANotebook(t *testing.T) {
 	}
 	assert.Equal(t, []any{
 		"orders = spark.table(\"sales.orders\")\n",
-		"orders.select(\"order_id\", expr(\"CASE WHEN typeof(`total`) = 'double' THEN (CASE WHEN (`total` IS NULL) THEN 'unknown' ELSE CASE WHEN (`total` >= 250.0D AND NOT isnan(`total`)) THEN 'large' ELSE 'small' END END) ELSE raise_error('udfx: size_band was proved only for (total) of types (double)') END\").alias(\"band\")).show(3)",
+		"orders.select(\"order_id\", expr(\"CASE WHEN typeof(`total`) = 'double' THEN (CASE WHEN (`total` IS NULL) THEN 'unknown' ELSE CASE WHEN (`total` >= 250.0D AND NOT isnan(`total`)) THEN 'large' ELSE 'small' END END) WHEN typeof(`total`) = 'int' THEN (CASE WHEN (`total` IS NULL) THEN 'unknown' ELSE CASE WHEN (CAST(`total` AS DOUBLE) >= 250.0D AND NOT isnan(CAST(`total` AS DOUBLE))) THEN 'large' ELSE 'small' END END) ELSE raise_error('udfx: size_band was proved only for (total) of types (double); (int)') END\").alias(\"band\")).show(3)",
 	}, is.Cells[4]["source"])
 	assert.Contains(t, is.Cells[2]["source"], "from pyspark.sql.functions import col, udf, expr\n")
 	// Only the edited lines differ in the file's text.
