@@ -64,11 +64,17 @@ type cell struct {
 // Python (under a cell magic, every line), which Code writes as a comment.
 func (c cell) magic() []bool {
 	out := make([]bool, len(c.lines))
-	cellMagic := len(c.lines) > 0 && strings.HasPrefix(strings.TrimLeft(c.lines[0], " \t"), "%%")
+	cellMagic := c.cellMagic()
 	for i, l := range c.lines {
 		out[i] = cellMagic || isMagic(strings.TrimSuffix(l, "\n"))
 	}
 	return out
+}
+
+// cellMagic reports whether the cell runs under a cell magic (%%sql),
+// which makes every line of it the magic's input rather than Python.
+func (c cell) cellMagic() bool {
+	return len(c.lines) > 0 && strings.HasPrefix(strings.TrimLeft(c.lines[0], " \t"), "%%")
 }
 
 // Parse reads raw as a notebook. It fails on text that is not a notebook
@@ -226,6 +232,13 @@ func (n *Notebook) Update(code []byte) ([]byte, error) {
 		for j, l := range lines {
 			if hadMagic && strings.HasPrefix(l, magicPrefix) {
 				lines[j] = strings.TrimPrefix(l, magicPrefix)
+				continue
+			}
+			// Under a cell magic a Python line would be the magic's
+			// input (SQL, shell), not Python: refuse rather than write a
+			// cell that does something else.
+			if c.cellMagic() {
+				return nil, fmt.Errorf("cell %d runs under the cell magic %q: udfx cannot put the Python line %q in it", c.index+1, strings.TrimSpace(c.lines[0]), strings.TrimSuffix(l, "\n"))
 			}
 		}
 		// The virtual text ends every line with a newline; the notebook's

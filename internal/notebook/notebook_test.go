@@ -82,6 +82,23 @@ func TestUpdateLayouts(t *testing.T) {
 	assert.ErrorContains(t, err, "1 cell headers, the notebook 2 code cells")
 }
 
+// A Python line added under a cell magic would be the magic's input, not
+// Python: Update refuses it, and keeps the magic's own lines editable.
+func TestUpdateRefusesPythonUnderACellMagic(t *testing.T) {
+	raw := []byte(`{"nbformat": 4, "cells": [{"cell_type": "code", "source": "%%sql\nSELECT * FROM sales"}]}`)
+	n, err := Parse(raw)
+	require.NoError(t, err)
+	code := string(n.Code())
+	require.Equal(t, "# %% [udfx] cell 1\n#udfx-magic:%%sql\n#udfx-magic:SELECT * FROM sales\n", code)
+
+	_, err = n.Update([]byte(code + "x = 1\n"))
+	assert.ErrorContains(t, err, `cell 1 runs under the cell magic "%%sql": udfx cannot put the Python line "x = 1" in it`)
+
+	out, err := n.Update([]byte(strings.Replace(code, "sales", "orders", 1)))
+	require.NoError(t, err)
+	assert.Equal(t, `{"nbformat": 4, "cells": [{"cell_type": "code", "source": "%%sql\nSELECT * FROM orders"}]}`, string(out))
+}
+
 func TestParseRefuses(t *testing.T) {
 	for in, want := range map[string]string{
 		`{`:                            "not valid JSON",
@@ -106,6 +123,7 @@ func FuzzNotebook(f *testing.F) {
 	}
 	f.Add(raw, "x = 1")
 	f.Add([]byte(`{"nbformat": 4, "cells": [{"cell_type": "code", "source": "a\r\nb"}]}`), "%%%")
+	f.Add([]byte(`{"nbformat": 4, "cells": [{"cell_type": "code", "source": "%%sql\nSELECT 1\n"}]}`), "x = 1")
 	f.Fuzz(func(t *testing.T, raw []byte, line string) {
 		n, err := Parse(raw)
 		if err != nil {
