@@ -149,6 +149,13 @@ type Lift struct {
 	// holds them beside the UDF.
 	Consts   []string `json:"consts,omitempty"`
 	Captures []string `json:"captures,omitempty"`
+	// Field is, for a Java lambda, the declaration of the static field
+	// that holds it (static final UDF1<String, Integer> str_len = s -> ...;),
+	// which the JVM runner inserts into the lambda's class at byte offset
+	// At of the file, before the closing brace of the class's body: in
+	// the class the lambda reads the same members, imports and package.
+	Field string `json:"field,omitempty"`
+	At    int    `json:"at,omitempty"`
 }
 
 // FlowType is the type of one argument of a call and where it is written
@@ -297,7 +304,8 @@ type UDF struct {
 	// Lift is set for a Scala lambda UDF held by a val inside a method
 	// (such as main), which exists only while the job runs: how to hold
 	// the same expression in an object of its own, where the JVM runner
-	// can reach it.
+	// can reach it; for a Java lambda there, in a static field of its
+	// class.
 	Lift *Lift `json:"lift,omitempty"`
 	// PandasFlavor is set for KindPandasUDF only.
 	PandasFlavor PandasFlavor `json:"pandas_flavor,omitempty"`

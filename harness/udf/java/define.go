@@ -26,6 +26,9 @@ type entry struct {
 	registeredReturn *udf.Type
 	// returnConflict is set when two registrations give different types.
 	returnConflict bool
+	// udfType is the UDFn type a lambda is cast to or declared as, when
+	// it is not wrapped in udf(...): a field of that type can hold it.
+	udfType *sitter.Node
 }
 
 // valueCtx is where a lambda, method reference or anonymous class sits:
@@ -34,8 +37,10 @@ type valueCtx struct {
 	// value is the outermost expression around the function: through
 	// parentheses, casts and a udf(...) wrapper.
 	value *sitter.Node
-	// udfArgs are the UDFn type arguments of a cast or declared type.
+	// udfArgs are the UDFn type arguments of a cast or declared type,
+	// udfType that type.
 	udfArgs  []*sitter.Node
+	udfType  *sitter.Node
 	hasUDFn  bool
 	udfCall  *sitter.Node
 	register *sitter.Node
@@ -66,7 +71,7 @@ func (fl *file) valueContext(n *sitter.Node) valueCtx {
 		case "cast_expression":
 			if !ctx.hasUDFn {
 				if _, args, ok := fl.udfInterface(p.ChildByFieldId(fieldType)); ok {
-					ctx.udfArgs, ctx.hasUDFn = args, true
+					ctx.udfArgs, ctx.hasUDFn, ctx.udfType = args, true, p.ChildByFieldId(fieldType)
 				}
 			}
 			cur = p
@@ -98,7 +103,7 @@ func (fl *file) valueContext(n *sitter.Node) valueCtx {
 				ctx.stmt = stmt
 				if !ctx.hasUDFn {
 					if _, args, ok := fl.udfInterface(stmt.ChildByFieldId(fieldType)); ok {
-						ctx.udfArgs, ctx.hasUDFn = args, true
+						ctx.udfArgs, ctx.hasUDFn, ctx.udfType = args, true, stmt.ChildByFieldId(fieldType)
 					}
 				}
 			}
@@ -261,6 +266,9 @@ func (fl *file) udfs() []udf.UDF {
 	out := make([]udf.UDF, 0, len(b.entries))
 	for _, e := range b.entries {
 		b.finishNames(e)
+		if e.u.Kind == udf.KindLambda {
+			e.u.Lift = fl.liftOf(e)
+		}
 		e.u.Blockers = b.blockers(e)
 		e.u.File = fl.src.Path
 		e.u.Language = udf.Java
@@ -456,6 +464,9 @@ func (b *builder) defineFunction(n *sitter.Node, force bool) *entry {
 	case "lambda_expression":
 		e.u.Kind = udf.KindLambda
 		e.body = n
+		if ctx.udfCall == nil {
+			e.udfType = ctx.udfType
+		}
 		e.u.BodySpan = fl.src.Span(n)
 		e.u.Params = fl.fillFromGenerics(fl.paramsOf(n.ChildByFieldId(fieldParameters)), ctx.udfArgs)
 	case "method_reference":

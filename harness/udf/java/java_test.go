@@ -630,3 +630,48 @@ func TestRegisteredDataTypeIsTheReturnType(t *testing.T) {
 	require.Len(t, us, 1)
 	assert.Nil(t, us[0].Return, "two registered types: which one a query uses is not in the source")
 }
+
+// A lambda registered inside a method is lifted into a static field of
+// its class when it reads none of the method's locals nor its instance;
+// the field is inserted before the class's closing brace.
+func TestLiftOfLambdasInsideMethods(t *testing.T) {
+	const src = `import org.apache.spark.sql.api.java.UDF1;
+class Jobs {
+  private static final int K = 2;
+  int scale = 3;
+  public static void main(String[] args) {
+    int factor = args.length;
+    spark.udf().register("twice", (UDF1<Integer, Integer>) v -> v * K, DataTypes.IntegerType);
+    spark.udf().register("scaled", (UDF1<Integer, Integer>) v -> v * factor, DataTypes.IntegerType);
+    UDF1<String, Integer> len = s -> { int n = s.length(); return n; };
+    spark.udf().register("len_of", len, DataTypes.IntegerType);
+    spark.udf().register("not-a-name", (UDF1<Integer, Integer>) v -> v, DataTypes.IntegerType);
+  }
+  void instance() {
+    spark.udf().register("times_scale", (UDF1<Integer, Integer>) v -> v * scale, DataTypes.IntegerType);
+    spark.udf().register("plus_one", (UDF1<Integer, Integer>) v -> v + 1, DataTypes.IntegerType);
+  }
+  static final UDF1<Integer, Integer> field = v -> v;
+}
+`
+	lifts := map[string]*udf.Lift{}
+	for _, u := range parse(t, src) {
+		lifts[u.Name] = u.Lift
+	}
+	closing := strings.LastIndex(src, "}")
+	twice := lifts["twice"]
+	require.NotNil(t, twice)
+	assert.Equal(t, "static final UDF1<Integer, Integer> twice = v -> v * K;", twice.Field)
+	assert.Equal(t, "Jobs.main", twice.Method)
+	assert.Equal(t, closing, twice.At)
+	assert.Empty(t, twice.Captures)
+
+	assert.Equal(t, []string{"factor"}, lifts["scaled"].Captures)
+	require.NotNil(t, lifts["len"])
+	assert.Equal(t, "static final UDF1<String, Integer> len = s -> { int n = s.length(); return n; };", lifts["len"].Field)
+	assert.Empty(t, lifts["len"].Captures, "n is the lambda's own local")
+	assert.Equal(t, []string{"this"}, lifts["times_scale"].Captures)
+	assert.Empty(t, lifts["plus_one"].Captures, "an instance method's lambda that reads no member")
+	assert.Nil(t, lifts["not-a-name"], "a registered name that cannot name a field")
+	assert.Nil(t, lifts["field"], "a field's lambda is reachable as it is")
+}
