@@ -157,7 +157,7 @@ func prepareJVMs(ctx context.Context, us []*udf.UDF, in *Install, env func(strin
 			continue
 		}
 		group := u.Path() + "\x00" + string(u.Language)
-		if jvm.LiftedSource(u) != nil {
+		if jvm.Lifted(u) {
 			// A UDF lifted out of a method is compiled on its own, with
 			// its lifting object.
 			group += "\x00" + u.Name

@@ -19,6 +19,7 @@ import (
 	"github.com/udfx/udfx/harness/buildpath"
 	"github.com/udfx/udfx/harness/internal/buildcache"
 	"github.com/udfx/udfx/harness/runner"
+	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/internal/sandbox"
 )
 
@@ -138,10 +139,16 @@ const moduleOptionsFile = "module-options.txt"
 // build is what the repository's build adds to Spark's jars (nil: nothing):
 // javac finds the classes the file uses in its source roots and writes
 // them beside the file's; scalac compiles the roots' Scala files with it.
-func compileUser(ctx context.Context, t *Tools, sb sandbox.Decision, cacheDir, cpHash, file string, scala bool, lifted []byte, build *buildpath.Classpath) (string, bool, error) {
+func compileUser(ctx context.Context, t *Tools, sb sandbox.Decision, cacheDir, cpHash, file string, scala bool, u *udf.UDF, build *buildpath.Classpath) (string, bool, error) {
 	src, err := os.ReadFile(file)
 	if err != nil {
 		return "", false, fmt.Errorf("reading the UDF's source: %w", err)
+	}
+	// lifted is compiled beside the file (Scala's object, lift.go) or
+	// instead of it (Java's copy with the field inserted).
+	lifted, liftedName, replaces := LiftedSource(u), LiftedFile, false
+	if j := liftedJava(u, src); j != nil {
+		lifted, liftedName, replaces = j, filepath.Base(file), true
 	}
 	buildKey, buildSources, err := buildInputs(build, file, scala)
 	if err != nil {
@@ -161,18 +168,22 @@ func compileUser(ctx context.Context, t *Tools, sb sandbox.Decision, cacheDir, c
 		if err := os.MkdirAll(classes, 0o755); err != nil {
 			return fmt.Errorf("creating %s: %w", classes, err)
 		}
-		sources := []string{file}
+		sources, compiled := []string{file}, file
 		if lifted != nil {
-			// The object that holds a UDF defined inside a method
-			// (lift.go), compiled with the file it reads.
-			p := filepath.Join(out, "lifted", LiftedFile)
+			// The object or field that holds a UDF defined inside a
+			// method (lift.go), compiled with the file it reads.
+			p := filepath.Join(out, "lifted", liftedName)
 			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 				return fmt.Errorf("creating %s: %w", filepath.Dir(p), err)
 			}
 			if err := os.WriteFile(p, lifted, 0o644); err != nil {
 				return fmt.Errorf("writing %s: %w", p, err)
 			}
-			sources = append(sources, p)
+			if replaces {
+				sources, compiled = []string{p}, p
+			} else {
+				sources = append(sources, p)
+			}
 		}
 		var res toolResult
 		var err error
@@ -202,13 +213,13 @@ func compileUser(ctx context.Context, t *Tools, sb sandbox.Decision, cacheDir, c
 			res, err = runTool(ctx, &sb, paths, t.Java, append(append(args, sources...), buildSources...)...)
 		} else {
 			args := append(JavacFlags(), "-proc:none", "-nowarn", "-encoding", "UTF-8", implicit, "-cp", sparkCP)
-			res, err = runTool(ctx, &sb, paths, t.Javac, append(append(args, sourcePath...), "-d", classes, file)...)
+			res, err = runTool(ctx, &sb, paths, t.Javac, append(append(args, sourcePath...), "-d", classes, compiled)...)
 		}
 		if err != nil {
 			return fmt.Errorf("compiling %s: %w", file, err)
 		}
 		if res.code != 0 {
-			return compileError(file, res.output)
+			return compileError(file, compiled, res.output)
 		}
 		return nil
 	})
@@ -268,12 +279,13 @@ func classpathHash(t *Tools) (string, error) {
 var diagRE = regexp.MustCompile(`(?m)^(.+?):(\d+): error: (.*)$`)
 
 // compileError turns compiler output into a CompileError at the first
-// error in the user's file, with the lines that explain it.
-func compileError(file, output string) error {
+// error in the user's file, with the lines that explain it; an error in
+// compiled, the copy of the file that was compiled instead, is the file's.
+func compileError(file, compiled, output string) error {
 	lines := strings.Split(output, "\n")
 	for i, line := range lines {
 		m := diagRE.FindStringSubmatch(line)
-		if m == nil || !sameFile(m[1], file) {
+		if m == nil || !sameFile(m[1], file) && !sameFile(m[1], compiled) {
 			continue
 		}
 		n, _ := strconv.Atoi(m[2])

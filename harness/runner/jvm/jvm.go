@@ -143,7 +143,7 @@ func compileOriginal(ctx context.Context, t *Tools, sb sandbox.Decision, cpHash 
 	if build, err = buildpath.Resolve(ctx, absFile, buildpath.RepoRoot(u.Root, filepath.Dir(absFile)), buildpath.Options{CacheDir: cacheDir, Env: env}); err != nil {
 		return "", false, nil, &runner.EnvError{What: "the build's classpath", Msg: err.Error()}
 	}
-	classes, hit, err = compileUser(ctx, t, sb, cacheDir, cpHash, u.Path(), u.Language == udf.Scala, LiftedSource(u), build)
+	classes, hit, err = compileUser(ctx, t, sb, cacheDir, cpHash, u.Path(), u.Language == udf.Scala, u, build)
 	return classes, hit, build, err
 }
 
@@ -272,7 +272,11 @@ func (r *Runner) Describe() string {
 	}
 	call := r.call
 	if l := r.u.Lift; l != nil {
-		call += " (defined inside " + l.Method + ", held by an object of its own)"
+		holder := "an object of its own"
+		if r.u.Language == udf.Java {
+			holder = "a static field of " + l.Object
+		}
+		call += " (defined inside " + l.Method + ", held by " + holder + ")"
 	}
 	jars := fmt.Sprintf("Spark %s jars (%s)", r.tools.SparkVersion, r.tools.SparkFrom)
 	if !r.build.Empty() {

@@ -382,6 +382,39 @@ func TestNotCallable(t *testing.T) {
 	}
 }
 
+// A Java lambda registered inside a method runs from a static field of
+// its class when it reads none of the method's locals nor its instance.
+func TestJavaLambdasInsideMethods(t *testing.T) {
+	const file = "harness/runner/jvm/testdata/Registrar.java"
+	for _, c := range []struct {
+		name string
+		in   value.Value
+		want int64
+	}{
+		{"str_len", value.StringOf("héllo"), 6},
+		{"positive", value.IntOf(-4), 0},
+	} {
+		u := parseUDF(t, file, c.name)
+		r := newRunner(t, u, runner.DefaultLimits)
+		got, err := r.Run(context.Background(), column(c.in))
+		require.NoError(t, err, c.name)
+		require.Len(t, got, 1)
+		switch got[0].Kind {
+		case value.Bool:
+			assert.Equal(t, c.want != 0, got[0].Bool, c.name)
+		default:
+			assert.Equal(t, c.want, got[0].Int, c.name)
+		}
+		assert.Contains(t, r.Describe(), "held by a static field of Registrar", c.name)
+	}
+	for name, reads := range map[string]string{"scaled": "factor", "times_scale": "this"} {
+		_, err := New(context.Background(), parseUDF(t, file, name), Options{CacheDir: testCache})
+		var nc *runner.NotCallableError
+		require.ErrorAs(t, err, &nc, name)
+		assert.Contains(t, nc.Reason, reads, name)
+	}
+}
+
 func TestCompileErrors(t *testing.T) {
 	cases := []struct {
 		file, name string

@@ -19,6 +19,9 @@ const LiftedFile = "UdfxLifted.scala"
 // an explicit import give is ambiguous to scalac rather than bound
 // otherwise than in the method.
 func LiftedSource(u *udf.UDF) []byte {
+	if u == nil || u.Language != udf.Scala {
+		return nil
+	}
 	l := u.Lift
 	if l == nil || len(l.Captures) > 0 {
 		return nil
@@ -48,4 +51,31 @@ func LiftedSource(u *udf.UDF) []byte {
 func LiftedObject(u *udf.UDF) string {
 	h := sha256.Sum256([]byte(u.File))
 	return "UdfxLifted_" + u.Name + "_" + hex.EncodeToString(h[:4])
+}
+
+// Lifted reports whether u is compiled with a lifted holder: an object of
+// its own (Scala) or a static field inserted into its class (Java).
+func Lifted(u *udf.UDF) bool {
+	return u.Lift != nil && len(u.Lift.Captures) == 0 && (u.Language == udf.Scala || u.Lift.Field != "")
+}
+
+// liftedJava is the Java file's source src with the static field that
+// holds u inserted into u's class (udf.Lift), or nil when u is not a
+// lifted Java lambda or src is no longer the source the scan read. The
+// field goes on the line of the class's closing brace, so that the lines
+// before it keep their numbers in the compiler's and the JVM's messages.
+func liftedJava(u *udf.UDF, src []byte) []byte {
+	if u == nil || u.Language != udf.Java || !Lifted(u) {
+		return nil
+	}
+	at := u.Lift.At
+	if at < 0 || at >= len(src) || src[at] != '}' {
+		return nil
+	}
+	out := make([]byte, 0, len(src)+len(u.Lift.Field)+2)
+	out = append(out, src[:at]...)
+	out = append(out, ' ')
+	out = append(out, u.Lift.Field...)
+	out = append(out, ' ')
+	return append(out, src[at:]...)
 }

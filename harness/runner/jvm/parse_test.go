@@ -31,7 +31,7 @@ func TestCompileErrorParsing(t *testing.T) {
 		{"The system is out of resources.\nConsult the following stack trace for details.\njava.lang.StackOverflowError\n\tat jdk.compiler/com.sun.tools.javac.parser.JavacParser.term3(JavacParser.java:1203)\n", 0, "the compiler ran out of stack"},
 	}
 	for _, c := range cases {
-		err := compileError(file, c.out)
+		err := compileError(file, file, c.out)
 		var ce *runner.CompileError
 		if !errors.As(err, &ce) || ce.File != file || ce.Line != c.line || !strings.Contains(ce.Msg, c.msg) {
 			t.Errorf("compileError(%q) = %v, want line %d with %q", c.out, err, c.line, c.msg)
@@ -44,12 +44,12 @@ func FuzzCompileError(f *testing.F) {
 	f.Add("garbage")
 	f.Fuzz(func(t *testing.T, out string) {
 		var ce *runner.CompileError
-		if err := compileError("/a.scala", out); !errors.As(err, &ce) || ce.Line < 0 {
+		if err := compileError("/a.scala", "/a.scala", out); !errors.As(err, &ce) || ce.Line < 0 {
 			t.Fatalf("compileError gave %v", err)
 		}
 		if n := 7; !strings.Contains(out, "\n") {
 			line := fmt.Sprintf("/a.scala:%d: error: %s", n, out)
-			if err := compileError("/a.scala", line); !errors.As(err, &ce) || ce.Line != n {
+			if err := compileError("/a.scala", "/a.scala", line); !errors.As(err, &ce) || ce.Line != n {
 				t.Fatalf("compileError(%q) = %v, want line %d", line, err, n)
 			}
 		}
