@@ -12,10 +12,18 @@ import (
 	"github.com/udfx/udfx/harness/udf/java"
 )
 
-// javaMethod translates a UDF1..22 call method (or a Hive evaluate).
+// javaMethod translates a UDF1..22 call method (or a Hive evaluate), or
+// a UDFn lambda: its expression, or its block as a method's.
 func (t *tr) javaMethod(n *sitter.Node, e env) ir.Expr {
 	body := n.ChildByFieldName("body")
-	if n.Kind() == "lambda_expression" || body == nil || body.Kind() != "block" {
+	if n.Kind() == "lambda_expression" && body != nil && body.Kind() != "block" {
+		b := t.javaExpr(body, e)
+		if b == nil {
+			return nil
+		}
+		return b.e
+	}
+	if body == nil || body.Kind() != "block" {
 		t.decline(n, "Java "+n.Kind(), "only methods with a block body are translated")
 		return nil
 	}
