@@ -34,11 +34,14 @@ var hiveCases = []hiveCase{
 	{"HiveNextId", "bigint", []value.Value{value.IntOf(41), value.IntOf(9223372036854775807), value.NullValue()}, []string{"41", "9223372036854775807", "NULL"}},
 	{"HiveHalf", "double", []value.Value{value.DoubleOf(3), value.DoubleOf(math.Copysign(0, -1)), value.NullValue()}, []string{"3.0D", "-0.0D", "NULL"}},
 	{"HiveNot", "boolean", []value.Value{value.BoolOf(true), value.NullValue()}, []string{"true", "NULL"}},
+	// Primitive parameters: the value unboxed; NULL fails the query.
+	{"HiveAdult", "int", []value.Value{value.IntOf(17), value.IntOf(18), value.NullValue()}, []string{"17", "18", "NULL"}},
+	{"HiveTriple", "double", []value.Value{value.DoubleOf(1.5), value.DoubleOf(0.1), value.NullValue()}, []string{"1.5D", "0.1D", "NULL"}},
 }
 
 // TestHiveWritablesMatchRealSpark: a Hive simple UDF over Writables
 // (Text, IntWritable, LongWritable, Hive's DoubleWritable,
-// BooleanWritable) gets in udfx's JVM runner what Spark's HiveSimpleUDF
+// BooleanWritable) or JVM primitives (int, double) gets in udfx's JVM runner what Spark's HiveSimpleUDF
 // gives it, and returns what Spark returns, nulls and exceptions
 // included. Real Spark runs each UDF registered with CREATE TEMPORARY
 // FUNCTION in a Hive-enabled session (about a minute).

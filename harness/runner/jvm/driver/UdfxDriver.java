@@ -422,8 +422,14 @@ public final class UdfxDriver {
     Class<?>[] ps = m.getParameterTypes();
     for (Class<?> p : ps) {
       if (p.isPrimitive()) {
-        throw new NotCallable("evaluate takes a primitive " + p.getName()
-            + "; what Hive does with a null for it is not replicated by the JVM runner");
+        // Spark's HiveSimpleUDF passes the value's box, which invoke
+        // unboxes, and null for NULL, where invoke throws
+        // IllegalArgumentException and the query fails (docs/semantics.md).
+        if (!HIVE_PRIMITIVES.contains(p.getName())) {
+          throw new NotCallable("evaluate takes a primitive " + p.getName()
+              + "; the JVM runner passes int, long, double, float, short, byte and boolean to Hive UDFs");
+        }
+        continue;
       }
       if (!(p == String.class || Number.class.isAssignableFrom(p) && p.getName().startsWith("java.lang.") || p == Boolean.class
           || WRITABLES.contains(p.getName()))) {
@@ -443,6 +449,10 @@ public final class UdfxDriver {
       return fromWritable(invoke(em, inst.get(), in));
     };
   }
+
+  /** The primitive parameters of a Hive simple UDF's evaluate that the JVM runner calls. */
+  static final java.util.Set<String> HIVE_PRIMITIVES = new java.util.HashSet<>(Arrays.asList(
+      "int", "long", "double", "float", "short", "byte", "boolean"));
 
   /** The Writable boxes Hive simple UDFs take and return (udf/java/types.go). */
   static final java.util.Set<String> WRITABLES = new java.util.HashSet<>(Arrays.asList(

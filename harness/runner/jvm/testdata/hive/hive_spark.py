@@ -36,7 +36,10 @@ for i, c in enumerate(cases):
             row = spark.sql("SELECT %s(CAST(%s AS %s))" % (name, lit, c["type"])).collect()[0]
             rows.append({"value": row[0]})
         except Exception as e:  # the query's failure is the row's result
-            rows.append({"error": str(e)[:4000]})
+            # The trace's causes name the exception the UDF raised.
+            text = str(e)
+            causes = [l for l in text.splitlines() if l.startswith("Caused by:")]
+            rows.append({"error": "\n".join([text[:4000]] + causes)})
     out[c["class"]] = rows
 with open(out_path, "w") as f:
     json.dump(out, f)
