@@ -147,7 +147,7 @@ func Translate(u *udf.UDF, src []byte) (*Result, error) {
 	if e == nil || t.declineLowerCase(body, e) {
 		return t.result(nil)
 	}
-	return t.result(t.skipNulls(e))
+	return t.result(t.hiveNullsThrow(t.skipNulls(e)))
 }
 
 func (t *tr) result(e ir.Expr) (*Result, error) {
@@ -307,7 +307,11 @@ func (t *tr) paramEnv(body *sitter.Node) (env, bool) {
 			return nil, false
 		}
 		nullable := !(t.u.NullSkipsCall && p.Primitive)
-		if t.u.Language != udf.Python && p.Primitive && !t.u.NullSkipsCall {
+		if t.u.Kind == udf.KindHiveUDF && p.Primitive {
+			// Hive's evaluate gets no value for NULL: the query fails
+			// before the body runs (hiveNullsThrow).
+			nullable = false
+		} else if t.u.Language != udf.Python && p.Primitive && !t.u.NullSkipsCall {
 			// A primitive parameter of a Java UDF1 or an untyped Scala
 			// function gets a default value for NULL; that is not
 			// modelled.
@@ -435,6 +439,22 @@ func (t *tr) skipNulls(e ir.Expr) ir.Expr {
 		return e
 	}
 	return &ir.If{Cond: cond, Then: &ir.Lit{T: t.u.Return}, Else: e}
+}
+
+// hiveNullsThrow reproduces Spark's HiveSimpleUDF for an evaluate with
+// primitive parameters: a NULL for one fails the query (Method.invoke's
+// IllegalArgumentException, wrapped in a HiveException) before the body
+// runs, whatever the other arguments.
+func (t *tr) hiveNullsThrow(e ir.Expr) ir.Expr {
+	if t.u.Kind != udf.KindHiveUDF {
+		return e
+	}
+	for i := len(t.u.Params) - 1; i >= 0; i-- {
+		if p := t.u.Params[i]; p.Primitive {
+			e = raiseWhereNull(&ir.Col{Name: p.Name, T: p.Type}, e, "IllegalArgumentException where the primitive "+p.Name+" of evaluate gets NULL")
+		}
+	}
+	return e
 }
 
 // strictIn reports whether e is NULL in Spark whenever column name is:
