@@ -119,21 +119,7 @@ func (t *tr) pyTry(s *sitter.Node, rest []*sitter.Node, e env) *binding {
 			return nil
 		}
 	}
-	catches := func(name string) bool {
-		if len(caught) == 0 {
-			return true
-		}
-		for _, c := range caught {
-			if c == name || c == "Exception" || c == "BaseException" {
-				return true
-			}
-		}
-		return false
-	}
-	if !catches("ValueError") {
-		t.decline(h, "except "+strings.Join(caught, ", "), "a handler that does not catch float()'s ValueError is not translated")
-		return nil
-	}
+	catches := func(name string) bool { return pyCatches(caught, name) }
 	if len(hbody) != 1 {
 		t.decline(h, "an except block of several statements", "not translated")
 		return nil
@@ -149,7 +135,14 @@ func (t *tr) pyTry(s *sitter.Node, rest []*sitter.Node, e env) *binding {
 		fn = t.text(parse.ChildByFieldName("function"))
 	}
 	if fn != "float" && fn != "int" || len(namedNonComment(parse.ChildByFieldName("arguments"))) != 1 {
-		t.decline(parse, "a try body other than float(...) or int(...)", "only float(...) or int(...) of one str with a fallback is translated")
+		res := t.pyTryExpr(h, caught, parse, fallback, e)
+		if res == nil || name == "" {
+			return res
+		}
+		return t.pyStmts(rest, e.with(name, *res))
+	}
+	if !catches("ValueError") {
+		t.decline(h, "except "+strings.Join(caught, ", "), "a handler that does not catch "+fn+"()'s ValueError is not translated")
 		return nil
 	}
 	ty, parseFn := tDouble, ir.PyFloatOrElse
@@ -160,8 +153,13 @@ func (t *tr) pyTry(s *sitter.Node, rest []*sitter.Node, e env) *binding {
 	if arg == nil {
 		return nil
 	}
-	if !isString(arg.e) || containsRaise(arg.e) {
-		t.decline(parse, fn+" of "+typeName(arg.e), "only "+fn+"() of a str that cannot raise on its own is translated")
+	if !isString(arg.e) {
+		t.decline(parse, fn+" of "+typeName(arg.e), "only "+fn+"() of a str is translated")
+		return nil
+	}
+	// What the argument raises is caught too: the fallback where it does.
+	argRaises := t.caughtRaises(parse, h, caught, arg.e)
+	if argRaises == nil {
 		return nil
 	}
 	fb := t.pyExpr(fallback, e)
@@ -194,11 +192,62 @@ func (t *tr) pyTry(s *sitter.Node, rest []*sitter.Node, e env) *binding {
 		}
 		v = &ir.If{Cond: &ir.IsNull{X: arg.e}, Then: none, Else: v}
 	}
+	if c := *argRaises; c != nil {
+		v = &ir.If{Cond: c, Then: fbe, Else: v}
+	}
 	res := &binding{e: v, nullable: fb.nullable || fb.e.Type() == nil}
 	if name == "" {
 		return res
 	}
 	return t.pyStmts(rest, e.with(name, *res))
+}
+
+// pyTryExpr is try: E except …: F for an E other than float() or int():
+// F where E raises an exception the clause catches, else E. Every raise
+// of E must be one the translator tracks (raiseCondition) and one the
+// clause catches; F must be of E's type or None, since a value of
+// another type would make the result's type depend on the row.
+func (t *tr) pyTryExpr(h *sitter.Node, caught []string, body, fallback *sitter.Node, e env) *binding {
+	b := t.pyExpr(body, e)
+	if b == nil {
+		return nil
+	}
+	raises := t.caughtRaises(body, h, caught, b.e)
+	if raises == nil {
+		return nil
+	}
+	if *raises == nil {
+		// Nothing in E raises: the handler never runs.
+		return b
+	}
+	fb := t.pyExpr(fallback, e)
+	if fb == nil {
+		return nil
+	}
+	ty := b.e.Type()
+	fbe := fb.e
+	switch ft := fbe.Type(); {
+	case ft == nil:
+		fbe = &ir.Lit{T: ty}
+	case ty == nil || !ft.Equal(ty):
+		t.decline(fallback, "a fallback of type "+typeName(fb.e)+" for "+typeName(b.e), "the result's type would depend on the input; only a fallback of the same type or None is translated")
+		return nil
+	}
+	return &binding{e: &ir.If{Cond: *raises, Then: fbe, Else: b.e}, nullable: b.nullable || fb.nullable || fb.e.Type() == nil}
+}
+
+// caughtRaises is the condition where x, the translation of the try body
+// n, raises an exception that the except clause h catches first (a nil
+// condition: never), or nil after a decline where udfx cannot tell what x
+// raises. An exception the clause does not catch goes through: x raises
+// it where the condition is false.
+func (t *tr) caughtRaises(n, h *sitter.Node, caught []string, x ir.Expr) *ir.Expr {
+	r, ok := raiseCondition(x, func(class string) bool { return pyCatches(caught, class) })
+	if !ok {
+		t.decline(n, "a try body that may raise where udfx does not track it", "only raises the translator models (None, a missing key or list index, a zero divisor) are caught; "+asciiSnippet(t.text(n))+" holds another")
+		return nil
+	}
+	return &r.caught
 }
 
 // tryForm matches the try and except statements: (return E, return F)

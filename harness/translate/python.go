@@ -924,13 +924,23 @@ func (t *tr) pySplit(n *sitter.Node, e env) ir.Expr {
 	if recv == nil {
 		return nil
 	}
-	if !isString(recv.e) || recv.nullable {
-		t.decline(n, "split of "+typeName(recv.e)+" that may be None", "CPython raises AttributeError for None; check `is None` first")
+	if !isString(recv.e) {
+		t.decline(n, "split of "+typeName(recv.e), "only str.split is translated")
 		return nil
 	}
+	split := t.pySplitOf(n, recv.e, args, e)
+	if recv.nullable {
+		// AttributeError on None, as CPython raises.
+		return t.throwOnNull(n, recv.e, split)
+	}
+	return split
+}
+
+// pySplitOf is str.split(args) on recv, not None.
+func (t *tr) pySplitOf(n *sitter.Node, recv ir.Expr, args []*sitter.Node, e env) ir.Expr {
 	if len(args) == 0 {
 		t.pythonUnicode = pycase.Unicode()
-		return &ir.Call{Fn: ir.PySplitWords, Args: []ir.Expr{recv.e, &ir.Lit{T: tString, Value: pyWhitespace}}, T: udf.ArrayOf(tString)}
+		return &ir.Call{Fn: ir.PySplitWords, Args: []ir.Expr{recv, &ir.Lit{T: tString, Value: pyWhitespace}}, T: udf.ArrayOf(tString)}
 	}
 	if len(args) != 1 {
 		t.decline(n, "str.split with maxsplit", "not translated")
@@ -945,7 +955,7 @@ func (t *tr) pySplit(n *sitter.Node, e env) ir.Expr {
 		t.decline(args[0], "str.split separator "+t.text(args[0]), "only a non-empty literal separator is translated")
 		return nil
 	}
-	return &ir.Call{Fn: ir.PySplit, Args: []ir.Expr{recv.e, l}, T: udf.ArrayOf(tString)}
+	return &ir.Call{Fn: ir.PySplit, Args: []ir.Expr{recv, l}, T: udf.ArrayOf(tString)}
 }
 
 // pyBoolOp is `a or b` and `a and b` as values: Python returns an

@@ -281,3 +281,40 @@ def shout(s: str) -> str:
 def norm_key(s: str) -> str:
     # Final sigma: "ΟΔΟΣ" is "οδος" with a final ς.
     return s.strip().lower() if s else ""
+
+
+@udf("bigint")
+def ticket_no(s: str) -> int:
+    # None (AttributeError), no "-" (IndexError) and a field that is no
+    # int (ValueError) all give -1.
+    try:
+        return int(s.split("-")[1])
+    except (IndexError, ValueError, AttributeError):
+        return -1
+
+
+@udf("string")
+def last_field(s: str) -> str:
+    # LookupError catches IndexError; None is not caught: AttributeError.
+    try:
+        return s.split(",")[-1].strip()
+    except LookupError:
+        return "?"
+
+
+@udf("string")
+def lower_or_none(s: str) -> str:
+    try:
+        return s.lower()
+    except AttributeError:
+        return None
+
+
+@udf("string")
+def second_field(s: str) -> str:
+    # Only ValueError is caught, which nothing raises: the IndexError
+    # goes through.
+    try:
+        return s.split(",")[1]
+    except ValueError:
+        return ""
