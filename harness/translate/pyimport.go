@@ -198,7 +198,20 @@ func (t *tr) pyModulePath(module string) (string, error) {
 			return cand, nil
 		}
 	}
+	if top, _, _ := strings.Cut(rel, "."); module == rel && pyStdlib[top] {
+		return "", fmt.Errorf("%s is CPython's standard library: of it only the calls docs/translator.md lists are translated", module)
+	}
 	return "", fmt.Errorf("module %s is not found beside %s", module, t.path())
+}
+
+// pyStdlib are the standard library's modules UDFs import most, which no
+// repository file defines: a name from them is not a module of the
+// repository that udfx failed to find.
+var pyStdlib = map[string]bool{
+	"datetime": true, "math": true, "re": true, "json": true, "os": true, "sys": true, "time": true,
+	"string": true, "decimal": true, "collections": true, "itertools": true, "functools": true,
+	"hashlib": true, "uuid": true, "urllib": true, "typing": true, "calendar": true, "random": true,
+	"unicodedata": true, "base64": true, "zoneinfo": true, "statistics": true, "operator": true,
 }
 
 func fileExists(p string) bool {
