@@ -42,6 +42,10 @@ var gapCases = []sparkCase{
 	{"url_decode('%Ｆ0%９Ｆ%98%ｂ0')", `string "😰"`, ""},
 	{"url_decode('%-٠%+٣')", `string "\x00\x03"`, ""},
 	{"url_decode(';%ॱV')", "ERR CANNOT_DECODE_URL", ""},
+	{"try_url_decode('%zz')", "string NULL", ""},
+	{"try_url_decode('abc%2')", "string NULL", ""},
+	{"try_url_decode('a+b%20c')", `string "a b c"`, ""},
+	{"try_url_decode('%E2%82x')", `string "�x"`, ""},
 	// format_number
 	{"format_number(0.015D, 2)", `string "0.01"`, ""},
 	{"format_number(0.025D, 2)", `string "0.03"`, ""},

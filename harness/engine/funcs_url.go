@@ -10,6 +10,7 @@ import (
 var urlFuncs = []funcDef{
 	{"url_encode", 1, 1, strFn("s", tString, urlEncodeRow), nil},
 	{"url_decode", 1, 1, strFn("s", tString, urlDecodeRow), nil},
+	{"try_url_decode", 1, 1, strFn("s", tString, tryURLDecodeRow), nil},
 }
 
 // url_encode and url_decode were checked against real Spark 4.1.1 (pyspark
@@ -41,6 +42,16 @@ func urlEncodeRow(v []any) (any, *RowError) {
 }
 
 func urlDecodeRow(v []any) (any, *RowError) { return urlDecode(v[0].(string)) }
+
+// tryURLDecodeRow is try_url_decode: NULL where url_decode fails with
+// CANNOT_DECODE_URL (Spark 4.1.1: UrlDecode with failOnError off).
+func tryURLDecodeRow(v []any) (any, *RowError) {
+	r, err := urlDecode(v[0].(string))
+	if err != nil && err.Condition == "CANNOT_DECODE_URL" {
+		return nil, nil
+	}
+	return r, err
+}
 
 func errDecodeURL(s string) *RowError {
 	return rowErr(classIllegalArg, "CANNOT_DECODE_URL", "The provided URL cannot be decoded: %s. Please ensure that the URL is properly formatted and try again.", s)

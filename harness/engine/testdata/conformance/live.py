@@ -69,7 +69,7 @@ EXTRA = [
         "character_length(s)", "len(s)", "ucase(s)", "lcase(s)", "btrim(s)", "btrim(s, 'a ')",
         "char(length(s))", "TRIM(BOTH 'a' FROM s)", "TRIM(LEADING ' ' FROM s)", "TRIM(TRAILING FROM s)",
         "SUBSTRING(s FROM 2 FOR 3)", "s IS DISTINCT FROM 'a'", "s IS NOT DISTINCT FROM ''",
-        "url_encode(s)", "url_decode(s)", "startswith(s, 'a')", "endswith(s, ' ')", "contains(s, 'e')",
+        "url_encode(s)", "url_decode(s)", "try_url_decode(s)", "startswith(s, 'a')", "endswith(s, ' ')", "contains(s, 'e')",
         "space(length(s) % 7)", "concat_ws('-', s, NULL, s)", "concat_ws(',', split(s, ' '))",
         "array_join(split(s, ' '), '|')", "reverse(s)", "ascii(s)", "octet_length(s)",
         "s::int", "s::double", "s::date", "s::boolean", "s::decimal(10,2)", "s::timestamp", "s::bigint",
