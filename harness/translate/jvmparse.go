@@ -32,6 +32,12 @@ import (
 // Throwable, NullPointerException, Scala's case _ and NonFatal, Try)
 // would catch that too, so there the argument must not throw.
 
+//
+// URLDecoder.decode(x, "UTF-8") (or StandardCharsets.UTF_8) is a parse of
+// its own kind: it throws IllegalArgumentException on a malformed
+// %-escape, which a catch of NumberFormatException does not catch, and
+// NullPointerException on null.
+
 // parseKind is what a parse call parses.
 type parseKind int
 
@@ -39,13 +45,23 @@ const (
 	parsesInt parseKind = iota
 	parsesLong
 	parsesDouble
+	parsesURLDecode
 )
 
 // caught is what a catch clause catches of a parse and its argument.
 type caught struct {
 	nfe bool // NumberFormatException: the parse's failure
+	iae bool // IllegalArgumentException: URLDecoder.decode's failure
 	npe bool // NullPointerException: Double.parseDouble(null)
 	any bool // every exception, the argument's as well
+}
+
+// catches reports whether c catches the failure of a parse of kind.
+func (c caught) catches(kind parseKind) bool {
+	if kind == parsesURLDecode {
+		return c.iae
+	}
+	return c.nfe
 }
 
 // catchOf classifies the exception classes a catch names; ok is false
@@ -53,18 +69,22 @@ type caught struct {
 func catchOf(classes []string) (c caught, ok bool) {
 	for _, cl := range classes {
 		switch strings.TrimPrefix(strings.TrimSpace(cl), "java.lang.") {
-		case "NumberFormatException", "IllegalArgumentException":
+		case "NumberFormatException":
 			c.nfe = true
+		case "IllegalArgumentException":
+			c.nfe, c.iae = true, true
 		case "NullPointerException":
 			c.npe = true
 		case "Exception", "RuntimeException", "Throwable":
 			c.any = true
+		case "UnsupportedEncodingException", "java.io.UnsupportedEncodingException":
+			// Checked, and never thrown for UTF-8.
 		default:
 			return caught{}, false
 		}
 	}
 	if c.any {
-		c.nfe, c.npe = true, true
+		c.nfe, c.iae, c.npe = true, true, true
 	}
 	return c, true
 }
@@ -84,6 +104,13 @@ func (t *tr) parseCall(n *sitter.Node) (arg *sitter.Node, kind parseKind) {
 		} else if fn := n.ChildByFieldName("function"); fn != nil && fn.Kind() == "field_expression" {
 			obj, name = fn.ChildByFieldName("value"), fn.ChildByFieldName("field")
 			args = namedNonComment(n.ChildByFieldName("arguments"))
+		}
+		if n.Kind() == "method_invocation" && obj != nil && name != nil && len(args) == 2 &&
+			strings.TrimPrefix(t.text(obj), "java.net.") == "URLDecoder" && t.text(name) == "decode" {
+			switch strings.TrimPrefix(t.text(args[1]), "java.nio.charset.") {
+			case `"UTF-8"`, `"utf-8"`, `"UTF8"`, "StandardCharsets.UTF_8":
+				return args[0], parsesURLDecode
+			}
 		}
 		if obj == nil || name == nil || len(args) != 1 {
 			return nil, 0
@@ -126,7 +153,7 @@ func (t *tr) parseOrElse(n, x *sitter.Node, kind parseKind, c caught, fb *bindin
 			"the catch gives the fallback for that too; not translated")
 		return nil
 	}
-	ty := map[parseKind]*udf.Type{parsesInt: tInt, parsesLong: tLong, parsesDouble: tDouble}[kind]
+	ty := map[parseKind]*udf.Type{parsesInt: tInt, parsesLong: tLong, parsesDouble: tDouble, parsesURLDecode: tString}[kind]
 	f := fb.e
 	switch {
 	case f.Type() == nil:
@@ -139,6 +166,13 @@ func (t *tr) parseOrElse(n, x *sitter.Node, kind parseKind, c caught, fb *bindin
 	default:
 		t.decline(n, what+" with a fallback of "+typeName(f), "the fallback must be of the parse's type or null")
 		return nil
+	}
+	if kind == parsesURLDecode {
+		var res ir.Expr = &ir.Call{Fn: ir.JVMURLDecodeOrElse, Args: []ir.Expr{xb.e, f}, T: ty}
+		if !c.npe && xb.nullable {
+			res = raiseWhereNull(xb.e, res, "NullPointerException where "+t.text(x)+" is URL-decoded and is null")
+		}
+		return &binding{e: res, nullable: fb.nullable || fb.e.Type() == nil}
 	}
 	var res ir.Expr = &ir.Call{Fn: ir.JVMParseOrElse, Args: []ir.Expr{xb.e, f}, T: ty}
 	if kind == parsesDouble && !c.npe {
@@ -196,10 +230,6 @@ func (t *tr) javaTry(s *sitter.Node, e env) *binding {
 		}
 	}
 	c, ok := catchOf(strings.Split(classes, "|"))
-	if !ok || !c.nfe {
-		t.decline(param, "catch ("+classes+")", "only a catch of NumberFormatException, IllegalArgumentException, NullPointerException, Exception, RuntimeException or Throwable that catches the parse's NumberFormatException is translated")
-		return nil
-	}
 	box := ""
 	if body.Kind() == "object_creation_expression" {
 		ty := t.text(body.ChildByFieldName("type"))
@@ -213,6 +243,14 @@ func (t *tr) javaTry(s *sitter.Node, e env) *binding {
 	x, kind := t.parseCall(body)
 	if x == nil {
 		t.decline(body, "Java try_statement", form)
+		return nil
+	}
+	if !ok || !c.catches(kind) {
+		t.decline(param, "catch ("+classes+")", "only a catch of NumberFormatException, IllegalArgumentException, NullPointerException, Exception, RuntimeException or Throwable that catches the parse's NumberFormatException (URLDecoder.decode's IllegalArgumentException) is translated")
+		return nil
+	}
+	if kind == parsesURLDecode && box != "" {
+		t.decline(body, "new "+box+" of URLDecoder.decode", "not translated")
 		return nil
 	}
 	fb := t.javaExpr(fallback, e)

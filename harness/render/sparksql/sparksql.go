@@ -555,6 +555,11 @@ func stringCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err 
 		}
 		b.WriteString(sql)
 		return true, nil
+	case ir.JVMURLDecodeOrElse:
+		// try_url_decode is NULL exactly where url_decode throws (and on
+		// NULL); the fallback is evaluated only there.
+		b.WriteString("coalesce(try_url_decode(" + args[0] + "), " + args[1] + ")")
+		return true, nil
 	case ir.JVMParseOrElse:
 		if ir.IsDouble(e.T) {
 			b.WriteString(jdkcase.ParseDoubleSQL(args[0], args[1]))

@@ -379,6 +379,12 @@ const (
 	// NullPointerException (a translation that does not catch that
 	// raises first).
 	JVMParseOrElse Func = "jvm-parse-or-else"
+	// JVMURLDecodeOrElse is URLDecoder.decode(Args[0], UTF-8) where it
+	// returns and Args[1] where it throws IllegalArgumentException (a
+	// malformed %-escape) or, on null, NullPointerException: a try whose
+	// catch catches those. Spark's url_decode is that call on the same
+	// JVM classes.
+	JVMURLDecodeOrElse Func = "jvm-url-decode-or-else"
 	// StartsWith, EndsWith and Contains are String.startsWith/endsWith/
 	// contains and Python's str.startswith/endswith and `in`.
 	StartsWith Func = "startswith"
