@@ -17,7 +17,7 @@ var builtinFunctions string
 // RAPIDS GPU expression names. Each one was seen in a printed plan.
 var printedOnly = []string{
 	"hashpartitioning", "rangepartitioning", "roundrobinpartitioning", "singlepartition",
-	"knownfloatingpointnormalized", "knownnotnull", "assertnotnull", "staticinvoke", "invoke",
+	"knownfloatingpointnormalized", "knownnotnull", "assertnotnull", "staticinvoke", "static_invoke", "invoke",
 	"newinstance", "promote_precision", "checkoverflow", "makedecimal", "unscaledvalue",
 	"dynamicpruningexpression", "might_contain", "toprettystring", "lambdafunction",
 	"namedlambdavariable", "windowspecdefinition", "specifiedwindowframe", "unboundedpreceding$",

@@ -247,6 +247,8 @@ func TestUDFCalls(t *testing.T) {
 		{"gpuhashpartitioning(k#2, 200, Murmur3Mode), [partial_gpucount(1, false), gpubasicsum(v#5, DoubleType, false)]", nil},
 		{"[concat(city#1, 'f(x)') AS c#2]", nil},
 		{"[my_udf(1) AS c#2]", []string{"ScalaUDF:my_udf"}},
+		// Spark 4.1.1 prints url_decode and try_url_decode so.
+		{"Project [static_invoke(UrlCodec.decode(cast(id#0L as string), false)) AS x#1]", nil},
 		// Spark 4.1.1 prints TRY_CAST inside a lambda so.
 		{"Project [try_cast(lambda udfx_p#1737 as double) AS d#2]", nil},
 	}
