@@ -156,6 +156,18 @@ type Lift struct {
 	// the class the lambda reads the same members, imports and package.
 	Field string `json:"field,omitempty"`
 	At    int    `json:"at,omitempty"`
+	// Fields are the fields of every lambda of the file lifted so, this
+	// one's included: each copy of the file holds all of them, since a
+	// JVM (Spark's session) that loads the class of one copy uses it for
+	// every UDF of the file.
+	Fields []JavaField `json:"fields,omitempty"`
+}
+
+// JavaField is a field declaration inserted into a copy of a Java file
+// at byte offset At.
+type JavaField struct {
+	Decl string `json:"decl"`
+	At   int    `json:"at"`
 }
 
 // FlowType is the type of one argument of a call and where it is written

@@ -59,23 +59,31 @@ func Lifted(u *udf.UDF) bool {
 	return u.Lift != nil && len(u.Lift.Captures) == 0 && (u.Language == udf.Scala || u.Lift.Field != "")
 }
 
-// liftedJava is the Java file's source src with the static field that
-// holds u inserted into u's class (udf.Lift), or nil when u is not a
-// lifted Java lambda or src is no longer the source the scan read. The
-// field goes on the line of the class's closing brace, so that the lines
-// before it keep their numbers in the compiler's and the JVM's messages.
+// liftedJava is the Java file's source src with the static fields that
+// hold its lifted lambdas inserted into their classes (udf.Lift.Fields,
+// u's among them), or nil when u is not a lifted Java lambda or src is no
+// longer the source the scan read. Each field goes on the line of its
+// class's closing brace, so that the lines before it keep their numbers
+// in the compiler's and the JVM's messages.
 func liftedJava(u *udf.UDF, src []byte) []byte {
 	if u == nil || u.Language != udf.Java || !Lifted(u) {
 		return nil
 	}
-	at := u.Lift.At
-	if at < 0 || at >= len(src) || src[at] != '}' {
-		return nil
+	fields := u.Lift.Fields
+	if len(fields) == 0 {
+		fields = []udf.JavaField{{Decl: u.Lift.Field, At: u.Lift.At}}
 	}
-	out := make([]byte, 0, len(src)+len(u.Lift.Field)+2)
-	out = append(out, src[:at]...)
-	out = append(out, ' ')
-	out = append(out, u.Lift.Field...)
-	out = append(out, ' ')
-	return append(out, src[at:]...)
+	out := make([]byte, 0, len(src)+256)
+	prev := 0
+	for _, f := range fields {
+		if f.At < prev || f.At >= len(src) || src[f.At] != '}' {
+			return nil
+		}
+		out = append(out, src[prev:f.At]...)
+		out = append(out, ' ')
+		out = append(out, f.Decl...)
+		out = append(out, ' ')
+		prev = f.At
+	}
+	return append(out, src[prev:]...)
 }

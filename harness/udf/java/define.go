@@ -275,6 +275,7 @@ func (fl *file) udfs() []udf.UDF {
 		e.u.Finish()
 		out = append(out, e.u)
 	}
+	liftTogether(out)
 	udf.SortUDFs(out)
 	return out
 }

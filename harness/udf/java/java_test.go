@@ -674,4 +674,18 @@ class Jobs {
 	assert.Empty(t, lifts["plus_one"].Captures, "an instance method's lambda that reads no member")
 	assert.Nil(t, lifts["not-a-name"], "a registered name that cannot name a field")
 	assert.Nil(t, lifts["field"], "a field's lambda is reachable as it is")
+
+	// Every liftable lambda's copy of the file holds all their fields.
+	var decls []string
+	for _, f := range twice.Fields {
+		assert.Equal(t, closing, f.At)
+		decls = append(decls, f.Decl)
+	}
+	assert.Equal(t, []string{
+		"static final UDF1<Integer, Integer> plus_one = v -> v + 1;",
+		"static final UDF1<Integer, Integer> twice = v -> v * K;",
+		"static final UDF1<String, Integer> len = s -> { int n = s.length(); return n; };",
+	}, decls)
+	assert.Equal(t, twice.Fields, lifts["len"].Fields)
+	assert.Empty(t, lifts["scaled"].Fields, "a lambda that reads a local is no field")
 }

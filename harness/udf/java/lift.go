@@ -68,6 +68,43 @@ func (fl *file) liftOf(e *entry) *udf.Lift {
 	return lift
 }
 
+// liftTogether gives each liftable lambda of a file the fields of all of
+// them (udf.Lift.Fields). Two lambdas of one name cannot both be fields:
+// neither is lifted.
+func liftTogether(us []udf.UDF) {
+	liftable := func(u *udf.UDF) bool {
+		return u.Lift != nil && u.Lift.Field != "" && len(u.Lift.Captures) == 0
+	}
+	names := map[string]int{}
+	for i := range us {
+		if liftable(&us[i]) {
+			names[us[i].Name]++
+		}
+	}
+	var fields []udf.JavaField
+	for i := range us {
+		if !liftable(&us[i]) {
+			continue
+		}
+		if names[us[i].Name] > 1 {
+			us[i].Lift = nil
+			continue
+		}
+		fields = append(fields, udf.JavaField{Decl: us[i].Lift.Field, At: us[i].Lift.At})
+	}
+	sort.Slice(fields, func(a, b int) bool {
+		if fields[a].At != fields[b].At {
+			return fields[a].At < fields[b].At
+		}
+		return fields[a].Decl < fields[b].Decl
+	})
+	for i := range us {
+		if liftable(&us[i]) {
+			us[i].Lift.Fields = fields
+		}
+	}
+}
+
 // captures are the locals of the methods and lambdas around n (up to
 // method) that n reads, and "this" when n reads its instance in a method
 // that is not static.
