@@ -561,3 +561,23 @@ def page_of(position: int, page_size: int) -> int:
     if position is None or page_size is None:
         return None
     return position % page_size
+
+
+# The number after the dash of an order id, -1 where there is none: the
+# except catches None's AttributeError, a missing field's IndexError and
+# int()'s ValueError.
+@udf("bigint")
+def order_seq(order_id: str) -> int:
+    try:
+        return int(order_id.split("-")[1])
+    except (IndexError, ValueError, AttributeError):
+        return -1
+
+
+# A region code lower-cased, None kept by catching what None raises.
+@udf("string")
+def region_key(region: str) -> str:
+    try:
+        return region.strip().lower()
+    except AttributeError:
+        return None

@@ -617,3 +617,17 @@ class Utf8Size implements UDF1<String, Integer> {
     return s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
   }
 }
+
+class QueryParam implements UDF1<String, String> {
+  @Override
+  public String call(String raw) {
+    if (raw == null) {
+      return null;
+    }
+    try {
+      return java.net.URLDecoder.decode(raw, "UTF-8");
+    } catch (java.io.UnsupportedEncodingException | IllegalArgumentException e) {
+      return raw;
+    }
+  }
+}
