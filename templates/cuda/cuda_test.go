@@ -358,7 +358,16 @@ func TestHostDifferentialHandIR(t *testing.T) {
 	floatOps := &ir.If{Cond: anyNull(f, n), Then: lit(dbl(), nil), Else: bin(ir.DoubleAdd,
 		bin(ir.DoubleMul, &ir.Cast{Kind: ir.Widen, X: f, To: dbl()}, lit(dbl(), 3.0)),
 		&ir.Cast{Kind: ir.Widen, X: n, To: dbl()})}
-	for name, e := range map[string]ir.Expr{"LongOps": longOps, "FloatOps": floatOps} {
+	// v != null && v > 0 || w == null || w < -5: the right operand of &&
+	// is NULL where v is, and AND/OR decide without it there.
+	v, w := col("v", i64()), col("w", i64())
+	and := func(op ir.Op, l, r ir.Expr) ir.Expr { return &ir.Binary{Op: op, L: l, R: r, T: boo()} }
+	positive := and(ir.Or,
+		and(ir.Or,
+			and(ir.And, &ir.Unary{Op: ir.Not, X: &ir.IsNull{X: v}, T: boo()}, and(ir.Gt, v, lit(i64(), int64(0)))),
+			&ir.IsNull{X: w}),
+		and(ir.Lt, w, lit(i64(), int64(-5))))
+	for name, e := range map[string]ir.Expr{"LongOps": longOps, "FloatOps": floatOps, "Positive": positive} {
 		t.Run(name, func(t *testing.T) {
 			u := loaded(t, filepath.Join("testdata", "ops", name+".java"), name)
 			agree(t, u, e, rowsOf(t, u, 10_000))

@@ -418,9 +418,13 @@ func (g *gen) binary(e *ir.Binary) (val, error) {
 		if err != nil {
 			return val{}, err
 		}
-		op := map[ir.Op]string{ir.And: "LOGICAL_AND", ir.Or: "LOGICAL_OR"}[e.Op]
-		// The IR guarantees non-NULL operands; evaluating both sides is
-		// exact because no rendered operation can fail.
+		// Spark's three-valued AND and OR (false AND NULL is false, true
+		// OR NULL is true), which are the IR's short-circuit && and ||
+		// where the right operand is NULL only where the left one decides
+		// (x != null && x > 0); cuDF's LOGICAL_AND would give NULL there.
+		// Evaluating both sides is exact because no rendered operation
+		// can fail.
+		op := map[ir.Op]string{ir.And: "NULL_LOGICAL_AND", ir.Or: "NULL_LOGICAL_OR"}[e.Op]
 		return g.op(l, r, op, "DType.BOOL8", e.T), nil
 	case ir.PyFloatDiv:
 		return val{}, renderErr("Python float division (cuDF cannot raise ZeroDivisionError)")

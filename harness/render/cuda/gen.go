@@ -335,10 +335,26 @@ func (g *gen) binary(e *ir.Binary) (operand, error) {
 		return infix(string(e.Op))
 	case ir.And, ir.Or:
 		if e.T.Kind == udf.Boolean {
-			return infix(string(e.Op))
+			return g.logic(e.Op, l, r)
 		}
 	}
 	return operand{}, renderErr(fmt.Sprintf("the operator %s on %s", e.Op, e.T))
+}
+
+// logic is AND and OR as Spark's three-valued logic gives them, which
+// the translator's short-circuit && and || are where the left operand is
+// never NULL: false AND NULL is false and true OR NULL is true, so the
+// right operand's NULL (x > 0 where x is NULL, after x != null &&) does
+// not make the result NULL.
+func (g *gen) logic(op ir.Op, l, r operand) (operand, error) {
+	lv, rv := "("+l.OK+" && "+l.Val+")", "("+r.OK+" && "+r.Val+")"
+	if op == ir.And {
+		// Decided false by either side; else valid only where both are.
+		decided := "((" + l.OK + " && !" + l.Val + ") || (" + r.OK + " && !" + r.Val + "))"
+		return g.emit(udf.Prim(udf.Boolean), "("+lv+" && "+rv+")", "("+decided+" || ("+l.OK+" && "+r.OK+"))")
+	}
+	decided := "(" + lv + " || " + rv + ")"
+	return g.emit(udf.Prim(udf.Boolean), decided, "("+decided+" || ("+l.OK+" && "+r.OK+"))")
 }
 
 func (g *gen) cast(e *ir.Cast) (operand, error) {

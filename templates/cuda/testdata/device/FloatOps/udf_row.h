@@ -13,8 +13,8 @@ __host__ __device__ inline bool udfx_row(float in0, bool in0_valid /* f */, int3
   const bool v1 = !(in0_valid);
   const bool k2 = true;
   const bool v2 = !(in1_valid);
-  const bool k3 = k1 && k2;
-  const bool v3 = (v1 || v2);
+  const bool k3 = (((k1 && v1) || (k2 && v2)) || (k1 && k2));
+  const bool v3 = ((k1 && v1) || (k2 && v2));
   const bool k4 = in0_valid;
   const double v4 = (double)in0;
   const bool k5 = k4;

@@ -13,8 +13,8 @@ __host__ __device__ inline bool udfx_row(double in0, bool in0_valid /* x */, int
   const bool v1 = !(in0_valid);
   const bool k2 = true;
   const bool v2 = !(in1_valid);
-  const bool k3 = k1 && k2;
-  const bool v3 = (v1 || v2);
+  const bool k3 = (((k1 && v1) || (k2 && v2)) || (k1 && k2));
+  const bool v3 = ((k1 && v1) || (k2 && v2));
   const bool k4 = in0_valid;
   const double v4 = (in0 * 0x1p+01);
   const bool k5 = in1_valid;
