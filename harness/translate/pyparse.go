@@ -217,7 +217,7 @@ func (t *tr) pyTryExpr(h *sitter.Node, caught []string, body, fallback *sitter.N
 		return nil
 	}
 	if *raises == nil {
-		// Nothing in E raises: the handler never runs.
+		// Nothing E raises is caught: the handler never runs.
 		return b
 	}
 	fb := t.pyExpr(fallback, e)
