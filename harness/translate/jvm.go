@@ -291,6 +291,23 @@ func (t *tr) jvmMath(n *sitter.Node, name string, args []ir.Expr) ir.Expr {
 	return nil
 }
 
+// maxTake bounds the count of a translated take: its SQL tries each
+// prefix length from n/2 to n.
+const maxTake = 64
+
+// lenArg is the one int literal argument of a call.
+func lenArg(args []ir.Expr) (int64, bool) {
+	if len(args) != 1 {
+		return 0, false
+	}
+	l, ok := args[0].(*ir.Lit)
+	if !ok || l.T == nil || !ir.IsIntegral(l.T) {
+		return 0, false
+	}
+	v, ok := l.Value.(int64)
+	return v, ok
+}
+
 // jvmStringMethod translates the String methods that are exact.
 func (t *tr) jvmStringMethod(n *sitter.Node, name string, recv ir.Expr, args []ir.Expr) ir.Expr {
 	switch name {
@@ -332,6 +349,17 @@ func (t *tr) jvmStringMethod(n *sitter.Node, name string, recv ir.Expr, args []i
 		}
 	case "charAt":
 		t.decline(n, "String."+name, "the JVM counts UTF-16 code units, Spark counts code points, and a char may be half of a surrogate pair")
+		return nil
+	case "take":
+		// Scala's StringOps.take: UTF-16 code units, a lone high
+		// surrogate where n cuts a pair (ir.JVMTake).
+		if l, ok := lenArg(args); ok && t.u.Language == udf.Scala && l <= maxTake {
+			if l < 0 {
+				l = 0
+			}
+			return &ir.Call{Fn: ir.JVMTake, Args: []ir.Expr{recv, &ir.Lit{T: tInt, Value: l}}, T: tString}
+		}
+		t.decline(n, "String.take", fmt.Sprintf("only a literal count up to %d is translated", maxTake))
 		return nil
 	case "trim", "strip", "stripLeading", "stripTrailing":
 		if len(args) == 0 {

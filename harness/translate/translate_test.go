@@ -93,6 +93,9 @@ func TestScalaDeclined(t *testing.T) {
 	// String.length counts UTF-16 units: code points plus one per
 	// supplementary code point.
 	proved(t, scalaFile, "StrLen", "")
+	// take(n) cuts UTF-16 units; a cut pair's high half is '?' in Spark.
+	proved(t, scalaFile, "Take3", "")
+	proved(t, scalaFile, "Take1", "")
 	// ... but one whose branch tested the divisor for zero is Spark's /
 	// (-0.0 == 0.0 in both; NaN divides to NaN).
 	proved(t, "testdata/Declines.scala", "RatioOrNull", "")

@@ -598,6 +598,13 @@ func stringCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err 
 		}
 		fmt.Fprintf(b, "CASE WHEN char_length(%[1]s) >= %[2]d THEN substring(%[1]s, %[3]d, 1) ELSE raise_error('udfx: the original throws IndexError (string index out of range)') END", args[0], need, pos)
 		return true, nil
+	case ir.JVMTake:
+		n, ok := e.Args[1].(*ir.Lit)
+		if !ok {
+			return true, sqlErr("take of a count that is not a literal")
+		}
+		b.WriteString(jvmTakeSQL(args[0], n.Value.(int64)))
+		return true, nil
 	case ir.UTF16Length:
 		// The class matches whole code points, in Java's regex as in
 		// the engine's.
@@ -995,4 +1002,33 @@ func trimSQL(s, set string, leading, trailing bool) string {
 		alts = append(alts, class.String()+`\\z`)
 	}
 	return "regexp_replace(" + s + ", '" + strings.Join(alts, "|") + "', '')"
+}
+
+// jvmTakeSQL is the first n UTF-16 code units of s (ir.JVMTake): the
+// first k code points for the largest k whose UTF-16 length is at most
+// n, which lies between n/2 and n (k+1 code points are at most 2k+2
+// units, more than n), and '?' for the high surrogate where
+// that length is n - 1 and a code point follows (it must be
+// supplementary, or k were larger). Without a supplementary code point
+// units are code points.
+func jvmTakeSQL(s string, n int64) string {
+	if n <= 0 {
+		return "''"
+	}
+	u16 := func(x string) string {
+		return "(char_length(" + x + ") + char_length(regexp_replace(" + x + ", '[^\\\\x{10000}-\\\\x{10FFFF}]', '')))"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "CASE WHEN NOT (%s RLIKE '[\\\\x{10000}-\\\\x{10FFFF}]') THEN substring(%s, 1, %d)", s, s, n)
+	for k := n; k >= n/2; k-- {
+		prefix := fmt.Sprintf("substring(%s, 1, %d)", s, k)
+		fmt.Fprintf(&b, " WHEN %s <= %d THEN ", u16(prefix), n)
+		if k == n {
+			b.WriteString(prefix)
+			continue
+		}
+		fmt.Fprintf(&b, "concat(%s, IF(%s = %d AND char_length(%s) > %d, '?', ''))", prefix, u16(prefix), n-1, s, k)
+	}
+	b.WriteString(" END")
+	return b.String()
 }

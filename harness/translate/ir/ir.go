@@ -288,6 +288,11 @@ const (
 	// UTF16Length is String.length on the JVM: UTF-16 code units, i.e.
 	// code points plus one for each supplementary code point.
 	UTF16Length Func = "utf16-length"
+	// JVMTake is Scala's s.take(n) for a literal n >= 0: the first n
+	// UTF-16 code units (all of s where it is shorter). Where unit n
+	// falls inside a surrogate pair the result ends with its high half,
+	// which Spark stores as '?', as it stores every lone surrogate.
+	JVMTake Func = "jvm-take"
 	// CPIndexOf is the code-point index of the first occurrence of the
 	// non-empty string Args[1] in Args[0], at or after the code-point
 	// index Args[2] when given (a negative one counts as 0), or -1.

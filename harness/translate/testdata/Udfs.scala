@@ -80,3 +80,13 @@ class LongDiv extends Function2[Long, Long, Long] with Serializable {
   // A divisor that may be -1: Long.MinValue / -1 wraps to Long.MinValue.
   override def apply(a: Long, b: Long): Long = a / b + a % b
 }
+
+// take counts UTF-16 units: take(3) of "😀😀" is the first emoji and the
+// high half of the second, which Spark stores as '?'.
+class Take3 extends Function1[String, String] with Serializable {
+  override def apply(s: String): String = if (s == null) null else s.take(3)
+}
+
+class Take1 extends Function1[String, String] with Serializable {
+  override def apply(s: String): String = if (s == null) "" else s.take(1)
+}
