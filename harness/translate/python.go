@@ -639,6 +639,9 @@ func (t *tr) pyCall(n *sitter.Node, e env) *binding {
 		t.decline(n, "math.sqrt", "CPython raises ValueError for a negative argument where Spark's sqrt gives NaN")
 		return nil
 	case "math.floor", "math.ceil", "round", "int":
+		if fn == "round" && len(argNodes) == 2 {
+			return lit(t.pyRoundDigits(n, argNodes, e))
+		}
 		if len(argNodes) == 1 && t.u.Return != nil && t.u.Return.Kind == udf.Long {
 			x := t.pyValue(argNodes[0], e)
 			if x == nil {
@@ -703,6 +706,30 @@ func (t *tr) pyCall(n *sitter.Node, e env) *binding {
 	}
 	t.decline(n, "call of "+fn, "not translated")
 	return nil
+}
+
+// pyRoundDigits translates round(x, k) of a float x and a literal k
+// from 0 to 10 (ir.PyRoundDigits). round of None raises TypeError; of
+// an int it returns the int, which this float result does not cover.
+func (t *tr) pyRoundDigits(n *sitter.Node, argNodes []*sitter.Node, e env) ir.Expr {
+	k := t.pyValue(argNodes[1], e)
+	if k == nil {
+		return nil
+	}
+	kl, isLit := k.(*ir.Lit)
+	if !isLit || !ir.IsIntegral(kl.T) || kl.Value == nil || kl.Value.(int64) < 0 || kl.Value.(int64) > 10 {
+		t.decline(argNodes[1], "round digits "+t.text(argNodes[1]), "round(x, k) is translated for a literal k from 0 to 10")
+		return nil
+	}
+	x := t.pyValue(argNodes[0], e)
+	if x == nil {
+		return nil
+	}
+	if !ir.IsDouble(x.Type()) {
+		t.decline(argNodes[0], "round of "+typeName(x), "round(x, k) is translated only on a float (on an int it returns the int)")
+		return nil
+	}
+	return &ir.Call{Fn: ir.PyRoundDigits, Args: []ir.Expr{x, &ir.Lit{T: tInt, Value: kl.Value}}, T: tDouble}
 }
 
 // pyStrMethod translates recv.name(args) on a str that is not None.

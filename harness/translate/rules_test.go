@@ -584,6 +584,21 @@ func TestRules(t *testing.T) {
 		{"python zero-padded int field", ".py",
 			"from pyspark.sql.functions import udf\n\n@udf(\"string\")\ndef f(i: int) -> str:\n    return f\"K{i:08d}\"\n",
 			"concat('K', CASE WHEN (`i` IS NULL) THEN raise_error('udfx: the original throws TypeError where {i:08d} formats None') ELSE element_at(transform(array(CAST(`i` AS STRING)), udfx_s -> CASE WHEN char_length(udfx_s) >= 8 THEN udfx_s WHEN udfx_s LIKE '-%' THEN concat('-', lpad(substring(udfx_s, 2), 7, '0')) ELSE lpad(udfx_s, 8, '0') END), 1) END)", ""},
+		{"python round to 0 digits is a float, -0.0 kept", ".py",
+			"from pyspark.sql.functions import udf\n\n@udf(\"double\")\ndef f(x: float) -> float:\n    if x is None:\n        return None\n    return round(x, 0)\n",
+			"CASE WHEN (`x` IS NULL) THEN CAST(NULL AS DOUBLE) ELSE element_at(transform(array(`x`), udfx_x -> CASE WHEN isnan(udfx_x) OR udfx_x = 0.0D OR abs(udfx_x) >= 4503599627370496.0D THEN udfx_x ELSE bround(abs(udfx_x), 0) * signum(udfx_x) END), 1) END", ""},
+		{"python round to cents: the binary value decides, half to even", ".py",
+			"from pyspark.sql.functions import udf\n\n@udf(\"double\")\ndef f(x: float) -> float:\n    return round(x, 2)\n",
+			"element_at(transform(array(CASE WHEN (`x` IS NULL) THEN raise_error('udfx: the original throws TypeError where x is None') ELSE `x` END), udfx_x -> CASE WHEN isnan(udfx_x) OR udfx_x = 0.0D OR abs(udfx_x) >= 4503599627370496.0D THEN udfx_x ELSE " +
+				"element_at(transform(array(abs(udfx_x) - CAST(floor(abs(udfx_x)) AS DOUBLE)), udfx_f -> element_at(transform(array((134217729.0D * udfx_f) - ((134217729.0D * udfx_f) - udfx_f)), udfx_h -> " +
+				"element_at(transform(array(udfx_f * 100.0D), udfx_p -> CAST(CAST(floor(abs(udfx_x)) AS DECIMAL(16,0)) + CAST(CAST(bround(udfx_p, 0) AS BIGINT) + " +
+				"CASE WHEN udfx_p - bround(udfx_p, 0) = 0.5D AND ((udfx_h * 100.0D - udfx_p) + (udfx_f - udfx_h) * 100.0D) > 0.0D THEN 1L WHEN udfx_p - bround(udfx_p, 0) = -0.5D AND ((udfx_h * 100.0D - udfx_p) + (udfx_f - udfx_h) * 100.0D) < 0.0D THEN -1L ELSE 0L END AS DECIMAL(11,0)) * CAST('1E-2' AS DECIMAL(2,2)) AS DOUBLE) * signum(udfx_x)), 1)), 1)), 1) END), 1)", ""},
+		{"python round to a parameter's digits declined", ".py",
+			"from pyspark.sql.functions import udf\n\n@udf(\"double\")\ndef f(x: float, k: int) -> float:\n    if x is None or k is None:\n        return None\n    return round(x, k)\n",
+			"", "round digits k"},
+		{"python round of an int to digits declined", ".py",
+			"from pyspark.sql.functions import udf\n\n@udf(\"double\")\ndef f(n: int) -> float:\n    if n is None:\n        return None\n    return round(n, 2)\n",
+			"", "round of bigint"},
 		{"python float format spec declined", ".py",
 			"from pyspark.sql.functions import udf\n\n@udf(\"string\")\ndef f(x: float) -> str:\n    if x is None:\n        return None\n    return f\"{x:.2f}\"\n",
 			"", "f-string field {x:.2f}"},

@@ -359,6 +359,14 @@ const (
 	PyRoundOfFloat Func = "py-round-of-float"
 	PyFloorOfFloat Func = "py-floor-of-float"
 	PyCeilOfFloat  Func = "py-ceil-of-float"
+	// PyRoundDigits is CPython's round(x, k) of a float x for a literal
+	// k from 0 to 10 (Args[1]), a float: the exact binary value of x
+	// rounded half to even at k decimals, then the double nearest that
+	// decimal (CPython's _Py_dg_dtoa and _Py_dg_strtod); NaN, the
+	// infinities, zeros and |x| >= 2^52 are x itself. Spark's round and
+	// bround round the shortest decimal instead (round(2.675, 2) is 2.68
+	// there, 2.67 in CPython).
+	PyRoundDigits Func = "py-round-digits"
 	// PyLower and PyUpper are CPython's str.lower() and str.upper() on a
 	// str that is not None: full case mappings (ß is SS, İ is i̇) and
 	// final sigma, with the Unicode database of the CPython that
