@@ -144,7 +144,7 @@ func Translate(u *udf.UDF, src []byte) (*Result, error) {
 		return t.result(nil)
 	}
 	e = t.fitReturn(body, e)
-	if e == nil || t.declineLowerCase(body, e) {
+	if e == nil || t.declineLowerCase(body, e) || t.declineLoneSurrogates(body, e) {
 		return t.result(nil)
 	}
 	return t.result(t.hiveNullsThrow(t.skipNulls(e)))

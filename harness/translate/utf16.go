@@ -1,11 +1,13 @@
 package translate
 
 import (
+	"strings"
 	"unicode/utf16"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/udfx/udfx/harness/translate/ir"
+	"github.com/udfx/udfx/harness/udf"
 )
 
 // This file follows offsets into strings through the JVM's String
@@ -147,6 +149,24 @@ func (t *tr) utf16Method(n *sitter.Node, name string, recv *binding, args []*bin
 		return x
 	}
 	switch name {
+	case "charAt", "head":
+		// The first UTF-16 unit: the first code point, or the high half
+		// of a supplementary one, held as the '?' Spark stores for it
+		// (ir.JVMTake of 1; declineLoneSurrogates checks its uses).
+		// Only unit 0 is taken: a later one may be a low half, which
+		// next to a high half would make a whole pair again.
+		first := name == "charAt" && len(args) == 1 || name == "head" && len(args) == 0 && t.u.Language == udf.Scala
+		if k, ok := intLit(argExpr(args, 0)); !first || name == "charAt" && (!ok || k != 0) {
+			break
+		}
+		what := "StringIndexOutOfBoundsException (index 0 of an empty string)"
+		if name == "head" {
+			what = "NoSuchElementException (head of an empty string)"
+		}
+		unit := &ir.If{Cond: &ir.Call{Fn: ir.IsEmpty, Args: []ir.Expr{s}, T: tBool},
+			Then: &ir.Raise{Msg: "udfx: the original throws " + what, T: tString},
+			Else: &ir.Call{Fn: ir.JVMTake, Args: []ir.Expr{s, &ir.Lit{T: tInt, Value: int64(1)}}, T: tString}}
+		return &binding{e: guard(unit), char: true}, true
 	case "indexOf", "lastIndexOf":
 		if len(args) < 1 || len(args) > 2 || name == "lastIndexOf" && len(args) == 2 {
 			break
@@ -374,4 +394,89 @@ func (t *tr) strLitOf(b *binding) (string, bool) {
 	}
 	v, ok := l.Value.(string)
 	return v, ok
+}
+
+// argExpr is the i-th argument's expression, or nil.
+func argExpr(args []*binding, i int) ir.Expr {
+	if i >= len(args) || args[i] == nil {
+		return nil
+	}
+	return args[i].e
+}
+
+// declineLoneSurrogates declines a translation that uses a value of
+// ir.JVMTake (take(n), charAt(0), head) where its '?' and the JVM's lone
+// high surrogate differ. Spark stores a String the JVM hands back with
+// '?' for a lone surrogate (UTF8String.fromString), so the two agree
+// where the value ends up in the UDF's result, through concatenation
+// (every string the translator builds is well formed, so what follows
+// never starts with a low half) and toUpperCase (which leaves a
+// surrogate alone); where it is measured (length, isEmpty: one unit
+// either way) or checked for null; and where it is compared with a
+// literal without '?' (no match can take in that place on either side).
+// A Hive UDF's result reaches Spark through Hadoop's Text encoder, not
+// UTF8String.fromString, and what that makes of a lone surrogate is not
+// checked, so there even the result is not taken as safe.
+func (t *tr) declineLoneSurrogates(body *sitter.Node, e ir.Expr) bool {
+	c := loneSurrogateMisuse(e, t.u.Kind != udf.KindHiveUDF && t.u.Kind != udf.KindHiveGenericUDF)
+	if c == nil {
+		return false
+	}
+	t.decline(body, "a string cut at a UTF-16 unit", "take(n), charAt(0) and head may end in half a surrogate pair, which Spark stores as '?': translated only where that value is returned, concatenated, upper-cased, measured or compared with a literal without '?'")
+	return true
+}
+
+// loneSurrogateMisuse is a JVMTake call in e that is used where safe
+// does not hold (see declineLoneSurrogates), or nil.
+func loneSurrogateMisuse(e ir.Expr, safe bool) *ir.Call {
+	noQuestionMark := func(x ir.Expr) bool {
+		if l, ok := x.(*ir.Lit); ok {
+			s, isStr := l.Value.(string)
+			return isStr && !strings.Contains(s, "?")
+		}
+		return false
+	}
+	first := func(pairs ...any) *ir.Call {
+		for i := 0; i < len(pairs); i += 2 {
+			if c := loneSurrogateMisuse(pairs[i].(ir.Expr), pairs[i+1].(bool)); c != nil {
+				return c
+			}
+		}
+		return nil
+	}
+	switch x := e.(type) {
+	case *ir.Call:
+		switch x.Fn {
+		case ir.JVMTake:
+			if !safe {
+				return x
+			}
+			return first(x.Args[0], false)
+		case ir.Concat, ir.JVMUpper:
+			for _, a := range x.Args {
+				if c := loneSurrogateMisuse(a, safe); c != nil {
+					return c
+				}
+			}
+			return nil
+		case ir.UTF16Length, ir.IsEmpty:
+			return first(x.Args[0], true)
+		case ir.StartsWith, ir.EndsWith, ir.Contains:
+			return first(x.Args[0], noQuestionMark(x.Args[1]), x.Args[1], false)
+		}
+	case *ir.Binary:
+		if x.Op == ir.StrEqNullSafe || x.Op == ir.Eq || x.Op == ir.Ne {
+			return first(x.L, noQuestionMark(x.R), x.R, noQuestionMark(x.L))
+		}
+	case *ir.If:
+		return first(x.Cond, false, x.Then, safe, x.Else, safe)
+	case *ir.IsNull:
+		return first(x.X, true)
+	}
+	for _, c := range ir.Children(e) {
+		if m := loneSurrogateMisuse(c, false); m != nil {
+			return m
+		}
+	}
+	return nil
 }

@@ -1022,6 +1022,9 @@ func jvmTakeSQL(s string, n int64) string {
 	if n <= 0 {
 		return "''"
 	}
+	if n == 1 {
+		return "CASE WHEN " + s + " RLIKE '^[\\\\x{10000}-\\\\x{10FFFF}]' THEN '?' ELSE substring(" + s + ", 1, 1) END"
+	}
 	u16 := func(x string) string {
 		return "(char_length(" + x + ") + char_length(regexp_replace(" + x + ", '[^\\\\x{10000}-\\\\x{10FFFF}]', '')))"
 	}
