@@ -836,13 +836,27 @@ func dateCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err er
 		fmt.Fprintf(b, "CASE WHEN %s THEN raise_error('udfx: the original throws ValueError (a date outside the range of datetime.date)') ELSE %s END",
 			strings.Join(out, " OR "), fmt.Sprintf(f, vals...))
 		return true, nil
+	case ir.PyStrptimeValid, ir.PyStrptimeStrftime:
+		out, err := pyStrptimeSQL(e, args[0])
+		if err != nil {
+			return true, err
+		}
+		b.WriteString(out)
+		return true, nil
 	case ir.PyUTCStrftime:
 		l, ok := e.Args[1].(*ir.Lit)
 		format, _ := l.Value.(string)
 		if !ok {
 			return true, sqlErr("strftime of a format that is not a literal")
 		}
-		parts, err := strftimeSQL(format)
+		const (
+			day = "date_add(DATE '1970-01-01', CAST((udfx_ts - pmod(udfx_ts, 86400L)) div 86400L AS INT))"
+			sod = "pmod(udfx_ts, 86400L)"
+		)
+		parts, err := strftimeSQL(format, map[byte]string{
+			'Y': "year(" + day + ")", 'm': "month(" + day + ")", 'd': "day(" + day + ")",
+			'H': sod + " div 3600", 'M': "(" + sod + " div 60) % 60", 'S': sod + " % 60",
+		})
 		if err != nil {
 			return true, err
 		}
@@ -853,14 +867,10 @@ func dateCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err er
 	return false, nil
 }
 
-// strftimeSQL renders the directives of a strftime format over udfx_ts,
-// whole seconds since the epoch in UTC: the date of its day, and the
-// seconds into that day.
-func strftimeSQL(format string) ([]string, error) {
-	const (
-		day = "date_add(DATE '1970-01-01', CAST((udfx_ts - pmod(udfx_ts, 86400L)) div 86400L AS INT))"
-		sod = "pmod(udfx_ts, 86400L)"
-	)
+// strftimeSQL renders the directives of a strftime format, given the
+// SQL of the datetime's fields (an INT each: Y year, m month, d day, H,
+// M, S). %Y is the year unpadded, as glibc prints a year below 1000.
+func strftimeSQL(format string, field map[byte]string) ([]string, error) {
 	two := func(x string) string { return "lpad(CAST(" + x + " AS STRING), 2, '0')" }
 	var parts []string
 	var text strings.Builder
@@ -886,13 +896,16 @@ func strftimeSQL(format string) ([]string, error) {
 			text.WriteByte('%')
 			continue
 		}
-		part, ok := map[byte]string{
-			'Y': "CAST(year(" + day + ") AS STRING)", 'y': two("pmod(year(" + day + "), 100)"),
-			'm': two("month(" + day + ")"), 'd': two("day(" + day + ")"),
-			'H': two(sod + " div 3600"), 'M': two("(" + sod + " div 60) % 60"), 'S': two(sod + " % 60"),
-		}[format[i]]
-		if !ok {
-			return nil, sqlErr("the strftime directive %" + string(format[i]))
+		var part string
+		switch c := format[i]; c {
+		case 'Y':
+			part = "CAST(" + field['Y'] + " AS STRING)"
+		case 'y':
+			part = two("pmod(" + field['Y'] + ", 100)")
+		case 'm', 'd', 'H', 'M', 'S':
+			part = two(field[c])
+		default:
+			return nil, sqlErr("the strftime directive %" + string(c))
 		}
 		if err := flush(); err != nil {
 			return nil, err
@@ -1076,4 +1089,74 @@ func pyRoundDigitsSQL(x string, k int64) string {
 		"element_at(transform(array(udfx_f * %s), udfx_p -> "+
 		"CAST(CAST(floor(abs(udfx_x)) AS DECIMAL(16,0)) + CAST(%s AS DECIMAL(11,0)) * %s AS DOUBLE) * signum(udfx_x)), 1)), 1)), 1) END), 1)",
 		x, scale, n, unit)
+}
+
+// pyStrptimeSQL renders ir.PyStrptimeValid and ir.PyStrptimeStrftime of
+// the text s. The text is valid where the pattern's first match (Java's
+// is CPython's) is the whole text. Each field is its group's digits, translated to ASCII
+// (int() reads every Unicode decimal digit, and %d's " 5" has a space),
+// read only where the text matched; %y is 1969 to 2068 as in CPython.
+// Valid also checks what datetime() checks: a year from 1, the day in
+// its month (leap years Gregorian), a second below 60 (%S reads 60 and
+// 61). Hours and minutes are in range by their patterns.
+func pyStrptimeSQL(e *ir.Call, s string) (string, error) {
+	var lits []string
+	for _, a := range e.Args[1:] {
+		l, ok := a.(*ir.Lit)
+		if !ok {
+			return "", sqlErr("strptime of a format that is not a literal")
+		}
+		v, isStr := l.Value.(string)
+		if !isStr {
+			return "", sqlErr("strptime of a format that is not a literal")
+		}
+		lits = append(lits, v)
+	}
+	if len(lits) < 4 {
+		return "", sqlErr("strptime without its pattern")
+	}
+	pattern, fields, from, to := lits[0], lits[1], lits[2], lits[3]
+	q := func(v string) (string, error) { return Render(&ir.Lit{T: udf.Prim(udf.String), Value: v}) }
+	pat, err := q(pattern)
+	if err != nil {
+		return "", err
+	}
+	fromSQL, err := q(from)
+	if err != nil {
+		return "", err
+	}
+	toSQL, err := q(to)
+	if err != nil {
+		return "", err
+	}
+	field := map[byte]string{'H': "0", 'M': "0", 'S': "0"}
+	for i := 0; i < len(fields); i++ {
+		v := fmt.Sprintf("CAST(trim(translate(regexp_extract(udfx_s, %s, %d), %s, %s)) AS INT)", pat, i+1, fromSQL, toSQL)
+		switch fields[i] {
+		case 'Y':
+			field['Y'] = v
+		case 'y':
+			field['Y'] = "(" + v + " + CASE WHEN " + v + " <= 68 THEN 2000 ELSE 1900 END)"
+		default:
+			field[fields[i]] = v
+		}
+	}
+	if field['Y'] == "" || field['m'] == "" || field['d'] == "" {
+		return "", sqlErr("strptime without a year, a month and a day")
+	}
+	if e.Fn == ir.PyStrptimeStrftime {
+		if len(lits) < 5 {
+			return "", sqlErr("strftime without a format")
+		}
+		parts, err := strftimeSQL(lits[4], field)
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("element_at(transform(array(%s), udfx_s -> concat(%s)), 1)", s, strings.Join(parts, ", ")), nil
+	}
+	y, m, d := field['Y'], field['m'], field['d']
+	leap := fmt.Sprintf("((%[1]s) %% 4 = 0 AND (%[1]s) %% 100 <> 0 OR (%[1]s) %% 400 = 0)", y)
+	days := fmt.Sprintf("CASE WHEN %[1]s IN (4, 6, 9, 11) THEN 30 WHEN %[1]s = 2 THEN CASE WHEN %[2]s THEN 29 ELSE 28 END ELSE 31 END", m, leap)
+	valid := fmt.Sprintf("%s >= 1 AND %s <= %s AND %s <= 59", y, d, days, field['S'])
+	return fmt.Sprintf("element_at(transform(array(%s), udfx_s -> CASE WHEN udfx_s RLIKE %[2]s AND regexp_extract(udfx_s, %[2]s, 0) = udfx_s THEN %[3]s ELSE FALSE END), 1)", s, pat, valid), nil
 }

@@ -367,6 +367,16 @@ const (
 	// bround round the shortest decimal instead (round(2.675, 2) is 2.68
 	// there, 2.67 in CPython).
 	PyRoundDigits Func = "py-round-digits"
+	// PyStrptimeValid and PyStrptimeStrftime are CPython's
+	// datetime.strptime(s, F) on a str s not None, for a format F of
+	// numeric directives only: Args are s, the Java regular expression
+	// _strptime compiles F to (anchored at the start), the field each
+	// of its groups holds ("dmY"), and the digit translation (Unicode
+	// decimal digits, which \d matches and int() reads, to ASCII).
+	// Valid is whether strptime returns (the text matches and the date
+	// exists); Strftime, where it does, the datetime's strftime(Args[5]).
+	PyStrptimeValid    Func = "py-strptime-valid"
+	PyStrptimeStrftime Func = "py-strptime-strftime"
 	// PyLower and PyUpper are CPython's str.lower() and str.upper() on a
 	// str that is not None: full case mappings (ß is SS, İ is i̇) and
 	// final sigma, with the Unicode database of the CPython that
