@@ -389,3 +389,8 @@ object Regions {
 class RegionName extends Function1[String, String] with Serializable {
   override def apply(code: String): String = Regions.Names.getOrElse(code, "Other")
 }
+
+// A first initial, as display names are shortened.
+class FirstInitial extends Function1[String, String] with Serializable {
+  override def apply(s: String): String = if (s == null || s.isEmpty) "" else s.head + "."
+}

@@ -581,3 +581,20 @@ def region_key(region: str) -> str:
         return region.strip().lower()
     except AttributeError:
         return None
+
+
+# Money rounded to cents as Python rounds it: the binary value decides.
+@udf("double")
+def to_cents(x: float) -> float:
+    if x is None:
+        return None
+    return round(x, 2)
+
+
+# A US date without separators (MMDDYYYY) as ISO, None where it is no date.
+@udf("string")
+def us_day_iso(s: str) -> str:
+    try:
+        return datetime.datetime.strptime(s, "%m%d%Y").strftime("%Y-%m-%d")
+    except (ValueError, TypeError):
+        return None

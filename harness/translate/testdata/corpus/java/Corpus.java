@@ -631,3 +631,14 @@ class QueryParam implements UDF1<String, String> {
     }
   }
 }
+
+// An account name masked after its first character, as logs print it.
+class MaskName implements UDF1<String, String> {
+  @Override
+  public String call(String name) {
+    if (name == null || name.isEmpty()) {
+      return name;
+    }
+    return name.charAt(0) + "***";
+  }
+}
