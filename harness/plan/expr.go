@@ -96,6 +96,7 @@ func udfCalls(s string) []Call {
 			masked[k] = ' '
 		}
 	}
+	maskRaiseMessages(masked)
 	ms := string(masked)
 	for i := 0; i < len(ms); i++ {
 		c := ms[i]
@@ -141,6 +142,34 @@ func udfCalls(s string) []Call {
 		i = j // look inside the arguments too
 	}
 	return out
+}
+
+// raiseMessageOpen starts the message of raise_error as Spark 4.1.1
+// prints it in a plan, unquoted: raise_error(USER_RAISED_EXCEPTION,
+// map(keys: [errorMessage], values: [the message]), NullType).
+const raiseMessageOpen = "raise_error(USER_RAISED_EXCEPTION, map(keys: [errorMessage], values: ["
+
+// maskRaiseMessages blanks the text of each raise_error message, which
+// may look like a call ("charAt(0) of an empty string"). It blanks up
+// to the first "]), " after the opening: a message holding that text
+// ends the blank early (what follows may then read as a call, a
+// refusal), and no blank runs past the message's real end.
+func maskRaiseMessages(b []byte) {
+	for from := 0; ; {
+		i := strings.Index(string(b[from:]), raiseMessageOpen)
+		if i < 0 {
+			return
+		}
+		start := from + i + len(raiseMessageOpen)
+		end := strings.Index(string(b[start:]), "]), ")
+		if end < 0 {
+			return
+		}
+		for k := start; k < start+end; k++ {
+			b[k] = ' '
+		}
+		from = start + end
+	}
 }
 
 // aliasEnd returns the index of the last character of an alias name that

@@ -251,6 +251,11 @@ func TestUDFCalls(t *testing.T) {
 		{"Project [static_invoke(UrlCodec.decode(cast(id#0L as string), false)) AS x#1]", nil},
 		// Spark 4.1.1 prints TRY_CAST inside a lambda so.
 		{"Project [try_cast(lambda udfx_p#1737 as double) AS d#2]", nil},
+		// and raise_error's message unquoted.
+		{"Project [CASE WHEN (id#0L > 5) THEN cast(raise_error(USER_RAISED_EXCEPTION, map(keys: [errorMessage], values: [udfx: the original throws X (charAt(0) of an empty string)]), NullType) as string) ELSE cast(id#0L as string) END AS result#1]", nil},
+		{"Project [coalesce(raise_error(USER_RAISED_EXCEPTION, map(keys: [errorMessage], values: [where helper(x) gets None]), NullType), my_udf(a#1)) AS r#2]", []string{"ScalaUDF:my_udf"}},
+		// A message that holds the closing text ends the blank there.
+		{"Project [raise_error(USER_RAISED_EXCEPTION, map(keys: [errorMessage], values: [a]), b f(1)]), NullType) AS r#2]", []string{"ScalaUDF:f"}},
 	}
 	for _, c := range cases {
 		var got []string
