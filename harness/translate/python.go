@@ -1321,6 +1321,12 @@ func (t *tr) pyIntArith(n *sitter.Node, op string, l, r ir.Expr) *binding {
 	}
 	res := &ir.Binary{Op: o, L: l, R: r, T: tLong}
 	lo, hi, ok := ir.IntRange(res)
+	if (!ok || lo.Cmp(big.NewInt(math.MinInt64)) < 0 || hi.Cmp(big.NewInt(math.MaxInt64)) > 0) &&
+		(ir.IsIntegral(l.Type()) && ir.IsIntegral(r.Type()) && (t.u.Return.Kind == udf.Long || t.u.Return.Kind == udf.Int)) {
+		// Exact in DECIMAL, and stored as PySpark stores an int beyond
+		// BIGINT; fitReturn declines it anywhere but the result.
+		return lit(&ir.Call{Fn: ir.PyIntExact, Args: []ir.Expr{l, r, &ir.Lit{T: tString, Value: op}}, T: tLong})
+	}
 	if !ok || lo.Cmp(big.NewInt(math.MinInt64)) < 0 || hi.Cmp(big.NewInt(math.MaxInt64)) > 0 {
 		t.decline(n, "arithmetic on Python ints", "Python ints never overflow where Spark's INT and BIGINT do; translated only where the operands' ranges (literals, date parts, lengths) bound the result within BIGINT")
 		return nil

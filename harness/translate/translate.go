@@ -327,7 +327,7 @@ func (t *tr) paramEnv(body *sitter.Node) (env, bool) {
 // fitReturn checks the body's value against the declared return type.
 func (t *tr) fitReturn(body *sitter.Node, e ir.Expr) ir.Expr {
 	if n := unboundedIntUse(e, true); n != "" {
-		t.decline(body, n+" used in a computation", "Python goes on computing with the unbounded int; only a returned int(x), round(x), math.floor(x) or math.ceil(x) is translated")
+		t.decline(body, n+" used in a computation", "Python goes on computing with the unbounded int; only a returned int(x), round(x), math.floor(x), math.ceil(x) or int arithmetic is translated")
 		return nil
 	}
 	if l, ok := e.(*ir.Lit); ok && l.Value == nil {
@@ -548,9 +548,9 @@ func unboundedIntUse(e ir.Expr, result bool) string {
 		return unboundedIntUse(e.Else, result)
 	case *ir.Call:
 		switch e.Fn {
-		case ir.PyIntOfFloat, ir.PyRoundOfFloat, ir.PyFloorOfFloat, ir.PyCeilOfFloat, ir.PyIntOrElse:
+		case ir.PyIntOfFloat, ir.PyRoundOfFloat, ir.PyFloorOfFloat, ir.PyCeilOfFloat, ir.PyIntOrElse, ir.PyIntExact:
 			if !result {
-				return map[ir.Func]string{ir.PyIntOfFloat: "int()", ir.PyRoundOfFloat: "round()", ir.PyFloorOfFloat: "math.floor()", ir.PyCeilOfFloat: "math.ceil()", ir.PyIntOrElse: "int()"}[e.Fn]
+				return map[ir.Func]string{ir.PyIntOfFloat: "int()", ir.PyRoundOfFloat: "round()", ir.PyFloorOfFloat: "math.floor()", ir.PyCeilOfFloat: "math.ceil()", ir.PyIntOrElse: "int()", ir.PyIntExact: "int arithmetic past BIGINT"}[e.Fn]
 			}
 		}
 		for _, a := range e.Args {

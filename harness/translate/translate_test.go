@@ -209,7 +209,8 @@ func TestPython(t *testing.T) {
 		t.Run(name, func(t *testing.T) { proved(t, pyFile, name, "") })
 	}
 	declined(t, pyFile, "int_plus", "int() used in a computation", "unbounded int")
-	declined(t, pyFile, "plus_one", "arithmetic on Python ints", "bound the result within BIGINT")
+	// n + 1 of a bigint may leave BIGINT, where PySpark stores NULL.
+	t.Run("plus_one", func(t *testing.T) { proved(t, pyFile, "plus_one", "") })
 	declined(t, pyFile, "no_word", `the pattern r"\W"`, "the escape \\W is not translated")
 	declined(t, pyFile, "alt", "the pattern \"a|b*\"", "may match the empty string")
 }

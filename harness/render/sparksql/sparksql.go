@@ -738,6 +738,16 @@ func numberCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err 
 			"WHEN %[1]s >= 9.223372036854775807E18D OR %[1]s < -9.223372036854775808E18D THEN CAST(NULL AS BIGINT) "+
 			"ELSE CAST("+whole+" AS BIGINT) END", args[0])
 		return true, nil
+	case ir.PyIntExact:
+		op, _ := e.Args[2].(*ir.Lit)
+		if op == nil || op.Value != "+" && op.Value != "-" && op.Value != "*" {
+			return true, sqlErr("int arithmetic of an operator that is not + - *")
+		}
+		// Two BIGINTs: |a * b| < 2^126 < 10^38, so DECIMAL holds it.
+		fmt.Fprintf(b, "element_at(transform(array(CAST(%s AS DECIMAL(20,0)) %s CAST(%s AS DECIMAL(20,0))), udfx_n -> "+
+			"CASE WHEN udfx_n < -9223372036854775808BD OR udfx_n > 9223372036854775807BD THEN CAST(NULL AS BIGINT) ELSE CAST(udfx_n AS BIGINT) END), 1)",
+			args[0], op.Value, args[1])
+		return true, nil
 	case ir.PyRoundDigits:
 		k, ok := e.Args[1].(*ir.Lit)
 		if !ok {

@@ -367,6 +367,13 @@ const (
 	// bround round the shortest decimal instead (round(2.675, 2) is 2.68
 	// there, 2.67 in CPython).
 	PyRoundDigits Func = "py-round-digits"
+	// PyIntExact is CPython's int Args[0] op Args[1] (Args[2] a string
+	// literal: +, - or *) of two ints within BIGINT, computed exactly in
+	// DECIMAL, returned by a bigint or int UDF: beyond BIGINT PySpark
+	// stores NULL for both (checked with PySpark 4.1.1), within it the
+	// value (an int UDF then keeps its low 32 bits). Only valid as the
+	// UDF's result, like PyIntOfFloat.
+	PyIntExact Func = "py-int-exact"
 	// PyStrptimeValid and PyStrptimeStrftime are CPython's
 	// datetime.strptime(s, F) on a str s not None, for a format F of
 	// numeric directives only: Args are s, the Java regular expression

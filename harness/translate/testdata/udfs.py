@@ -212,7 +212,8 @@ def squared_len(s: str) -> int:
 
 @udf("bigint")
 def plus_one(n: int) -> int:
-    # n is a bigint: n + 1 may not fit, where Python's int does.
+    # n is a bigint: n + 1 may not fit, where Python's int does; PySpark
+    # then stores NULL.
     return n + 1
 
 
