@@ -403,10 +403,7 @@ func (t *tr) javaBinary(n *sitter.Node, e env) *binding {
 	if l == nil || r == nil {
 		return nil
 	}
-	if (l.char || r.char) && (op != "+" || !(isString(l.e) && !l.char || isString(r.e) && !r.char)) {
-		// A char is held as a one-character string, but Java adds two
-		// chars, or a char and a number, as ints ('a' + 1 is 98).
-		t.decline(n, "operator "+op+" on a char", "char arithmetic and comparison are on its UTF-16 code; not translated")
+	if t.declineCharOperator(n, op, l, r) {
 		return nil
 	}
 	if op == "+" && (isString(l.e) || isString(r.e)) && (l.writable && !isString(l.e) || r.writable && !isString(r.e)) {

@@ -72,6 +72,22 @@ func (t *tr) unboxOrThrow(n *sitter.Node, b binding) ir.Expr {
 	return raiseWhereNull(b.e, b.e, what)
 }
 
+// declineCharOperator declines op on a char operand unless it is a
+// string concatenation: a char is held as a one-character string, but
+// the JVM adds two chars, or a char and a number, as ints ('a' + 1 is
+// 98), and compares chars by their UTF-16 code.
+func (t *tr) declineCharOperator(n *sitter.Node, op string, l, r *binding) bool {
+	if !l.char && !r.char || op == "+" && (isString(l.e) && !l.char || isString(r.e) && !r.char) {
+		return false
+	}
+	char := "char"
+	if t.u.Language == udf.Scala {
+		char = "Char"
+	}
+	t.decline(n, "operator "+op+" on a "+char, char+" arithmetic and comparison are on its UTF-16 code; not translated")
+	return true
+}
+
 // raiseWhereNull is res where x is not NULL and a failed row, saying
 // what the original throws, where it is.
 func raiseWhereNull(x, res ir.Expr, what string) ir.Expr {

@@ -619,11 +619,8 @@ func (t *tr) scalaApply(n *sitter.Node, op string, l, r *binding) *binding {
 		}
 		return lit(c)
 	}
-	if l.char || r.char {
-		if op != "+" || !(isString(l.e) && !l.char || isString(r.e) && !r.char) {
-			t.decline(n, "operator "+op+" on a Char", "Char arithmetic and comparison are on its UTF-16 code; not translated")
-			return nil
-		}
+	if t.declineCharOperator(n, op, l, r) {
+		return nil
 	}
 	if op == "+" && (isString(l.e) || isString(r.e)) {
 		return t.jvmConcat(n, l, r)

@@ -155,13 +155,17 @@ func (t *tr) utf16Method(n *sitter.Node, name string, recv *binding, args []*bin
 		// (ir.JVMTake of 1; declineLoneSurrogates checks its uses).
 		// Only unit 0 is taken: a later one may be a low half, which
 		// next to a high half would make a whole pair again.
-		first := name == "charAt" && len(args) == 1 || name == "head" && len(args) == 0 && t.u.Language == udf.Scala
-		if k, ok := intLit(argExpr(args, 0)); !first || name == "charAt" && (!ok || k != 0) {
+		what := "NoSuchElementException (head of an empty string)"
+		if name == "charAt" {
+			if len(args) != 1 {
+				break
+			}
+			if k, ok := intLit(args[0].e); !ok || k != 0 {
+				break
+			}
+			what = "StringIndexOutOfBoundsException (index 0 of an empty string)"
+		} else if len(args) != 0 || t.u.Language != udf.Scala {
 			break
-		}
-		what := "StringIndexOutOfBoundsException (index 0 of an empty string)"
-		if name == "head" {
-			what = "NoSuchElementException (head of an empty string)"
 		}
 		unit := &ir.If{Cond: &ir.Call{Fn: ir.IsEmpty, Args: []ir.Expr{s}, T: tBool},
 			Then: &ir.Raise{Msg: "udfx: the original throws " + what, T: tString},
@@ -396,14 +400,6 @@ func (t *tr) strLitOf(b *binding) (string, bool) {
 	return v, ok
 }
 
-// argExpr is the i-th argument's expression, or nil.
-func argExpr(args []*binding, i int) ir.Expr {
-	if i >= len(args) || args[i] == nil {
-		return nil
-	}
-	return args[i].e
-}
-
 // declineLoneSurrogates declines a translation that uses a value of
 // ir.JVMTake (take(n), charAt(0), head) where its '?' and the JVM's lone
 // high surrogate differ. Spark stores a String the JVM hands back with
@@ -429,21 +425,6 @@ func (t *tr) declineLoneSurrogates(body *sitter.Node, e ir.Expr) bool {
 // loneSurrogateMisuse is a JVMTake call in e that is used where safe
 // does not hold (see declineLoneSurrogates), or nil.
 func loneSurrogateMisuse(e ir.Expr, safe bool) *ir.Call {
-	noQuestionMark := func(x ir.Expr) bool {
-		if l, ok := x.(*ir.Lit); ok {
-			s, isStr := l.Value.(string)
-			return isStr && !strings.Contains(s, "?")
-		}
-		return false
-	}
-	first := func(pairs ...any) *ir.Call {
-		for i := 0; i < len(pairs); i += 2 {
-			if c := loneSurrogateMisuse(pairs[i].(ir.Expr), pairs[i+1].(bool)); c != nil {
-				return c
-			}
-		}
-		return nil
-	}
 	switch x := e.(type) {
 	case *ir.Call:
 		switch x.Fn {
@@ -451,32 +432,51 @@ func loneSurrogateMisuse(e ir.Expr, safe bool) *ir.Call {
 			if !safe {
 				return x
 			}
-			return first(x.Args[0], false)
+			return loneSurrogateMisuse(x.Args[0], false)
 		case ir.Concat, ir.JVMUpper:
-			for _, a := range x.Args {
-				if c := loneSurrogateMisuse(a, safe); c != nil {
-					return c
-				}
-			}
-			return nil
+			return firstMisuse(x.Args, safe)
 		case ir.UTF16Length, ir.IsEmpty:
-			return first(x.Args[0], true)
+			return loneSurrogateMisuse(x.Args[0], true)
 		case ir.StartsWith, ir.EndsWith, ir.Contains:
-			return first(x.Args[0], noQuestionMark(x.Args[1]), x.Args[1], false)
+			if c := loneSurrogateMisuse(x.Args[0], noQuestionMark(x.Args[1])); c != nil {
+				return c
+			}
+			return loneSurrogateMisuse(x.Args[1], false)
 		}
 	case *ir.Binary:
 		if x.Op == ir.StrEqNullSafe || x.Op == ir.Eq || x.Op == ir.Ne {
-			return first(x.L, noQuestionMark(x.R), x.R, noQuestionMark(x.L))
+			if c := loneSurrogateMisuse(x.L, noQuestionMark(x.R)); c != nil {
+				return c
+			}
+			return loneSurrogateMisuse(x.R, noQuestionMark(x.L))
 		}
 	case *ir.If:
-		return first(x.Cond, false, x.Then, safe, x.Else, safe)
+		if c := loneSurrogateMisuse(x.Cond, false); c != nil {
+			return c
+		}
+		return firstMisuse([]ir.Expr{x.Then, x.Else}, safe)
 	case *ir.IsNull:
-		return first(x.X, true)
+		return loneSurrogateMisuse(x.X, true)
 	}
-	for _, c := range ir.Children(e) {
-		if m := loneSurrogateMisuse(c, false); m != nil {
-			return m
+	return firstMisuse(ir.Children(e), false)
+}
+
+// firstMisuse is loneSurrogateMisuse of the first of es that has one.
+func firstMisuse(es []ir.Expr, safe bool) *ir.Call {
+	for _, x := range es {
+		if c := loneSurrogateMisuse(x, safe); c != nil {
+			return c
 		}
 	}
 	return nil
+}
+
+// noQuestionMark: x is a string literal without '?'.
+func noQuestionMark(x ir.Expr) bool {
+	l, ok := x.(*ir.Lit)
+	if !ok {
+		return false
+	}
+	s, isStr := l.Value.(string)
+	return isStr && !strings.Contains(s, "?")
 }

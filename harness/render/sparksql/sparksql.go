@@ -1112,15 +1112,11 @@ func pyRoundDigitsSQL(x string, k int64) string {
 func pyStrptimeSQL(e *ir.Call, s string) (string, error) {
 	var lits []string
 	for _, a := range e.Args[1:] {
-		l, ok := a.(*ir.Lit)
-		if !ok {
+		l, _ := a.(*ir.Lit)
+		if l == nil || !isStringLit(l) {
 			return "", sqlErr("strptime of a format that is not a literal")
 		}
-		v, isStr := l.Value.(string)
-		if !isStr {
-			return "", sqlErr("strptime of a format that is not a literal")
-		}
-		lits = append(lits, v)
+		lits = append(lits, l.Value.(string))
 	}
 	if len(lits) < 4 {
 		return "", sqlErr("strptime without its pattern")
@@ -1169,4 +1165,9 @@ func pyStrptimeSQL(e *ir.Call, s string) (string, error) {
 	days := fmt.Sprintf("CASE WHEN %[1]s IN (4, 6, 9, 11) THEN 30 WHEN %[1]s = 2 THEN CASE WHEN %[2]s THEN 29 ELSE 28 END ELSE 31 END", m, leap)
 	valid := fmt.Sprintf("%s >= 1 AND %s <= %s AND %s <= 59", y, d, days, field['S'])
 	return fmt.Sprintf("element_at(transform(array(%s), udfx_s -> CASE WHEN udfx_s RLIKE %[2]s AND regexp_extract(udfx_s, %[2]s, 0) = udfx_s THEN %[3]s ELSE FALSE END), 1)", s, pat, valid), nil
+}
+
+func isStringLit(l *ir.Lit) bool {
+	_, ok := l.Value.(string)
+	return ok
 }
