@@ -14,6 +14,7 @@ import (
 	"github.com/udfx/udfx/harness/rewrite"
 	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/internal/batch"
 	"github.com/udfx/udfx/internal/notebook"
 	"github.com/udfx/udfx/internal/patch"
 )
@@ -34,7 +35,10 @@ func pipelineEngine(o sparkOptions) (sparkOptions, error) {
 
 // runPipelineRewrite is udfx rewrite of a udf.KindRDDPipeline: the chain
 // as DataFrame code, tested on Spark.
-func runPipelineRewrite(ctx context.Context, e *env, opts *rewriteOptions, loc *locatedUDF, python string) error {
+func runPipelineRewrite(ctx context.Context, e *env, opts *rewriteOptions, loc *locatedUDF, python string, row *batch.Row) error {
+	if row == nil {
+		row = &batch.Row{}
+	}
 	u, root, ws := loc.UDF, loc.Root, loc.Workspace
 	for _, t := range opts.targets {
 		if t != rewrite.TargetDataFrame {
@@ -70,11 +74,14 @@ func runPipelineRewrite(ctx context.Context, e *env, opts *rewriteOptions, loc *
 	fmt.Fprintf(w, "%s (%s %s, %s)\n", u.Name, u.Language, u.Kind, u.File)
 	fmt.Fprintf(w, "  chain          %s\n", u.RDDOperation)
 	rel := workRel(e, out.ReportPath)
+	row.Report = rel
 	switch {
 	case out.Declined != "":
+		row.Status, row.Reason = batch.Declined, out.Declined
 		fmt.Fprintf(w, "  declined       %s\n  result         no verified rewrite\n  report         %s\n", out.Declined, rel)
 		return &exitError{code: exitFailed, err: fmt.Errorf("no rewrite of %s: %s", u.Name, out.Declined)}
 	case out.Refuted != "":
+		row.Status, row.Reason = batch.Refuted, out.Refuted
 		fmt.Fprintf(w, "  refuted        %s\n  result         no verified rewrite\n  report         %s\n", out.Refuted, rel)
 		return &exitError{code: exitFailed, err: fmt.Errorf("the rewrite of %s differs from it; see %s", u.Name, rel)}
 	}
@@ -82,6 +89,7 @@ func runPipelineRewrite(ctx context.Context, e *env, opts *rewriteOptions, loc *
 		fmt.Fprintf(w, "  step           %s\n", s)
 	}
 	info := out.Engine()
+	row.Status, row.Target = batch.Verified, rewrite.TargetDataFrame
 	fmt.Fprintf(w, "  result         verified: %s\n", out.Proof.Describe())
 	fmt.Fprintf(w, "  engine         Apache Spark %s (%s)\n", info.SparkVersion, info.Master)
 	fmt.Fprintf(w, "  report         %s\n  patch          %s\n", rel, workRel(e, out.PatchPath))

@@ -34,6 +34,10 @@ func udfRepo(e *env, args []string) string {
 			return err == nil && !st.IsDir()
 		})
 		dir = filepath.Dir(e.abs(ref.path))
+		if st, err := os.Stat(e.abs(ref.path)); err == nil && st.IsDir() {
+			// udfx rewrite DIR: the folder's own repository.
+			dir = e.abs(ref.path)
+		}
 	}
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs

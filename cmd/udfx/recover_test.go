@@ -133,5 +133,5 @@ func TestRewriteRecoverUsage(t *testing.T) {
 	}
 	_, stderr, code := runCLI(t, repo, "rewrite")
 	assert.Equal(t, exitUsage, code)
-	assert.Contains(t, stderr, "accepts 1 arg(s), received 0")
+	assert.Contains(t, stderr, "udfx rewrite takes a UDF (FILE[:NAME]), or files and folders to rewrite every UDF in them")
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/value"
 	"github.com/udfx/udfx/internal/applyjournal"
+	"github.com/udfx/udfx/internal/batch"
 	"github.com/udfx/udfx/internal/patch"
 	"github.com/udfx/udfx/internal/termsafe"
 )
@@ -41,6 +42,7 @@ type rewriteOptions struct {
 	types     string
 	agent     agentOptions
 	spark     sparkOptions
+	repo      repoOptions
 	// relaxed are the hidden tolerance flags of udfx test: rewrite refuses
 	// them and points at udfx.yaml.
 	relaxed relaxedFlags
@@ -86,7 +88,7 @@ func checkRelaxedFlags(f *pflag.FlagSet) error {
 func newRewriteCmd(e *env) *cobra.Command {
 	opts := &rewriteOptions{}
 	cmd := &cobra.Command{
-		Use:   "rewrite (FILE[:NAME] [--target sql,columnar,cuda] [--apply] [--force] | --recover)",
+		Use:   "rewrite (FILE[:NAME] [--target sql,columnar,cuda] [--apply] [--force] | PATH... [--lang L] [--kind K] [--name GLOB] [--changed-since REF] | --recover)",
 		Short: "Rewrite a UDF, prove the rewrite with a differential test, and write a patch",
 		Long: `Rewrite runs four stages on one UDF with the agent chosen by --agent (default
 the built-in, offline translator; openai drives a model, see docs/agent.md):
@@ -135,11 +137,30 @@ javac against the cuDF and RAPIDS jars when they are in the local Maven
 repository, not differentially tested. A target
 that cannot be rendered exactly is declined in report.md.
 
+Over folders (a folder, several paths, or a filter given), rewrite takes
+every UDF udfx scan finds there that --lang, --kind, --name (globs over
+names and registered SQL names) and --changed-since REF (files changed in
+git since REF, committed or not, and new files) keep, and runs each as
+udfx rewrite FILE:NAME would, one after the other: one workspace each,
+the same proof. It prints a line per UDF as it ends (a progress bar with
+an estimate of the time left on a terminal) and a summary table: result
+(verified, declined, refuted, error, skipped), target, speedup, time, and
+the reason or the report; --format json writes the summary as JSON on
+stdout and the lines on stderr. A UDF that fails is an error row and the
+run goes on. A UDF whose workspace another UDF of the run already has
+(names differing only in case) is skipped with the command that runs it
+alone. Such a run changes no file of the repository: --apply takes one
+UDF.
+
 Exit codes: 0 a verified rewrite was produced, 1 none passed (declined or
 refuted; see report.md), 2 bad usage (including --apply over uncommitted
-changes), 3 the original could not be run, 4 an interrupted --apply could
-not be rolled back (a file changed since, or a damaged journal).`,
+changes, and filters that keep no UDF), 3 the original could not be run
+(over folders: udfx could not scan them; a UDF whose original does not run
+is an error row), 4 an interrupted --apply could not be rolled back (a
+file changed since, or a damaged journal).`,
 		Example: `  udfx rewrite examples/scala-to-fahrenheit/ToFahrenheit.scala
+  udfx rewrite . --lang python --format json > summary.json
+  udfx rewrite src jobs --changed-since origin/main
   udfx rewrite examples/python-celsius/celsius.py:to_fahrenheit --apply
   udfx rewrite examples/python-vectors/vectors.py:moving_average
   udfx rewrite examples/python-vectors/vectors.py:moving_average --target vectorized-python-fast
@@ -152,7 +173,10 @@ not be rolled back (a file changed since, or a damaged journal).`,
 				}
 				return nil
 			}
-			return cobra.ExactArgs(1)(cmd, args)
+			if len(args) == 0 {
+				return usageErrorf("udfx rewrite takes a UDF (FILE[:NAME]), or files and folders to rewrite every UDF in them (.: the current folder)")
+			}
+			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkRelaxedFlags(cmd.Flags()); err != nil {
@@ -162,6 +186,12 @@ not be rolled back (a file changed since, or a damaged journal).`,
 				// recoverApplies did the work before RunE.
 				fmt.Fprintf(e.Stdout, "%d interrupted --apply rolled back in %s\n", e.recovered, udfRepo(e, nil))
 				return nil
+			}
+			if isRepoRun(e, cmd.Flags(), args) {
+				if err := opts.checkRepoRun(cmd.Flags()); err != nil {
+					return err
+				}
+				return runRewriteRepo(cmd.Context(), e, opts, args)
 			}
 			return runRewrite(cmd.Context(), e, opts, args[0])
 		},
@@ -182,10 +212,17 @@ not be rolled back (a file changed since, or a damaged journal).`,
 	addAgentFlags(f, &opts.agent)
 	addSparkFlags(f, &opts.spark)
 	addRelaxedFlags(f, &opts.relaxed)
+	addRepoFlags(f, &opts.repo)
 	return cmd
 }
 
 func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string) error {
+	return rewriteUDF(ctx, e, opts, target, nil)
+}
+
+// rewriteUDF is udfx rewrite of one UDF. When row is not nil it is filled
+// with how the rewrite ended, for the summary of a run over folders.
+func rewriteUDF(ctx context.Context, e *env, opts *rewriteOptions, target string, row *batch.Row) error {
 	if err := opts.validate(); err != nil {
 		return err
 	}
@@ -207,7 +244,7 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 		return internalError(err)
 	}
 	if isPipeline(loc.UDF) {
-		return runPipelineRewrite(ctx, e, opts, loc, python)
+		return runPipelineRewrite(ctx, e, opts, loc, python, row)
 	}
 	u, src, root, ws := loc.UDF, loc.Source, loc.Root, loc.Workspace
 	targets, err := opts.targetsFor(ctx, e, u)
@@ -245,6 +282,9 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 			return &exitError{code: exitFailed, err: err}
 		}
 		return internalError(err)
+	}
+	if row != nil {
+		*row = rowOf(e, out)
 	}
 	if err := printRewrite(e, out); err != nil {
 		return err

@@ -1,0 +1,228 @@
+// Package batch runs one command over every UDF of a repository: it picks
+// the UDFs a scan found that the user's filters keep, runs a per-UDF
+// function on each in turn, and keeps one row per UDF for the summary
+// (text lines while it runs, a table or JSON at the end).
+//
+// The per-UDF work is the caller's: batch knows nothing of runtimes or
+// proofs, so a UDF that fails ends as an error row and the run goes on.
+package batch
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/udfx/udfx/harness/udf"
+)
+
+// Status is how one UDF's run ended.
+type Status string
+
+const (
+	// Verified: a rewrite passed its differential test.
+	Verified Status = "verified"
+	// Declined: no exact rewrite was proposed.
+	Declined Status = "declined"
+	// Refuted: a proposed rewrite was tested and differs.
+	Refuted Status = "refuted"
+	// Error: the UDF could not be taken through (its original did not
+	// run, its types are unknown, a runtime failed).
+	Error Status = "error"
+	// Skipped: the run did not try the UDF (no asked target applies,
+	// or another UDF's run covers it).
+	Skipped Status = "skipped"
+)
+
+// Statuses in the order the summary counts them.
+var Statuses = []Status{Verified, Declined, Refuted, Error, Skipped}
+
+// Filter says which of a scan's UDFs a run takes. Empty fields keep all.
+type Filter struct {
+	Languages []udf.Language
+	Kinds     []udf.Kind
+	// Names are path.Match globs over the UDF's name; a UDF is kept when
+	// one matches its name or one of its registered SQL names.
+	Names []string
+	// Files, when not nil, keeps only UDFs in these files (absolute,
+	// slash-separated paths): --changed-since.
+	Files map[string]bool
+}
+
+// Check refuses a filter that would fail later: an unknown language or
+// kind, a malformed glob.
+func (f Filter) Check() error {
+	for _, l := range f.Languages {
+		if l != udf.Scala && l != udf.Java && l != udf.Python {
+			return fmt.Errorf("unknown language %q: want scala, java or python", l)
+		}
+	}
+	for _, k := range f.Kinds {
+		if !slices.Contains(udf.Kinds, k) {
+			return fmt.Errorf("unknown kind %q: want one of %s", k, kindNames())
+		}
+	}
+	for _, g := range f.Names {
+		if _, err := path.Match(g, ""); err != nil {
+			return fmt.Errorf("name pattern %q: %w", g, err)
+		}
+	}
+	return nil
+}
+
+func kindNames() string {
+	names := make([]string, len(udf.Kinds))
+	for i, k := range udf.Kinds {
+		names[i] = string(k)
+	}
+	return strings.Join(names, ", ")
+}
+
+// keeps is whether f keeps u; abs is u's file as an absolute path.
+func (f Filter) keeps(u *udf.UDF, abs string) bool {
+	if len(f.Languages) > 0 && !slices.Contains(f.Languages, u.Language) {
+		return false
+	}
+	if len(f.Kinds) > 0 && !slices.Contains(f.Kinds, u.Kind) {
+		return false
+	}
+	if f.Files != nil && !f.Files[abs] {
+		return false
+	}
+	if len(f.Names) == 0 {
+		return true
+	}
+	for _, g := range f.Names {
+		for _, n := range append([]string{u.Name}, u.RegisteredNames...) {
+			if ok, _ := path.Match(g, n); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Item is one UDF a run takes, or skips with a reason.
+type Item struct {
+	UDF udf.UDF
+	// Ref is FILE:NAME as a single-UDF command takes it.
+	Ref string
+	// Skip, when set, is why the run does not try the UDF.
+	Skip string
+}
+
+// Select is the UDFs of a scan that f keeps, in the scan's order (by
+// file, then position). abs resolves a UDF's file as scan reported it.
+// A function passed to an RDD transformation inside a chain udfx rewrites
+// whole is listed as skipped: the chain's row stands for it.
+func Select(udfs []udf.UDF, f Filter, abs func(string) string) []Item {
+	var items []Item
+	for _, u := range udfs {
+		if !f.keeps(&u, abs(u.File)) {
+			continue
+		}
+		it := Item{UDF: u, Ref: u.File + ":" + u.Name}
+		if u.Kind == udf.KindRDDLambda {
+			if p := enclosingPipeline(udfs, &u); p != "" {
+				it.Skip = "part of the RDD chain " + p + ", rewritten whole"
+			}
+		}
+		items = append(items, it)
+	}
+	return items
+}
+
+func enclosingPipeline(udfs []udf.UDF, u *udf.UDF) string {
+	for _, p := range udfs {
+		if p.Kind == udf.KindRDDPipeline && p.File == u.File && within(u.Span, p.Span) {
+			return p.Name
+		}
+	}
+	return ""
+}
+
+func within(in, out udf.Span) bool {
+	le := func(a, b udf.Position) bool { return a.Line < b.Line || a.Line == b.Line && a.Column <= b.Column }
+	return le(out.Start, in.Start) && le(in.End, out.End)
+}
+
+// Row is how one UDF's run ended, for the summary.
+type Row struct {
+	UDF      string       `json:"udf"`
+	File     string       `json:"file"`
+	Language udf.Language `json:"language"`
+	Kind     udf.Kind     `json:"kind"`
+	Status   Status       `json:"status"`
+	Target   string       `json:"target,omitempty"`
+	Reason   string       `json:"reason,omitempty"`
+	Speedup  float64      `json:"speedup,omitempty"`
+	Seconds  float64      `json:"seconds"`
+	// Report is the UDF's report.md, relative to the working directory.
+	Report string `json:"report,omitempty"`
+}
+
+// Result is a whole run.
+type Result struct {
+	Rows    []Row   `json:"udfs"`
+	Seconds float64 `json:"seconds"`
+	// Stopped is set when the run ended before its last UDF (the
+	// context was cancelled): the rows are those it finished.
+	Stopped bool `json:"stopped,omitempty"`
+}
+
+// Count is how many rows ended with s.
+func (r *Result) Count(s Status) int {
+	n := 0
+	for _, row := range r.Rows {
+		if row.Status == s {
+			n++
+		}
+	}
+	return n
+}
+
+// Hooks tell the caller how a run goes; nil hooks are not called.
+type Hooks struct {
+	// Start is called before item i of n runs.
+	Start func(i, n int, it *Item)
+	// Done is called with item i's row once it ran.
+	Done func(i, n int, row *Row)
+}
+
+// Run runs each item's UDF through one, in order, and returns their rows.
+// A skipped item gets its row without running. A cancelled ctx stops the
+// run between UDFs (the UDF in flight sees ctx itself).
+func Run(ctx context.Context, items []Item, one func(context.Context, *Item) Row, h Hooks) *Result {
+	res := &Result{}
+	start := time.Now()
+	for i := range items {
+		if ctx.Err() != nil {
+			res.Stopped = true
+			break
+		}
+		it := &items[i]
+		if h.Start != nil {
+			h.Start(i, len(items), it)
+		}
+		t0 := time.Now()
+		var row Row
+		if it.Skip != "" {
+			row = Row{Status: Skipped, Reason: it.Skip}
+		} else {
+			row = one(ctx, it)
+		}
+		row.UDF, row.File, row.Language, row.Kind = it.UDF.Name, it.UDF.File, it.UDF.Language, it.UDF.Kind
+		row.Seconds = seconds(time.Since(t0))
+		res.Rows = append(res.Rows, row)
+		if h.Done != nil {
+			h.Done(i, len(items), &res.Rows[len(res.Rows)-1])
+		}
+	}
+	res.Seconds = seconds(time.Since(start))
+	return res
+}
+
+// seconds is d in seconds to the millisecond, as reports show it.
+func seconds(d time.Duration) float64 { return d.Round(time.Millisecond).Seconds() }

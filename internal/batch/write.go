@@ -1,0 +1,106 @@
+package batch
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/udfx/udfx/internal/termsafe"
+)
+
+// Line is the one line a run prints for a finished UDF when no terminal
+// shows a progress bar: "[i/n] status  detail  time  FILE:NAME".
+func Line(i, n int, r *Row) string {
+	width := len(fmt.Sprint(n))
+	return fmt.Sprintf("[%*d/%d] %-9s %s  %.1fs  %s", width, i+1, n, r.Status, detail(r), r.Seconds, termsafe.String(r.File+":"+r.UDF))
+}
+
+// detail is what a row's status says in a line: the verified target and
+// its speedup, or the reason.
+func detail(r *Row) string {
+	if r.Status == Verified {
+		if r.Speedup == 0 {
+			return r.Target
+		}
+		return fmt.Sprintf("%s %.1f×", r.Target, r.Speedup)
+	}
+	return termsafe.String(shorten(r.Reason, 120))
+}
+
+// shorten keeps a reason to one line of at most n runes.
+func shorten(s string, n int) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// WriteTable writes the summary: one row per UDF, then the counts.
+func WriteTable(w io.Writer, res *Result) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "UDF\tFILE\tRESULT\tTARGET\tSPEEDUP\tTIME\tREASON / REPORT")
+	for i := range res.Rows {
+		r := &res.Rows[i]
+		target, speedup, why := "-", "-", termsafe.String(shorten(r.Reason, 80))
+		if r.Status == Verified {
+			target, why = r.Target, termsafe.String(r.Report)
+			if r.Speedup != 0 {
+				speedup = fmt.Sprintf("%.1f×", r.Speedup)
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.1fs\t%s\n", termsafe.String(r.UDF), termsafe.String(r.File), r.Status, target, speedup, r.Seconds, why)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "\n%s in %.1fs\n", counts(res), res.Seconds)
+	if res.Stopped {
+		_, err = fmt.Fprintln(w, "stopped before the last UDF: run the same command again to finish")
+	}
+	return err
+}
+
+// counts is "N UDFs: a verified, b declined, ..." with the zero counts
+// left out.
+func counts(res *Result) string {
+	var parts []string
+	for _, s := range Statuses {
+		if n := res.Count(s); n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, s))
+		}
+	}
+	noun := "UDFs"
+	if len(res.Rows) == 1 {
+		noun = "UDF"
+	}
+	if len(parts) == 0 {
+		return fmt.Sprintf("%d %s", len(res.Rows), noun)
+	}
+	return fmt.Sprintf("%d %s: %s", len(res.Rows), noun, strings.Join(parts, ", "))
+}
+
+// jsonResult is the --format json document.
+type jsonResult struct {
+	Tool   string         `json:"tool"`
+	Counts map[Status]int `json:"counts"`
+	*Result
+}
+
+// WriteJSON writes the run as one JSON document.
+func WriteJSON(w io.Writer, res *Result, tool string) error {
+	doc := jsonResult{Tool: tool, Counts: map[Status]int{}, Result: res}
+	for _, s := range Statuses {
+		doc.Counts[s] = res.Count(s)
+	}
+	if doc.Rows == nil {
+		doc.Rows = []Row{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}
