@@ -29,6 +29,10 @@ type env struct {
 	// this process runs, and commands take theirs from it; nil starts a
 	// session per command and stops it at the command's end.
 	Spark *spark.Pool
+	// CacheDir is where udfx keeps what outlives a run, the proofs of
+	// folder runs (proofs/) among them; os.UserCacheDir()/udfx when
+	// empty. Tests give each their own.
+	CacheDir string
 
 	rep *progress.Reporter
 	// recovered counts the interrupted applies this command rolled back

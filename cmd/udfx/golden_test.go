@@ -82,6 +82,6 @@ func TestGolden(t *testing.T) {
 func runCLI(t *testing.T, dir string, args ...string) (string, string, int) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	code := run(args, &env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, WorkDir: dir, Spark: sparkPool})
+	code := run(args, &env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, WorkDir: dir, Spark: sparkPool, CacheDir: testCacheDir})
 	return stdout.String(), stderr.String(), code
 }

@@ -191,7 +191,7 @@ file changed since, or a damaged journal).`,
 				if err := opts.checkRepoRun(cmd.Flags()); err != nil {
 					return err
 				}
-				return runRewriteRepo(cmd.Context(), e, opts, args)
+				return runRewriteRepo(cmd.Context(), e, opts, cmd.Flags(), args)
 			}
 			return runRewrite(cmd.Context(), e, opts, args[0])
 		},

@@ -7,7 +7,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/pflag"
@@ -30,6 +33,8 @@ type repoOptions struct {
 	names        []string
 	changedSince string
 	format       string
+	jobs         int
+	noCache      bool
 }
 
 func addRepoFlags(f *pflag.FlagSet, o *repoOptions) {
@@ -38,10 +43,12 @@ func addRepoFlags(f *pflag.FlagSet, o *repoOptions) {
 	f.StringSliceVar(&o.names, "name", nil, "over folders: only UDFs whose name or registered SQL name matches one of these globs")
 	f.StringVar(&o.changedSince, "changed-since", "", "over folders: only UDFs in files changed since this git commit, branch or tag (committed, uncommitted or new)")
 	f.StringVarP(&o.format, "format", "f", "table", "over folders: summary format, table or json")
+	f.BoolVar(&o.noCache, "no-cache", false, "over folders: prove every UDF again, taking none from earlier runs")
+	f.IntVarP(&o.jobs, "jobs", "j", runtime.NumCPU(), "over folders: UDFs rewritten at once (each one's benchmark then runs beside the others': --jobs 1 for quieter figures)")
 }
 
 // repoFlagNames are the flags that make rewrite a run over folders.
-var repoFlagNames = []string{"lang", "kind", "name", "changed-since", "format"}
+var repoFlagNames = []string{"lang", "kind", "name", "changed-since", "format", "jobs", "no-cache"}
 
 // isRepoRun is whether rewrite's arguments ask for a run over folders:
 // a folder among them, several of them, or a filter or --format given.
@@ -76,6 +83,9 @@ func (opts *rewriteOptions) checkRepoRun(f *pflag.FlagSet) error {
 			return usageErrorf("--%s does not apply to a run over folders: %s", n, why)
 		}
 	}
+	if opts.repo.jobs < 1 {
+		return usageErrorf("--jobs must be 1 or more, got %d", opts.repo.jobs)
+	}
 	if opts.repo.format != "table" && opts.repo.format != "json" {
 		return usageErrorf("unknown --format %q: want table or json", opts.repo.format)
 	}
@@ -109,7 +119,7 @@ func (opts *rewriteOptions) repoFilter(ctx context.Context, e *env) (batch.Filte
 // runRewriteRepo is udfx rewrite over folders: every UDF scan finds that
 // the filters keep, each rewritten as `udfx rewrite FILE:NAME` would, one
 // after the other, with one line per UDF as it ends and a summary.
-func runRewriteRepo(ctx context.Context, e *env, opts *rewriteOptions, paths []string) error {
+func runRewriteRepo(ctx context.Context, e *env, opts *rewriteOptions, flags *pflag.FlagSet, paths []string) error {
 	if err := opts.validate(); err != nil {
 		return err
 	}
@@ -141,23 +151,53 @@ func runRewriteRepo(ctx context.Context, e *env, opts *rewriteOptions, paths []s
 	}
 	skipSharedWorkspaces(e, items)
 	for i := range items {
-		if it := &items[i]; it.Skip == "" && len(opts.targets) > 0 {
-			if err := rewrite.CheckTargets(&it.UDF, opts.targets); err != nil {
-				it.Skip = err.Error()
+		it := &items[i]
+		if it.Skip != "" || len(opts.targets) == 0 {
+			continue
+		}
+		if isPipeline(&it.UDF) {
+			if !slices.Contains(opts.targets, rewrite.TargetDataFrame) {
+				it.Skip = "an RDD chain, whose only target is dataframe, not asked for by --target"
 			}
+		} else if err := rewrite.CheckTargets(&it.UDF, opts.targets); err != nil {
+			it.Skip = err.Error()
 		}
 	}
 
+	// The Python environment is made before the UDFs run at once, so
+	// that no two of them create it.
+	python, err := e.ensurePython(ctx, e.WorkDir)
+	if err != nil {
+		return internalError(err)
+	}
+	cache, keys, err := opts.proofCache(e, flags, python)
+	if err != nil {
+		return err
+	}
 	// Python UDFs share Spark sessions across the run (JVM ones differ
-	// in their jars): the sessions stop at the end.
+	// in their jars): the sessions stop at the end. Each UDF's own
+	// account is its report; what its run says on stderr is kept whole
+	// line by line.
 	child := *e
-	child.Stdout, child.StderrTTY, child.rep = io.Discard, false, nil
+	child.Stdout, child.Stderr, child.StderrTTY, child.rep = io.Discard, &lockedWriter{w: e.Stderr}, false, nil
 	if child.Spark == nil {
 		pool := &spark.Pool{}
 		defer pool.Close()
 		child.Spark = pool
 	}
 	one := func(ctx context.Context, it *batch.Item) batch.Row {
+		var key string
+		var files []string
+		cacheable := false
+		if cache != nil {
+			key, files, cacheable = keys.key(ctx, e, it)
+		}
+		if cacheable {
+			if row, ok := cache.Get(key); ok {
+				row.Cached = true
+				return row
+			}
+		}
 		var row batch.Row
 		if err := rewriteUDF(ctx, &child, opts, it.Ref, &row); err != nil && row.Status == "" {
 			row.Status, row.Reason = batch.Error, err.Error()
@@ -165,6 +205,11 @@ func runRewriteRepo(ctx context.Context, e *env, opts *rewriteOptions, paths []s
 		// Runtimes name files by absolute path; the summary by the
 		// path the user gave.
 		row.Reason = strings.ReplaceAll(row.Reason, e.WorkDir+string(filepath.Separator), "")
+		if cacheable && batch.Cacheable(row.Status) && ctx.Err() == nil {
+			if err := cache.Put(key, row, files); err != nil {
+				fmt.Fprintf(child.Stderr, "warning: %v\n", err)
+			}
+		}
 		return row
 	}
 
@@ -173,11 +218,11 @@ func runRewriteRepo(ctx context.Context, e *env, opts *rewriteOptions, paths []s
 		lines = e.Stderr
 	}
 	bar := newRepoBar(e, len(items))
-	res := batch.Run(ctx, items, one, batch.Hooks{
-		Start: func(i, n int, it *batch.Item) { bar.start(it) },
-		Done: func(i, n int, row *batch.Row) {
+	res := batch.Run(ctx, items, one, opts.repo.jobs, batch.Hooks{
+		Start: func(it *batch.Item) { bar.start(it) },
+		Done: func(done, n int, row *batch.Row) {
 			bar.clear()
-			fmt.Fprintln(lines, batch.Line(i, n, row))
+			fmt.Fprintln(lines, batch.Line(done, n, row))
 			bar.done()
 		},
 	})
@@ -200,6 +245,28 @@ func runRewriteRepo(ctx context.Context, e *env, opts *rewriteOptions, paths []s
 	return nil
 }
 
+// proofCache is the cache of earlier runs' verdicts and how to key it;
+// nil with --no-cache, and for a model agent, whose answers differ from
+// one run to the next.
+func (opts *rewriteOptions) proofCache(e *env, flags *pflag.FlagSet, python string) (*batch.Cache, *proofKeys, error) {
+	if opts.repo.noCache || opts.agent.name != "builtin" {
+		return nil, nil, nil
+	}
+	dir := e.CacheDir
+	if dir == "" {
+		d, err := os.UserCacheDir()
+		if err != nil {
+			return nil, nil, nil
+		}
+		dir = filepath.Join(d, "udfx")
+	}
+	keys, err := newProofKeys(e, flags, python)
+	if err != nil {
+		return nil, nil, internalError(err)
+	}
+	return &batch.Cache{Dir: filepath.Join(dir, "proofs")}, keys, nil
+}
+
 // skipSharedWorkspaces skips a UDF whose workspace (<repo>/.udfx/<name>)
 // and rewrite folder (udfx-rewrites/<name>) an earlier UDF of the run
 // has: a second run there would overwrite the first one's evidence. Names
@@ -220,6 +287,18 @@ func skipSharedWorkspaces(e *env, items []batch.Item) {
 		}
 		first[key] = it
 	}
+}
+
+// lockedWriter lets UDFs rewritten at once share one stream.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // resolvedPath is p with symbolic links resolved, as git reports paths,

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -60,19 +61,15 @@ func TestRewriteOverFoldersRunsEveryUDFAndSummarizes(t *testing.T) {
 	stdout, stderr, code := runCLI(t, dir, "rewrite", "jobs", "examples/python-celsius")
 	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
 	assert.Empty(t, stderr)
-	lines := strings.Split(stdout, "\n")
-	require.Greater(t, len(lines), 4, stdout)
-	for i, want := range []string{
-		"[1/4] verified  sql ",
-		"[2/4] error     cannot run the original: ",
-		"[3/4] declined  str.swapcase: no rule proves a Spark SQL form equal to this str method  ",
-		"[4/4] verified  sql ",
+	// --jobs runs two at once here: lines come in the order UDFs end.
+	lines := linesByRef(t, stdout, 4)
+	for ref, want := range map[string]string{
+		"examples/python-celsius/celsius.py:to_fahrenheit": "verified  sql ",
+		"jobs/cloud.py:bucket_of":                          "error     cannot run the original: jobs/cloud.py:1: ModuleNotFoundError: No module named 'boto3'  ",
+		"jobs/more.py:shout":                               "declined  str.swapcase: no rule proves a Spark SQL form equal to this str method  ",
+		"jobs/more.py:twice":                               "verified  sql ",
 	} {
-		assert.True(t, strings.HasPrefix(lines[i], want), "line %d: %q", i+1, lines[i])
-	}
-	assert.Contains(t, lines[1], "cannot run the original: jobs/cloud.py:1: ModuleNotFoundError: No module named 'boto3'")
-	for i, ref := range []string{"examples/python-celsius/celsius.py:to_fahrenheit", "jobs/cloud.py:bucket_of", "jobs/more.py:shout", "jobs/more.py:twice"} {
-		assert.True(t, strings.HasSuffix(lines[i], "s  "+ref), "line %d: %q", i+1, lines[i])
+		assert.True(t, strings.HasPrefix(lines[ref], want), "%s: %q", ref, lines[ref])
 	}
 	assert.Regexp(t, `(?m)^UDF +FILE +RESULT +TARGET +SPEEDUP +TIME +REASON / REPORT$`, stdout)
 	assert.Regexp(t, `(?m)^twice +jobs/more\.py +verified +sql +[0-9.]+× +[0-9.]+s +\.udfx/twice/report\.md$`, stdout)
@@ -127,6 +124,23 @@ func TestRewriteOverFoldersTakesTheUDFsChangedSinceARef(t *testing.T) {
 	assert.Contains(t, stderr, "the filters keep none")
 }
 
+// linesByRef are the first n lines of a folder run's output, "[k/n] "
+// cut off, by the FILE:NAME that ends each; k counts 1 to n.
+func linesByRef(t *testing.T, stdout string, n int) map[string]string {
+	t.Helper()
+	lines := strings.Split(stdout, "\n")
+	require.Greater(t, len(lines), n, stdout)
+	out := map[string]string{}
+	for k, l := range lines[:n] {
+		prefix := fmt.Sprintf("[%d/%d] ", k+1, n)
+		require.True(t, strings.HasPrefix(l, prefix), "line %d: %q", k+1, l)
+		i := strings.LastIndex(l, "  ")
+		require.Positive(t, i, l)
+		out[l[i+2:]] = strings.TrimPrefix(l[:i], prefix)
+	}
+	return out
+}
+
 // Two UDFs whose names differ only in case would share one workspace and
 // one udfx-rewrites folder: the later is skipped, never overwritten.
 func TestRewriteOverFoldersSkipsASharedWorkspace(t *testing.T) {
@@ -134,9 +148,10 @@ func TestRewriteOverFoldersSkipsASharedWorkspace(t *testing.T) {
 	dir := tempRepo(t)
 	stdout, stderr, code := runCLI(t, dir, "rewrite", "examples", "--lang", "java,scala", "--target", "sql")
 	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
-	assert.Contains(t, stdout, "[1/2] verified  sql ")
-	assert.Contains(t, stdout, "[2/2] skipped   its workspace .udfx/ToFahrenheit is that of ToFahrenheit in examples/java-to-fahrenheit/")
-	assert.Contains(t, stdout, "  examples/scala-to-fahrenheit/ToFahrenheit.scala:ToFahrenheit\n")
+	lines := linesByRef(t, stdout, 2)
+	assert.True(t, strings.HasPrefix(lines["examples/java-to-fahrenheit/ToFahrenheit.java:ToFahrenheit"], "verified  sql "), stdout)
+	assert.True(t, strings.HasPrefix(lines["examples/scala-to-fahrenheit/ToFahrenheit.scala:ToFahrenheit"],
+		"skipped   its workspace .udfx/ToFahrenheit is that of ToFahrenheit in examples/java-to-fahrenheit/"), stdout)
 	rec, err := evidence.Read(filepath.Join(dir, ".udfx", "ToFahrenheit", "evidence.json"))
 	require.NoError(t, err)
 	assert.Equal(t, "examples/java-to-fahrenheit/ToFahrenheit.java", rec.Original.File)
@@ -173,10 +188,62 @@ func TestRewriteOverFoldersShowsProgressOnATerminal(t *testing.T) {
 	dir := jobsRepo(t)
 	var stdout, stderr bytes.Buffer
 	code := run([]string{"rewrite", "jobs", "--name", "twice"}, &env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr,
-		WorkDir: dir, StderrTTY: true, Spark: sparkPool})
+		WorkDir: dir, StderrTTY: true, Spark: sparkPool, CacheDir: testCacheDir})
 	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr.String(), stdout.String())
 	assert.Contains(t, stdout.String(), "[1/1] verified  sql ")
 	assert.Contains(t, stderr.String(), "twice")
 	assert.Contains(t, stderr.String(), "(0/1)")
 	assert.NotContains(t, stderr.String(), "udfx [", "no per-step lines of the UDF's own run")
+}
+
+// A second run over an unchanged repository takes every verdict from the
+// first and says so; a change to a Python file re-proves the Python UDFs,
+// an edited workspace file re-proves its UDF, and --no-cache all.
+func TestRewriteOverFoldersReusesUnchangedProofs(t *testing.T) {
+	t.Parallel()
+	dir := jobsRepo(t)
+	args := []string{"rewrite", "jobs", "examples/python-celsius", "--format", "json"}
+	type doc struct {
+		UDFs []struct {
+			UDF, Status string
+			Cached      bool
+		} `json:"udfs"`
+	}
+	cached := func(args ...string) map[string]bool {
+		t.Helper()
+		stdout, stderr, code := runCLI(t, dir, args...)
+		require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+		var d doc
+		require.NoError(t, json.Unmarshal([]byte(stdout), &d), stdout)
+		out := map[string]bool{}
+		for _, u := range d.UDFs {
+			out[u.UDF+" "+u.Status] = u.Cached
+		}
+		return out
+	}
+	all := func(c bool) map[string]bool {
+		// An error is never kept: it may be the machine's.
+		return map[string]bool{"to_fahrenheit verified": c, "twice verified": c, "shout declined": c, "bucket_of error": false}
+	}
+	assert.Equal(t, all(false), cached(args...))
+	assert.Equal(t, all(true), cached(args...))
+	stdout, _, _ := runCLI(t, dir, "rewrite", "jobs", "examples/python-celsius")
+	assert.Contains(t, stdout, "(3 taken from earlier runs, unchanged since)")
+	assert.Contains(t, stdout, "  cached  jobs/more.py:twice\n")
+
+	// Any Python file of the repository can change a Python UDF.
+	writeFile(t, filepath.Join(dir, "jobs", "helpers.py"), "RATE = 2\n")
+	assert.Equal(t, all(false), cached(args...))
+	assert.Equal(t, all(true), cached(args...))
+
+	// A workspace file the verdict stands on, edited.
+	report := filepath.Join(dir, ".udfx", "twice", "report.md")
+	b, err := os.ReadFile(report)
+	require.NoError(t, err)
+	writeFile(t, report, string(b)+"\nedited\n")
+	got := cached(args...)
+	assert.False(t, got["twice verified"])
+	assert.True(t, got["shout declined"])
+
+	assert.Equal(t, all(false), cached(append(args, "--no-cache")...))
 }

@@ -329,7 +329,7 @@ func runCLIEnv(t *testing.T, dir string, vars map[string]string, args ...string)
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	code := run(args, &env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, WorkDir: dir,
-		Getenv: func(k string) string { return vars[k] }, Spark: sparkPool})
+		Getenv: func(k string) string { return vars[k] }, Spark: sparkPool, CacheDir: testCacheDir})
 	return stdout.String(), stderr.String(), code
 }
 

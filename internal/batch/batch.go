@@ -13,6 +13,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/udfx/udfx/harness/udf"
@@ -161,6 +163,9 @@ type Row struct {
 	Seconds  float64      `json:"seconds"`
 	// Report is the UDF's report.md, relative to the working directory.
 	Report string `json:"report,omitempty"`
+	// Cached is set when the row comes from an earlier run's proof of
+	// the same UDF, unchanged (Cache); Seconds is then the lookup's.
+	Cached bool `json:"cached,omitempty"`
 }
 
 // Result is a whole run.
@@ -183,46 +188,80 @@ func (r *Result) Count(s Status) int {
 	return n
 }
 
-// Hooks tell the caller how a run goes; nil hooks are not called.
+// Hooks tell the caller how a run goes; nil hooks are not called. They
+// are called one at a time, never concurrently.
 type Hooks struct {
-	// Start is called before item i of n runs.
-	Start func(i, n int, it *Item)
-	// Done is called with item i's row once it ran.
-	Done func(i, n int, row *Row)
+	// Start is called before an item runs.
+	Start func(it *Item)
+	// Done is called with an item's row once it ran: the done-th of n to
+	// finish (from 1).
+	Done func(done, n int, row *Row)
 }
 
-// Run runs each item's UDF through one, in order, and returns their rows.
-// A skipped item gets its row without running. A cancelled ctx stops the
-// run between UDFs (the UDF in flight sees ctx itself).
-func Run(ctx context.Context, items []Item, one func(context.Context, *Item) Row, h Hooks) *Result {
-	res := &Result{}
+// Run runs each item's UDF through one, jobs at a time (at least one),
+// and returns their rows in the items' order. A skipped item gets its row
+// without running. A cancelled ctx stops the run between UDFs (the UDFs
+// in flight see ctx themselves, and their rows are kept).
+func Run(ctx context.Context, items []Item, one func(context.Context, *Item) Row, jobs int, h Hooks) *Result {
 	start := time.Now()
-	for i := range items {
-		if ctx.Err() != nil {
-			res.Stopped = true
-			break
-		}
-		it := &items[i]
-		if h.Start != nil {
-			h.Start(i, len(items), it)
-		}
-		t0 := time.Now()
-		var row Row
-		if it.Skip != "" {
-			row = Row{Status: Skipped, Reason: it.Skip}
-		} else {
-			row = one(ctx, it)
-		}
-		row.UDF, row.File, row.Language, row.Kind = it.UDF.Name, it.UDF.File, it.UDF.Language, it.UDF.Kind
-		row.Seconds = seconds(time.Since(t0))
-		res.Rows = append(res.Rows, row)
-		if h.Done != nil {
-			h.Done(i, len(items), &res.Rows[len(res.Rows)-1])
+	jobs = max(1, min(jobs, len(items)))
+	rows := make([]*Row, len(items))
+	var mu sync.Mutex // hooks, done and stopped
+	done, stopped := 0, false
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(items) {
+					return
+				}
+				if ctx.Err() != nil {
+					mu.Lock()
+					stopped = true
+					mu.Unlock()
+					return
+				}
+				rows[i] = runOne(ctx, &items[i], one, &mu, h)
+				mu.Lock()
+				done++
+				if h.Done != nil {
+					h.Done(done, len(items), rows[i])
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	res := &Result{Stopped: stopped, Seconds: seconds(time.Since(start))}
+	for _, r := range rows {
+		if r != nil {
+			res.Rows = append(res.Rows, *r)
 		}
 	}
-	res.Seconds = seconds(time.Since(start))
 	return res
 }
 
+func runOne(ctx context.Context, it *Item, one func(context.Context, *Item) Row, mu *sync.Mutex, h Hooks) *Row {
+	if h.Start != nil {
+		mu.Lock()
+		h.Start(it)
+		mu.Unlock()
+	}
+	t0 := time.Now()
+	var row Row
+	if it.Skip != "" {
+		row = Row{Status: Skipped, Reason: it.Skip}
+	} else {
+		row = one(ctx, it)
+	}
+	row.UDF, row.File, row.Language, row.Kind = it.UDF.Name, it.UDF.File, it.UDF.Language, it.UDF.Kind
+	row.Seconds = seconds(time.Since(t0))
+	return &row
+}
+
 // seconds is d in seconds to the millisecond, as reports show it.
-func seconds(d time.Duration) float64 { return d.Round(time.Millisecond).Seconds() }
+func seconds(d time.Duration) float64 { return float64(d.Milliseconds()) / 1000 }

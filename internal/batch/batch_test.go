@@ -8,7 +8,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -94,10 +96,11 @@ func TestRunKeepsOrderSkipsAndStopsWhenCancelled(t *testing.T) {
 		ran = append(ran, it.UDF.Name)
 		return Row{Status: Declined, Reason: "no rule"}
 	}
-	res := Run(context.Background(), items, one, Hooks{
-		Start: func(i, n int, it *Item) { started = append(started, it.UDF.Name) },
+	res := Run(context.Background(), items, one, 1, Hooks{
+		Start: func(it *Item) { started = append(started, it.UDF.Name) },
 		Done: func(i, n int, r *Row) {
 			assert.Equal(t, len(items), n)
+			assert.Equal(t, len(done)+1, i)
 			done = append(done, r.UDF)
 		},
 	})
@@ -119,9 +122,39 @@ func TestRunKeepsOrderSkipsAndStopsWhenCancelled(t *testing.T) {
 			cancel()
 		}
 		return Row{Status: Verified, Target: "sql", Speedup: 2}
-	}, Hooks{})
+	}, 1, Hooks{})
 	assert.True(t, res.Stopped)
 	assert.Len(t, res.Rows, 2)
+}
+
+// With several jobs the UDFs run at once, the hooks one at a time, and
+// the rows keep the items' order whatever order they finish in.
+func TestRunInParallelKeepsTheItemsOrder(t *testing.T) {
+	items := Select(scanned, Filter{}, abs)
+	var running, most atomic.Int32
+	release := make(chan struct{})
+	go func() {
+		// Let the first three run together before any finishes.
+		for running.Load() < 3 {
+			time.Sleep(time.Millisecond)
+		}
+		close(release)
+	}()
+	var doneOrder []int
+	res := Run(context.Background(), items, func(_ context.Context, it *Item) Row {
+		n := running.Add(1)
+		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+		}
+		<-release
+		running.Add(-1)
+		return Row{Status: Declined, Reason: it.UDF.Name}
+	}, 3, Hooks{Done: func(done, n int, r *Row) { doneOrder = append(doneOrder, done) }})
+	assert.Equal(t, int32(3), most.Load())
+	assert.Equal(t, []int{1, 2, 3, 4, 5, 6}, doneOrder)
+	require.Len(t, res.Rows, len(items))
+	for i, r := range res.Rows {
+		assert.Equal(t, items[i].UDF.Name, r.UDF)
+	}
 }
 
 // summary is a finished run with every status, a reason with a newline
@@ -138,7 +171,7 @@ var summary = &Result{Seconds: 41.25, Rows: []Row{
 func TestSummaryFormats(t *testing.T) {
 	var text bytes.Buffer
 	for i := range summary.Rows {
-		text.WriteString(Line(i, len(summary.Rows), &summary.Rows[i]) + "\n")
+		text.WriteString(Line(i+1, len(summary.Rows), &summary.Rows[i]) + "\n")
 	}
 	text.WriteString("\n")
 	require.NoError(t, WriteTable(&text, summary))
@@ -157,7 +190,7 @@ func TestSummaryFormats(t *testing.T) {
 
 	var stopped bytes.Buffer
 	require.NoError(t, WriteTable(&stopped, &Result{Rows: summary.Rows[:1], Stopped: true}))
-	assert.Contains(t, stopped.String(), "1 UDF: 1 verified in 0.0s\nstopped before the last UDF")
+	assert.Contains(t, stopped.String(), "1 UDF: 1 verified in 0.0s\nStopped early: the rows above are the UDFs that ran.\n")
 }
 
 func golden(t *testing.T, name string, got []byte) {
@@ -171,20 +204,29 @@ func golden(t *testing.T, name string, got []byte) {
 	assert.Equal(t, string(want), string(got))
 }
 
-func TestChangedFilesSinceARef(t *testing.T) {
-	dir := t.TempDir()
-	run := func(args ...string) {
+// gitRepo is a new git repository and helpers that run git in it and
+// write its files.
+func gitRepo(t *testing.T) (dir string, run func(args ...string), write func(name, text string)) {
+	t.Helper()
+	dir = t.TempDir()
+	run = func(args ...string) {
 		t.Helper()
 		cmd := exec.Command("git", append([]string{"-c", "user.email=t@example.com", "-c", "user.name=t"}, args...)...)
 		cmd.Dir = dir
 		out, err := cmd.CombinedOutput()
 		require.NoError(t, err, "git %v: %s", args, out)
 	}
-	write := func(name, text string) {
+	write = func(name, text string) {
+		t.Helper()
 		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
 	}
 	run("init", "-q")
+	return dir, run, write
+}
+
+func TestChangedFilesSinceARef(t *testing.T) {
+	dir, run, write := gitRepo(t)
 	write(".gitignore", "build/\n")
 	write("a.py", "1")
 	write("b.py", "1")
@@ -214,4 +256,78 @@ func TestChangedFilesSinceARef(t *testing.T) {
 	assert.ErrorContains(t, err, "want a commit, branch or tag")
 	_, err = ChangedFiles(context.Background(), t.TempDir(), "HEAD")
 	assert.ErrorContains(t, err, "--changed-since needs a git repository")
+}
+
+func TestCacheKeepsVerdictsWhileTheirFilesAreUnchanged(t *testing.T) {
+	dir := t.TempDir()
+	c := &Cache{Dir: filepath.Join(dir, "proofs")}
+	report := filepath.Join(dir, "ws", "report.md")
+	require.NoError(t, os.MkdirAll(filepath.Dir(report), 0o755))
+	require.NoError(t, os.WriteFile(report, []byte("verified"), 0o644))
+	row := Row{UDF: "twice", Status: Verified, Target: "sql", Speedup: 2.5, Report: ".udfx/twice/report.md"}
+	key := Key("a", "b")
+
+	_, ok := c.Get(key)
+	assert.False(t, ok, "empty cache")
+	require.NoError(t, c.Put(key, row, []string{report, filepath.Join(dir, "ws", "missing.json")}))
+	got, ok := c.Get(key)
+	require.True(t, ok)
+	assert.Equal(t, row, got)
+	_, ok = c.Get(Key("a", "c"))
+	assert.False(t, ok, "another key")
+
+	require.NoError(t, os.WriteFile(report, []byte("edited"), 0o644))
+	_, ok = c.Get(key)
+	assert.False(t, ok, "a file it stands on changed")
+	require.NoError(t, os.Remove(report))
+	_, ok = c.Get(key)
+	assert.False(t, ok, "a file it stands on is gone")
+
+	require.NoError(t, os.WriteFile(c.path(key), []byte(`{"version":1,"row":{"status":"error"},"files":{}}`), 0o644))
+	_, ok = c.Get(key)
+	assert.False(t, ok, "an error is never taken")
+	require.NoError(t, os.WriteFile(c.path(key), []byte(`{"version":99,"row":{"status":"verified"},"files":{}}`), 0o644))
+	_, ok = c.Get(key)
+	assert.False(t, ok, "another version's entry")
+	require.NoError(t, os.WriteFile(c.path(key), []byte(`not json`), 0o644))
+	_, ok = c.Get(key)
+	assert.False(t, ok, "a damaged entry")
+
+	for _, s := range Statuses {
+		assert.Equal(t, s == Verified || s == Declined || s == Refuted, Cacheable(s), s)
+	}
+	assert.NotEqual(t, Key("ab", "c"), Key("a", "bc"), "parts are delimited")
+}
+
+func TestSourcesDigestFollowsTheFamilysFiles(t *testing.T) {
+	dir, run, write := gitRepo(t)
+	write(".gitignore", "out/\n")
+	write("jobs/a.py", "x = 1\n")
+	write("src/A.scala", "object A\n")
+	run("add", ".")
+	run("commit", "-qm", "base")
+	digest := func(f Family) string {
+		t.Helper()
+		d, err := SourcesDigest(context.Background(), dir, f)
+		require.NoError(t, err)
+		return d
+	}
+	py, jvm := digest(PythonFamily), digest(JVMFamily)
+	assert.NotEqual(t, py, jvm)
+
+	write("src/A.scala", "object A { val b = 2 }\n")
+	assert.Equal(t, py, digest(PythonFamily), "a Scala edit leaves Python UDFs")
+	assert.NotEqual(t, jvm, digest(JVMFamily))
+
+	write("out/gen.py", "ignored = True\n")
+	write("README.md", "docs\n")
+	assert.Equal(t, py, digest(PythonFamily), "ignored and unrelated files")
+	write("jobs/requirements.txt", "boto3==1.35.0\n")
+	assert.NotEqual(t, py, digest(PythonFamily), "a new pin, not yet added to git")
+	py = digest(PythonFamily)
+	require.NoError(t, os.Remove(filepath.Join(dir, "jobs", "a.py")))
+	assert.NotEqual(t, py, digest(PythonFamily), "a file deleted")
+
+	_, err := SourcesDigest(context.Background(), t.TempDir(), PythonFamily)
+	assert.Error(t, err, "no git repository: no digest, no cache")
 }

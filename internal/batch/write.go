@@ -10,11 +10,19 @@ import (
 	"github.com/udfx/udfx/internal/termsafe"
 )
 
-// Line is the one line a run prints for a finished UDF when no terminal
-// shows a progress bar: "[i/n] status  detail  time  FILE:NAME".
-func Line(i, n int, r *Row) string {
+// Line is the line a run prints for a UDF that finished, the done-th of
+// n: "[done/n] status  detail  time  FILE:NAME".
+func Line(done, n int, r *Row) string {
 	width := len(fmt.Sprint(n))
-	return fmt.Sprintf("[%*d/%d] %-9s %s  %.1fs  %s", width, i+1, n, r.Status, detail(r), r.Seconds, termsafe.String(r.File+":"+r.UDF))
+	return fmt.Sprintf("[%*d/%d] %-9s %s  %s  %s", width, done, n, r.Status, detail(r), elapsed(r), termsafe.String(r.File+":"+r.UDF))
+}
+
+// elapsed is a row's time, or that it came from the cache.
+func elapsed(r *Row) string {
+	if r.Cached {
+		return "cached"
+	}
+	return fmt.Sprintf("%.1fs", r.Seconds)
 }
 
 // detail is what a row's status says in a line: the verified target and
@@ -53,15 +61,18 @@ func WriteTable(w io.Writer, res *Result) error {
 				speedup = fmt.Sprintf("%.1f×", r.Speedup)
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.1fs\t%s\n", termsafe.String(r.UDF), termsafe.String(r.File), r.Status, target, speedup, r.Seconds, why)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", termsafe.String(r.UDF), termsafe.String(r.File), r.Status, target, speedup, elapsed(r), why)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "\n%s in %.1fs\n", counts(res), res.Seconds)
-	if res.Stopped {
-		_, err = fmt.Fprintln(w, "stopped before the last UDF: run the same command again to finish")
+	if _, err := fmt.Fprintf(w, "\n%s in %.1fs\n", counts(res), res.Seconds); err != nil {
+		return err
 	}
+	if res.Stopped {
+		fmt.Fprintln(w, "Stopped early: the rows above are the UDFs that ran.")
+	}
+	_, err := fmt.Fprintln(w, "Each UDF's report.md, with every reason in full, is in its workspace (.udfx/<udf>/ at the repository root).")
 	return err
 }
 
@@ -74,14 +85,24 @@ func counts(res *Result) string {
 			parts = append(parts, fmt.Sprintf("%d %s", n, s))
 		}
 	}
+	cached := 0
+	for _, r := range res.Rows {
+		if r.Cached {
+			cached++
+		}
+	}
 	noun := "UDFs"
 	if len(res.Rows) == 1 {
 		noun = "UDF"
 	}
-	if len(parts) == 0 {
-		return fmt.Sprintf("%d %s", len(res.Rows), noun)
+	out := fmt.Sprintf("%d %s", len(res.Rows), noun)
+	if len(parts) > 0 {
+		out += ": " + strings.Join(parts, ", ")
 	}
-	return fmt.Sprintf("%d %s: %s", len(res.Rows), noun, strings.Join(parts, ", "))
+	if cached > 0 {
+		out += fmt.Sprintf(" (%d taken from earlier runs, unchanged since)", cached)
+	}
+	return out
 }
 
 // jsonResult is the --format json document.
