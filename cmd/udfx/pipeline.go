@@ -35,10 +35,11 @@ func pipelineEngine(o sparkOptions) (sparkOptions, error) {
 
 // runPipelineRewrite is udfx rewrite of a udf.KindRDDPipeline: the chain
 // as DataFrame code, tested on Spark.
-func runPipelineRewrite(ctx context.Context, e *env, opts *rewriteOptions, loc *locatedUDF, python string, row *batch.Row) error {
-	if row == nil {
-		row = &batch.Row{}
+func runPipelineRewrite(ctx context.Context, e *env, opts *rewriteOptions, loc *locatedUDF, python string, res *udfResult) error {
+	if res == nil {
+		res = &udfResult{}
 	}
+	row := &res.row
 	u, root, ws := loc.UDF, loc.Root, loc.Workspace
 	for _, t := range opts.targets {
 		if t != rewrite.TargetDataFrame {
@@ -89,7 +90,8 @@ func runPipelineRewrite(ctx context.Context, e *env, opts *rewriteOptions, loc *
 		fmt.Fprintf(w, "  step           %s\n", s)
 	}
 	info := out.Engine()
-	row.Status, row.Target = batch.Verified, rewrite.TargetDataFrame
+	row.Status, row.Target, row.RewriteDir = batch.Verified, rewrite.TargetDataFrame, out.RewriteDir
+	res.root, res.changes = root, out.Changes
 	fmt.Fprintf(w, "  result         verified: %s\n", out.Proof.Describe())
 	fmt.Fprintf(w, "  engine         Apache Spark %s (%s)\n", info.SparkVersion, info.Master)
 	fmt.Fprintf(w, "  report         %s\n  patch          %s\n", rel, workRel(e, out.PatchPath))

@@ -141,16 +141,26 @@ Over folders (a folder, several paths, or a filter given), rewrite takes
 every UDF udfx scan finds there that --lang, --kind, --name (globs over
 names and registered SQL names) and --changed-since REF (files changed in
 git since REF, committed or not, and new files) keep, and runs each as
-udfx rewrite FILE:NAME would, one after the other: one workspace each,
-the same proof. It prints a line per UDF as it ends (a progress bar with
+udfx rewrite FILE:NAME would, --jobs at a time (default: one per CPU):
+one workspace each, the same proof. It prints a line per UDF as it ends (a progress bar with
 an estimate of the time left on a terminal) and a summary table: result
 (verified, declined, refuted, error, skipped), target, speedup, time, and
 the reason or the report; --format json writes the summary as JSON on
-stdout and the lines on stderr. A UDF that fails is an error row and the
-run goes on. A UDF whose workspace another UDF of the run already has
+stdout and the lines on stderr; --pr-body FILE also writes a pull-request
+description in Markdown (the verified rewrites with their speedups and
+evidence records, the UDFs left as they are and why, how to check it
+again). A UDF that fails is an error row and the run goes on. Verdicts
+are kept in the user's cache folder, keyed by everything they depend on:
+a run over an unchanged repository, or one re-run after an interruption,
+takes them from there and marks them cached (--no-cache: prove all
+again). A UDF whose workspace another UDF of the run already has
 (names differing only in case) is skipped with the command that runs it
-alone. Such a run changes no file of the repository: --apply takes one
-UDF.
+alone. Without --apply such a run changes no file of the repository;
+with it, once every UDF is proved, the patches of all verified ones are
+written in one all-or-nothing transaction (its journal in
+.udfx/.folder-run/), except a patch that edits a file another patch of
+the set edits or that defines a UDF of the set: that one is named, with
+the command that applies it afterwards.
 
 Exit codes: 0 a verified rewrite was produced, 1 none passed (declined or
 refuted; see report.md), 2 bad usage (including --apply over uncommitted
@@ -220,9 +230,18 @@ func runRewrite(ctx context.Context, e *env, opts *rewriteOptions, target string
 	return rewriteUDF(ctx, e, opts, target, nil)
 }
 
-// rewriteUDF is udfx rewrite of one UDF. When row is not nil it is filled
-// with how the rewrite ended, for the summary of a run over folders.
-func rewriteUDF(ctx context.Context, e *env, opts *rewriteOptions, target string, row *batch.Row) error {
+// udfResult is how one UDF's rewrite ended, for a run over folders: its
+// summary row and, for a verified rewrite, its patch and the repository
+// the patch is for.
+type udfResult struct {
+	row     batch.Row
+	root    string
+	changes []patch.FileChange
+}
+
+// rewriteUDF is udfx rewrite of one UDF. When res is not nil it is filled
+// with how the rewrite ended.
+func rewriteUDF(ctx context.Context, e *env, opts *rewriteOptions, target string, res *udfResult) error {
 	if err := opts.validate(); err != nil {
 		return err
 	}
@@ -244,7 +263,7 @@ func rewriteUDF(ctx context.Context, e *env, opts *rewriteOptions, target string
 		return internalError(err)
 	}
 	if isPipeline(loc.UDF) {
-		return runPipelineRewrite(ctx, e, opts, loc, python, row)
+		return runPipelineRewrite(ctx, e, opts, loc, python, res)
 	}
 	u, src, root, ws := loc.UDF, loc.Source, loc.Root, loc.Workspace
 	targets, err := opts.targetsFor(ctx, e, u)
@@ -283,8 +302,11 @@ func rewriteUDF(ctx context.Context, e *env, opts *rewriteOptions, target string
 		}
 		return internalError(err)
 	}
-	if row != nil {
-		*row = rowOf(e, out)
+	if res != nil {
+		res.row = rowOf(e, out)
+		if out.Verified() {
+			res.root, res.changes = root, out.Changes
+		}
 	}
 	if err := printRewrite(e, out); err != nil {
 		return err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/pflag"
 
+	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/rewrite"
 	"github.com/udfx/udfx/harness/scan"
 	"github.com/udfx/udfx/harness/spark"
@@ -35,6 +37,7 @@ type repoOptions struct {
 	format       string
 	jobs         int
 	noCache      bool
+	prBody       string
 }
 
 func addRepoFlags(f *pflag.FlagSet, o *repoOptions) {
@@ -43,12 +46,13 @@ func addRepoFlags(f *pflag.FlagSet, o *repoOptions) {
 	f.StringSliceVar(&o.names, "name", nil, "over folders: only UDFs whose name or registered SQL name matches one of these globs")
 	f.StringVar(&o.changedSince, "changed-since", "", "over folders: only UDFs in files changed since this git commit, branch or tag (committed, uncommitted or new)")
 	f.StringVarP(&o.format, "format", "f", "table", "over folders: summary format, table or json")
+	f.StringVar(&o.prBody, "pr-body", "", "over folders: also write a pull-request description of the run to this Markdown file")
 	f.BoolVar(&o.noCache, "no-cache", false, "over folders: prove every UDF again, taking none from earlier runs")
 	f.IntVarP(&o.jobs, "jobs", "j", runtime.NumCPU(), "over folders: UDFs rewritten at once (each one's benchmark then runs beside the others': --jobs 1 for quieter figures)")
 }
 
 // repoFlagNames are the flags that make rewrite a run over folders.
-var repoFlagNames = []string{"lang", "kind", "name", "changed-since", "format", "jobs", "no-cache"}
+var repoFlagNames = []string{"lang", "kind", "name", "changed-since", "format", "jobs", "no-cache", "pr-body"}
 
 // isRepoRun is whether rewrite's arguments ask for a run over folders:
 // a folder among them, several of them, or a filter or --format given.
@@ -72,11 +76,9 @@ func isRepoRun(e *env, f *pflag.FlagSet, args []string) bool {
 // checkRepoRun refuses what a run over folders cannot do yet or does not
 // mean, before anything runs.
 func (opts *rewriteOptions) checkRepoRun(f *pflag.FlagSet) error {
-	for _, n := range []string{"apply", "force", "types", "workspace"} {
+	for _, n := range []string{"types", "workspace"} {
 		if f.Changed(n) {
 			why := map[string]string{
-				"apply":     "it applies one UDF's patch: run udfx rewrite FILE:NAME --apply for each verified UDF in the summary (each workspace also holds its rewrite.patch for git apply)",
-				"force":     "it goes with --apply, which takes one UDF",
 				"types":     "types belong to one UDF: give them as FILE:NAME(TYPES) to a run of that UDF",
 				"workspace": "every UDF's workspace is <repo>/.udfx/<udf>",
 			}[n]
@@ -117,8 +119,9 @@ func (opts *rewriteOptions) repoFilter(ctx context.Context, e *env) (batch.Filte
 }
 
 // runRewriteRepo is udfx rewrite over folders: every UDF scan finds that
-// the filters keep, each rewritten as `udfx rewrite FILE:NAME` would, one
-// after the other, with one line per UDF as it ends and a summary.
+// the filters keep, each rewritten as `udfx rewrite FILE:NAME` would,
+// --jobs at a time, with one line per UDF as it ends, a summary, and with
+// --apply the verified patches written together at the end.
 func runRewriteRepo(ctx context.Context, e *env, opts *rewriteOptions, flags *pflag.FlagSet, paths []string) error {
 	if err := opts.validate(); err != nil {
 		return err
@@ -185,6 +188,12 @@ func runRewriteRepo(ctx context.Context, e *env, opts *rewriteOptions, flags *pf
 		defer pool.Close()
 		child.Spark = pool
 	}
+	// Each UDF's run only proves; --apply writes the verified patches at
+	// the end, all in one transaction.
+	each := *opts
+	each.apply, each.force = false, false
+	var mu sync.Mutex
+	results := map[*batch.Item]*udfResult{}
 	one := func(ctx context.Context, it *batch.Item) batch.Row {
 		var key string
 		var files []string
@@ -198,10 +207,14 @@ func runRewriteRepo(ctx context.Context, e *env, opts *rewriteOptions, flags *pf
 				return row
 			}
 		}
-		var row batch.Row
-		if err := rewriteUDF(ctx, &child, opts, it.Ref, &row); err != nil && row.Status == "" {
-			row.Status, row.Reason = batch.Error, err.Error()
+		r := &udfResult{}
+		if err := rewriteUDF(ctx, &child, &each, it.Ref, r); err != nil && r.row.Status == "" {
+			r.row.Status, r.row.Reason = batch.Error, err.Error()
 		}
+		mu.Lock()
+		results[it] = r
+		mu.Unlock()
+		row := r.row
 		// Runtimes name files by absolute path; the summary by the
 		// path the user gave.
 		row.Reason = strings.ReplaceAll(row.Reason, e.WorkDir+string(filepath.Separator), "")
@@ -236,6 +249,21 @@ func runRewriteRepo(ctx context.Context, e *env, opts *rewriteOptions, flags *pf
 	if err != nil {
 		return internalError(fmt.Errorf("write the summary: %w", err))
 	}
+	if opts.repo.prBody != "" {
+		pr := batch.PRBody{Tool: "udfx " + version, Command: reproduceCommand(flags, paths)}
+		var b bytes.Buffer
+		if err := batch.WritePRBody(&b, res, pr); err != nil {
+			return internalError(err)
+		}
+		if err := evidence.WriteFileAtomic(e.abs(opts.repo.prBody), b.Bytes(), 0o644); err != nil {
+			return internalError(fmt.Errorf("--pr-body: %w", err))
+		}
+	}
+	if opts.apply && !res.Stopped {
+		if err := applyAll(lines, e, items, results, opts.force); err != nil {
+			return err
+		}
+	}
 	switch {
 	case res.Stopped:
 		return internalError(fmt.Errorf("stopped after %d of %d UDFs: %w", len(res.Rows), len(items), ctx.Err()))
@@ -245,11 +273,128 @@ func runRewriteRepo(ctx context.Context, e *env, opts *rewriteOptions, flags *pf
 	return nil
 }
 
+// setJournalName names the journal of a folder run's --apply: its folder
+// is <repo>/.udfx/.folder-run/, which no UDF's workspace can be (a UDF's
+// name never starts with a dot).
+const setJournalName = ".folder-run"
+
+// applyAll writes the patches of every verified UDF of a folder run as
+// one transaction per repository: all of them or none (the journal of
+// internal/applyjournal, rolled back by the next udfx command if this one
+// is killed). A patch that edits a file an earlier UDF's patch edits too
+// is left out and named, with the command that applies it after: two
+// rewrites of one file are never merged by guess.
+func applyAll(w io.Writer, e *env, items []batch.Item, results map[*batch.Item]*udfResult, force bool) error {
+	type set struct {
+		changes []patch.FileChange
+		udfs    []string
+	}
+	sets := map[string]*set{}
+	var roots []string
+	// A patch's record hashes its UDF's definition as that patch leaves
+	// the file: another patch may neither edit the same file nor the file
+	// that defines a UDF of the set.
+	edits := map[string]string{}   // root and path: the UDF whose patch edits it
+	defines := map[string]string{} // root and path: a UDF of the set defined there
+	var left []string
+	for i := range items {
+		r := results[&items[i]]
+		if r == nil || r.row.Status != batch.Verified || len(r.changes) == 0 {
+			continue
+		}
+		name := items[i].UDF.Name
+		src := r.root + "\x00" + repoPath(r.root, e.abs(items[i].UDF.File))
+		clash := ""
+		if o, ok := edits[src]; ok {
+			clash = fmt.Sprintf("the patch of %s edits the file that defines it", o)
+		}
+		for _, c := range r.changes {
+			key := r.root + "\x00" + c.Path
+			if o, ok := edits[key]; ok && clash == "" {
+				clash = fmt.Sprintf("its patch edits %s, which the patch of %s edits too", c.Path, o)
+			}
+			if o, ok := defines[key]; ok && clash == "" {
+				clash = fmt.Sprintf("its patch edits %s, which defines %s", c.Path, o)
+			}
+		}
+		if clash != "" {
+			left = append(left, fmt.Sprintf("%s: %s; apply it afterwards with udfx rewrite %s --apply", name, clash, items[i].Ref))
+			continue
+		}
+		for _, c := range r.changes {
+			edits[r.root+"\x00"+c.Path] = name
+		}
+		defines[src] = name
+		s := sets[r.root]
+		if s == nil {
+			s = &set{}
+			sets[r.root] = s
+			roots = append(roots, r.root)
+		}
+		s.changes = append(s.changes, r.changes...)
+		s.udfs = append(s.udfs, name)
+	}
+	for _, root := range roots {
+		s := sets[root]
+		if err := patch.Apply(root, setJournalName, s.changes, force); err != nil {
+			return applyError(fmt.Errorf("--apply of %d verified rewrites: %w", len(s.udfs), err))
+		}
+		fmt.Fprintf(w, "applied        %d verified rewrites, %d files changed in %s\n", len(s.udfs), len(s.changes), root)
+	}
+	if len(roots) == 0 {
+		fmt.Fprintln(w, "applied        nothing: no verified rewrite")
+	}
+	for _, l := range left {
+		fmt.Fprintf(w, "not applied    %s\n", termsafe.String(l))
+	}
+	return nil
+}
+
+// repoPath is abs relative to root, slash-separated, as patches name
+// files.
+func repoPath(root, abs string) string {
+	if r, err := filepath.Rel(root, abs); err == nil {
+		return filepath.ToSlash(r)
+	}
+	return filepath.ToSlash(abs)
+}
+
+// reproduceCommand is the folder run as a reviewer would type it: its
+// paths and the filters, without what only changes how it reports.
+func reproduceCommand(flags *pflag.FlagSet, paths []string) string {
+	words := []string{"udfx", "rewrite"}
+	for _, p := range paths {
+		words = append(words, shellQuote(p))
+	}
+	flags.Visit(func(fl *pflag.Flag) {
+		switch fl.Name {
+		case "format", "jobs", "pr-body", "no-cache", "apply", "force":
+			return
+		}
+		v := fl.Value.String()
+		if sv, ok := fl.Value.(pflag.SliceValue); ok {
+			v = strings.Join(sv.GetSlice(), ",")
+		}
+		words = append(words, "--"+fl.Name+"="+shellQuote(v))
+	})
+	return strings.Join(words, " ")
+}
+
+// shellQuote is s as one word of a POSIX shell.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=,@%+-") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 // proofCache is the cache of earlier runs' verdicts and how to key it;
 // nil with --no-cache, and for a model agent, whose answers differ from
 // one run to the next.
 func (opts *rewriteOptions) proofCache(e *env, flags *pflag.FlagSet, python string) (*batch.Cache, *proofKeys, error) {
-	if opts.repo.noCache || opts.agent.name != "builtin" {
+	// --apply needs each verified UDF's patch in hand: none comes from
+	// the cache.
+	if opts.repo.noCache || opts.apply || opts.agent.name != "builtin" {
 		return nil, nil, nil
 	}
 	dir := e.CacheDir
@@ -312,7 +457,7 @@ func resolvedPath(p string) string {
 
 // rowOf is the summary row of one UDF's rewrite outcome.
 func rowOf(e *env, out *rewrite.Outcome) batch.Row {
-	row := batch.Row{Report: workRel(e, out.ReportPath)}
+	row := batch.Row{Report: workRel(e, out.ReportPath), RewriteDir: out.RewriteDir}
 	if out.Verified() {
 		row.Status, row.Target = batch.Verified, out.Best.Candidate.Target
 		// A vectorized rewrite's test runs one row per batch: its times

@@ -164,7 +164,6 @@ func TestRewriteOverFoldersRefusesWhatItCannotDo(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"jobs", "--apply"}, "--apply does not apply to a run over folders: it applies one UDF's patch"},
 		{[]string{"jobs", "--types", "n int"}, "--types does not apply to a run over folders"},
 		{[]string{"jobs/more.py:twice", "--lang", "python"}, "jobs/more.py:twice names one UDF, and a run over several takes files and folders: pick UDFs with --name twice"},
 		{[]string{"jobs", "--kind", "udaf"}, `unknown kind "udaf"`},
@@ -231,6 +230,26 @@ func TestRewriteOverFoldersReusesUnchangedProofs(t *testing.T) {
 	assert.Contains(t, stdout, "(3 taken from earlier runs, unchanged since)")
 	assert.Contains(t, stdout, "  cached  jobs/more.py:twice\n")
 
+	// A pull-request description of the same run, verdicts from the
+	// cache; the file is written outside the repository's tree here.
+	body := filepath.Join(t.TempDir(), "PR.md")
+	_, stderr, code := runCLI(t, dir, "rewrite", "jobs", "examples/python-celsius", "--lang", "python", "--pr-body", body)
+	require.Equal(t, exitOK, code, stderr)
+	pr, err := os.ReadFile(body)
+	require.NoError(t, err)
+	for _, want := range []string{
+		"## UDF rewrites proved by udfx ",
+		"2 of 4 UDFs rewritten.",
+		"| `` twice `` | `` jobs/more.py `` | sql | ",
+		"| `` udfx-rewrites/twice/evidence.json `` |\n",
+		"### Left as they are",
+		"| `` shout `` | `` jobs/more.py `` | declined | str.swapcase: ",
+		"| `` bucket_of `` | `` jobs/cloud.py `` | error | cannot run the original: jobs/cloud.py:1: ModuleNotFoundError: No module named 'boto3' |",
+		"- `udfx rewrite jobs examples/python-celsius --lang=python --no-cache` proves every UDF of this change again.",
+	} {
+		assert.Contains(t, string(pr), want)
+	}
+
 	// Any Python file of the repository can change a Python UDF.
 	writeFile(t, filepath.Join(dir, "jobs", "helpers.py"), "RATE = 2\n")
 	assert.Equal(t, all(false), cached(args...))
@@ -246,4 +265,75 @@ func TestRewriteOverFoldersReusesUnchangedProofs(t *testing.T) {
 	assert.True(t, got["shout declined"])
 
 	assert.Equal(t, all(false), cached(append(args, "--no-cache")...))
+}
+
+// --apply over folders writes every verified rewrite in one transaction
+// once all are proved; a patch that would edit the file another patch of
+// the set edits, or defines a UDF of it in, is left out and named. udfx
+// verify then passes on the tree.
+func TestRewriteOverFoldersAppliesTheVerifiedSetAtOnce(t *testing.T) {
+	t.Parallel()
+	dir := jobsRepo(t)
+	writeFile(t, filepath.Join(dir, "jobs", "pair.py"), `from pyspark.sql.functions import col, udf
+from pyspark.sql.types import DoubleType
+
+
+@udf(returnType=DoubleType())
+def half(x: float) -> float:
+    if x is None:
+        return None
+    return x / 2.0
+
+
+@udf(returnType=DoubleType())
+def double_it(x: float) -> float:
+    if x is None:
+        return None
+    return x * 2.0
+
+
+def job(df):
+    return df.withColumn("h", half(col("x"))).withColumn("d", double_it(col("x")))
+`)
+	git(t, dir, "add", "jobs/pair.py")
+	git(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "pair")
+
+	// A file with uncommitted changes: nothing is written.
+	celsius := filepath.Join(dir, "examples", "python-celsius", "celsius.py")
+	b, err := os.ReadFile(celsius)
+	require.NoError(t, err)
+	writeFile(t, celsius, string(b)+"# draft\n")
+	stdout, stderr, code := runCLI(t, dir, "rewrite", "jobs", "examples/python-celsius", "--apply")
+	require.Equal(t, exitUsage, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Contains(t, stderr, "--apply of 3 verified rewrites: refusing to apply: uncommitted changes in examples/python-celsius/celsius.py")
+	assert.Contains(t, stderr, "examples/python-celsius/celsius.py")
+	assert.NoDirExists(t, filepath.Join(dir, "udfx-rewrites"))
+	git(t, dir, "checkout", "--", "examples/python-celsius/celsius.py")
+
+	stdout, stderr, code = runCLI(t, dir, "rewrite", "jobs", "examples/python-celsius", "--apply")
+	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Regexp(t, `(?m)^applied        3 verified rewrites, \d+ files changed in `, stdout)
+	assert.Contains(t, stdout, "not applied    double_it: the patch of half edits the file that defines it; apply it afterwards with udfx rewrite jobs/pair.py:double_it --apply\n")
+	for _, udf := range []string{"to_fahrenheit", "twice", "half"} {
+		assert.FileExists(t, filepath.Join(dir, "udfx-rewrites", udf, "evidence.json"))
+	}
+	assert.NoDirExists(t, filepath.Join(dir, "udfx-rewrites", "double_it"))
+	assert.NoDirExists(t, filepath.Join(dir, ".udfx", ".folder-run", "apply-journal"), "the journal is closed")
+	pair, err := os.ReadFile(filepath.Join(dir, "jobs", "pair.py"))
+	require.NoError(t, err)
+	assert.NotContains(t, string(pair), `half(col("x"))`)
+	assert.Contains(t, string(pair), `double_it(col("x"))`)
+
+	stdout, stderr, code = runCLI(t, dir, "verify")
+	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Contains(t, stdout, "(3 records)")
+
+	// The one left out, applied afterwards as the line says.
+	git(t, dir, "add", ".")
+	git(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "rewrites")
+	stdout, stderr, code = runCLI(t, dir, "rewrite", "jobs/pair.py:double_it", "--apply")
+	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	stdout, stderr, code = runCLI(t, dir, "verify")
+	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Contains(t, stdout, "(4 records)")
 }

@@ -163,6 +163,9 @@ type Row struct {
 	Seconds  float64      `json:"seconds"`
 	// Report is the UDF's report.md, relative to the working directory.
 	Report string `json:"report,omitempty"`
+	// RewriteDir is where a verified rewrite's patch puts its files and
+	// evidence record, relative to the repository root.
+	RewriteDir string `json:"rewrite_dir,omitempty"`
 	// Cached is set when the row comes from an earlier run's proof of
 	// the same UDF, unchanged (Cache); Seconds is then the lookup's.
 	Cached bool `json:"cached,omitempty"`

@@ -160,8 +160,8 @@ func TestRunInParallelKeepsTheItemsOrder(t *testing.T) {
 // summary is a finished run with every status, a reason with a newline
 // and an escape sequence from the repository's text.
 var summary = &Result{Seconds: 41.25, Rows: []Row{
-	{UDF: "to_fahrenheit", File: "jobs/celsius.py", Language: udf.Python, Kind: udf.KindPythonUDF, Status: Verified, Target: "sql", Speedup: 31.84, Seconds: 1.7, Report: ".udfx/to_fahrenheit/report.md"},
-	{UDF: "moving_average", File: "jobs/vectors.py", Language: udf.Python, Kind: udf.KindPandasUDF, Status: Verified, Target: "vectorized-python", Seconds: 12.7, Report: ".udfx/moving_average/report.md"},
+	{UDF: "to_fahrenheit", File: "jobs/celsius.py", Language: udf.Python, Kind: udf.KindPythonUDF, Status: Verified, Target: "sql", Speedup: 31.84, Seconds: 1.7, Report: ".udfx/to_fahrenheit/report.md", RewriteDir: "udfx-rewrites/to_fahrenheit"},
+	{UDF: "moving_average", File: "jobs/vectors.py", Language: udf.Python, Kind: udf.KindPandasUDF, Status: Verified, Target: "vectorized-python", Seconds: 12.7, Report: ".udfx/moving_average/report.md", RewriteDir: "udfx-rewrites/moving_average", Cached: true},
 	{UDF: "ToUpper", File: "src/Up.scala", Language: udf.Scala, Kind: udf.KindUDFClass, Status: Declined, Reason: "s.toUpperCase: no exact SQL\nfor the JVM's case mapping", Seconds: 3.2},
 	{UDF: "Mask", File: "src/Mask.java", Language: udf.Java, Kind: udf.KindHiveUDF, Status: Refuted, Reason: "sql: differs on 12 of 10000 rows", Seconds: 4.05},
 	{UDF: "load\x1b[2J", File: "jobs/etl.py", Language: udf.Python, Kind: udf.KindPythonUDF, Status: Error, Reason: "cannot run the original: jobs/etl.py:3: ModuleNotFoundError: No module named 'boto3'", Seconds: 0.4},
@@ -187,6 +187,12 @@ func TestSummaryFormats(t *testing.T) {
 	require.NoError(t, json.Unmarshal(js.Bytes(), &doc))
 	assert.Equal(t, map[string]int{"verified": 2, "declined": 1, "refuted": 1, "error": 1, "skipped": 1}, doc.Counts)
 	assert.Len(t, doc.UDFs, 6)
+
+	var pr bytes.Buffer
+	require.NoError(t, WritePRBody(&pr, summary, PRBody{Tool: "udfx test", Command: "udfx rewrite jobs src"}))
+	golden(t, "pr-body.md.golden", pr.Bytes())
+	assert.Equal(t, `a &lt;lambda@3:9> \| b`, prText("a <lambda@3:9> | b"), "GitHub would take <lambda...> for HTML")
+	assert.NotContains(t, pr.String(), "\x1b", "no escape sequence reaches the page")
 
 	var stopped bytes.Buffer
 	require.NoError(t, WriteTable(&stopped, &Result{Rows: summary.Rows[:1], Stopped: true}))
