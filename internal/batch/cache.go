@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/udfx/udfx/harness/evidence"
 )
 
 // Cache keeps how each UDF of earlier folder runs ended, by a key of
@@ -82,18 +84,7 @@ func (c *Cache) Put(key string, row Row, files []string) error {
 	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
 		return fmt.Errorf("proof cache: %w", err)
 	}
-	tmp, err := os.CreateTemp(c.Dir, ".entry-*")
-	if err != nil {
-		return fmt.Errorf("proof cache: %w", err)
-	}
-	_, werr := tmp.Write(b)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("proof cache: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), c.path(key)); err != nil {
-		os.Remove(tmp.Name())
+	if err := evidence.WriteFileAtomic(c.path(key), b, 0o644); err != nil {
 		return fmt.Errorf("proof cache: %w", err)
 	}
 	return nil
