@@ -416,7 +416,7 @@ func printRewrite(e *env, out *rewrite.Outcome) error {
 			fmt.Fprintf(w, "  native         rewrite: %s\n", p.Rewrite.Native.Line())
 		}
 	}
-	if t := out.Best.Candidate.Target; t == rewrite.TargetVectorizedPython || t == rewrite.TargetVectorizedPythonFast {
+	if rewrite.IsVectorized(out.Best.Candidate.Target) {
 		// One row per batch and the kernel's compile: the proof's time,
 		// not the rewrite's speed, which task bench-vectors measures.
 		fmt.Fprintf(w, "  test time      %.4fs original vs %.4fs rewrite (one row per batch, numba compiling; not a benchmark)\n", b.OriginalMedianS, b.RewriteMedianS)

@@ -460,10 +460,7 @@ func rowOf(e *env, out *rewrite.Outcome) batch.Row {
 	row := batch.Row{Report: workRel(e, out.ReportPath), RewriteDir: out.RewriteDir}
 	if out.Verified() {
 		row.Status, row.Target = batch.Verified, out.Best.Candidate.Target
-		// A vectorized rewrite's test runs one row per batch: its times
-		// are the proof's, not a speed (printRewrite says the same).
-		vectorized := row.Target == rewrite.TargetVectorizedPython || row.Target == rewrite.TargetVectorizedPythonFast
-		if b := out.Best.Bench; b != nil && !vectorized {
+		if b := out.Best.Bench; b != nil && !rewrite.IsVectorized(row.Target) {
 			row.Speedup = b.Speedup
 		}
 		return row

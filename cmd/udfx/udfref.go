@@ -165,7 +165,7 @@ func onlyPipeline(udfs []udf.UDF) *udf.UDF {
 		return nil
 	}
 	for _, u := range udfs {
-		if u.Kind == udf.KindRDDLambda && !spanWithin(u.Span, p.Span) {
+		if u.Kind == udf.KindRDDLambda && !p.Span.Contains(u.Span) {
 			return nil
 		}
 		if u.Kind != udf.KindRDDLambda && u.Kind != udf.KindRDDPipeline {
@@ -173,11 +173,6 @@ func onlyPipeline(udfs []udf.UDF) *udf.UDF {
 		}
 	}
 	return p
-}
-
-func spanWithin(in, out udf.Span) bool {
-	le := func(a, b udf.Position) bool { return a.Line < b.Line || a.Line == b.Line && a.Column <= b.Column }
-	return le(out.Start, in.Start) && le(in.End, out.End)
 }
 
 // compiledTypes are the types scalac gave a Scala UDF whose source

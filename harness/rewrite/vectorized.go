@@ -41,7 +41,13 @@ const (
 // vectorizedOnly reports whether targets ask for vectorized-python (or
 // its fast form) alone: it needs no sql rewrite beside it.
 func vectorizedOnly(targets []string) bool {
-	return len(targets) == 1 && (targets[0] == TargetVectorizedPython || targets[0] == TargetVectorizedPythonFast)
+	return len(targets) == 1 && IsVectorized(targets[0])
+}
+
+// IsVectorized reports a vectorized-python target, exact or fast: its
+// test runs one row per batch, so its times are the proof's, not a speed.
+func IsVectorized(target string) bool {
+	return target == TargetVectorizedPython || target == TargetVectorizedPythonFast
 }
 
 // tryVectorized renders the vectorized-python rewrite and runs its

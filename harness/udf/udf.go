@@ -98,6 +98,12 @@ type Span struct {
 	End   Position `json:"end"`
 }
 
+// Contains reports whether in lies within s, ends included.
+func (s Span) Contains(in Span) bool {
+	le := func(a, b Position) bool { return a.Line < b.Line || a.Line == b.Line && a.Column <= b.Column }
+	return le(s.Start, in.Start) && le(in.End, s.End)
+}
+
 func (s Span) String() string {
 	return fmt.Sprintf("%d:%d-%d:%d", s.Start.Line, s.Start.Column, s.End.Line, s.End.Column)
 }

@@ -138,16 +138,11 @@ func Select(udfs []udf.UDF, f Filter, abs func(string) string) []Item {
 
 func enclosingPipeline(udfs []udf.UDF, u *udf.UDF) string {
 	for _, p := range udfs {
-		if p.Kind == udf.KindRDDPipeline && p.File == u.File && within(u.Span, p.Span) {
+		if p.Kind == udf.KindRDDPipeline && p.File == u.File && p.Span.Contains(u.Span) {
 			return p.Name
 		}
 	}
 	return ""
-}
-
-func within(in, out udf.Span) bool {
-	le := func(a, b udf.Position) bool { return a.Line < b.Line || a.Line == b.Line && a.Column <= b.Column }
-	return le(out.Start, in.Start) && le(in.End, out.End)
 }
 
 // Row is how one UDF's run ended, for the summary.

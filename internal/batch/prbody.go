@@ -31,7 +31,7 @@ func WritePRBody(w io.Writer, res *Result, pr PRBody) error {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "## UDF rewrites proved by %s\n\n", pr.Tool)
-	fmt.Fprintf(&b, "%d of %d UDFs rewritten. Each rewrite below passed udfx's differential test against its original, run in its real runtime (JVM or CPython) on generated rows, Spark's special values first; its evidence record says which rows, which comparison (bit-exact unless udfx.yaml declares a tolerance) and which engine. Speedups are medians of alternating runs, original against rewrite, on the machine that made this change.\n\n",
+	fmt.Fprintf(&b, "%d of %d UDFs rewritten. Each rewrite below passed udfx's differential test against its original, run in its real runtime (JVM or CPython) on generated rows, Spark's special values first; its evidence record says which rows, which comparison and which engine. Speedups are medians of alternating runs, original against rewrite, on the machine that made this change.\n\n",
 		len(verified), len(res.Rows))
 	if len(verified) > 0 {
 		b.WriteString("| UDF | file | target | speedup | evidence |\n|---|---|---|---:|---|\n")
