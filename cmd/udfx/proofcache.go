@@ -18,13 +18,14 @@ import (
 	"github.com/udfx/udfx/harness/runner/jvm"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/internal/batch"
+	"github.com/udfx/udfx/internal/digest"
 	"github.com/udfx/udfx/internal/patch"
 )
 
 // proofKeys derives the proof-cache key of each UDF of a folder run: the
 // udfx binary itself, the flags, the runtimes (the Python environment's
 // packages, the JDK, Scala and Spark found), and every file of the
-// repository that can change what the UDF computes (batch.SourcesDigest).
+// repository that can change what the UDF computes (digest.Sources).
 // Anything missing from that list would let a stale verdict through, so
 // what cannot be read makes the UDF uncached, never cached.
 type proofKeys struct {
@@ -59,7 +60,7 @@ func newProofKeys(e *env, f *pflag.FlagSet, python string) (*proofKeys, error) {
 	if err != nil {
 		return nil, err
 	}
-	base := batch.Key("udfx proof cache", version, exe, strings.Join(flags, "\n"), strings.Join(vars, "\n"), python, pkgs)
+	base := digest.Key("udfx proof cache", version, exe, strings.Join(flags, "\n"), strings.Join(vars, "\n"), python, pkgs)
 	return &proofKeys{base: base, python: python, env: e.getenv, digests: map[string]string{}}, nil
 }
 
@@ -67,15 +68,15 @@ func newProofKeys(e *env, f *pflag.FlagSet, python string) (*proofKeys, error) {
 // is false when the UDF cannot be cached.
 func (k *proofKeys) key(ctx context.Context, e *env, it *batch.Item) (key string, files []string, ok bool) {
 	root := patch.RepoRoot(filepath.Dir(e.abs(it.UDF.File)))
-	family, name := batch.PythonFamily, "python"
+	family, name := digest.PythonFamily, "python"
 	runtimeKey := ""
 	if it.UDF.Language != udf.Python {
-		family, name = batch.JVMFamily, "jvm"
+		family, name = digest.JVMFamily, "jvm"
 		if runtimeKey, ok = k.jvm(); !ok {
 			return "", nil, false
 		}
 	}
-	digest, ok := k.digest(ctx, root, name, family)
+	sources, ok := k.digest(ctx, root, name, family)
 	if !ok {
 		return "", nil, false
 	}
@@ -83,17 +84,17 @@ func (k *proofKeys) key(ctx context.Context, e *env, it *batch.Item) (key string
 	for _, f := range []string{"report.md", "evidence.json", "rewrite.patch", "spec.json", "inputs.arrow"} {
 		files = append(files, filepath.Join(ws, f))
 	}
-	return batch.Key(k.base, runtimeKey, root, it.Ref, string(it.UDF.Kind), digest), files, true
+	return digest.Key(k.base, runtimeKey, root, it.Ref, string(it.UDF.Kind), sources), files, true
 }
 
-func (k *proofKeys) digest(ctx context.Context, root, name string, family batch.Family) (string, bool) {
+func (k *proofKeys) digest(ctx context.Context, root, name string, family digest.Family) (string, bool) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	id := root + "\x00" + name
 	d, seen := k.digests[id]
 	if !seen {
 		var err error
-		if d, err = batch.SourcesDigest(ctx, root, family); err != nil {
+		if d, err = digest.Sources(ctx, root, family); err != nil {
 			d = ""
 		}
 		k.digests[id] = d

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/internal/digest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/summary.golden and summary.json.golden")
@@ -271,7 +272,7 @@ func TestCacheKeepsVerdictsWhileTheirFilesAreUnchanged(t *testing.T) {
 	require.NoError(t, os.MkdirAll(filepath.Dir(report), 0o755))
 	require.NoError(t, os.WriteFile(report, []byte("verified"), 0o644))
 	row := Row{UDF: "twice", Status: Verified, Target: "sql", Speedup: 2.5, Report: ".udfx/twice/report.md"}
-	key := Key("a", "b")
+	key := digest.Key("a", "b")
 
 	_, ok := c.Get(key)
 	assert.False(t, ok, "empty cache")
@@ -279,7 +280,7 @@ func TestCacheKeepsVerdictsWhileTheirFilesAreUnchanged(t *testing.T) {
 	got, ok := c.Get(key)
 	require.True(t, ok)
 	assert.Equal(t, row, got)
-	_, ok = c.Get(Key("a", "c"))
+	_, ok = c.Get(digest.Key("a", "c"))
 	assert.False(t, ok, "another key")
 
 	require.NoError(t, os.WriteFile(report, []byte("edited"), 0o644))
@@ -302,38 +303,4 @@ func TestCacheKeepsVerdictsWhileTheirFilesAreUnchanged(t *testing.T) {
 	for _, s := range Statuses {
 		assert.Equal(t, s == Verified || s == Declined || s == Refuted, Cacheable(s), s)
 	}
-	assert.NotEqual(t, Key("ab", "c"), Key("a", "bc"), "parts are delimited")
-}
-
-func TestSourcesDigestFollowsTheFamilysFiles(t *testing.T) {
-	dir, run, write := gitRepo(t)
-	write(".gitignore", "out/\n")
-	write("jobs/a.py", "x = 1\n")
-	write("src/A.scala", "object A\n")
-	run("add", ".")
-	run("commit", "-qm", "base")
-	digest := func(f Family) string {
-		t.Helper()
-		d, err := SourcesDigest(context.Background(), dir, f)
-		require.NoError(t, err)
-		return d
-	}
-	py, jvm := digest(PythonFamily), digest(JVMFamily)
-	assert.NotEqual(t, py, jvm)
-
-	write("src/A.scala", "object A { val b = 2 }\n")
-	assert.Equal(t, py, digest(PythonFamily), "a Scala edit leaves Python UDFs")
-	assert.NotEqual(t, jvm, digest(JVMFamily))
-
-	write("out/gen.py", "ignored = True\n")
-	write("README.md", "docs\n")
-	assert.Equal(t, py, digest(PythonFamily), "ignored and unrelated files")
-	write("jobs/requirements.txt", "boto3==1.35.0\n")
-	assert.NotEqual(t, py, digest(PythonFamily), "a new pin, not yet added to git")
-	py = digest(PythonFamily)
-	require.NoError(t, os.Remove(filepath.Join(dir, "jobs", "a.py")))
-	assert.NotEqual(t, py, digest(PythonFamily), "a file deleted")
-
-	_, err := SourcesDigest(context.Background(), t.TempDir(), PythonFamily)
-	assert.Error(t, err, "no git repository: no digest, no cache")
 }

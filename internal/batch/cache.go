@@ -1,22 +1,18 @@
 package batch
 
 import (
-	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/udfx/udfx/harness/evidence"
+	"github.com/udfx/udfx/internal/digest"
 )
 
 // Cache keeps how each UDF of earlier folder runs ended, by a key of
-// everything its proof depends on (Key), so that a run over an unchanged
+// everything its proof depends on (a digest.Key), so that a run over an unchanged
 // repository, or one re-run after an interruption, takes the finished
 // UDFs from it and says so. An entry also holds the hashes of the
 // workspace files its row stands on (the report, the record, the patch):
@@ -56,7 +52,7 @@ func (c *Cache) Get(key string) (Row, bool) {
 		return Row{}, false
 	}
 	for path, sum := range e.Files {
-		if got, err := fileSHA256(path); err != nil || got != sum {
+		if got, err := digest.File(path); err != nil || got != sum {
 			return Row{}, false
 		}
 	}
@@ -68,7 +64,7 @@ func (c *Cache) Get(key string) (Row, bool) {
 func (c *Cache) Put(key string, row Row, files []string) error {
 	e := cacheEntry{Version: cacheVersion, Row: row, Files: map[string]string{}}
 	for _, f := range files {
-		sum, err := fileSHA256(f)
+		sum, err := digest.File(f)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}
@@ -91,80 +87,3 @@ func (c *Cache) Put(key string, row Row, files []string) error {
 }
 
 func (c *Cache) path(key string) string { return filepath.Join(c.Dir, key+".json") }
-
-func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// Key is a cache key: the sha256 of its parts, each length-prefixed so
-// that no two lists of parts give the same bytes.
-func Key(parts ...string) string {
-	h := sha256.New()
-	for _, p := range parts {
-		fmt.Fprintf(h, "%d:%s;", len(p), p)
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-// Family says which of a repository's files can change what a UDF in one
-// language computes.
-type Family func(path string) bool
-
-var pythonFiles = []string{".py", ".pyi", ".ipynb", ".pth", ".cfg", ".toml", ".txt", ".lock", ".yaml", ".yml", ".json"}
-var jvmFiles = []string{".java", ".scala", ".sc", ".sbt", ".gradle", ".kts", ".xml", ".properties", ".jar", ".yaml", ".yml", ".conf"}
-
-// PythonFamily is the files a Python UDF's meaning can depend on: the
-// repository's Python and notebooks, the files that pin its packages,
-// and configuration a module may read, udfx.yaml among them.
-func PythonFamily(path string) bool { return hasExt(path, pythonFiles) }
-
-// JVMFamily is the same for a Java or Scala UDF: JVM sources, build
-// files (Maven, sbt, Gradle), jars and configuration.
-func JVMFamily(path string) bool { return hasExt(path, jvmFiles) }
-
-func hasExt(path string, exts []string) bool {
-	ext := strings.ToLower(filepath.Ext(path))
-	for _, e := range exts {
-		if ext == e {
-			return true
-		}
-	}
-	return false
-}
-
-// SourcesDigest is a digest of the name and content of every file of the
-// git repository at root that family keeps, tracked or new (ignored files
-// aside): any change to one changes it. A folder that is no git
-// repository has none, and its runs are not cached.
-func SourcesDigest(ctx context.Context, root string, family Family) (string, error) {
-	list, err := git(ctx, root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
-	if err != nil {
-		return "", fmt.Errorf("proof cache: %w", err)
-	}
-	h := sha256.New()
-	seen := map[string]bool{}
-	for _, name := range strings.Split(list, "\x00") {
-		if name == "" || seen[name] || !family(name) {
-			continue
-		}
-		seen[name] = true
-		sum, err := fileSHA256(filepath.Join(root, filepath.FromSlash(name)))
-		if errors.Is(err, os.ErrNotExist) {
-			// Deleted in the working tree, still in the index.
-			sum = "deleted"
-		} else if err != nil {
-			return "", fmt.Errorf("proof cache: %w", err)
-		}
-		fmt.Fprintf(h, "%d:%s %s\n", len(name), name, sum)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
