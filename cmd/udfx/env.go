@@ -34,6 +34,11 @@ type env struct {
 	// empty. Tests give each their own.
 	CacheDir string
 
+	// branchCommitted, when set, is called after each commit of a
+	// --branch build with the commits made so far; an error stops the
+	// build there (tests stop one midway).
+	branchCommitted func(n int) error
+
 	rep *progress.Reporter
 	// recovered counts the interrupted applies this command rolled back
 	// before it ran (recoverApplies).

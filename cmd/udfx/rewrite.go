@@ -162,15 +162,28 @@ written in one all-or-nothing transaction (its journal in
 the set edits or that defines a UDF of the set: that one is named, with
 the command that applies it afterwards.
 
+--branch NAME (over folders, not with --apply: one or the other) commits
+the verified rewrites on a new git branch NAME instead, one commit per UDF
+(its message names the UDF, file, target, speedup and evidence record),
+built from HEAD with git's plumbing in a temporary index: the working
+tree, the index and the current branch are left as they are, and the
+branch is created only after its last commit, so an interrupted run
+leaves none. Uncommitted changes are not on it: a UDF whose file or
+patch differs from HEAD is left out and named, and the same clash rule
+as --apply holds. A configured git identity is used; udfx <udfx@localhost>
+only where none is.
+
 Exit codes: 0 a verified rewrite was produced, 1 none passed (declined or
 refuted; see report.md), 2 bad usage (including --apply over uncommitted
-changes, and filters that keep no UDF), 3 the original could not be run
-(over folders: udfx could not scan them; a UDF whose original does not run
-is an error row), 4 an interrupted --apply could not be rolled back (a
+changes, filters that keep no UDF, and a --branch that exists), 3 the
+original could not be run (over folders: udfx could not scan them, or the
+--branch could not be made; a UDF whose original does not run is an error
+row), 4 an interrupted --apply could not be rolled back (a
 file changed since, or a damaged journal).`,
 		Example: `  udfx rewrite examples/scala-to-fahrenheit/ToFahrenheit.scala
   udfx rewrite . --lang python --format json > summary.json
   udfx rewrite src jobs --changed-since origin/main
+  udfx rewrite . --branch udfx/rewrites --pr-body PR.md
   udfx rewrite examples/python-celsius/celsius.py:to_fahrenheit --apply
   udfx rewrite examples/python-vectors/vectors.py:moving_average
   udfx rewrite examples/python-vectors/vectors.py:moving_average --target vectorized-python-fast

@@ -38,6 +38,7 @@ type repoOptions struct {
 	jobs         int
 	noCache      bool
 	prBody       string
+	branch       string
 }
 
 func addRepoFlags(f *pflag.FlagSet, o *repoOptions) {
@@ -47,12 +48,13 @@ func addRepoFlags(f *pflag.FlagSet, o *repoOptions) {
 	f.StringVar(&o.changedSince, "changed-since", "", "over folders: only UDFs in files changed since this git commit, branch or tag (committed, uncommitted or new)")
 	f.StringVarP(&o.format, "format", "f", "table", "over folders: summary format, table or json")
 	f.StringVar(&o.prBody, "pr-body", "", "over folders: also write a pull-request description of the run to this Markdown file")
+	f.StringVar(&o.branch, "branch", "", "over folders: commit the verified rewrites on a new git branch of this name, one commit per UDF, from HEAD; the working tree and the current branch are left as they are")
 	f.BoolVar(&o.noCache, "no-cache", false, "over folders: prove every UDF again, taking none from earlier runs")
 	f.IntVarP(&o.jobs, "jobs", "j", runtime.NumCPU(), "over folders: UDFs rewritten at once (each one's benchmark then runs beside the others': --jobs 1 for quieter figures)")
 }
 
 // repoFlagNames are the flags that make rewrite a run over folders.
-var repoFlagNames = []string{"lang", "kind", "name", "changed-since", "format", "jobs", "no-cache", "pr-body"}
+var repoFlagNames = []string{"lang", "kind", "name", "changed-since", "format", "jobs", "no-cache", "pr-body", "branch"}
 
 // isRepoRun is whether rewrite's arguments ask for a run over folders:
 // a folder among them, several of them, or a filter or --format given.
@@ -84,6 +86,12 @@ func (opts *rewriteOptions) checkRepoRun(f *pflag.FlagSet) error {
 			}[n]
 			return usageErrorf("--%s does not apply to a run over folders: %s", n, why)
 		}
+	}
+	if opts.repo.branch != "" && opts.apply {
+		return usageErrorf("--branch and --apply: one or the other. --apply writes the verified rewrites into the working tree; --branch commits them on a new branch and leaves the working tree alone")
+	}
+	if f.Changed("branch") && opts.repo.branch == "" {
+		return usageErrorf("--branch needs a name for the new branch")
 	}
 	if opts.repo.jobs < 1 {
 		return usageErrorf("--jobs must be 1 or more, got %d", opts.repo.jobs)
@@ -136,6 +144,12 @@ func runRewriteRepo(ctx context.Context, e *env, opts *rewriteOptions, flags *pf
 	filter, err := opts.repoFilter(ctx, e)
 	if err != nil {
 		return err
+	}
+	var branch *branchRepo
+	if opts.repo.branch != "" {
+		if branch, err = checkBranch(ctx, e, opts.repo.branch, paths); err != nil {
+			return err
+		}
 	}
 	found, err := scan.Run(ctx, scan.Options{Paths: paths, BaseDir: e.WorkDir, NewFrontend: frontends.New})
 	if err != nil {
@@ -249,8 +263,18 @@ func runRewriteRepo(ctx context.Context, e *env, opts *rewriteOptions, flags *pf
 	if err != nil {
 		return internalError(fmt.Errorf("write the summary: %w", err))
 	}
+	// The branch is built once every UDF is proved, as --apply writes.
+	var branchErr error
+	pr := batch.PRBody{Tool: "udfx " + version, Command: reproduceCommand(flags, paths)}
+	if branch != nil && !res.Stopped {
+		n, err := buildBranch(ctx, lines, e, branch, items, results)
+		if err != nil {
+			branchErr = internalError(err)
+		} else if n > 0 {
+			pr.Branch, pr.BranchCommits = branch.name, n
+		}
+	}
 	if opts.repo.prBody != "" {
-		pr := batch.PRBody{Tool: "udfx " + version, Command: reproduceCommand(flags, paths)}
 		var b bytes.Buffer
 		if err := batch.WritePRBody(&b, res, pr); err != nil {
 			return internalError(err)
@@ -258,6 +282,9 @@ func runRewriteRepo(ctx context.Context, e *env, opts *rewriteOptions, flags *pf
 		if err := evidence.WriteFileAtomic(e.abs(opts.repo.prBody), b.Bytes(), 0o644); err != nil {
 			return internalError(fmt.Errorf("--pr-body: %w", err))
 		}
+	}
+	if branchErr != nil {
+		return branchErr
 	}
 	if opts.apply && !res.Stopped {
 		if err := applyAll(lines, e, items, results, opts.force); err != nil {
@@ -281,9 +308,8 @@ const setJournalName = ".folder-run"
 // applyAll writes the patches of every verified UDF of a folder run as
 // one transaction per repository: all of them or none (the journal of
 // internal/applyjournal, rolled back by the next udfx command if this one
-// is killed). A patch that edits a file an earlier UDF's patch edits too
-// is left out and named, with the command that applies it after: two
-// rewrites of one file are never merged by guess.
+// is killed). A patch that clashes with another (verifiedPatches) is left
+// out and named, with the command that applies it after.
 func applyAll(w io.Writer, e *env, items []batch.Item, results map[*batch.Item]*udfResult, force bool) error {
 	type set struct {
 		changes []patch.FileChange
@@ -291,12 +317,51 @@ func applyAll(w io.Writer, e *env, items []batch.Item, results map[*batch.Item]*
 	}
 	sets := map[string]*set{}
 	var roots []string
-	// A patch's record hashes its UDF's definition as that patch leaves
-	// the file: another patch may neither edit the same file nor the file
-	// that defines a UDF of the set.
+	picked, left := verifiedPatches(e, items, results)
+	for _, p := range picked {
+		s := sets[p.res.root]
+		if s == nil {
+			s = &set{}
+			sets[p.res.root] = s
+			roots = append(roots, p.res.root)
+		}
+		s.changes = append(s.changes, p.res.changes...)
+		s.udfs = append(s.udfs, p.item.UDF.Name)
+	}
+	for _, root := range roots {
+		s := sets[root]
+		if err := patch.Apply(root, setJournalName, s.changes, force); err != nil {
+			return applyError(fmt.Errorf("--apply of %d verified rewrites: %w", len(s.udfs), err))
+		}
+		fmt.Fprintf(w, "applied        %d verified rewrites, %d files changed in %s\n", len(s.udfs), len(s.changes), root)
+	}
+	if len(roots) == 0 {
+		fmt.Fprintln(w, "applied        nothing: no verified rewrite")
+	}
+	for _, l := range left {
+		fmt.Fprintf(w, "not applied    %s\n", termsafe.String(fmt.Sprintf("%s: %s; apply it afterwards with udfx rewrite %s --apply", l.item.UDF.Name, l.why, l.item.Ref)))
+	}
+	return nil
+}
+
+// leftOut is a verified UDF whose patch a folder run does not write, and
+// why.
+type leftOut struct {
+	item *batch.Item
+	why  string
+}
+
+// verifiedPatches are the verified UDFs of a folder run whose patches are
+// written together, in the run's order, and those left out. A patch's
+// record hashes its UDF's definition as that patch leaves the file: a
+// patch that edits a file an earlier UDF's patch edits too, or the file
+// that defines an earlier UDF of the set, is left out: two rewrites of
+// one file are never merged by guess.
+func verifiedPatches(e *env, items []batch.Item, results map[*batch.Item]*udfResult) ([]branchCommit, []leftOut) {
 	edits := map[string]string{}   // root and path: the UDF whose patch edits it
 	defines := map[string]string{} // root and path: a UDF of the set defined there
-	var left []string
+	var picked []branchCommit
+	var left []leftOut
 	for i := range items {
 		r := results[&items[i]]
 		if r == nil || r.row.Status != batch.Verified || len(r.changes) == 0 {
@@ -318,36 +383,16 @@ func applyAll(w io.Writer, e *env, items []batch.Item, results map[*batch.Item]*
 			}
 		}
 		if clash != "" {
-			left = append(left, fmt.Sprintf("%s: %s; apply it afterwards with udfx rewrite %s --apply", name, clash, items[i].Ref))
+			left = append(left, leftOut{item: &items[i], why: clash})
 			continue
 		}
 		for _, c := range r.changes {
 			edits[r.root+"\x00"+c.Path] = name
 		}
 		defines[src] = name
-		s := sets[r.root]
-		if s == nil {
-			s = &set{}
-			sets[r.root] = s
-			roots = append(roots, r.root)
-		}
-		s.changes = append(s.changes, r.changes...)
-		s.udfs = append(s.udfs, name)
+		picked = append(picked, branchCommit{item: &items[i], res: r})
 	}
-	for _, root := range roots {
-		s := sets[root]
-		if err := patch.Apply(root, setJournalName, s.changes, force); err != nil {
-			return applyError(fmt.Errorf("--apply of %d verified rewrites: %w", len(s.udfs), err))
-		}
-		fmt.Fprintf(w, "applied        %d verified rewrites, %d files changed in %s\n", len(s.udfs), len(s.changes), root)
-	}
-	if len(roots) == 0 {
-		fmt.Fprintln(w, "applied        nothing: no verified rewrite")
-	}
-	for _, l := range left {
-		fmt.Fprintf(w, "not applied    %s\n", termsafe.String(l))
-	}
-	return nil
+	return picked, left
 }
 
 // repoPath is abs relative to root, slash-separated, as patches name
@@ -368,7 +413,7 @@ func reproduceCommand(flags *pflag.FlagSet, paths []string) string {
 	}
 	flags.Visit(func(fl *pflag.Flag) {
 		switch fl.Name {
-		case "format", "jobs", "pr-body", "no-cache", "apply", "force":
+		case "format", "jobs", "pr-body", "no-cache", "apply", "force", "branch":
 			return
 		}
 		v := fl.Value.String()
@@ -392,9 +437,9 @@ func shellQuote(s string) string {
 // nil with --no-cache, and for a model agent, whose answers differ from
 // one run to the next.
 func (opts *rewriteOptions) proofCache(e *env, flags *pflag.FlagSet, python string) (*batch.Cache, *proofKeys, error) {
-	// --apply needs each verified UDF's patch in hand: none comes from
+	// --apply and --branch need each verified UDF's patch in hand: none comes from
 	// the cache.
-	if opts.repo.noCache || opts.apply || opts.agent.name != "builtin" {
+	if opts.repo.noCache || opts.apply || opts.repo.branch != "" || opts.agent.name != "builtin" {
 		return nil, nil, nil
 	}
 	dir := e.CacheDir

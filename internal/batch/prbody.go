@@ -14,6 +14,10 @@ import (
 type PRBody struct {
 	Tool    string
 	Command string
+	// Branch, when set, is the branch the run committed the rewrites on
+	// (--branch), BranchCommits commits, one per UDF.
+	Branch        string
+	BranchCommits int
 }
 
 // WritePRBody writes a pull-request description of the run in Markdown:
@@ -33,6 +37,9 @@ func WritePRBody(w io.Writer, res *Result, pr PRBody) error {
 	fmt.Fprintf(&b, "## UDF rewrites proved by %s\n\n", pr.Tool)
 	fmt.Fprintf(&b, "%d of %d UDFs rewritten. Each rewrite below passed udfx's differential test against its original, run in its real runtime (JVM or CPython) on generated rows, Spark's special values first; its evidence record says which rows, which comparison and which engine. Speedups are medians of alternating runs, original against rewrite, on the machine that made this change.\n\n",
 		len(verified), len(res.Rows))
+	if pr.Branch != "" {
+		fmt.Fprintf(&b, "The rewrites are on branch %s, one commit per UDF (%d commits), each naming its UDF, target, speedup and evidence record.\n\n", prCode(pr.Branch), pr.BranchCommits)
+	}
 	if len(verified) > 0 {
 		b.WriteString("| UDF | file | target | speedup | evidence |\n|---|---|---|---:|---|\n")
 		for _, r := range verified {

@@ -80,6 +80,18 @@ func checkUseSitesKept(c FileChange) error {
 	return nil
 }
 
+// CheckRecordKept returns a *DroppedUseSitesError when one of changes
+// replaces an evidence record by one without every use site the old one
+// lists, as Apply refuses to.
+func CheckRecordKept(changes []FileChange) error {
+	for _, c := range changes {
+		if err := checkUseSitesKept(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // checkInside returns an *OutsideError when the file rel, or the deepest
 // of its folders that exists, resolves outside the repository at root.
 func checkInside(root, rel string) error {
