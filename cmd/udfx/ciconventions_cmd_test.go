@@ -56,6 +56,7 @@ func TestCIConventions(t *testing.T) {
 		{"github-action", testAction},
 		{"pre-commit", testPreCommit},
 		{"gitlab", testGitLabJob},
+		{"docs", testCIDocs},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			start := time.Now()
@@ -644,4 +645,35 @@ func testGitLabJob(t *testing.T, clone string) {
 	require.NoError(t, xml.Unmarshal(junit, &suites), "%s", junit)
 	assert.Equal(t, 1, suites.Tests)
 	readSARIF(t, filepath.Join(ws, "udfx.sarif"))
+}
+
+// Docs.
+
+// testCIDocs keeps docs/ci.md and README's pointers in step with the files
+// the other subtests run.
+func testCIDocs(t *testing.T, clone string) {
+	doc, err := os.ReadFile(filepath.Join(repoRoot(t), "docs", "ci.md"))
+	require.NoError(t, err)
+	readme, err := os.ReadFile(filepath.Join(repoRoot(t), "README.md"))
+	require.NoError(t, err)
+	for _, s := range []string{"uses: udfx/udfx@main", "repo: https://github.com/udfx/udfx", "id: udfx-verify"} {
+		assert.Contains(t, string(doc), s)
+		assert.Contains(t, string(readme), s)
+	}
+	assert.Contains(t, string(readme), "(docs/ci.md)")
+	for name := range readAction(t, clone).Inputs {
+		assert.Contains(t, string(doc), "| `"+name+"` |", "docs/ci.md's table of inputs lists %s", name)
+	}
+
+	// docs/ci.md shows the GitLab job as docs/gitlab-ci.yml holds it.
+	var shown, file any
+	_, rest, ok := strings.Cut(string(doc), "```yaml\nudfx-verify:\n")
+	require.True(t, ok, "docs/ci.md shows the GitLab job")
+	block, _, ok := strings.Cut(rest, "```")
+	require.True(t, ok)
+	require.NoError(t, yaml.Unmarshal([]byte("udfx-verify:\n"+block), &shown))
+	b, err := os.ReadFile(filepath.Join(clone, "docs", "gitlab-ci.yml"))
+	require.NoError(t, err)
+	require.NoError(t, yaml.Unmarshal(b, &file))
+	assert.Equal(t, file, shown, "docs/ci.md's GitLab job differs from docs/gitlab-ci.yml")
 }
