@@ -52,16 +52,27 @@ func newProofKeys(e *env, f *pflag.FlagSet, python string) (*proofKeys, error) {
 			flags = append(flags, fl.Name+"="+fl.Value.String())
 		}
 	})
+	py, err := pythonKey(e, python)
+	if err != nil {
+		return nil, err
+	}
+	base := digest.Key("udfx proof cache", version, exe, strings.Join(flags, "\n"), py)
+	return &proofKeys{base: base, python: python, env: e.getenv, digests: map[string]string{}}, nil
+}
+
+// pythonKey is what chooses and makes the Python a proof runs in: the
+// environment variables that pick runtimes, the interpreter, its version
+// and every package it has.
+func pythonKey(e *env, python string) (string, error) {
 	var vars []string
 	for _, k := range []string{"PATH", "JAVA_HOME", "SPARK_HOME", "SCALA_HOME", "UDFX_PYTHON", "PYTHONPATH", "PYSPARK_PYTHON", "VIRTUAL_ENV", "TZ", "LANG", "LC_ALL"} {
 		vars = append(vars, k+"="+e.getenv(k))
 	}
 	pkgs, err := pythonPackages(python, e.getenv)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
-	base := digest.Key("udfx proof cache", version, exe, strings.Join(flags, "\n"), strings.Join(vars, "\n"), python, pkgs)
-	return &proofKeys{base: base, python: python, env: e.getenv, digests: map[string]string{}}, nil
+	return digest.Key(strings.Join(vars, "\n"), python, pkgs), nil
 }
 
 // key is it's cache key, and the workspace files its row stands on; ok
@@ -107,13 +118,20 @@ func (k *proofKeys) jvm() (string, bool) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.jvmKey == nil {
-		s := ""
-		if t, err := jvm.Toolchain(k.env); err == nil {
-			s = strings.Join([]string{t.JavaHome, t.JDKVersion, t.JDKVendor, strings.Join(t.ScalaJars, ":"), t.ScalaVersion, t.SparkJars, t.SparkVersion}, "\n")
-		}
+		s := jvmKey(k.env)
 		k.jvmKey = &s
 	}
 	return *k.jvmKey, *k.jvmKey != ""
+}
+
+// jvmKey names the JDK, Scala compiler and Spark jars the JVM runner
+// finds; "" when it finds none.
+func jvmKey(getenv func(string) string) string {
+	t, err := jvm.Toolchain(getenv)
+	if err != nil {
+		return ""
+	}
+	return strings.Join([]string{t.JavaHome, t.JDKVersion, t.JDKVendor, strings.Join(t.ScalaJars, ":"), t.ScalaVersion, t.SparkJars, t.SparkVersion}, "\n")
 }
 
 // pythonPackages is the Python's version and every distribution it has,

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -32,6 +33,9 @@ type verifyOptions struct {
 	// (--json, --sarif, --junit), by format.
 	reports       map[string]*string
 	skipRerun     bool
+	full          bool
+	jobs          int
+	cacheDir      string
 	testdata      bool
 	requireEngine string
 	spark         sparkOptions
@@ -102,6 +106,19 @@ repository under test, which a pull request could change; each output
 names the interpreter. Pass --python .venv/bin/python to trust the
 repository's environment, for originals that import its packages.
 
+The re-run is the slow part, so verify keeps a proof cache: after a record's
+re-run passes, the key of everything it read is kept (the record and its
+folder, the rewrite files, the repository's files that can change a UDF of
+that language, udfx.yaml among them, udfx itself, the Python and its
+packages, the JDK, Scala and Spark, these flags). A later run re-runs a
+record only when that key changed, checks everything else as always, and
+says which records it re-ran and which it took from the cache. --full
+re-runs every record (use it for pull requests from forks). The cache lives
+in --cache-dir, default os.UserCacheDir()/udfx/verify, never inside the
+repository: a pull request can write nothing the gate takes for a proof.
+Records are checked --jobs at a time; those proved on Spark take turns on
+its one session.
+
 --skip-rerun checks the hashes only: a drift check for a pre-commit hook, not
 a proof. Anyone who can edit the record can edit its hashes, so only the
 full verify (the re-run) proves a rewrite; run it in CI. A record proved on
@@ -123,6 +140,8 @@ not check a rewrite (for example the original cannot be run, or --sandbox on
 finds no working bubblewrap).`,
 		Example: `  udfx verify
   udfx verify --skip-rerun
+  udfx verify --full --jobs 4
+  udfx verify --cache-dir "$RUNNER_TEMP/udfx-proofs"
   udfx verify --require-engine spark
   udfx verify services/etl --format sarif > udfx.sarif
   udfx verify --sarif udfx.sarif --junit udfx-junit.xml`,
@@ -140,6 +159,9 @@ finds no working bubblewrap).`,
 	f.StringVar(opts.reports["json"], "json", "", "also write the JSON report to `FILE`")
 	f.StringVar(opts.reports["sarif"], "sarif", "", "also write the SARIF report to `FILE`")
 	f.StringVar(opts.reports["junit"], "junit", "", "also write the JUnit report to `FILE`")
+	f.BoolVar(&opts.full, "full", false, "re-run every record's differential test, taking none from the proof cache (recommended for pull requests from forks)")
+	f.IntVarP(&opts.jobs, "jobs", "j", runtime.NumCPU(), "check this many records at once")
+	f.StringVar(&opts.cacheDir, "cache-dir", "", "the proof cache's `folder`, outside the repository (default udfx's cache folder: os.UserCacheDir()/udfx/verify)")
 	f.BoolVar(&opts.skipRerun, "skip-rerun", false, "check the hashes only, without re-running the differential tests: a drift check, not a proof (forged hashes pass it)")
 	f.BoolVar(&opts.testdata, "include-testdata", false, "also verify rewrites under testdata folders (skipped by default: they hold test fixtures)")
 	f.StringVar(&opts.requireEngine, "require-engine", "", "accept only records proved on this engine: embedded, spark or comet")
@@ -161,6 +183,12 @@ func runVerify(cmd *cobra.Command, e *env, opts *verifyOptions, path string) err
 	}
 	if opts.timeout <= 0 || opts.memoryMB <= 0 {
 		return usageErrorf("--timeout and --memory must be positive")
+	}
+	if opts.jobs < 1 {
+		return usageErrorf("--jobs %d: want at least 1", opts.jobs)
+	}
+	if opts.skipRerun && (opts.full || opts.cacheDir != "") {
+		return usageErrorf("--skip-rerun re-runs nothing, so --full and --cache-dir do not apply")
 	}
 	seen := map[string]string{}
 	for _, format := range []string{"json", "sarif", "junit"} {
@@ -197,8 +225,13 @@ func runVerify(cmd *cobra.Command, e *env, opts *verifyOptions, path string) err
 			return err
 		}
 	}
+	cache, err := gateCache(e, opts, e.abs(path), python, sandboxMode)
+	if err != nil {
+		return err
+	}
 	progress := e.progress().Func()
 	res, err := verify.Run(cmd.Context(), verify.Options{
+		Jobs: opts.jobs, Cache: cache,
 		Python: python, PythonFrom: pythonFrom,
 		Root: e.abs(path), Display: path, SkipRerun: opts.skipRerun, RequireEngine: opts.requireEngine, IncludeTestdata: opts.testdata,
 		StartSpark: e.sparkStarter(sandboxMode, func(ctx context.Context, u *udf.UDF, engine string) (*spark.Session, error) {

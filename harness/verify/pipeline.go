@@ -148,6 +148,8 @@ func (v *verifier) rerunPipeline(ctx context.Context, c *recordCheck, u *udf.UDF
 	seeds := seedsFor(rec.Seed)
 	it.Policy = fmt.Sprintf("equal multisets of results, each value with its Python type; %d lines for each of seeds %s", rows, seedList(seeds))
 	v.progress(fmt.Sprintf("re-running the RDD chain %s and its DataFrame rewrite on Spark", u.Name))
+	v.sparkMu.Lock()
+	defer v.sparkMu.Unlock()
 	session, err := v.sparkFor(ctx, u, "spark")
 	if err != nil {
 		it.Status, it.Detail = Error, fmt.Sprintf("cannot re-run the test on spark: %v", err)

@@ -38,6 +38,18 @@ func (r *Result) Summary() string {
 	return s
 }
 
+// CacheNote says which records were re-run now and which were taken from
+// the proof cache; "" when the run had no cache.
+func (r *Result) CacheNote() string {
+	switch r.ProofCache {
+	case "incremental":
+		return fmt.Sprintf("re-run now: %d records; unchanged since a passing re-run, from the proof cache: %d (--full re-runs every record)", r.Reran, r.FromCache)
+	case "full":
+		return fmt.Sprintf("re-run now: %d records (--full)", r.Reran)
+	}
+	return ""
+}
+
 // WriteTable writes one row per rewrite, then the summary.
 func (r *Result) WriteTable(w io.Writer) error {
 	if len(r.Items) > 0 {
@@ -58,6 +70,9 @@ func (r *Result) WriteTable(w io.Writer) error {
 		for _, rl := range rs {
 			fmt.Fprintf(w, "  %s: %s\n", termsafe.String(rl.UDF), termsafe.String(rl.Relaxation))
 		}
+	}
+	if n := r.CacheNote(); n != "" {
+		fmt.Fprintln(w, n)
 	}
 	_, err := fmt.Fprintln(w, r.Summary())
 	return err
@@ -113,6 +128,9 @@ func (r *Result) WriteMarkdown(w io.Writer) error {
 	if r.Python != "" {
 		fmt.Fprintf(w, "Python: `%s` (%s%s)\n\n", mdtext.Text(r.Python), mdtext.Text(r.PythonFrom), hashNote(r.PythonSHA256))
 	}
+	if n := r.CacheNote(); n != "" {
+		fmt.Fprintf(w, "%s\n\n", mdtext.Text(n))
+	}
 	if rs := r.RelaxationsInForce(); len(rs) > 0 {
 		fmt.Fprintln(w, "Relaxations in force (granted by udfx.yaml):")
 		fmt.Fprintln(w)
@@ -155,9 +173,13 @@ func (r *Result) WriteJSON(w io.Writer, version string) error {
 		Python        string         `json:"python,omitempty"`
 		PythonFrom    string         `json:"python_from,omitempty"`
 		PythonSHA256  string         `json:"python_sha256,omitempty"`
+		ProofCache    string         `json:"proof_cache,omitempty"`
+		Reran         int            `json:"reran"`
+		FromCache     int            `json:"from_cache"`
 		Counts        map[string]int `json:"counts"`
 		Items         []Item         `json:"items"`
-	}{JSONSchemaVersion, "udfx " + version, r.Root, r.Passed(), r.Records, r.SkipRerun, r.Python, r.PythonFrom, r.PythonSHA256, counts, items})
+	}{JSONSchemaVersion, "udfx " + version, r.Root, r.Passed(), r.Records, r.SkipRerun, r.Python, r.PythonFrom, r.PythonSHA256,
+		r.ProofCache, r.Reran, r.FromCache, counts, items})
 }
 
 // hashNote is "; sha256 " and the first 12 digits of h, "" without one.

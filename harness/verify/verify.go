@@ -28,6 +28,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -149,7 +150,10 @@ type Item struct {
 	// for stale-udf, the rewrite file otherwise.
 	Location Location `json:"location"`
 	// Rerun says whether the differential test was re-run for this file.
-	Rerun          bool                     `json:"rerun"`
+	Rerun bool `json:"rerun"`
+	// Cached says the re-run was not done now: an earlier run's passing
+	// re-run of the same content was taken from the proof cache.
+	Cached         bool                     `json:"cached"`
 	Counterexample *difftest.Counterexample `json:"counterexample,omitempty"`
 	// Policy is what the re-run was held to (comparison, ANSI, errors,
 	// rows, seeds); empty when nothing was re-run.
@@ -188,7 +192,14 @@ type Result struct {
 	// PythonSHA256 is the hash of the interpreter's executable (links
 	// followed), so that a report says which binary ran, not only where.
 	PythonSHA256 string `json:"python_sha256,omitempty"`
-	Items        []Item `json:"items"`
+	// ProofCache says how the proof cache was used: "" with none,
+	// "incremental" (records unchanged since a passing re-run were taken
+	// from it), or "full" (every record re-run); Reran and FromCache
+	// count records.
+	ProofCache string `json:"proof_cache,omitempty"`
+	Reran      int    `json:"reran"`
+	FromCache  int    `json:"from_cache"`
+	Items      []Item `json:"items"`
 }
 
 // executableHash is the SHA-256 of the file path names, links followed;
@@ -261,6 +272,12 @@ type Options struct {
 	Python, PythonFrom string
 	// Progress, when set, hears what the gate is doing.
 	Progress func(stage string)
+	// Jobs is how many records are checked at once (at least 1).
+	// Records proved on Spark take turns on its one session.
+	Jobs int
+	// Cache, when set, lets records unchanged since a passing re-run skip
+	// theirs (ProofCache).
+	Cache *ProofCache
 	// IncludeTestdata walks testdata folders too. They are skipped by
 	// default: Go and many other tool chains keep test fixtures there,
 	// among them golden copies of rewrites with their markers, which are
@@ -293,9 +310,16 @@ const maxMarkerScan = 64 << 10
 
 // Run verifies every rewrite below opts.Root.
 func Run(ctx context.Context, opts Options) (*Result, error) {
-	progress := opts.Progress
-	if progress == nil {
-		progress = func(string) {}
+	progress := func(string) {}
+	if opts.Progress != nil {
+		// Records are checked in parallel; the caller's func need not be
+		// safe for that.
+		var mu sync.Mutex
+		progress = func(stage string) {
+			mu.Lock()
+			defer mu.Unlock()
+			opts.Progress(stage)
+		}
 	}
 	root, err := filepath.Abs(opts.Root)
 	if err != nil {
@@ -332,11 +356,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if v.config, err = config.Load(top, v.rel(filepath.Join(top, config.File))); err != nil {
 		return nil, err
 	}
-	defer func() {
-		for _, s := range v.sessions {
-			s.Close()
-		}
-	}()
+	defer v.closeSessions()
 	res := &Result{Root: opts.Display, Records: len(records), SkipRerun: opts.SkipRerun, Python: opts.Python, PythonFrom: opts.PythonFrom}
 	if opts.Python != "" {
 		res.PythonSHA256 = executableHash(opts.Python)
@@ -352,13 +372,28 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			Detail:   fmt.Sprintf("the folder %s cannot be read (%v), so no record or rewrite in it was checked", rel, d.err),
 			Location: Location{File: rel, Line: 1}})
 	}
+	if opts.Cache != nil && !opts.SkipRerun {
+		v.proofs = openProofStore(opts.Cache, root, top)
+		res.ProofCache = "incremental"
+		if opts.Cache.Full {
+			res.ProofCache = "full"
+		}
+	}
 	listed := map[string]bool{} // absolute rewrite paths some record lists
-	for _, rec := range records {
-		items := v.checkRecord(ctx, rec)
+	for _, items := range v.checkRecords(ctx, records) {
 		for _, it := range items {
 			listed[filepath.Join(root, filepath.FromSlash(it.File))] = true
 		}
 		res.Items = append(res.Items, items...)
+	}
+	res.Reran, res.FromCache = cachedCounts(res.Items)
+	if v.proofs != nil {
+		// Only after the last original has ended: one of them could have
+		// written the file while it ran.
+		v.closeSessions()
+		if err := v.proofs.save(); err != nil {
+			return nil, err
+		}
 	}
 	for _, m := range marked {
 		if listed[m.abs] {
@@ -507,14 +542,53 @@ type verifier struct {
 	// Spark share, by engine (spark, comet), each started on the first
 	// record of its engine.
 	sessions map[string]*spark.Session
+	// sparkMu is held by the re-run that uses a Spark session, and by
+	// whoever starts or stops one.
+	sparkMu sync.Mutex
 	// top is the repository root (patch.RepoRoot of root), whose
 	// udfx.yaml is config.
 	top    string
 	config *config.Config
+	// proofs is the proof cache of this run, nil without one.
+	proofs *proofStore
+}
+
+// checkRecords checks every record, opts.Jobs at a time, and returns
+// their items in the records' order.
+func (v *verifier) checkRecords(ctx context.Context, records []string) [][]Item {
+	out := make([][]Item, len(records))
+	jobs := min(max(v.opts.Jobs, 1), max(len(records), 1))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out[i] = v.checkRecord(ctx, records[i])
+			}
+		}()
+	}
+	for i := range records {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out
+}
+
+// closeSessions stops the Spark sessions, once.
+func (v *verifier) closeSessions() {
+	v.sparkMu.Lock()
+	defer v.sparkMu.Unlock()
+	for engine, s := range v.sessions {
+		s.Close()
+		delete(v.sessions, engine)
+	}
 }
 
 // sparkFor returns the shared Spark session of engine, starting it for
-// u.
+// u. The caller holds sparkMu: re-runs take turns on a session.
 func (v *verifier) sparkFor(ctx context.Context, u *udf.UDF, engine string) (*spark.Session, error) {
 	if s := v.sessions[engine]; s != nil {
 		return s, nil
@@ -586,8 +660,17 @@ func (v *verifier) checkRecord(ctx context.Context, recAbs string) []Item {
 		return c.items
 	}
 	c.passDetails()
+	var key string
+	if v.proofs != nil {
+		if key = v.proofs.recordKey(ctx, c, u, files); v.proofs.reuse(key, c) {
+			return c.items
+		}
+	}
 	c.rerun(ctx, u, files)
 	c.rerunPerType(ctx, u, files)
+	if v.proofs != nil {
+		v.proofs.remember(key, c)
+	}
 	return c.items
 }
 
@@ -972,6 +1055,8 @@ func (v *verifier) rerun(ctx context.Context, rec *evidence.Record, u *udf.UDF, 
 	// A record is re-run on the engine that proved it.
 	var session *spark.Session
 	if rec.Engine.Name == "spark" || rec.Engine.Name == "comet" {
+		v.sparkMu.Lock()
+		defer v.sparkMu.Unlock()
 		var err error
 		if session, err = v.sparkFor(ctx, u, rec.Engine.Name); err != nil {
 			it.Status, it.Detail = Error, fmt.Sprintf("cannot re-run the test on %s: %v", rec.Engine.Name, err)
