@@ -27,7 +27,10 @@ import (
 // spread out: one executor on each Worker, and room for a second
 // application while the first waits in a pool.
 type standalone struct {
-	URL     string
+	URL string
+	// WebUI is the Master's web UI (http://127.0.0.1:PORT): /json/ lists
+	// the applications it ran.
+	WebUI   string
 	procs   []*exec.Cmd
 	logs    []string
 	workDir []string
@@ -74,8 +77,10 @@ func startStandalone(t *testing.T) *standalone {
 	}
 	port := freePort(t)
 	c.URL = fmt.Sprintf("spark://127.0.0.1:%d", port)
+	webui := freePort(t)
+	c.WebUI = fmt.Sprintf("http://127.0.0.1:%d", webui)
 	master := start("master", []string{"SPARK_MASTER_OPTS=-Dspark.deploy.defaultCores=2"}, "org.apache.spark.deploy.master.Master", "--host", "127.0.0.1",
-		"--port", fmt.Sprint(port), "--webui-port", fmt.Sprint(freePort(t)))
+		"--port", fmt.Sprint(port), "--webui-port", fmt.Sprint(webui))
 	waitForLine(t, master, "I have been elected leader")
 	var workers []string
 	for i := range 2 {

@@ -90,7 +90,25 @@ func (p *Pool) Start(ctx context.Context, cfg Config) (*Session, error) {
 		s.mu.Unlock()
 		return s, nil
 	}
+	// An idle session on a cluster keeps its executors, and the cluster
+	// has cores for so many applications: a new driver there could wait
+	// for ever for the cores the idle ones hold (a folder run's Python
+	// and JVM sessions on a small standalone cluster). The idle sessions
+	// on the same master stop before a new one starts.
+	var holding []*Session
+	if onCluster(&cfg) {
+		for i := len(p.idle) - 1; i >= 0; i-- {
+			if s := p.idle[i]; s.poolKey.master == key.master && s.poolKey.remote == "" {
+				p.idle = slices.Delete(p.idle, i, i+1)
+				holding = append(holding, s)
+			}
+		}
+	}
 	p.mu.Unlock()
+	for _, s := range holding {
+		s.pool = nil
+		s.Close()
+	}
 	cfg.Workspace = ""
 	s, err := startOn(ctx, cfg, in)
 	if err != nil {
@@ -208,6 +226,13 @@ func keyOf(cfg *Config, in *Install) poolKey {
 		sparkHome: in.SparkHome, sparkJars: in.Jars, javaHome: in.JavaHome,
 		path: cfg.Env("PATH"), pyPath: cfg.Env("PYTHONPATH"), scalaHome: cfg.Env("SCALA_HOME"),
 	}
+}
+
+// onCluster is whether cfg's driver runs its executors on a cluster's
+// resources (a spark://, yarn or k8s master), not in its own JVM (local)
+// nor through a Spark Connect server.
+func onCluster(cfg *Config) bool {
+	return cfg.Remote == "" && cfg.Master != "" && !strings.HasPrefix(cfg.Master, "local")
 }
 
 // resolved is p with symbolic links resolved, or p when that fails.
