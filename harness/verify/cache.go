@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -134,24 +135,31 @@ func (s *proofStore) sourcesOf(ctx context.Context, repo, name string, family di
 	return d
 }
 
-// folderDigest names every file of dir (not below it) with its content.
+// folderDigest names every file of dir and its subfolders (the columnar
+// and cuda renderings) with its content.
 func folderDigest(dir string) (string, error) {
-	ents, err := os.ReadDir(dir)
+	var parts []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir():
+			return nil
+		case !d.Type().IsRegular():
+			// A link or device in a record's folder is nothing udfx
+			// writes: no key, the record is re-run.
+			return fmt.Errorf("%s is not a plain file", p)
+		}
+		sum, err := digest.File(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		parts = append(parts, filepath.ToSlash(rel), sum)
+		return nil
+	})
 	if err != nil {
 		return "", err
-	}
-	var parts []string
-	for _, e := range ents {
-		if !e.Type().IsRegular() {
-			// A folder or link in a record's folder is nothing udfx
-			// writes: no key, the record is re-run.
-			return "", fmt.Errorf("%s is not a plain file", e.Name())
-		}
-		sum, err := digest.File(filepath.Join(dir, e.Name()))
-		if err != nil {
-			return "", err
-		}
-		parts = append(parts, e.Name(), sum)
 	}
 	return digest.Key(parts...), nil
 }

@@ -94,6 +94,15 @@ func TestProofCacheSkipsTheRerunOfWhatIsUnchanged(t *testing.T) {
 	rerun("udfx.yaml changed")
 	r.write(t, filepath.Join(filepath.Dir(r.recordPath), "notes.txt"), "reviewed\n")
 	rerun("a file of the record's folder")
+	r.write(t, filepath.Join(filepath.Dir(r.recordPath), "cuda", "to_fahrenheit.cu"), "// kernel\n")
+	rerun("a file of a subfolder of the record's")
+	require.NoError(t, os.Symlink(r.source, filepath.Join(filepath.Dir(r.recordPath), "link.py")))
+	for range 2 {
+		res, started := r.verifyCached(t, cache)
+		assert.False(t, only(t, res).Cached, "a link in the record's folder: never cached")
+		assert.Positive(t, started)
+	}
+	require.NoError(t, os.Remove(filepath.Join(filepath.Dir(r.recordPath), "link.py")))
 	other := *cache
 	other.Base = "udfx 1, python 3.13"
 	res, started = r.verifyCached(t, &other)
