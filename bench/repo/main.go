@@ -27,8 +27,9 @@ func main() {
 	udfx := flag.String("udfx", "", "the udfx binary (default: built from this checkout)")
 	jobs := flag.Int("jobs", runtime.NumCPU(), "--jobs of the parallel folder run")
 	keep := flag.Bool("keep", false, "keep the generated repositories")
+	parts := flag.String("parts", "rewrite,verify", "what to time, comma-separated: rewrite (the loop against folder runs), verify (the gate incremental against --full)")
 	flag.Parse()
-	if err := run(*sizes, *udfx, *jobs, *keep); err != nil {
+	if err := run(*sizes, *udfx, *jobs, *keep, *parts); err != nil {
 		fmt.Fprintln(os.Stderr, "bench-repo:", err)
 		os.Exit(1)
 	}
@@ -44,7 +45,18 @@ type mode struct {
 	again bool
 }
 
-func run(sizesFlag, udfx string, jobs int, keep bool) error {
+func run(sizesFlag, udfx string, jobs int, keep bool, parts string) error {
+	doRewrite, doVerify := false, false
+	for _, p := range strings.Split(parts, ",") {
+		switch strings.TrimSpace(p) {
+		case "rewrite":
+			doRewrite = true
+		case "verify":
+			doVerify = true
+		default:
+			return fmt.Errorf("-parts: unknown part %q: want rewrite or verify", p)
+		}
+	}
 	var sizes []int
 	for _, s := range strings.Split(sizesFlag, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
@@ -68,6 +80,22 @@ func run(sizesFlag, udfx string, jobs int, keep bool) error {
 			return fmt.Errorf("build udfx: %v\n%s", err, out)
 		}
 	}
+	// Seeds never used before: udfx caches compiled originals by their
+	// source, and a mode must not find those of an earlier run.
+	seed := uint64(time.Now().UnixNano())
+	if doRewrite {
+		if err := benchRewrite(tmp, udfx, sizes, jobs, &seed); err != nil {
+			return err
+		}
+	}
+	if doVerify {
+		return benchVerify(tmp, udfx, sizes, jobs, &seed)
+	}
+	return nil
+}
+
+// benchRewrite times the per-UDF loop against folder runs.
+func benchRewrite(tmp, udfx string, sizes []int, jobs int, seed *uint64) error {
 	modes := []mode{
 		{name: "per-UDF loop (udfx rewrite FILE:NAME each)"},
 		{name: "udfx rewrite DIR --jobs 1", folder: true, flags: []string{"--jobs", "1"}},
@@ -77,19 +105,16 @@ func run(sizesFlag, udfx string, jobs int, keep bool) error {
 	fmt.Printf("udfx over a generated repository (%d CPUs; embedded engine; each mode but the last cold: its own repository, its own constants; one run each)\n\n", runtime.NumCPU())
 	fmt.Println("| UDFs | mode | wall | per UDF | vs loop | verified / declined / error |")
 	fmt.Println("|---:|---|---:|---:|---:|---|")
-	// Seeds never used before: udfx caches compiled originals by their
-	// source, and a mode must not find those of an earlier run.
-	seed := uint64(time.Now().UnixNano())
 	for _, n := range sizes {
 		var loop float64
 		var dir string
 		for _, m := range modes {
 			if !m.again {
-				dir = filepath.Join(tmp, fmt.Sprintf("repo-%d-%d", n, seed))
-				if err := generate(dir, n, seed); err != nil {
+				dir = filepath.Join(tmp, fmt.Sprintf("repo-%d-%d", n, *seed))
+				if err := generate(dir, n, *seed); err != nil {
 					return err
 				}
-				seed++
+				*seed++
 			}
 			wall, counts, err := timeMode(udfx, dir, m)
 			if err != nil {
@@ -249,7 +274,100 @@ public class Offset%d implements UDF1<Double, Double> {
 			return err
 		}
 	}
-	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.email=bench@example.com", "-c", "user.name=bench", "commit", "-qm", "generated"}} {
+	cmd := exec.Command("git", "init", "-q")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("git init: %v: %s", err, out)
+	}
+	return gitCommit(dir, "generated")
+}
+
+// benchVerify times the gate over a repository whose verified rewrites
+// were applied: every record re-run (--full), then the same unchanged
+// (incremental: re-runs from the proof cache), then after one Python
+// module changed (its language's records re-run, the others from the
+// cache). The cache is a folder of this run's own.
+func benchVerify(tmp, udfx string, sizes []int, jobs int, seed *uint64) error {
+	ctx := context.Background()
+	fmt.Printf("\nudfx verify over the applied rewrites (%d CPUs; --jobs %d; one run each, in this order)\n\n", runtime.NumCPU(), jobs)
+	fmt.Println("| records | mode | wall | per record | vs --full | re-run / from cache | pass / fail / error |")
+	fmt.Println("|---:|---|---:|---:|---:|---|---|")
+	for _, n := range sizes {
+		dir := filepath.Join(tmp, fmt.Sprintf("verify-%d-%d", n, *seed))
+		if err := generate(dir, n, *seed); err != nil {
+			return err
+		}
+		*seed++
+		start := time.Now()
+		if _, err := command(ctx, udfx, dir, "rewrite", ".", "--apply", "--jobs", strconv.Itoa(jobs), "--format", "json"); err != nil && !isExit(err, 1) {
+			return fmt.Errorf("%d UDFs: rewrite --apply: %w", n, err)
+		}
+		fmt.Fprintf(os.Stderr, "bench-repo: %d UDFs applied in %.1f s\n", n, time.Since(start).Seconds())
+		if err := gitCommit(dir, "applied"); err != nil {
+			return err
+		}
+		cache := filepath.Join(tmp, fmt.Sprintf("verify-cache-%d", n))
+		var full float64
+		for _, m := range []struct {
+			name  string
+			flags []string
+			edit  bool
+		}{
+			{name: "udfx verify --full (every record re-run)", flags: []string{"--full"}},
+			{name: "udfx verify, unchanged (incremental)"},
+			{name: "udfx verify after one Python module changed", edit: true},
+		} {
+			if m.edit {
+				mods, _ := filepath.Glob(filepath.Join(dir, "jobs", "*.py"))
+				if len(mods) == 0 {
+					return fmt.Errorf("%d UDFs: no Python module to change", n)
+				}
+				f, err := os.OpenFile(mods[0], os.O_APPEND|os.O_WRONLY, 0)
+				if err != nil {
+					return err
+				}
+				_, err = f.WriteString("\n# reviewed\n")
+				if cerr := f.Close(); err == nil {
+					err = cerr
+				}
+				if err != nil {
+					return err
+				}
+			}
+			args := append([]string{"verify", "--format", "json", "--jobs", strconv.Itoa(jobs), "--cache-dir", cache}, m.flags...)
+			start := time.Now()
+			out, err := command(ctx, udfx, dir, args...)
+			wall := time.Since(start).Seconds()
+			if err != nil && !isExit(err, 1) && !isExit(err, 3) {
+				return fmt.Errorf("%d UDFs, %s: %w", n, m.name, err)
+			}
+			var doc struct {
+				Records   int            `json:"records"`
+				Reran     int            `json:"reran"`
+				FromCache int            `json:"from_cache"`
+				Counts    map[string]int `json:"counts"`
+			}
+			if err := json.Unmarshal(out, &doc); err != nil {
+				return fmt.Errorf("%d UDFs, %s: %w", n, m.name, err)
+			}
+			if full == 0 {
+				full = wall
+			}
+			failing := 0
+			for st, c := range doc.Counts {
+				if st != "pass" && st != "error" {
+					failing += c
+				}
+			}
+			fmt.Printf("| %d | %s | %.1f s | %.2f s | %.2f× | %d / %d | %d / %d / %d |\n", doc.Records, m.name, wall, wall/float64(max(doc.Records, 1)), full/wall,
+				doc.Reran, doc.FromCache, doc.Counts["pass"], failing, doc.Counts["error"])
+		}
+	}
+	return nil
+}
+
+func gitCommit(dir, msg string) error {
+	for _, args := range [][]string{{"add", "-A"}, {"-c", "user.email=bench@example.com", "-c", "user.name=bench", "commit", "-qm", msg}} {
 		cmd := exec.Command("git", args...)
 		cmd.Dir = dir
 		if out, err := cmd.CombinedOutput(); err != nil {
