@@ -39,6 +39,11 @@ type env struct {
 	// build there (tests stop one midway).
 	branchCommitted func(n int) error
 
+	// applyStep, when set, is the journal's AfterStep of a folder run's
+	// --apply (applyjournal.Commit): tests stop the apply after any step,
+	// as a kill would.
+	applyStep func(step int) error
+
 	rep *progress.Reporter
 	// recovered counts the interrupted applies this command rolled back
 	// before it ran (recoverApplies).

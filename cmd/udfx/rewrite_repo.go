@@ -330,7 +330,7 @@ func applyAll(w io.Writer, e *env, items []batch.Item, results map[*batch.Item]*
 	}
 	for _, root := range roots {
 		s := sets[root]
-		if err := patch.Apply(root, setJournalName, s.changes, force); err != nil {
+		if err := patch.ApplyStepped(root, setJournalName, s.changes, force, e.applyStep); err != nil {
 			return applyError(fmt.Errorf("--apply of %d verified rewrites: %w", len(s.udfs), err))
 		}
 		fmt.Fprintf(w, "applied        %d verified rewrites, %d files changed in %s\n", len(s.udfs), len(s.changes), root)

@@ -128,6 +128,12 @@ func RepoRoot(dir string) string {
 // written get their old content back; if udfx is killed halfway, the next
 // udfx command rolls the tree back with Recover.
 func Apply(root, name string, changes []FileChange, force bool) error {
+	return ApplyStepped(root, name, changes, force, nil)
+}
+
+// ApplyStepped is Apply with the journal's AfterStep (applyjournal.Commit):
+// tests stop it after any step, as a kill would.
+func ApplyStepped(root, name string, changes []FileChange, force bool, afterStep func(step int) error) error {
 	var dirty []string
 	for _, c := range changes {
 		if err := checkInside(root, c.Path); err != nil {
@@ -165,7 +171,7 @@ func Apply(root, name string, changes []FileChange, force bool) error {
 	for i, c := range changes {
 		files[i] = applyjournal.File{Path: c.Path, Old: c.Old, New: c.New}
 	}
-	return (&applyjournal.Commit{Root: root, Dir: dir, UDF: name, Files: files}).Run()
+	return (&applyjournal.Commit{Root: root, Dir: dir, UDF: name, Files: files, AfterStep: afterStep}).Run()
 }
 
 // JournalDirName is the folder in a UDF's workspace that holds the journal
