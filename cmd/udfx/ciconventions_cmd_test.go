@@ -442,7 +442,17 @@ func testActionFlags(t *testing.T, clone string) {
 func testAction(t *testing.T, clone string) {
 	a := readAction(t, clone)
 	ws := ciWorkspace(t)
-	r := newActionRunner(t, a, clone, ws, map[string]string{"args": "--junit udfx-junit.xml"})
+	// A hosted runner's RUNNER_TEMP is the same folder in every job (and
+	// so is PATH, which the proof cache's key reads), emptied between jobs.
+	runnerTemp := t.TempDir()
+	job := func(inputs map[string]string) *actionRunner {
+		require.NoError(t, os.RemoveAll(runnerTemp))
+		require.NoError(t, os.Mkdir(runnerTemp, 0o755))
+		r := newActionRunner(t, a, clone, ws, inputs)
+		r.temp = runnerTemp
+		return r
+	}
+	r := job(map[string]string{"args": "--junit udfx-junit.xml"})
 	code, upload, uploads := r.runSteps(a.Runs.Steps)
 	require.Equal(t, 0, code, r.log.String())
 	assert.Contains(t, r.log.String(), "1 rewrite checked (1 records): 1 pass")
@@ -460,16 +470,28 @@ func testAction(t *testing.T, clone string) {
 	require.NoError(t, err, "args reach udfx verify")
 	require.NoError(t, xml.Unmarshal(junit, new(struct{})), "the JUnit report is XML")
 
-	// Not uploaded when the input says no, nor from a fork's pull request.
+	// Not uploaded when the input says no.
 	r.inputs["upload-sarif"] = "false"
 	assert.False(t, r.condition(upload.If, false))
-	r.inputs["upload-sarif"], r.forkPR = "true", true
-	assert.False(t, r.condition(upload.If, false))
+
+	// Again: the proof cache holds the passing re-run.
+	r = job(nil)
+	code, _, _ = r.runSteps(a.Runs.Steps)
+	require.Equal(t, 0, code, r.log.String())
+	assert.Contains(t, r.log.String(), "from the proof cache: 1")
+	// A fork's pull request re-runs every record, and uploads nothing: its
+	// token cannot write security events.
+	r = job(nil)
+	r.forkPR = true
+	code, _, uploads = r.runSteps(a.Runs.Steps)
+	require.Equal(t, 0, code, r.log.String())
+	assert.Contains(t, r.log.String(), "re-run now: 1 records (--full)")
+	assert.False(t, uploads)
 
 	// A forged record: the rewrite changed and its hash with it.
 	forgeRecord(t, ws, "celsius * 1.8 + 32.0", func(*evidence.Record) {})
 	require.NoError(t, os.Remove(filepath.Join(ws, "udfx.sarif")))
-	r = newActionRunner(t, a, clone, ws, nil)
+	r = job(nil)
 	code, _, uploads = r.runSteps(a.Runs.Steps)
 	assert.Equal(t, exitFailed, code, r.log.String())
 	assert.Contains(t, r.log.String(), "::error ", "annotations for the failing rewrite")
