@@ -40,9 +40,12 @@ type rewriteOptions struct {
 	sandbox   string
 	workspace string
 	types     string
-	agent     agentOptions
-	spark     sparkOptions
-	repo      repoOptions
+	// sparkVersion is --spark: the Spark the job runs on, when not what
+	// the repository declares.
+	sparkVersion string
+	agent        agentOptions
+	spark        sparkOptions
+	repo         repoOptions
 	// relaxed are the hidden tolerance flags of udfx test: rewrite refuses
 	// them and points at udfx.yaml.
 	relaxed relaxedFlags
@@ -232,6 +235,7 @@ file changed since, or a damaged journal).`,
 	addSandboxFlag(f, &opts.sandbox)
 	f.StringVar(&opts.workspace, "workspace", "", "workspace folder (default <repo>/.udfx)")
 	addTypesFlag(f, &opts.types)
+	f.StringVar(&opts.sparkVersion, "spark", "", "the Spark `VERSION` (major.minor) the job runs on, when the repository does not declare it (default: the version its requirements or build files declare; udfx proves for the Spark it runs and declines a UDF whose project declares another)")
 	addAgentFlags(f, &opts.agent)
 	addSparkFlags(f, &opts.spark)
 	addRelaxedFlags(f, &opts.relaxed)
@@ -301,7 +305,12 @@ func rewriteUDF(ctx context.Context, e *env, opts *rewriteOptions, target string
 		}
 		defer session.Close()
 	}
+	sparkFor, sparkDecline, err := sparkTarget(opts.sparkVersion, root, u, session)
+	if err != nil {
+		return err
+	}
 	out, err := rewrite.Run(ctx, rewrite.Options{
+		SparkTarget: sparkFor, SparkDecline: sparkDecline,
 		UDF: u, Source: src, RepoRoot: root, Workspace: ws, Targets: targets,
 		Agent: agent, Seed: opts.seed, Rows: opts.rows,
 		Limits:    runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB, Sandbox: sandboxMode},

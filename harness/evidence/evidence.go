@@ -96,6 +96,10 @@ type Record struct {
 	// was tested on. verify fails when the JDK it re-runs with has
 	// another.
 	JDKCase string `json:"jdk_case,omitempty"`
+	// Spark is the Spark version the proof holds for and where udfx took
+	// it from: the repository's declaration, --spark, or its own default.
+	// Records without it were proved for Spark 4.1.
+	Spark *SparkTarget `json:"spark,omitempty"`
 }
 
 // Artifact is one built file (a jar) and what went into it.
@@ -234,6 +238,15 @@ type Engine struct {
 	// Comet is the DataFusion Comet version for engine comet (Spark with
 	// the Comet plugin), as the running plugin reported it.
 	Comet string `json:"comet,omitempty"`
+}
+
+// SparkTarget is the Spark a proof holds for.
+type SparkTarget struct {
+	// Version is major.minor ("4.1").
+	Version string `json:"version"`
+	// From says where it came from: "requirements.txt:3: pyspark==4.1.1",
+	// "--spark" or "udfx's default".
+	From string `json:"from"`
 }
 
 // Benchmark is one measured comparison, original vs a rewrite, from the

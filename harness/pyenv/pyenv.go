@@ -316,3 +316,15 @@ func CheckBasePython(ctx context.Context, base string) (string, error) {
 	}
 	return p, nil
 }
+
+// SparkVersion is the pyspark version Requirements pins ("4.1.1"): the
+// Spark udfx proves for when it runs the embedded engine or its own
+// environment's Spark.
+func SparkVersion() string {
+	for _, line := range strings.Split(string(Requirements), "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "pyspark=="); ok {
+			return v
+		}
+	}
+	return ""
+}

@@ -71,3 +71,9 @@ func TestPinned(t *testing.T) {
 func TestPinnedNames(t *testing.T) {
 	assert.Equal(t, []string{"pyspark", "pandas", "pyarrow", "numpy", "numba", "llvmlite", "grpcio", "grpcio-status", "googleapis-common-protos", "zstandard", "protobuf"}, pinnedNames(Requirements))
 }
+
+func TestSparkVersionIsThePinnedPyspark(t *testing.T) {
+	v := SparkVersion()
+	assert.Regexp(t, `^4\.\d+\.\d+$`, v)
+	assert.Contains(t, string(Requirements), "\npyspark=="+v+"\n")
+}

@@ -66,6 +66,12 @@ type Options struct {
 	// vectorized-python form is proved within it, and only it.
 	Tolerance     *value.Policy
 	ToleranceFrom string
+	// SparkTarget is the Spark version the proof is for, recorded in the
+	// evidence; nil records none. SparkDecline, when set, is why udfx
+	// cannot prove for the Spark the repository declares: Run declines at
+	// once with it, running nothing.
+	SparkTarget  *evidence.SparkTarget
+	SparkDecline string
 	// OptimizeBudget is how many optimize attempts the agent gets.
 	OptimizeBudget int
 	// Tool is "udfx <version>" for the record.
@@ -250,6 +256,19 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 	u := opts.UDF
 	if err := CheckTargets(u, opts.Targets); err != nil {
 		return nil, err
+	}
+	if opts.SparkDecline != "" {
+		// A proof for another Spark than the job runs on proves nothing
+		// about the job: not even the original is run.
+		out := &Outcome{UDF: u, Agent: opts.Agent.Name(), Targets: opts.Targets, Workspace: opts.Workspace,
+			Declines: []Decline{{Target: TargetSQL, Construct: "the repository's Spark version", Reason: opts.SparkDecline, Where: "-"}}}
+		if err := os.MkdirAll(opts.Workspace, 0o755); err != nil {
+			return nil, fmt.Errorf("workspace: %w", err)
+		}
+		if err := writeWorkspace(opts, out); err != nil {
+			return nil, err
+		}
+		return out, nil
 	}
 	if openParams(opts) {
 		return runPerType(ctx, opts)
@@ -637,6 +656,7 @@ func buildRewrite(ctx context.Context, opts Options, sc *scaffolded, out *Outcom
 		PerType:       opts.perType,
 		PythonUnicode: best.Candidate.PythonUnicode,
 		JDKCase:       best.Candidate.JDKCase,
+		Spark:         opts.SparkTarget,
 	}
 	files := []renderedFile{{sqlPath, sqlFile}}
 	for _, r := range out.Rendered {

@@ -191,6 +191,7 @@ func buildVectorized(opts Options, sc *scaffolded, out *Outcome, dir, pyPath, ta
 		Mismatches:  best.Report.Mismatches,
 		TypeSources: recordTypeSources(u.TypeSources),
 		Benchmarks:  []evidence.Benchmark{best.Bench.record(target)},
+		Spark:       opts.SparkTarget,
 	}
 	recJSON, err := json.MarshalIndent(rec, "", "  ")
 	if err != nil {

@@ -815,6 +815,13 @@ func (c *recordCheck) checkClaims(u *udf.UDF) bool {
 		c.fail(WrongEngine, fmt.Sprintf("the record was proved on engine %q; this gate requires %q", rec.Engine.Name, req), nil)
 		return false
 	}
+	if problem, err := sparkProblem(c.repo, c.origAbs, rec); err != nil {
+		c.fail(Error, err.Error(), nil)
+		return false
+	} else if problem != "" {
+		c.fail(WrongEngine, problem, nil)
+		return false
+	}
 	return true
 }
 
