@@ -13,15 +13,6 @@ import (
 	"github.com/udfx/udfx/internal/sparkversion"
 )
 
-// minorOf is "4.1" of "4.1.1"; "" when v has no major.minor.
-func minorOf(v string) string {
-	m := regexp.MustCompile(`^(\d+)\.(\d+)`).FindStringSubmatch(v)
-	if m == nil {
-		return ""
-	}
-	return m[1] + "." + m[2]
-}
-
 var sparkFlagRE = regexp.MustCompile(`^\d+\.\d+$`)
 
 // sparkTarget is the Spark version the proof of u is for, and where it
@@ -33,9 +24,9 @@ var sparkFlagRE = regexp.MustCompile(`^\d+\.\d+$`)
 // with what the project declares, since udfx verify holds every record to
 // that declaration.
 func sparkTarget(flag, root string, u *udf.UDF, session *spark.Session) (target *evidence.SparkTarget, decline string, err error) {
-	proving := minorOf(pyenv.SparkVersion())
+	proving := sparkversion.Minor(pyenv.SparkVersion())
 	if session != nil {
-		proving = minorOf(session.Version())
+		proving = sparkversion.Minor(session.Version())
 	}
 	if flag != "" {
 		if !sparkFlagRE.MatchString(flag) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/pyenv"
+	"github.com/udfx/udfx/internal/sparkversion"
 )
 
 // udfx proves for the Spark it runs. A UDF whose project declares another
@@ -17,7 +18,7 @@ import (
 // Spark is proved and the record says where the version came from; and
 // the gate fails the record when the declaration later changes.
 func TestRewriteProvesForTheDeclaredSparkOnly(t *testing.T) {
-	gate := minorOf(pyenv.SparkVersion())
+	gate := sparkversion.Minor(pyenv.SparkVersion())
 	dir := t.TempDir()
 	src, err := os.ReadFile(filepath.Join(repoRoot(t), "examples", "python-celsius", "celsius.py"))
 	require.NoError(t, err)

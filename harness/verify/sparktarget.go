@@ -2,24 +2,12 @@ package verify
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/pyenv"
 	"github.com/udfx/udfx/internal/sparkversion"
 )
-
-var minorRE = regexp.MustCompile(`^(\d+)\.(\d+)`)
-
-// minorOf is "4.1" of "4.1.1"; "" when v has no major.minor.
-func minorOf(v string) string {
-	m := minorRE.FindStringSubmatch(v)
-	if m == nil {
-		return ""
-	}
-	return m[1] + "." + m[2]
-}
 
 // sparkProblem says why the record's proof is not one for the Spark the
 // project declares now: the gate re-runs the proof on the Spark udfx runs,
@@ -28,7 +16,7 @@ func minorOf(v string) string {
 // name. A record that claims another Spark than the gate proves for was
 // not written by this udfx.
 func sparkProblem(repo, origAbs string, rec *evidence.Record) (string, error) {
-	gate := minorOf(pyenv.SparkVersion())
+	gate := sparkversion.Minor(pyenv.SparkVersion())
 	if rec.Spark != nil && rec.Spark.Version != gate {
 		return fmt.Sprintf("the record claims a proof for Spark %s; udfx proves for Spark %s, and re-runs it there", rec.Spark.Version, gate), nil
 	}

@@ -8,12 +8,13 @@ import (
 
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/pyenv"
+	"github.com/udfx/udfx/internal/sparkversion"
 )
 
 // The gate holds a record to the Spark the project declares now, and to
 // the Spark udfx proves for, whatever the record claims.
 func TestTheGateHoldsARecordToTheDeclaredSpark(t *testing.T) {
-	gate := minorOf(pyenv.SparkVersion())
+	gate := sparkversion.Minor(pyenv.SparkVersion())
 	r := newRepo(t)
 	req := filepath.Join(r.dir, "jobs", "requirements.txt")
 
@@ -43,7 +44,9 @@ func TestTheGateHoldsARecordToTheDeclaredSpark(t *testing.T) {
 	assert.Equal(t, Pass, it.Status, it.Detail)
 
 	// A record that claims another Spark than udfx proves for.
-	r.record(t, func(rec *evidence.Record) { rec.Spark = &evidence.SparkTarget{Version: "3.5", From: "requirements.txt:1: pyspark==3.5.1"} })
+	r.record(t, func(rec *evidence.Record) {
+		rec.Spark = &evidence.SparkTarget{Version: "3.5", From: "requirements.txt:1: pyspark==3.5.1"}
+	})
 	it = only(t, r.verify(t, true))
 	assert.Equal(t, WrongEngine, it.Status, it.Detail)
 	assert.Equal(t, "the record claims a proof for Spark 3.5; udfx proves for Spark "+gate+", and re-runs it there", it.Detail)

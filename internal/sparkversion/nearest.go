@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 )
 
@@ -65,4 +66,16 @@ func declaredIn(root, dir string) ([]Declared, error) {
 	}
 	sortDecls(out)
 	return out, nil
+}
+
+var minorRE = regexp.MustCompile(`^(\d+)\.(\d+)`)
+
+// Minor is the major.minor of a Spark version ("4.1" of "4.1.1"), the
+// unit Declared.Version names; "" when v has none.
+func Minor(v string) string {
+	m := minorRE.FindStringSubmatch(v)
+	if m == nil {
+		return ""
+	}
+	return m[1] + "." + m[2]
 }
