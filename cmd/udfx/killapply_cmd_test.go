@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -188,4 +190,104 @@ func copyDir(t *testing.T, from, to string) {
 		}
 		return os.WriteFile(target, b, info.Mode().Perm())
 	}))
+}
+
+// A folder run with --apply killed (SIGKILL, its whole process group) at
+// random points: while it proves, as its journal appears, and a moment
+// after. Whatever the point, the next udfx command finds the old tree or
+// the new one, and the same command run again finishes the set.
+func TestAFolderApplyKilledAtRandomPointsLeavesTheOldTreeOrTheNew(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "udfx")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+
+	base := killRepo(t)
+	old := repoTree(t, base)
+	whole := t.TempDir()
+	copyDir(t, base, whole)
+	start := time.Now()
+	out, err = udfxIn(whole, bin, "rewrite", ".", "--apply").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	full := time.Since(start)
+	applied := repoTree(t, whole)
+
+	seed := uint64(time.Now().UnixNano())
+	rng := rand.New(rand.NewPCG(seed, 9))
+	t.Logf("seed %d; the whole run took %s", seed, full)
+	type point struct {
+		after   time.Duration // from the start
+		journal bool          // else after the journal appears, plus after
+	}
+	points := []point{{after: time.Duration(rng.Int64N(int64(full / 2)))}, {after: time.Duration(rng.Int64N(int64(full)))},
+		{journal: true}, {journal: true, after: time.Duration(rng.Int64N(int64(5 * time.Millisecond)))}}
+	sawHalf := false
+	for i, p := range points {
+		repo := t.TempDir()
+		copyDir(t, base, repo)
+		cmd := udfxIn(repo, bin, "rewrite", ".", "--apply")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		require.NoError(t, cmd.Start())
+		journal := filepath.Join(repo, ".udfx", ".folder-run", "apply-journal")
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		kill := func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+		if p.journal {
+		wait:
+			for {
+				select {
+				case <-done:
+					t.Fatalf("point %d: the run ended before its journal appeared", i)
+				default:
+				}
+				if _, err := os.Stat(journal); err == nil {
+					time.Sleep(p.after)
+					kill()
+					break wait
+				}
+				time.Sleep(200 * time.Microsecond)
+			}
+		} else {
+			time.Sleep(p.after)
+			kill()
+		}
+		<-done
+
+		half := repoTree(t, repo)
+		stdout, stderr, code := runCLI(t, repo, "rewrite", "--recover")
+		require.Equal(t, exitOK, code, "point %d: %s", i, stderr)
+		got := repoTree(t, repo)
+		if sameKeys(got, applied) {
+			sameAsApplied(t, applied, got, fmt.Sprintf("point %d (%+v): the new tree", i, p))
+			continue
+		}
+		assert.Equal(t, old, got, "point %d (%+v): the old tree (%s)", i, p, stdout)
+		if !assert.ObjectsAreEqual(half, got) {
+			sawHalf = true // the kill landed inside the commit, and was rolled back
+		}
+		out, err := udfxIn(repo, bin, "rewrite", ".", "--apply").CombinedOutput()
+		require.NoError(t, err, "point %d: the run again: %s", i, out)
+		sameAsApplied(t, applied, repoTree(t, repo), fmt.Sprintf("point %d: the run again", i))
+	}
+	t.Logf("a kill landed inside the commit and was rolled back: %v", sawHalf)
+}
+
+// udfxIn runs the udfx binary in dir. --apply takes nothing from the
+// proof cache, so the user's cache folder is safe to share.
+func udfxIn(dir, bin string, args ...string) *exec.Cmd {
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	return cmd
+}
+
+func sameKeys(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if _, ok := b[k]; !ok {
+			return false
+		}
+	}
+	return true
 }
