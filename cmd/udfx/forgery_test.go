@@ -107,7 +107,7 @@ func TestForgeryCorpus(t *testing.T) {
 		classes[f.class]++
 	}
 	// Each class of the issue in several forms.
-	for _, c := range []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "11", "12"} {
+	for _, c := range []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "11", "12", "13"} {
 		assert.GreaterOrEqual(t, classes[c], 2, "class %s has attempts", c)
 	}
 
