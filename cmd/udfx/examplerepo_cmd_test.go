@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/udfx/udfx/internal/treetest"
 )
 
 // README's main job: `udfx rewrite .` in examples/retail-repo. The
@@ -22,20 +24,7 @@ func TestREADMEMainJobOnTheExampleRepository(t *testing.T) {
 
 	dir := t.TempDir()
 	src := filepath.Join(repoRoot(t), "examples", "retail-repo")
-	require.NoError(t, filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dir, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dir, rel), b, 0o644)
-	}))
+	treetest.Copy(t, src, dir)
 	git(t, dir, "init", "-q")
 	git(t, dir, "add", ".")
 	git(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "retail")

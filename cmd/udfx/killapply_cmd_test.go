@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/udfx/udfx/internal/applyjournal"
+	"github.com/udfx/udfx/internal/treetest"
 )
 
 // killRepo is a repository of three PySpark UDFs, one to a job module,
@@ -114,7 +115,7 @@ func TestAFolderApplyStoppedAtAnyStepLeavesTheOldTreeOrTheNew(t *testing.T) {
 
 	// The whole apply, in a copy, gives the new tree and the steps.
 	whole := t.TempDir()
-	copyDir(t, base, whole)
+	treetest.Copy(t, base, whole)
 	stdout, stderr, code := runCLI(t, whole, "rewrite", ".", "--apply")
 	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
 	m := changedFiles.FindStringSubmatch(stdout)
@@ -133,7 +134,7 @@ func TestAFolderApplyStoppedAtAnyStepLeavesTheOldTreeOrTheNew(t *testing.T) {
 	}
 	for k := range points {
 		repo := t.TempDir()
-		copyDir(t, base, repo)
+		treetest.Copy(t, base, repo)
 		stdout, stderr, code := runCLIStepped(t, repo, k, "rewrite", ".", "--apply")
 		if k == steps {
 			// Stopped after the commit: the new tree, nothing to roll
@@ -169,29 +170,6 @@ func TestAFolderApplyStoppedAtAnyStepLeavesTheOldTreeOrTheNew(t *testing.T) {
 	assert.Equal(t, exitOK, code, stderr)
 }
 
-func copyDir(t *testing.T, from, to string) {
-	t.Helper()
-	require.NoError(t, filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		target := filepath.Join(to, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, info.Mode().Perm())
-	}))
-}
-
 // A folder run with --apply killed (SIGKILL, its whole process group) at
 // random points: while it proves, as its journal appears, and a moment
 // after. Whatever the point, the next udfx command finds the old tree or
@@ -205,7 +183,7 @@ func TestAFolderApplyKilledAtRandomPointsLeavesTheOldTreeOrTheNew(t *testing.T) 
 	base := killRepo(t)
 	old := repoTree(t, base)
 	whole := t.TempDir()
-	copyDir(t, base, whole)
+	treetest.Copy(t, base, whole)
 	start := time.Now()
 	out, err = udfxIn(whole, bin, "rewrite", ".", "--apply").CombinedOutput()
 	require.NoError(t, err, "%s", out)
@@ -224,7 +202,7 @@ func TestAFolderApplyKilledAtRandomPointsLeavesTheOldTreeOrTheNew(t *testing.T) 
 	sawHalf := false
 	for i, p := range points {
 		repo := t.TempDir()
-		copyDir(t, base, repo)
+		treetest.Copy(t, base, repo)
 		cmd := udfxIn(repo, bin, "rewrite", ".", "--apply")
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 		require.NoError(t, cmd.Start())

@@ -15,6 +15,7 @@ import (
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/internal/treetest"
 )
 
 // gitInit makes r a real git repository: the cache keys a record by the
@@ -158,7 +159,7 @@ func TestRecordsCheckedInParallel(t *testing.T) {
 	r := newRepo(t)
 	root := t.TempDir()
 	for _, sub := range []string{"a", "b", "c", "d"} {
-		copyTree(t, r.dir, filepath.Join(root, sub))
+		treetest.Copy(t, r.dir, filepath.Join(root, sub))
 	}
 	// One of them is wrong.
 	bad := &repo{dir: filepath.Join(root, "c"), source: filepath.Join(root, "c", "jobs", "celsius.py"),
@@ -173,22 +174,4 @@ func TestRecordsCheckedInParallel(t *testing.T) {
 	require.Len(t, four.Items, 4)
 	assert.Equal(t, one.Items, four.Items)
 	assert.Equal(t, map[Status]int{Pass: 3, Mismatch: 1}, four.Counts())
-}
-
-func copyTree(t *testing.T, from, to string) {
-	t.Helper()
-	require.NoError(t, filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(to, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(to, rel), b, 0o644)
-	}))
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"flag"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/internal/digest"
+	"github.com/udfx/udfx/internal/treetest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/summary.golden and summary.json.golden")
@@ -211,29 +211,8 @@ func golden(t *testing.T, name string, got []byte) {
 	assert.Equal(t, string(want), string(got))
 }
 
-// gitRepo is a new git repository and helpers that run git in it and
-// write its files.
-func gitRepo(t *testing.T) (dir string, run func(args ...string), write func(name, text string)) {
-	t.Helper()
-	dir = t.TempDir()
-	run = func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.email=t@example.com", "-c", "user.name=t"}, args...)...)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
-		require.NoError(t, err, "git %v: %s", args, out)
-	}
-	write = func(name, text string) {
-		t.Helper()
-		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
-		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
-	}
-	run("init", "-q")
-	return dir, run, write
-}
-
 func TestChangedFilesSinceARef(t *testing.T) {
-	dir, run, write := gitRepo(t)
+	dir, run, write := treetest.GitRepo(t)
 	write(".gitignore", "build/\n")
 	write("a.py", "1")
 	write("b.py", "1")

@@ -3,12 +3,13 @@ package digest
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/udfx/udfx/internal/treetest"
 )
 
 func TestKeyDelimitsItsParts(t *testing.T) {
@@ -17,27 +18,8 @@ func TestKeyDelimitsItsParts(t *testing.T) {
 	assert.Equal(t, Key("a", "b"), Key("a", "b"))
 }
 
-func gitRepo(t *testing.T) (dir string, run func(args ...string), write func(name, text string)) {
-	t.Helper()
-	dir = t.TempDir()
-	run = func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.email=t@example.com", "-c", "user.name=t"}, args...)...)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
-		require.NoError(t, err, "git %v: %s", args, out)
-	}
-	write = func(name, text string) {
-		t.Helper()
-		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
-		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
-	}
-	run("init", "-q")
-	return dir, run, write
-}
-
 func TestSourcesFollowsTheFamilysFiles(t *testing.T) {
-	dir, run, write := gitRepo(t)
+	dir, run, write := treetest.GitRepo(t)
 	write(".gitignore", "out/\n")
 	write("jobs/a.py", "x = 1\n")
 	write("src/A.scala", "object A\n")

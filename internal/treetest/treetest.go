@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -62,4 +63,64 @@ func Snapshot(t testing.TB, root string, skip ...string) map[string]string {
 		t.Fatalf("snapshot %s: %v", root, err)
 	}
 	return out
+}
+
+// Copy copies the tree below from to to: folders, and regular files with
+// their permission bits (a test's repository, .git included, as a user's
+// clone would be).
+func Copy(t testing.TB, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(from, p)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(to, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, info.Mode().Perm())
+	})
+	if err != nil {
+		t.Fatalf("copy %s to %s: %v", from, to, err)
+	}
+}
+
+// GitRepo is a new git repository in a temporary folder, with run (git
+// with an identity of its own, failing the test on an error) and write
+// (a file's content, its folders made).
+func GitRepo(t testing.TB) (dir string, run func(args ...string), write func(name, text string)) {
+	t.Helper()
+	dir = t.TempDir()
+	run = func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.email=t@example.com", "-c", "user.name=t"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v: %s", args, err, out)
+		}
+	}
+	write = func(name, text string) {
+		t.Helper()
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run("init", "-q")
+	return dir, run, write
 }
