@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -418,7 +419,7 @@ func tryCandidate(ctx context.Context, opts Options, sc *scaffolded, out *Outcom
 	}
 	rep, err := difftest.Run(ctx, opts.UDF, difftest.Rewrite{SQL: c.SQL}, difftest.Options{
 		Seed: opts.Seed, Rows: opts.Rows, ANSI: true, Policy: value.Policy{},
-		Limits: opts.Limits, Workspace: dir, NewRunner: opts.NewRunner, Spark: opts.Spark,
+		Limits: opts.Limits, Workspace: dir, NewRunner: sc.lendRunner(opts.NewRunner), Spark: opts.Spark,
 		Progress: testProgress, NearMisses: true,
 	})
 	if err != nil {
@@ -790,6 +791,8 @@ type scaffolded struct {
 	baseline   []value.Value
 	runtime    string
 	run        runner.Runner
+	limits     runner.Limits // run's
+	runMu      sync.Mutex    // held by a test that borrows run
 	mem        memory.Allocator
 	rec        interface{ Release() }
 	// spark is the session benchmarks run in when the test's engine is
@@ -814,6 +817,49 @@ func jdkMismatch(need, have string) string {
 		have = "unknown"
 	}
 	return fmt.Sprintf("not accepted: the rewrite follows the case mappings of JDK %s (udfx's tables, harness/jdkcase), and the original ran on JDK %s", need, have)
+}
+
+// lendRunner lets a candidate's test run the original in the runner the
+// scaffold started for it, instead of starting its runtime again (a
+// CPython or a JVM, most of a test's time for a small UDF): same UDF, same
+// limits, and an original the scaffold already ran twice in that process
+// with identical results. Any other UDF (a per-type copy) or limits get a
+// runner of their own.
+func (s *scaffolded) lendRunner(start func(context.Context, *udf.UDF, runner.Limits) (runner.Runner, error)) func(context.Context, *udf.UDF, runner.Limits) (runner.Runner, error) {
+	return func(ctx context.Context, u *udf.UDF, limits runner.Limits) (runner.Runner, error) {
+		if s.run == nil || u != s.u || limits != s.limits {
+			return start(ctx, u, limits)
+		}
+		s.runMu.Lock()
+		return &lentRunner{Runner: s.run, release: s.runMu.Unlock}, nil
+	}
+}
+
+// lentRunner is the scaffold's runner on loan to one test: closing it
+// gives it back, still running, and it reports what the runner reports.
+type lentRunner struct {
+	runner.Runner
+	once    sync.Once
+	release func()
+}
+
+func (l *lentRunner) Close() error {
+	l.once.Do(l.release)
+	return nil
+}
+
+func (l *lentRunner) JDK() string {
+	if p, ok := l.Runner.(interface{ JDK() string }); ok {
+		return p.JDK()
+	}
+	return ""
+}
+
+func (l *lentRunner) UnicodeVersion() string {
+	if p, ok := l.Runner.(interface{ UnicodeVersion() string }); ok {
+		return p.UnicodeVersion()
+	}
+	return ""
 }
 
 func (s *scaffolded) close() {

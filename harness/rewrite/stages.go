@@ -92,7 +92,7 @@ func scaffold(ctx context.Context, opts Options) (*scaffolded, error) {
 		sc.close()
 		return nil, &OriginalError{Err: err}
 	}
-	sc.run = r
+	sc.run, sc.limits = r, opts.Limits
 	sc.runtime = r.Describe()
 	say(fmt.Sprintf("running the original twice on %d rows (is it deterministic?)", len(sc.rows)))
 	first, err := r.Run(ctx, sc.rows)
