@@ -61,6 +61,11 @@ var targets = []struct {
 	{pkg: "internal/typeinfer", name: "FuzzSchemaText", execs: 5000},
 	{pkg: "internal/confine", name: "FuzzJoin", execs: 20000},
 	{pkg: "internal/termsafe", name: "FuzzString", execs: 20000},
+	{pkg: "internal/sparkversion", name: "FuzzRequirements", execs: 5000},
+	{pkg: "internal/sparkversion", name: "FuzzPyproject", execs: 5000},
+	{pkg: "internal/sparkversion", name: "FuzzPom", execs: 5000},
+	{pkg: "internal/sparkversion", name: "FuzzSbt", execs: 5000},
+	{pkg: "internal/sparkversion", name: "FuzzGradle", execs: 5000},
 }
 
 func TestFuzzTargetsBriefly(t *testing.T) {

@@ -23,6 +23,7 @@ func TestRequirements(t *testing.T) {
 		{"major wildcard", f, "pyspark==3.*\n", nil},
 		{"unpinned", f, "pyspark\n", nil},
 		{"pre-release pin", f, "pyspark==4.0.0.dev2\n", []want{{"4.0", "4.0.0.dev2", 1, "pyspark==4.0.0.dev2"}}},
+		{"padded numbers", f, "pyspark==003.05.01\n", []want{{"3.5", "3.5.1", 1, "pyspark==003.05.01"}}},
 		{"rc pin", f, "pyspark==4.1.0rc1\n", []want{{"4.1", "4.1.0rc1", 1, "pyspark==4.1.0rc1"}}},
 		{"trailing comment", f, "pyspark==3.5.1          # Spark 3.5, matches the cluster\n", []want{{"3.5", "3.5.1", 1, "pyspark==3.5.1"}}},
 		{"commented out", f, "# pyspark==3.4.0\n#pyspark==3.4.0\n", nil},

@@ -2,6 +2,7 @@ package sparkversion
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -122,10 +123,28 @@ func (iv *interval) pin(raw string, rel []int) {
 		iv.bad = true // two different pins: unsatisfiable, read nothing
 	}
 	if iv.exact == "" {
-		iv.exact, iv.exRel = raw, rel
+		iv.exact, iv.exRel = normalRelease(raw, rel), rel
 	}
 	iv.lower(rel, true)
 	iv.upper(rel, true)
+}
+
+// normalRelease is raw with its release numbers written as rel, their
+// value: PEP 440 reads 001.0 as 1.0, and Full must say the version the
+// numbers are, not how they were padded.
+func normalRelease(raw string, rel []int) string {
+	end := strings.IndexFunc(raw, func(r rune) bool { return r != '.' && (r < '0' || r > '9') })
+	if end < 0 {
+		end = len(raw)
+	}
+	for end > 0 && raw[end-1] == '.' {
+		end-- // the dot of 4.0.0.dev2 belongs to its suffix
+	}
+	parts := make([]string, len(rel))
+	for i, n := range rel {
+		parts[i] = strconv.Itoa(n)
+	}
+	return strings.Join(parts, ".") + raw[end:]
 }
 
 // exactVersion is a PEP 440 version with an optional pre, post or dev
