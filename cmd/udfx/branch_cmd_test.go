@@ -20,9 +20,9 @@ import (
 // configuration: no identity but the repository's own.
 var noGitConfig = map[string]string{"GIT_CONFIG_GLOBAL": os.DevNull, "GIT_CONFIG_NOSYSTEM": "1"}
 
-// branchRepo is jobsRepo with jobs/pair.py committed (half's patch
+// pairRepo is jobsRepo with jobs/pair.py committed (half's patch
 // rewrites its use site in the file that defines double_it).
-func branchTestRepo(t *testing.T) string {
+func pairRepo(t *testing.T) string {
 	t.Helper()
 	dir := jobsRepo(t)
 	writeFile(t, filepath.Join(dir, "jobs", "pair.py"), `from pyspark.sql.functions import col, udf
@@ -53,7 +53,7 @@ def job(df):
 
 func TestRewriteOverFoldersCommitsOnABranch(t *testing.T) {
 	t.Parallel()
-	dir := branchTestRepo(t)
+	dir := pairRepo(t)
 	// A UDF in a file git does not have yet: its proof is of a file the
 	// branch, built from HEAD, would not hold.
 	writeFile(t, filepath.Join(dir, "jobs", "fresh.py"), `from pyspark.sql.functions import udf
@@ -163,7 +163,7 @@ func TestRewriteOverFoldersRefusesABranchItCannotMake(t *testing.T) {
 // and no changed file: the ref is made only after the last commit.
 func TestRewriteOverFoldersBranchStoppedMidwayLeavesNothing(t *testing.T) {
 	t.Parallel()
-	dir := branchTestRepo(t)
+	dir := pairRepo(t)
 	head := git(t, dir, "rev-parse", "HEAD")
 	var stdout, stderr bytes.Buffer
 	e := &env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, WorkDir: dir, Spark: sparkPool, CacheDir: testCacheDir,

@@ -273,30 +273,7 @@ func TestRewriteOverFoldersReusesUnchangedProofs(t *testing.T) {
 // verify then passes on the tree.
 func TestRewriteOverFoldersAppliesTheVerifiedSetAtOnce(t *testing.T) {
 	t.Parallel()
-	dir := jobsRepo(t)
-	writeFile(t, filepath.Join(dir, "jobs", "pair.py"), `from pyspark.sql.functions import col, udf
-from pyspark.sql.types import DoubleType
-
-
-@udf(returnType=DoubleType())
-def half(x: float) -> float:
-    if x is None:
-        return None
-    return x / 2.0
-
-
-@udf(returnType=DoubleType())
-def double_it(x: float) -> float:
-    if x is None:
-        return None
-    return x * 2.0
-
-
-def job(df):
-    return df.withColumn("h", half(col("x"))).withColumn("d", double_it(col("x")))
-`)
-	git(t, dir, "add", "jobs/pair.py")
-	git(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "pair")
+	dir := pairRepo(t)
 
 	// A file with uncommitted changes: nothing is written.
 	celsius := filepath.Join(dir, "examples", "python-celsius", "celsius.py")
