@@ -85,7 +85,7 @@ func TestDetectUnreadableFile(t *testing.T) {
 	// A dangling symlink cannot be read whoever runs the test (root
 	// ignores file modes).
 	if err := os.Symlink(filepath.Join(root, "missing"), filepath.Join(root, "requirements.txt")); err != nil {
-		t.Skip("no symlinks:", err)
+		t.Fatalf("symlink: %v", err) // udfx runs on Linux and macOS, which have them
 	}
 	_, err := Detect(root)
 	if err == nil || !strings.Contains(err.Error(), "requirements.txt") {
