@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/udfx/udfx/harness/verify"
+	"github.com/udfx/udfx/internal/confine"
 	"github.com/udfx/udfx/internal/digest"
 	"github.com/udfx/udfx/internal/patch"
 	"github.com/udfx/udfx/internal/sandbox"
@@ -48,7 +49,7 @@ func gateCache(e *env, opts *verifyOptions, root, python string, mode sandbox.Mo
 	dir = e.abs(dir)
 	top := patch.RepoRoot(root)
 	for _, repo := range []string{root, top} {
-		if within(existingPath(repo), existingPath(dir)) {
+		if confine.Within(existingPath(repo), existingPath(dir)) {
 			return nil, usageErrorf("the proof cache %s lies inside the repository %s, where a pull request could write what the gate takes for a proof: name a folder outside it with --cache-dir", dir, repo)
 		}
 	}
@@ -76,12 +77,6 @@ func gateCache(e *env, opts *verifyOptions, root, python string, mode sandbox.Mo
 		Base: digest.Key("udfx verify proof cache", version, exe, py, jvmKey(e.getenv), strings.Join(settings, "\n")),
 		Full: opts.full,
 	}, nil
-}
-
-// within reports whether path is dir or below it.
-func within(dir, path string) bool {
-	r, err := filepath.Rel(dir, path)
-	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) && !filepath.IsAbs(r)
 }
 
 // existingPath is p with the links of its longest existing prefix

@@ -7,12 +7,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/internal/confine"
 	"github.com/udfx/udfx/internal/digest"
 )
 
@@ -220,7 +220,7 @@ func (s *proofStore) remember(key string, c *recordCheck) {
 func (s *proofStore) save() error {
 	f := proofFile{Version: proofFileVersion, Root: s.top, Entries: map[string]proofEntry{}}
 	for k, e := range s.old {
-		if !within(s.root, e.Record) {
+		if !confine.Within(s.root, e.Record) {
 			f.Entries[k] = e
 		}
 	}
@@ -238,12 +238,6 @@ func (s *proofStore) save() error {
 		return fmt.Errorf("proof cache: %w", err)
 	}
 	return nil
-}
-
-// within reports whether path is dir or below it.
-func within(dir, path string) bool {
-	r, err := filepath.Rel(dir, path)
-	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) && !filepath.IsAbs(r)
 }
 
 // cachedCounts is how many records were re-run and how many taken from

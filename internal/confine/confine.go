@@ -44,7 +44,7 @@ func Join(root, rel string) (string, error) {
 		return "", &OutsideError{Path: rel, NotRelative: true}
 	}
 	abs := filepath.Join(root, filepath.FromSlash(rel))
-	if !within(root, abs) {
+	if !Within(root, abs) {
 		return "", &OutsideError{Path: rel, Resolved: abs}
 	}
 	realRoot, err := filepath.EvalSymlinks(root)
@@ -63,7 +63,7 @@ func Join(root, rel string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if !within(realRoot, real) {
+		if !Within(realRoot, real) {
 			return "", &OutsideError{Path: rel, Resolved: filepath.Join(real, tail)}
 		}
 		return abs, nil
@@ -76,7 +76,9 @@ func Check(root, rel string) error {
 	return err
 }
 
-func within(root, p string) bool {
+// Within reports whether the path p is root or below it, by name (no
+// link is followed).
+func Within(root, p string) bool {
 	r, err := filepath.Rel(root, p)
 	return err == nil && local(r)
 }
