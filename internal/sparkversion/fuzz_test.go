@@ -34,7 +34,10 @@ func FuzzRequirements(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		checkDecls(t, s, ParseRequirements("requirements.txt", []byte(s)))
-		checkDecls(t, s, ParseSetupCfg("setup.cfg", []byte("[options]\ninstall_requires =\n"+s)))
+		// The lines of a setup.cfg declaration count from the file's top,
+		// which is two lines above s.
+		cfg := "[options]\ninstall_requires =\n" + s
+		checkDecls(t, cfg, ParseSetupCfg("setup.cfg", []byte(cfg)))
 		checkDecls(t, s, ParseSetupPy("setup.py", []byte(s)))
 		checkDecls(t, s, ParseCondaEnv("environment.yml", []byte(s)))
 	})
