@@ -99,26 +99,32 @@ func checkEmitted(t *testing.T, u *udf.UDF, sql string) {
 // FuzzStrftimeFormat: a strftime format the translator accepts renders
 // to SQL the guard allows and the engine compiles to a string, and one
 // it refuses is never rendered (the translator and the renderer read
-// formats alike).
+// formats alike), for a time in seconds and for a date.
 func FuzzStrftimeFormat(f *testing.F) {
-	for _, s := range []string{"%Y-%m-%d", "%H:%M:%S", "%%Y", "day %d'%y\\", "%", "%A", "", "%Y%", "%Q"} {
+	for _, s := range []string{"%Y-%m-%d", "%H:%M:%S", "%%Y", "day %d'%y\\", "%", "%A", "", "%Y%", "%Q", "%a %b %j %w %u %p", "%B's %%A"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, format string) {
-		e := &ir.Call{Fn: ir.PyUTCStrftime, Args: []ir.Expr{&ir.Col{Name: "s", T: tLong}, &ir.Lit{T: tString, Value: format}}, T: tString}
-		sql, err := sparksql.Render(e)
-		if !strftimeOK(format) {
-			if err == nil {
-				t.Fatalf("format %q is declined by the translator but rendered: %s", format, sql)
+		for _, arg := range []udf.Param{{Name: "s", Type: tLong}, {Name: "d", Type: udf.Prim(udf.Date)}} {
+			fn := ir.PyUTCStrftime
+			if arg.Type.Kind == udf.Date {
+				fn = ir.PyDateStrftime
 			}
-			return
-		}
-		if err != nil {
-			if strings.Contains(err.Error(), "literal") || !utf8.ValidString(format) {
-				return
+			e := &ir.Call{Fn: fn, Args: []ir.Expr{&ir.Col{Name: arg.Name, T: arg.Type}, &ir.Lit{T: tString, Value: format}}, T: tString}
+			sql, err := sparksql.Render(e)
+			if !strftimeOK(format, fn) {
+				if err == nil {
+					t.Fatalf("format %q of %s is declined by the translator but rendered: %s", format, fn, sql)
+				}
+				continue
 			}
-			t.Fatalf("format %q: %v", format, err)
+			if err != nil {
+				if strings.Contains(err.Error(), "literal") || !utf8.ValidString(format) {
+					continue
+				}
+				t.Fatalf("format %q of %s: %v", format, fn, err)
+			}
+			checkEmitted(t, &udf.UDF{Name: "strftime", Params: []udf.Param{arg}, Return: tString}, sql)
 		}
-		checkEmitted(t, &udf.UDF{Name: "strftime", Params: []udf.Param{{Name: "s", Type: tLong}}, Return: tString}, sql)
 	})
 }

@@ -1,7 +1,11 @@
 package translate
 
 import (
+	"bytes"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -19,10 +23,11 @@ import (
 // floor(x / 1000) exactly: a whole number of seconds is exact in a
 // double, and a fraction of at least a millisecond stays a fraction, so
 // the microseconds (off by at most 15) never carry. The format is then
-// whole-second arithmetic in UTC, with no time zone or locale: %Y %y %m
-// %d %H %M %S and %%. A float column's seconds round differently and are
-// declined, as are the other directives (names of days and months
-// depend on the locale).
+// whole-second arithmetic in UTC, with no time zone: the numbers of the
+// date and the time, and the names of days and months of the C locale
+// where the program cannot have left it (strftimeLocale). A float
+// column's seconds round differently and are declined. A DATE column's
+// d.strftime(F) is the same formatting of midnight.
 
 // pyUTCStrftime translates n, a call of strftime on obj; ok is false
 // where obj is not a utcfromtimestamp call (the caller goes on).
@@ -46,12 +51,35 @@ func (t *tr) pyUTCStrftime(n, obj *sitter.Node, argNodes []*sitter.Node, e env) 
 	if f == nil {
 		return nil, true
 	}
-	format, isLit := f.e.(*ir.Lit)
-	if !isLit || !isString(format) || !strftimeOK(format.Value.(string)) {
-		t.decline(argNodes[0], "strftime format "+t.text(argNodes[0]), "only a literal format of %Y %y %m %d %H %M %S %% and plain text is translated (names of days and months follow the locale)")
+	format, ok := t.strftimeFormat(argNodes[0], f, ir.PyUTCStrftime)
+	if !ok {
 		return nil, true
 	}
-	return lit(&ir.Call{Fn: ir.PyUTCStrftime, Args: []ir.Expr{secs, format}, T: tString}), true
+	return lit(&ir.Call{Fn: ir.PyUTCStrftime, Args: []ir.Expr{secs, &ir.Lit{T: tString, Value: format}}, T: tString}), true
+}
+
+// pyDateStrftime translates n, d.strftime(F) of recv, a datetime.date
+// (PySpark's value of a DATE): AttributeError where it is None, else
+// the date at midnight formatted by the directives PyDateStrftime
+// renders.
+func (t *tr) pyDateStrftime(n *sitter.Node, recv *binding, argNodes []*sitter.Node, e env) *binding {
+	if len(argNodes) != 1 {
+		t.decline(n, "date.strftime with "+fmt.Sprint(len(argNodes))+" arguments", "only one format is translated")
+		return nil
+	}
+	f := t.pyExpr(argNodes[0], e)
+	if f == nil {
+		return nil
+	}
+	format, ok := t.strftimeFormat(argNodes[0], f, ir.PyDateStrftime)
+	if !ok {
+		return nil
+	}
+	var res ir.Expr = &ir.Call{Fn: ir.PyDateStrftime, Args: []ir.Expr{recv.e, &ir.Lit{T: tString, Value: format}}, T: tString}
+	if recv.nullable {
+		res = t.throwOnNull(n, recv.e, res)
+	}
+	return lit(res)
 }
 
 // pyEpochSeconds is the whole seconds utcfromtimestamp(n) gives: of an
@@ -114,8 +142,10 @@ func (t *tr) isDatetimeMethod(fn *sitter.Node, method string) bool {
 	return imported && !other && len(defs) == 0
 }
 
-// strftimeOK: the format holds only the directives PyUTCStrftime renders.
-func strftimeOK(f string) bool {
+// strftimeOK: the format holds only the directives fn renders
+// (ir.StrftimeDirectives).
+func strftimeOK(f string, fn ir.Func) bool {
+	allowed := ir.StrftimeDirectives(fn)
 	for i := 0; i < len(f); i++ {
 		if f[i] != '%' {
 			continue
@@ -124,13 +154,152 @@ func strftimeOK(f string) bool {
 		if i == len(f) {
 			return false
 		}
-		switch f[i] {
-		case 'Y', 'y', 'm', 'd', 'H', 'M', 'S', '%':
-		default:
+		if f[i] != '%' && strings.IndexByte(allowed, f[i]) < 0 {
 			return false
 		}
 	}
 	return true
+}
+
+// strftimeFormat is the literal format f of a strftime call of fn, or ""
+// with a decline: a format that is not a literal, holds a directive fn
+// does not render, or prints a name of the C locale where the program
+// may have left it (strftimeLocale).
+func (t *tr) strftimeFormat(arg *sitter.Node, f *binding, fn ir.Func) (string, bool) {
+	format, isLit := f.e.(*ir.Lit)
+	if !isLit || !isString(format) || !strftimeOK(format.Value.(string), fn) {
+		var list []string
+		for _, c := range ir.StrftimeDirectives(fn) {
+			list = append(list, "%"+string(c))
+		}
+		t.decline(arg, "strftime format "+t.text(arg), "only a literal format of "+strings.Join(list, " ")+", %% and plain text is translated")
+		return "", false
+	}
+	v := format.Value.(string)
+	for i := 0; i+1 < len(v); i++ {
+		if v[i] == '%' {
+			if strings.IndexByte(ir.StrftimeNames, v[i+1]) >= 0 {
+				return v, t.strftimeLocale(arg, "%"+v[i+1:i+2])
+			}
+			i++
+		}
+	}
+	return v, true
+}
+
+// CPython starts every program in the C locale for dates and times
+// (LC_TIME): it sets only LC_CTYPE from the environment, so %A, %a, %B,
+// %b and %p print English names whatever LANG or LC_ALL say, until a
+// program calls locale.setlocale (docs/semantics.md; TestStrftime-
+// NamesIgnoreTheEnvironment shows both with a German locale). A PySpark
+// worker never calls it: only the job's own code could, in the UDF's
+// module, a module it imports, or another module of the job that the
+// same worker imports. strftimeLocale accepts the names only where the
+// file imports nothing but the modules listed below, which do not call
+// it, and no Python file or notebook of the repository names setlocale.
+var pyModulesWithoutSetlocale = map[string]bool{
+	"__future__": true, "calendar": true, "collections": true, "datetime": true, "decimal": true, "functools": true,
+	"itertools": true, "json": true, "math": true, "operator": true, "pyspark": true, "re": true, "string": true,
+	"time": true, "typing": true, "unicodedata": true,
+}
+
+// strftimeLocale declines the name directive dir where the program may
+// have set LC_TIME (see pyModulesWithoutSetlocale).
+func (t *tr) strftimeLocale(n *sitter.Node, dir string) bool {
+	const why = " (the names follow LC_TIME, which only locale.setlocale changes from the C locale)"
+	for _, m := range t.pyImportedModules() {
+		top, _, _ := strings.Cut(m, ".")
+		if !pyModulesWithoutSetlocale[top] {
+			t.decline(n, "strftime "+dir+" in a file that imports "+m, "udfx does not know that "+m+" leaves the names of days and months alone"+why)
+			return false
+		}
+	}
+	if where := t.setlocaleIn(); where != "" {
+		t.decline(n, "strftime "+dir, where+why)
+		return false
+	}
+	return true
+}
+
+// pyImportedModules are the modules every import statement of the file
+// names, at any depth, relative ones with their dots.
+func (t *tr) pyImportedModules() []string {
+	var mods []string
+	var walk func(n *sitter.Node)
+	walk = func(n *sitter.Node) {
+		switch n.Kind() {
+		case "import_statement":
+			for _, c := range namedNonComment(n) {
+				if c.Kind() == "aliased_import" {
+					c = c.ChildByFieldName("name")
+				}
+				mods = append(mods, t.text(c))
+			}
+			return
+		case "import_from_statement", "future_import_statement":
+			if m := n.ChildByFieldName("module_name"); m != nil {
+				mods = append(mods, t.text(m))
+			} else {
+				mods = append(mods, "__future__")
+			}
+			return
+		}
+		for i := uint(0); i < n.NamedChildCount(); i++ {
+			walk(n.NamedChild(i))
+		}
+	}
+	walk(t.root)
+	return mods
+}
+
+// setlocaleFiles bounds the files setlocaleIn reads: a tree with more is
+// declined rather than half read.
+const setlocaleFiles = 20000
+
+// setlocaleIn says why the program may call locale.setlocale: the UDF's
+// file or a Python file or notebook of its repository names it (outside
+// a repository, of the file's own folder, without subfolders), or the
+// repository holds more files than udfx reads for it; "" where none
+// does. Folders that hold no job code (hidden ones, caches, installed
+// packages) are skipped.
+func (t *tr) setlocaleIn() string {
+	if strings.Contains(string(t.src), "setlocale") {
+		return "the UDF's file names setlocale"
+	}
+	root, deep := t.top().u.Root, true
+	if root == "" {
+		root, deep = filepath.Dir(t.top().u.Path()), false
+	}
+	why, files := "", 0
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case why != "":
+			return filepath.SkipAll
+		case err != nil:
+			why = fmt.Sprintf("%s cannot be read (udfx reads the repository for setlocale): %v", p, err)
+			return filepath.SkipAll
+		case d.IsDir():
+			if p != root && (!deep || strings.HasPrefix(d.Name(), ".") || d.Name() == "__pycache__" || d.Name() == "node_modules" || d.Name() == "site-packages") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if ext := filepath.Ext(p); ext != ".py" && ext != ".ipynb" || !d.Type().IsRegular() {
+			return nil
+		}
+		if files++; files > setlocaleFiles {
+			why = fmt.Sprintf("%s holds more than %d Python files and notebooks, which udfx reads for setlocale", root, setlocaleFiles)
+			return filepath.SkipAll
+		}
+		rel, _ := filepath.Rel(root, p)
+		if b, err := os.ReadFile(p); err != nil {
+			why = fmt.Sprintf("%s cannot be read (udfx reads the repository for setlocale): %v", rel, err)
+		} else if bytes.Contains(b, []byte("setlocale")) {
+			why = rel + " names setlocale"
+		}
+		return nil
+	})
+	return why
 }
 
 // pyStrptimeStrftime translates datetime.strptime(x, F).strftime(G) (n is
@@ -167,9 +336,8 @@ func (t *tr) pyStrptimeStrftime(n, obj *sitter.Node, argNodes []*sitter.Node, e 
 		t.decline(args[1], "strptime format "+t.text(args[1]), why)
 		return nil
 	}
-	outFormat, isLit := out.e.(*ir.Lit)
-	if !isLit || !isString(outFormat) || !strftimeOK(outFormat.Value.(string)) {
-		t.decline(argNodes[0], "strftime format "+t.text(argNodes[0]), "only a literal format of %Y %y %m %d %H %M %S %% and plain text is translated (names of days and months follow the locale)")
+	outFormat, ok := t.strftimeFormat(argNodes[0], out, ir.PyStrptimeStrftime)
+	if !ok {
 		return nil
 	}
 	str := func(v string) ir.Expr { return &ir.Lit{T: tString, Value: v} }
@@ -177,7 +345,7 @@ func (t *tr) pyStrptimeStrftime(n, obj *sitter.Node, argNodes []*sitter.Node, e 
 	var res ir.Expr = &ir.If{
 		Cond: &ir.Unary{Op: ir.Not, X: &ir.Call{Fn: ir.PyStrptimeValid, Args: spec, T: tBool}, T: tBool},
 		Then: &ir.Raise{Msg: "udfx: the original throws ValueError (strptime: the text does not match the format, or no such date)", T: tString},
-		Else: &ir.Call{Fn: ir.PyStrptimeStrftime, Args: append(append([]ir.Expr{}, spec...), outFormat), T: tString},
+		Else: &ir.Call{Fn: ir.PyStrptimeStrftime, Args: append(append([]ir.Expr{}, spec...), str(outFormat)), T: tString},
 	}
 	if x.nullable {
 		res = raiseWhereNull(x.e, res, "TypeError where strptime gets None")

@@ -283,7 +283,8 @@ func containsRaise(e ir.Expr) bool {
 		// These raise through their own SQL.
 		switch e.Fn {
 		case ir.PyCharAt, ir.ElementAt, ir.PyIntOfFloat, ir.PyIntOrElse, ir.PyRoundOfFloat, ir.PyFloorOfFloat, ir.PyCeilOfFloat,
-			ir.PyDateYear, ir.PyDateMonth, ir.PyDateDay, ir.PyWeekday, ir.PyIsoWeekday, ir.PyIsoFormat, ir.PyDaysBetween:
+			ir.PyDateYear, ir.PyDateMonth, ir.PyDateDay, ir.PyWeekday, ir.PyIsoWeekday, ir.PyIsoFormat, ir.PyDaysBetween,
+			ir.PyUTCStrftime, ir.PyDateStrftime:
 			return true
 		}
 	}

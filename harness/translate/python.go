@@ -672,10 +672,13 @@ func (t *tr) pyCall(n *sitter.Node, e env) *binding {
 		if recv == nil {
 			return nil
 		}
+		if isDate(recv.e) && name == "strftime" {
+			return t.pyDateStrftime(n, recv, argNodes, e)
+		}
 		if isDate(recv.e) && len(argNodes) == 0 {
 			f, ok := map[string]ir.Func{"weekday": ir.PyWeekday, "isoweekday": ir.PyIsoWeekday, "isoformat": ir.PyIsoFormat}[name]
 			if !ok {
-				t.decline(n, "date."+name, "only year, month, day, weekday(), isoweekday(), isoformat() and (a - b).days are translated")
+				t.decline(n, "date."+name, "only year, month, day, weekday(), isoweekday(), isoformat(), strftime() and (a - b).days are translated")
 				return nil
 			}
 			ty := tInt
@@ -1300,7 +1303,7 @@ func (t *tr) pyDateAttribute(n *sitter.Node, e env) *binding {
 	}
 	f, ok := map[string]ir.Func{"year": ir.PyDateYear, "month": ir.PyDateMonth, "day": ir.PyDateDay}[attr]
 	if !ok {
-		t.decline(n, "date."+attr, "only year, month, day, weekday(), isoweekday(), isoformat() and (a - b).days are translated")
+		t.decline(n, "date."+attr, "only year, month, day, weekday(), isoweekday(), isoformat(), strftime() and (a - b).days are translated")
 		return nil
 	}
 	var res ir.Expr = &ir.Call{Fn: f, Args: []ir.Expr{d.e}, T: tInt}

@@ -863,9 +863,9 @@ func dateCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err er
 			day = "date_add(DATE '1970-01-01', CAST((udfx_ts - pmod(udfx_ts, 86400L)) div 86400L AS INT))"
 			sod = "pmod(udfx_ts, 86400L)"
 		)
-		parts, err := strftimeSQL(format, map[byte]string{
+		parts, err := strftimeSQL(format, ir.StrftimeDirectives(e.Fn), map[byte]string{
 			'Y': "year(" + day + ")", 'm': "month(" + day + ")", 'd': "day(" + day + ")",
-			'H': sod + " div 3600", 'M': "(" + sod + " div 60) % 60", 'S': sod + " % 60",
+			'H': sod + " div 3600", 'M': "(" + sod + " div 60) % 60", 'S': sod + " % 60", dayField: day,
 		})
 		if err != nil {
 			return true, err
@@ -873,15 +873,57 @@ func dateCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err er
 		fmt.Fprintf(b, "element_at(transform(array(%s), udfx_ts -> CASE WHEN udfx_ts < -62135596800L OR udfx_ts > 253402300799L "+
 			"THEN raise_error('udfx: the original throws ValueError (a time outside years 1 to 9999)') ELSE concat(%s) END), 1)", args[0], strings.Join(parts, ", "))
 		return true, nil
+	case ir.PyDateStrftime:
+		l, ok := e.Args[1].(*ir.Lit)
+		format, _ := l.Value.(string)
+		if !ok {
+			return true, sqlErr("strftime of a format that is not a literal")
+		}
+		parts, err := strftimeSQL(format, ir.StrftimeDirectives(e.Fn), map[byte]string{
+			'Y': "year(udfx_d)", 'm': "month(udfx_d)", 'd': "day(udfx_d)", 'H': "0", 'M': "0", 'S': "0", dayField: "udfx_d",
+		})
+		if err != nil {
+			return true, err
+		}
+		fmt.Fprintf(b, "element_at(transform(array(%s), udfx_d -> CASE WHEN udfx_d < DATE '0001-01-01' OR udfx_d > DATE '9999-12-31' "+
+			"THEN raise_error('udfx: the original throws ValueError (a date outside the range of datetime.date)') ELSE concat(%s) END), 1)", args[0], strings.Join(parts, ", "))
+		return true, nil
 	}
 	return false, nil
 }
 
+// dayField is the key of strftimeSQL's field map for the SQL of the
+// datetime's DATE, which the day-of-year, weekday and name directives
+// read.
+const dayField = 'D'
+
+// The names of the C locale, which CPython's strftime prints until a
+// program calls locale.setlocale: weekdays from Sunday (dayofweek's 1),
+// months from January.
+var (
+	cWeekdays = []string{"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"}
+	cMonths   = []string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"}
+)
+
+// abbreviation is %a's and %b's name: the C locale's first three letters.
+func abbreviation(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = n[:3]
+	}
+	return out
+}
+
 // strftimeSQL renders the directives of a strftime format, given the
 // SQL of the datetime's fields (an INT each: Y year, m month, d day, H,
-// M, S). %Y is the year unpadded, as glibc prints a year below 1000.
-func strftimeSQL(format string, field map[byte]string) ([]string, error) {
+// M, S) and of its DATE (dayField); allowed lists the directives the
+// caller's function takes (ir.StrftimeDirectives). %Y is the year
+// unpadded, as glibc prints a year below 1000.
+func strftimeSQL(format, allowed string, field map[byte]string) ([]string, error) {
 	two := func(x string) string { return "lpad(CAST(" + x + " AS STRING), 2, '0')" }
+	names := func(list []string, index string) string {
+		return "element_at(array('" + strings.Join(list, "', '") + "'), " + index + ")"
+	}
 	var parts []string
 	var text strings.Builder
 	flush := func() error {
@@ -902,18 +944,44 @@ func strftimeSQL(format string, field map[byte]string) ([]string, error) {
 			return nil, sqlErr("a strftime format ending in %")
 		}
 		i++
-		if format[i] == '%' {
+		c := format[i]
+		if c == '%' {
 			text.WriteByte('%')
 			continue
 		}
+		if strings.IndexByte(allowed, c) < 0 {
+			return nil, sqlErr("the strftime directive %" + string(c))
+		}
+		day := field[dayField]
+		if strings.IndexByte("jwuAaBb", c) >= 0 && day == "" {
+			return nil, sqlErr("the strftime directive %" + string(c) + " without the date")
+		}
 		var part string
-		switch c := format[i]; c {
+		switch c {
 		case 'Y':
 			part = "CAST(" + field['Y'] + " AS STRING)"
 		case 'y':
 			part = two("pmod(" + field['Y'] + ", 100)")
 		case 'm', 'd', 'H', 'M', 'S':
 			part = two(field[c])
+		case 'I':
+			part = two("CASE WHEN " + field['H'] + " % 12 = 0 THEN 12 ELSE " + field['H'] + " % 12 END")
+		case 'j':
+			part = "lpad(CAST(dayofyear(" + day + ") AS STRING), 3, '0')"
+		case 'w':
+			part = "CAST(dayofweek(" + day + ") - 1 AS STRING)"
+		case 'u':
+			part = "CAST((dayofweek(" + day + ") + 5) % 7 + 1 AS STRING)"
+		case 'A':
+			part = names(cWeekdays, "dayofweek("+day+")")
+		case 'a':
+			part = names(abbreviation(cWeekdays), "dayofweek("+day+")")
+		case 'B':
+			part = names(cMonths, "month("+day+")")
+		case 'b':
+			part = names(abbreviation(cMonths), "month("+day+")")
+		case 'p':
+			part = "CASE WHEN " + field['H'] + " < 12 THEN 'AM' ELSE 'PM' END"
 		default:
 			return nil, sqlErr("the strftime directive %" + string(c))
 		}
@@ -1154,7 +1222,7 @@ func pyStrptimeSQL(e *ir.Call, s string) (string, error) {
 		if len(lits) < 5 {
 			return "", sqlErr("strftime without a format")
 		}
-		parts, err := strftimeSQL(lits[4], field)
+		parts, err := strftimeSQL(lits[4], ir.StrftimeDirectives(e.Fn), field)
 		if err != nil {
 			return "", err
 		}

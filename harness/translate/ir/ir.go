@@ -265,11 +265,15 @@ const (
 	PyIsoFormat  Func = "py-isoformat"
 	// PyUTCStrftime is CPython's datetime.utcfromtimestamp(s).strftime(
 	// Args[1]) of Args[0], whole seconds since the epoch (BIGINT): the
-	// literal format holds only %Y (unpadded below 1000, as glibc
-	// prints it), %y, %m, %d, %H, %M, %S and %%. A time outside years 1
+	// literal format holds only the directives StrftimeDirectives lists,
+	// %Y unpadded below 1000 as glibc prints it. A time outside years 1
 	// to 9999 raises ValueError.
 	PyUTCStrftime Func = "py-utc-strftime"
-	PyDaysBetween Func = "py-days-between"
+	// PyDateStrftime is CPython's d.strftime(Args[1]) of a datetime.date
+	// Args[0]: the date at midnight, formatted as PyUTCStrftime formats a
+	// time. A date outside 0001-01-01..9999-12-31 raises ValueError.
+	PyDateStrftime Func = "py-date-strftime"
+	PyDaysBetween  Func = "py-days-between"
 	// PyFloatOrElse is CPython's float(s) on a str that is not None,
 	// and Args[1] where float() raises ValueError: the str.isspace
 	// characters (Args[2]) stripped, the Unicode decimal digits Args[3]
@@ -637,3 +641,24 @@ func maxBig(a, b *big.Int) *big.Int {
 	}
 	return b
 }
+
+// StrftimeDirectives are the letters after % that a strftime format of
+// fn may hold (and %%): the translator declines a format with any other,
+// and the renderer refuses it. Besides the numbers of the date and the
+// time they are %j (the day of the year), %w and %u (the weekday, from
+// Sunday 0 and from Monday 1), and the English names of the C locale
+// (%A %a %B %b %p), which CPython prints until a program calls
+// locale.setlocale (the translator checks that none can).
+func StrftimeDirectives(fn Func) string {
+	switch fn {
+	case PyUTCStrftime, PyDateStrftime:
+		return "YymdHMSIjwuAaBbp"
+	case PyStrptimeStrftime:
+		return "YymdHMS"
+	}
+	return ""
+}
+
+// StrftimeNames are the directives of StrftimeDirectives that print the
+// names of the C locale.
+const StrftimeNames = "AaBbp"
