@@ -1,5 +1,7 @@
-// Package pycase gives the Spark SQL that computes CPython's str.lower()
-// and str.upper() exactly, from tables of where the two runtimes differ.
+// Package pycase gives the Spark SQL that computes CPython's str.lower(),
+// str.upper(), str.title() and str.capitalize() exactly, from tables of
+// where the two runtimes differ (and, for title, of what CPython takes
+// for a cased letter).
 //
 // CPython and Spark (ICU's root case mapping) both apply Unicode's full
 // case mappings and its one context rule in the root locale, final sigma;
@@ -19,6 +21,8 @@ package pycase
 
 import (
 	"fmt"
+	"strings"
+	"unicode"
 
 	"github.com/udfx/udfx/harness/casemap"
 )
@@ -41,6 +45,13 @@ type LowerDiff struct {
 	Lo, Hi rune
 	Class  Class
 	Keeps  bool
+}
+
+// TitleDiff is a code point whose str.title() in CPython (alone, so its
+// titlecase) is not Spark's upper(): Title is CPython's.
+type TitleDiff struct {
+	C     rune
+	Title string
 }
 
 // UpperDiff is a run of code points whose str.upper() in CPython is not
@@ -79,10 +90,32 @@ func UpperSQL(x string) (string, error) {
 
 // LowerSQL is the Spark SQL of CPython's x.lower() for a string x.
 func LowerSQL(x string) (string, error) {
+	lc, err := newLowerChar()
+	if err != nil {
+		return "", err
+	}
+	if lc.odd == "" {
+		return "lower(" + x + ")", nil
+	}
+	return casemap.Bind(x, func(s string) string {
+		return fmt.Sprintf("CASE WHEN %[1]s RLIKE '%[2]s' THEN array_join(transform(regexp_extract_all(%[1]s, '(?s).', 0), (udfx_c, udfx_i) -> %[3]s), '') ELSE lower(%[1]s) END",
+			s, lc.odd, lc.at(s))
+	}), nil
+}
+
+// lowerChar writes CPython's lower case of one code point of a string.
+type lowerChar struct {
+	// odd is the class of the code points whose lower case or class
+	// differs ("" when none does); ignorable, cased and neither divide
+	// them by CPython's final-sigma class.
+	odd, ignorable, cased, neither string
+}
+
+func newLowerChar() (*lowerChar, error) {
 	var odd, ignorable, cased, neither []rune
 	for _, d := range lowerDiffs {
 		if !d.Keeps {
-			return "", &NotExactError{Reason: fmt.Sprintf("CPython (Unicode %s) lower-cases U+%04X to something that is neither itself nor Spark's", tableUnicode, d.Lo)}
+			return nil, &NotExactError{Reason: fmt.Sprintf("CPython (Unicode %s) lower-cases U+%04X to something that is neither itself nor Spark's", tableUnicode, d.Lo)}
 		}
 		odd = appendRun(odd, d.Lo, d.Hi)
 		switch d.Class {
@@ -94,40 +127,118 @@ func LowerSQL(x string) (string, error) {
 			neither = appendRun(neither, d.Lo, d.Hi)
 		}
 	}
-	if len(odd) == 0 {
-		return "lower(" + x + ")", nil
+	lc := &lowerChar{}
+	for _, c := range []struct {
+		to *string
+		cs []rune
+	}{{&lc.odd, odd}, {&lc.ignorable, ignorable}, {&lc.cased, cased}, {&lc.neither, neither}} {
+		if len(c.cs) > 0 {
+			*c.to = casemap.ClassOf(c.cs)
+		}
 	}
+	return lc, nil
+}
+
+// at is the SQL of CPython's lower case of udfx_c, the code point at
+// 0-based udfx_i of the string s (lambda variables of a transform over
+// s's code points): Spark's for most, the code point itself for the odd
+// ones, and for Σ final sigma decided over s as CPython sees it.
+func (lc *lowerChar) at(s string) string {
 	// The context Σ sees, as CPython sees it, in a form whose class
 	// Spark agrees with: the odd code points CPython skips are removed,
 	// those it takes for cased become 'A', and those that are neither
 	// end the context as the string's ends do.
 	context := func(part string, last bool) string {
-		if len(ignorable) > 0 {
-			part = fmt.Sprintf("regexp_replace(%s, '%s', '')", part, casemap.ClassOf(ignorable))
+		if lc.ignorable != "" {
+			part = fmt.Sprintf("regexp_replace(%s, '%s', '')", part, lc.ignorable)
 		}
-		if len(cased) > 0 {
-			part = fmt.Sprintf("regexp_replace(%s, '%s', 'A')", part, casemap.ClassOf(cased))
+		if lc.cased != "" {
+			part = fmt.Sprintf("regexp_replace(%s, '%s', 'A')", part, lc.cased)
 		}
-		if len(neither) > 0 {
+		if lc.neither != "" {
 			at := "1"
 			if last {
 				at = "-1"
 			}
-			part = fmt.Sprintf("element_at(split(%s, '%s'), %s)", part, casemap.ClassOf(neither), at)
+			part = fmt.Sprintf("element_at(split(%s, '%s'), %s)", part, lc.neither, at)
 		}
 		return part
 	}
-	class := casemap.ClassOf(odd)
+	before := context("substring("+s+", 1, udfx_i)", true)
+	after := context("substring("+s+", udfx_i + 2)", false)
+	// Spark decides each side alone: Σ after the context before it
+	// is final when that side allows it, and Σ after 'A' (cased)
+	// before the context after it when the other does.
+	final := fmt.Sprintf("endswith(lower(concat(%s, '%s')), '\u03c2') AND substring(lower(concat('A%s', %s)), 2, 1) = '\u03c2'", before, sigma, sigma, after)
+	if lc.odd == "" {
+		return fmt.Sprintf("CASE WHEN udfx_c = '%s' THEN IF(%s, '\u03c2', '\u03c3') ELSE lower(udfx_c) END", sigma, final)
+	}
+	return fmt.Sprintf("CASE WHEN udfx_c = '%[1]s' THEN IF(%[2]s, '\u03c2', '\u03c3') WHEN udfx_c RLIKE '%[3]s' THEN udfx_c ELSE lower(udfx_c) END", sigma, final, lc.odd)
+}
+
+// TitleSQL is the Spark SQL of CPython's x.title() for a string x: each
+// code point after a cased one (as CPython's Unicode has it) lower-cased
+// as x.lower() would, final sigma included, and every other one mapped
+// to its titlecase.
+func TitleSQL(x string) (string, error) {
+	return wordsSQL(x, func(s string) string {
+		return "udfx_i > 0 AND substring(" + s + ", udfx_i, 1) RLIKE '" + casemap.ClassOf(casemap.Runes(casedRuns)) + "'"
+	})
+}
+
+// CapitalizeSQL is the Spark SQL of CPython's x.capitalize() for a
+// string x: the first code point mapped to its titlecase and the others
+// lower-cased as x.lower() would.
+func CapitalizeSQL(x string) (string, error) {
+	return wordsSQL(x, func(string) string { return "udfx_i > 0" })
+}
+
+// wordsSQL maps each code point of x to CPython's lower case where
+// lowered (an SQL condition over s, udfx_c and udfx_i) holds, and to its
+// titlecase elsewhere. The titlecase is Spark's upper except on the
+// code points of titleDiffs, which carry CPython's.
+func wordsSQL(x string, lowered func(s string) string) (string, error) {
+	lc, err := newLowerChar()
+	if err != nil {
+		return "", err
+	}
+	var keys, values []string
+	var odd []rune
+	for _, d := range titleDiffs {
+		odd = append(odd, d.C)
+		keys = append(keys, sqlString(string(d.C)))
+		values = append(values, sqlString(d.Title))
+	}
+	title := "upper(udfx_c)"
+	if len(odd) > 0 {
+		title = fmt.Sprintf("CASE WHEN udfx_c RLIKE '%s' THEN element_at(array(%s), CAST(array_position(array(%s), udfx_c) AS INT)) ELSE upper(udfx_c) END",
+			casemap.ClassOf(odd), strings.Join(values, ", "), strings.Join(keys, ", "))
+	}
 	return casemap.Bind(x, func(s string) string {
-		before := context("substring("+s+", 1, udfx_i)", true)
-		after := context("substring("+s+", udfx_i + 2)", false)
-		// Spark decides each side alone: Σ after the context before it
-		// is final when that side allows it, and Σ after 'A' (cased)
-		// before the context after it when the other does.
-		final := fmt.Sprintf("endswith(lower(concat(%s, '%s')), '\u03c2') AND substring(lower(concat('A%s', %s)), 2, 1) = '\u03c2'", before, sigma, sigma, after)
-		return fmt.Sprintf("CASE WHEN %[1]s RLIKE '%[2]s' THEN array_join(transform(regexp_extract_all(%[1]s, '(?s).', 0), (udfx_c, udfx_i) -> CASE WHEN udfx_c = '%[3]s' THEN IF(%[4]s, '\u03c2', '\u03c3') WHEN udfx_c RLIKE '%[2]s' THEN udfx_c ELSE lower(udfx_c) END), '') ELSE lower(%[1]s) END",
-			s, class, sigma, final)
+		return fmt.Sprintf("array_join(transform(regexp_extract_all(%s, '(?s).', 0), (udfx_c, udfx_i) -> CASE WHEN %s THEN %s ELSE %s END), '')",
+			s, lowered(s), lc.at(s), title)
 	}), nil
+}
+
+// sqlString is v as a Spark SQL string literal, written as package
+// sparksql writes one: the quote and backslash escaped, and characters
+// of the Basic Multilingual Plane that do not print as Spark's \uXXXX.
+func sqlString(v string) string {
+	var b strings.Builder
+	b.WriteByte('\'')
+	for _, r := range v {
+		switch {
+		case r == '\'' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r <= 0xFFFF && r != ' ' && !unicode.IsPrint(r):
+			fmt.Fprintf(&b, "\\u%04X", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('\'')
+	return b.String()
 }
 
 func appendRun(out []rune, lo, hi rune) []rune {

@@ -87,7 +87,7 @@ func callRaiseCondition(x *ir.Call, catches func(string) bool) (raises, bool) {
 	var own raises
 	switch x.Fn {
 	case ir.PySplit, ir.PySplitWords, ir.Size, ir.Concat, ir.Replace, ir.RegexpReplace, ir.StartsWith, ir.EndsWith, ir.Contains,
-		ir.TrimBoth, ir.TrimLeading, ir.TrimTrailing, ir.PyLower, ir.PyUpper, ir.CodePointLength, ir.UTF8Length,
+		ir.TrimBoth, ir.TrimLeading, ir.TrimTrailing, ir.PyLower, ir.PyUpper, ir.PyTitle, ir.PyCapitalize, ir.CodePointLength, ir.UTF8Length,
 		ir.PySlice, ir.IsEmpty, ir.MaxInt, ir.MinInt, ir.AbsDouble, ir.Sqrt, ir.PyStrptimeValid, ir.PyStrptimeStrftime:
 		// No error of their own in Spark.
 	case ir.PyFloatOrElse, ir.PyIntOrElse:

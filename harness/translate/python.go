@@ -759,9 +759,12 @@ func (t *tr) pyStrMethod(n *sitter.Node, name string, recv ir.Expr, argNodes []*
 		t.pythonUnicode = pycase.Unicode()
 		fn := map[string]ir.Func{"upper": ir.PyUpper, "lower": ir.PyLower}[name]
 		return lit(&ir.Call{Fn: fn, Args: []ir.Expr{recv}, T: tString})
-	case name == "title" || name == "capitalize":
-		t.decline(n, "str."+name, "CPython starts a word after any character that is not cased (title) or only at the start (capitalize), with titlecase letters; Spark's initcap starts one after a space: not translated")
-		return nil
+	case (name == "title" || name == "capitalize") && len(args) == 0:
+		// Not Spark's initcap, which starts a word only after a space:
+		// package pycase writes CPython's rule code point by code point.
+		t.pythonUnicode = pycase.Unicode()
+		fn := map[string]ir.Func{"title": ir.PyTitle, "capitalize": ir.PyCapitalize}[name]
+		return lit(&ir.Call{Fn: fn, Args: []ir.Expr{recv}, T: tString})
 	case (name == "strip" || name == "lstrip" || name == "rstrip") && len(args) <= 1:
 		// str.strip() removes str.isspace characters; strip(chars)
 		// the given ones, as code points.

@@ -535,11 +535,10 @@ func stringCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err 
 		}
 		b.WriteString(trimSQL(args[0], set, e.Fn != ir.TrimTrailing, e.Fn != ir.TrimLeading))
 		return true, nil
-	case ir.PyLower, ir.PyUpper:
-		sql, err := pycase.UpperSQL(args[0])
-		if e.Fn == ir.PyLower {
-			sql, err = pycase.LowerSQL(args[0])
-		}
+	case ir.PyLower, ir.PyUpper, ir.PyTitle, ir.PyCapitalize:
+		sql, err := map[ir.Func]func(string) (string, error){
+			ir.PyLower: pycase.LowerSQL, ir.PyUpper: pycase.UpperSQL, ir.PyTitle: pycase.TitleSQL, ir.PyCapitalize: pycase.CapitalizeSQL,
+		}[e.Fn](args[0])
 		if err != nil {
 			return true, sqlErr("CPython's str." + strings.TrimPrefix(string(e.Fn), "py-") + "(): " + err.Error())
 		}

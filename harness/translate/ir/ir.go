@@ -394,6 +394,13 @@ const (
 	// package pycase's tables were read from (Result.Assumes names it).
 	PyLower Func = "py-lower"
 	PyUpper Func = "py-upper"
+	// PyTitle and PyCapitalize are CPython's str.title() and
+	// str.capitalize() on a str that is not None: a code point after a
+	// cased one (title), or any but the first (capitalize), lower-cased
+	// as PyLower does, and the others mapped to their full titlecase (ß
+	// is Ss, ǆ is ǅ), with the same Unicode database.
+	PyTitle      Func = "py-title"
+	PyCapitalize Func = "py-capitalize"
 	// JVMUpper is the JDK's String.toUpperCase() in a locale other than
 	// tr, az and lt, on a String not null, with the mappings of the JDK
 	// package jdkcase's tables were read from (Result.JDKCase names it).
