@@ -38,7 +38,7 @@ func TestREADMEMainJobOnTheExampleRepository(t *testing.T) {
 		} `json:"udfs"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(stdout), &doc), stdout)
-	assert.Equal(t, map[string]int{"verified": 3, "declined": 2, "refuted": 0, "error": 0, "skipped": 0}, doc.Counts)
+	assert.Equal(t, map[string]int{"verified": 4, "declined": 1, "refuted": 0, "error": 0, "skipped": 0}, doc.Counts)
 	got := map[string]string{}
 	for _, u := range doc.UDFs {
 		got[u.UDF] = u.Status + " " + u.Target
@@ -47,13 +47,16 @@ func TestREADMEMainJobOnTheExampleRepository(t *testing.T) {
 		}
 	}
 	assert.Equal(t, map[string]string{
-		"shelf_price": "verified sql", "Discount": "verified sql", "kgToLb": "verified sql",
-		"pack_count":  "declined  Python // of a BIGINT by a value",
-		"shelf_label": "declined  str.title",
+		"shelf_price": "verified sql", "Discount": "verified sql", "kgToLb": "verified sql", "shelf_label": "verified sql",
+		"pack_count": "declined  Python // of a BIGINT by a value",
 	}, got)
 
+	// shelf_price's and shelf_label's patches both edit pricing.py: the
+	// set applies one and names the other with the command that applies
+	// it afterwards.
 	stdout, stderr, code = runCLI(t, dir, "rewrite", ".", "--apply")
 	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Regexp(t, `not applied +shelf_(price|label): .*apply it afterwards with udfx rewrite jobs/pricing\.py:shelf_(price|label) --apply`, stdout)
 	stdout, stderr, code = runCLI(t, dir, "verify")
 	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
 	assert.Contains(t, stdout, "(3 records): ")
