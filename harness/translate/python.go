@@ -642,7 +642,10 @@ func (t *tr) pyCall(n *sitter.Node, e env) *binding {
 		if fn == "round" && len(argNodes) == 2 {
 			return lit(t.pyRoundDigits(n, argNodes, e))
 		}
-		if len(argNodes) == 1 && t.u.Return != nil && t.u.Return.Kind == udf.Long {
+		// The BIGINT the rewrite computes is the Python int where it fits
+		// (NULL beyond, as PySpark stores it); an int UDF then keeps its
+		// low 32 bits (fitReturn), as PySpark does.
+		if len(argNodes) == 1 && t.u.Return != nil && (t.u.Return.Kind == udf.Long || t.u.Return.Kind == udf.Int) {
 			x := t.pyValue(argNodes[0], e)
 			if x == nil {
 				return nil
@@ -652,7 +655,7 @@ func (t *tr) pyCall(n *sitter.Node, e env) *binding {
 				return lit(&ir.Call{Fn: f, Args: []ir.Expr{x}, T: tLong})
 			}
 		}
-		t.decline(n, fn, "returns an unbounded Python int: translated only on one float, as the result of a bigint UDF (NaN and infinities raise, beyond BIGINT PySpark stores NULL); this UDF returns "+t.u.Return.String())
+		t.decline(n, fn, "returns an unbounded Python int: translated only on one float, as the result of an int or bigint UDF (NaN and infinities raise, beyond BIGINT PySpark stores NULL, an int UDF keeps the low 32 bits); this UDF returns "+t.u.Return.String())
 		return nil
 	}
 	if f := n.ChildByFieldName("function"); f.Kind() == "attribute" {
