@@ -3,10 +3,12 @@ package main
 import (
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,6 +19,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/udfx/udfx/harness/evidence"
+	"github.com/udfx/udfx/internal/treetest"
 )
 
 // The CI conventions udfx ships as files, run for real: the composite
@@ -193,7 +196,7 @@ func readAction(t *testing.T, clone string) *actionFile {
 	var a actionFile
 	require.NoError(t, yaml.Unmarshal(b, &a))
 	require.Equal(t, "composite", a.Runs.Using)
-	for name, def := range map[string]string{"path": ".", "sarif-file": "udfx.sarif", "args": "", "full": "false", "upload-sarif": "true"} {
+	for name, def := range map[string]string{"path": ".", "sarif-file": "udfx.sarif", "args": "", "full": "false", "upload-sarif": "true", "proof-cache": "true"} {
 		require.Contains(t, a.Inputs, name)
 		assert.Equal(t, def, a.Inputs[name].Default, "input %s", name)
 	}
@@ -222,14 +225,20 @@ type actionRunner struct {
 	temp       string
 	inputs     map[string]string
 	forkPR     bool
-	paths      []string                     // from $GITHUB_PATH, newest first
-	outputs    map[string]map[string]string // step id → outputs
-	log        strings.Builder
+	// pullRequest is a pull request from a branch of the repository
+	// itself; sha and ref are the commit and ref the run is for.
+	pullRequest bool
+	sha, ref    string
+	// cache plays actions/cache (nil: no entry is ever found or kept).
+	cache   *actionsCache
+	paths   []string                     // from $GITHUB_PATH, newest first
+	outputs map[string]map[string]string // step id → outputs
+	log     strings.Builder
 }
 
 func newActionRunner(t *testing.T, a *actionFile, actionPath, workspace string, inputs map[string]string) *actionRunner {
 	r := &actionRunner{t: t, action: a, actionPath: actionPath, workspace: workspace, temp: t.TempDir(),
-		inputs: map[string]string{}, outputs: map[string]map[string]string{}}
+		inputs: map[string]string{}, outputs: map[string]map[string]string{}, sha: "0123456789abcdef", ref: "refs/heads/main"}
 	for name, in := range a.Inputs {
 		r.inputs[name] = in.Default
 	}
@@ -274,6 +283,14 @@ func (r *actionRunner) eval(e string) string {
 		return strconv.FormatBool(r.forkPR)
 	case "github.event.pull_request.head.repo.fork != true":
 		return strconv.FormatBool(!r.forkPR)
+	case "runner.os":
+		return "Linux"
+	case "github.sha":
+		return r.sha
+	case "github.event_name":
+		return r.eventName()
+	case "github.ref == format('refs/heads/{0}', github.event.repository.default_branch)":
+		return strconv.FormatBool(r.ref == "refs/heads/main")
 	}
 	r.t.Fatalf("the test's runner cannot evaluate ${{ %s }}: teach it", e)
 	return ""
@@ -299,19 +316,42 @@ func (r *actionRunner) condition(cond string, failed bool) bool {
 	return ok && (always || !failed)
 }
 
+// eventName is the event the run is for.
+func (r *actionRunner) eventName() string {
+	if r.forkPR || r.pullRequest {
+		return "pull_request"
+	}
+	return "push"
+}
+
 // runSteps runs the action's steps in order and returns the exit code of
 // the first run: step that failed (0 if none) and the upload step, which
-// it does not run (it needs GitHub), with whether it would run.
+// it does not run (it needs GitHub), with whether it would run. The
+// actions/cache steps it plays with r.cache.
 func (r *actionRunner) runSteps(steps []actionStep) (code int, upload *actionStep, uploads bool) {
 	t := r.t
 	failed := false
 	for i := range steps {
 		st := &steps[i]
-		if st.Uses != "" {
-			require.Nil(t, upload, "one uses: step, the upload")
+		switch action, _, _ := strings.Cut(st.Uses, "@"); action {
+		case "":
+		case "github/codeql-action/upload-sarif":
+			require.Nil(t, upload, "one upload step")
 			upload = st
 			uploads = r.condition(st.If, failed)
 			continue
+		case "actions/cache/restore", "actions/cache/save":
+			if r.condition(st.If, failed) && r.cache != nil {
+				path, key := r.expand(st.With["path"]), r.expand(st.With["key"])
+				if action == "actions/cache/save" {
+					r.cache.save(t, path, key)
+				} else {
+					r.cache.restore(t, path, key, r.expand(st.With["restore-keys"]))
+				}
+			}
+			continue
+		default:
+			t.Fatalf("the test's runner cannot play uses: %s: teach it", st.Uses)
 		}
 		if failed {
 			continue
@@ -335,9 +375,11 @@ func (r *actionRunner) runStep(st *actionStep) int {
 	script := filepath.Join(r.temp, "step.sh")
 	require.NoError(t, os.WriteFile(script, []byte(st.Run), 0o644))
 
-	event, eventName := `{}`, "push"
+	event, eventName := `{}`, r.eventName()
 	if r.forkPR {
-		event, eventName = `{"pull_request":{"head":{"repo":{"fork":true}}}}`, "pull_request"
+		event = `{"pull_request":{"head":{"repo":{"fork":true}}}}`
+	} else if r.pullRequest {
+		event = `{"pull_request":{"head":{"repo":{"fork":false}}}}`
 	}
 	eventFile := filepath.Join(files, "event.json")
 	require.NoError(t, os.WriteFile(eventFile, []byte(event), 0o644))
@@ -384,6 +426,36 @@ func (r *actionRunner) runStep(st *actionStep) int {
 	return code
 }
 
+// actionsCache plays actions/cache: a folder saved under a key once (a
+// key is never overwritten), restored by its exact key or else as the
+// newest entry whose key starts with the restore key.
+type actionsCache struct {
+	dir   string
+	keys  []string // in the order saved
+	saves int
+}
+
+func (c *actionsCache) save(t *testing.T, path, key string) {
+	if slices.Contains(c.keys, key) {
+		return
+	}
+	if _, err := os.Stat(path); err != nil {
+		return
+	}
+	treetest.Copy(t, path, filepath.Join(c.dir, strconv.Itoa(len(c.keys))))
+	c.keys = append(c.keys, key)
+	c.saves++
+}
+
+func (c *actionsCache) restore(t *testing.T, path, key, prefix string) {
+	for i := len(c.keys) - 1; i >= 0; i-- {
+		if c.keys[i] == key || prefix != "" && strings.HasPrefix(c.keys[i], prefix) {
+			treetest.Copy(t, filepath.Join(c.dir, strconv.Itoa(i)), path)
+			return
+		}
+	}
+}
+
 // stepByID returns the action's step with id.
 func stepByID(t *testing.T, a *actionFile, id string) actionStep {
 	t.Helper()
@@ -412,11 +484,12 @@ func testActionFlags(t *testing.T, clone string) {
 		inputs map[string]string
 		want   []string
 	}{
-		{"push", false, nil, []string{"verify", "--sarif", "udfx.sarif", "--", "."}},
-		{"full input", false, map[string]string{"full": "true"}, []string{"verify", "--sarif", "udfx.sarif", "--full", "--", "."}},
-		{"fork pull request", true, nil, []string{"verify", "--sarif", "udfx.sarif", "--full", "--", "."}},
+		{"push", false, nil, []string{"verify", "--sarif", "udfx.sarif", "--cache-dir", "$PROOFS", "--", "."}},
+		{"full input", false, map[string]string{"full": "true"}, []string{"verify", "--sarif", "udfx.sarif", "--full", "--cache-dir", "$PROOFS", "--", "."}},
+		{"fork pull request", true, nil, []string{"verify", "--sarif", "udfx.sarif", "--full", "--cache-dir", "$PROOFS", "--", "."}},
+		{"no proof cache", false, map[string]string{"proof-cache": "false"}, []string{"verify", "--sarif", "udfx.sarif", "--", "."}},
 		{"inputs are data", false, map[string]string{
-			"path": "sub dir", "sarif-file": "out $(touch sarif-pwned).sarif",
+			"path": "sub dir", "sarif-file": "out $(touch sarif-pwned).sarif", "proof-cache": "false",
 			"args": "--junit \"a b.xml\"\n  $(touch pwned) ;touch\tpwned2 `touch pwned3`",
 		}, []string{"verify", "--sarif", "out $(touch sarif-pwned).sarif", "--junit", `"a`, `b.xml"`, "$(touch", "pwned)", ";touch", "pwned2", "`touch", "pwned3`", "--", "sub dir"}},
 	} {
@@ -428,7 +501,12 @@ func testActionFlags(t *testing.T, clone string) {
 			require.Equal(t, 0, r.runStep(&verifyStep), r.log.String())
 			b, err := os.ReadFile(argsFile)
 			require.NoError(t, err)
-			assert.Equal(t, tc.want, strings.Split(strings.TrimSuffix(string(b), "\n"), "\n"))
+			want := slices.Clone(tc.want)
+			if i := slices.Index(want, "$PROOFS"); i >= 0 {
+				// In the runner's temporary folder, outside the workspace.
+				want[i] = filepath.Join(r.temp, "udfx-proofs")
+			}
+			assert.Equal(t, want, strings.Split(strings.TrimSuffix(string(b), "\n"), "\n"))
 			entries, err := os.ReadDir(ws)
 			require.NoError(t, err)
 			assert.Empty(t, entries, "nothing an input holds runs")
@@ -443,13 +521,18 @@ func testAction(t *testing.T, clone string) {
 	a := readAction(t, clone)
 	ws := ciWorkspace(t)
 	// A hosted runner's RUNNER_TEMP is the same folder in every job (and
-	// so is PATH, which the proof cache's key reads), emptied between jobs.
+	// so is PATH, which the proof cache's key reads), emptied between jobs:
+	// the proof cache lives on only through actions/cache.
 	runnerTemp := t.TempDir()
+	store := &actionsCache{dir: t.TempDir()}
+	jobs := 0
 	job := func(inputs map[string]string) *actionRunner {
 		require.NoError(t, os.RemoveAll(runnerTemp))
 		require.NoError(t, os.Mkdir(runnerTemp, 0o755))
 		r := newActionRunner(t, a, clone, ws, inputs)
-		r.temp = runnerTemp
+		r.temp, r.cache = runnerTemp, store
+		jobs++
+		r.sha = fmt.Sprintf("%040d", jobs)
 		return r
 	}
 	r := job(map[string]string{"args": "--junit udfx-junit.xml"})
@@ -474,11 +557,29 @@ func testAction(t *testing.T, clone string) {
 	r.inputs["upload-sarif"] = "false"
 	assert.False(t, r.condition(upload.If, false))
 
-	// Again: the proof cache holds the passing re-run.
+	require.Equal(t, 1, store.saves, "a push to the default branch saves the proof cache")
+
+	// Again, on the next commit: the restored proof cache holds the
+	// passing re-run.
 	r = job(nil)
 	code, _, _ = r.runSteps(a.Runs.Steps)
 	require.Equal(t, 0, code, r.log.String())
 	assert.Contains(t, r.log.String(), "from the proof cache: 1")
+	// A pull request from the repository's own branch reads the default
+	// branch's proofs but never saves: its originals ran in the job.
+	saves := store.saves
+	r = job(nil)
+	r.pullRequest = true
+	code, _, _ = r.runSteps(a.Runs.Steps)
+	require.Equal(t, 0, code, r.log.String())
+	assert.Contains(t, r.log.String(), "from the proof cache: 1")
+	assert.Equal(t, saves, store.saves, "a pull request's run saves no proof cache")
+	// Nor does a push to another branch.
+	r = job(nil)
+	r.ref = "refs/heads/feature"
+	code, _, _ = r.runSteps(a.Runs.Steps)
+	require.Equal(t, 0, code, r.log.String())
+	assert.Equal(t, saves, store.saves, "a push to another branch saves no proof cache")
 	// A fork's pull request re-runs every record, and uploads nothing: its
 	// token cannot write security events.
 	r = job(nil)
@@ -487,6 +588,7 @@ func testAction(t *testing.T, clone string) {
 	require.Equal(t, 0, code, r.log.String())
 	assert.Contains(t, r.log.String(), "re-run now: 1 records (--full)")
 	assert.False(t, uploads)
+	assert.Equal(t, saves, store.saves)
 
 	// A forged record: the rewrite changed and its hash with it.
 	forgeRecord(t, ws, "celsius * 1.8 + 32.0", func(*evidence.Record) {})
