@@ -22,9 +22,9 @@ package pycase
 import (
 	"fmt"
 	"strings"
-	"unicode"
 
 	"github.com/udfx/udfx/harness/casemap"
+	"github.com/udfx/udfx/harness/render/sqllit"
 )
 
 // Class is a code point's part in the final-sigma rule: a Σ is final
@@ -206,8 +206,8 @@ func wordsSQL(x string, lowered func(s string) string) (string, error) {
 	var odd []rune
 	for _, d := range titleDiffs {
 		odd = append(odd, d.C)
-		keys = append(keys, sqlString(string(d.C)))
-		values = append(values, sqlString(d.Title))
+		keys = append(keys, sqllit.String(string(d.C)))
+		values = append(values, sqllit.String(d.Title))
 	}
 	title := "upper(udfx_c)"
 	if len(odd) > 0 {
@@ -218,27 +218,6 @@ func wordsSQL(x string, lowered func(s string) string) (string, error) {
 		return fmt.Sprintf("array_join(transform(regexp_extract_all(%s, '(?s).', 0), (udfx_c, udfx_i) -> CASE WHEN %s THEN %s ELSE %s END), '')",
 			s, lowered(s), lc.at(s), title)
 	}), nil
-}
-
-// sqlString is v as a Spark SQL string literal, written as package
-// sparksql writes one: the quote and backslash escaped, and characters
-// of the Basic Multilingual Plane that do not print as Spark's \uXXXX.
-func sqlString(v string) string {
-	var b strings.Builder
-	b.WriteByte('\'')
-	for _, r := range v {
-		switch {
-		case r == '\'' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r <= 0xFFFF && r != ' ' && !unicode.IsPrint(r):
-			fmt.Fprintf(&b, "\\u%04X", r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('\'')
-	return b.String()
 }
 
 func appendRun(out []rune, lo, hi rune) []rune {

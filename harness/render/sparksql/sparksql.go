@@ -10,11 +10,11 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/udfx/udfx/harness/casemap"
 	"github.com/udfx/udfx/harness/jdkcase"
 	"github.com/udfx/udfx/harness/pycase"
+	"github.com/udfx/udfx/harness/render/sqllit"
 	"github.com/udfx/udfx/harness/translate/ir"
 	"github.com/udfx/udfx/harness/udf"
 )
@@ -157,23 +157,7 @@ func litSQL(e *ir.Lit) (string, error) {
 		}
 		return s + "D", nil
 	case string:
-		var sb strings.Builder
-		sb.WriteByte('\'')
-		for _, r := range v {
-			switch {
-			case r == '\'' || r == '\\':
-				sb.WriteByte('\\')
-				sb.WriteRune(r)
-			case r <= 0xFFFF && r != ' ' && !unicode.IsPrint(r):
-				// Control and space characters as Spark's \u escape of four hex digits,
-				// so that the SQL stays one readable line in any file.
-				fmt.Fprintf(&sb, "\\u%04X", r)
-			default:
-				sb.WriteRune(r)
-			}
-		}
-		sb.WriteByte('\'')
-		return sb.String(), nil
+		return sqllit.String(v), nil
 	}
 	return "", sqlErr(fmt.Sprintf("the %s literal %v", e.T, e.Value))
 }
