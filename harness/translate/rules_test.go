@@ -261,7 +261,7 @@ func TestRules(t *testing.T) {
 			"from pyspark.sql.functions import udf\n\n@udf(\"bigint\")\ndef f(x: float) -> int:\n    if x is None:\n        return None\n    return int(x)\n",
 			"CASE WHEN (`x` IS NULL) THEN CAST(NULL AS BIGINT) ELSE CASE WHEN isnan(`x`) THEN raise_error('udfx: the original throws ValueError (NaN to int)') WHEN `x` = CAST('Infinity' AS DOUBLE) OR `x` = CAST('-Infinity' AS DOUBLE) THEN raise_error('udfx: the original throws OverflowError (infinity to int)') WHEN `x` >= 9.223372036854775807E18D OR `x` < -9.223372036854775808E18D THEN CAST(NULL AS BIGINT) ELSE CAST(`x` AS BIGINT) END END", ""},
 		{"python int() names the return type", ".py",
-			"from pyspark.sql.functions import udf\n\n@udf(\"int\")\ndef f(x: float) -> int:\n    if x is None:\n        return None\n    return int(x)\n",
+			"from pyspark.sql.functions import udf\n\n@udf(\"smallint\")\ndef f(x: float) -> int:\n    if x is None:\n        return None\n    return int(x)\n",
 			"", "int"},
 		{"python unbounded int arithmetic, exact in DECIMAL", ".py",
 			"from pyspark.sql.functions import udf\n\n@udf(\"bigint\")\ndef f(n: int) -> int:\n    return n * 2\n",
