@@ -11,6 +11,7 @@ import (
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/udfx/udfx/harness/translate/ir"
+	"github.com/udfx/udfx/harness/udf"
 )
 
 // Real PySpark UDFs format epoch times with
@@ -433,4 +434,133 @@ func strptimePattern(f string) (pattern, fields, why string) {
 		return "", "", "only a format with a day, a month and one year (%d, %m, %Y or %y) is translated (CPython fills what is missing with 1900-01-01)"
 	}
 	return b.String(), fields, ""
+}
+
+// pyDateShift translates n, d + timedelta(days=k), timedelta(days=k) + d
+// or d - timedelta(days=k) of a datetime.date d and an int k (also
+// timedelta(k)); ok is false where neither operand is a timedelta call
+// (the caller goes on).
+func (t *tr) pyDateShift(n *sitter.Node, op string, e env) (b *binding, ok bool) {
+	if op != "+" && op != "-" {
+		return nil, false
+	}
+	l, r := n.ChildByFieldName("left"), n.ChildByFieldName("right")
+	date, delta := l, r
+	if !t.isTimedeltaCall(r) {
+		if op != "+" || !t.isTimedeltaCall(l) {
+			return nil, false
+		}
+		date, delta = r, l
+	}
+	// CPython evaluates the left operand first; both are values without
+	// effects here, and any error either raises is the rewrite's too.
+	days := t.pyTimedeltaDays(delta, e)
+	if days == nil {
+		return nil, true
+	}
+	d := t.pyValue(date, e)
+	if d == nil {
+		return nil, true
+	}
+	if !isDate(d) {
+		t.decline(n, "`"+op+"` of a timedelta and "+typeName(d), "only a datetime.date plus or minus a timedelta of days is translated")
+		return nil, true
+	}
+	sign := int64(1)
+	if op == "-" {
+		sign = -1
+	}
+	return lit(&ir.Call{Fn: ir.PyDateAddDays, Args: []ir.Expr{d, days, &ir.Lit{T: tLong, Value: sign}}, T: udf.Prim(udf.Date)}), true
+}
+
+// isTimedeltaCall: n calls datetime's timedelta, as timedelta(...) under
+// `from datetime import timedelta` or datetime.timedelta(...) under
+// `import datetime`, and the file binds the name nowhere else.
+func (t *tr) isTimedeltaCall(n *sitter.Node) bool {
+	for n.Kind() == "parenthesized_expression" && n.NamedChildCount() == 1 {
+		n = n.NamedChild(0)
+	}
+	return n.Kind() == "call" && t.isDatetimeName(n.ChildByFieldName("function"), "timedelta")
+}
+
+// isDatetimeName: fn names the class of module datetime, imported by
+// name (`from datetime import date, timedelta`) or reached through the
+// module (`import datetime`), and the file binds that name nowhere else.
+func (t *tr) isDatetimeName(fn *sitter.Node, class string) bool {
+	name := t.text(fn)
+	local := class
+	if name == "datetime."+class {
+		local = "datetime"
+	} else if name != class {
+		return false
+	}
+	defs, others := t.nameDefs(local)
+	if len(defs) > 0 {
+		return false
+	}
+	// Every statement that names local must be an import that binds it
+	// to datetime's (the module, or its class), or one of module
+	// datetime that leaves it alone.
+	bound := false
+	for _, st := range others {
+		switch st.Kind() {
+		case "import_statement":
+			if local != "datetime" || t.text(st) != "import datetime" {
+				return false
+			}
+			bound = true
+		case "import_from_statement":
+			if t.text(st.ChildByFieldName("module_name")) != "datetime" {
+				return false
+			}
+			imports := false
+			for _, c := range namedNonComment(st) {
+				if c.Kind() == "aliased_import" {
+					return false
+				}
+				if c.Kind() == "dotted_name" && c.StartByte() != st.ChildByFieldName("module_name").StartByte() && t.text(c) == local {
+					imports = true
+				}
+			}
+			if imports && local == "datetime" {
+				// from datetime import datetime: the name is the class.
+				return false
+			}
+			bound = bound || imports
+		default:
+			return false
+		}
+	}
+	return bound
+}
+
+// pyTimedeltaDays is the int k of timedelta(days=k) or timedelta(k), the
+// call n; nil with a decline for any other argument.
+func (t *tr) pyTimedeltaDays(n *sitter.Node, e env) ir.Expr {
+	for n.Kind() == "parenthesized_expression" && n.NamedChildCount() == 1 {
+		n = n.NamedChild(0)
+	}
+	args := namedNonComment(n.ChildByFieldName("arguments"))
+	var k *sitter.Node
+	if len(args) == 1 {
+		switch a := args[0]; {
+		case a.Kind() == "keyword_argument" && t.text(a.ChildByFieldName("name")) == "days":
+			k = a.ChildByFieldName("value")
+		case a.Kind() != "keyword_argument" && a.Kind() != "list_splat" && a.Kind() != "dictionary_splat":
+			k = a
+		}
+	}
+	if k == nil {
+		t.decline(n, "timedelta"+t.text(n.ChildByFieldName("arguments")), "only timedelta(days=k) and timedelta(k) of an int are translated")
+		return nil
+	}
+	v := t.pyValue(k, e)
+	if v == nil {
+		return nil
+	}
+	if !ir.IsIntegral(v.Type()) {
+		t.decline(k, "timedelta of "+typeName(v)+" days", "only an int of days is translated: a fraction becomes seconds, rounded to microseconds")
+		return nil
+	}
+	return widen(v, tLong)
 }

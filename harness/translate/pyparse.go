@@ -284,7 +284,7 @@ func containsRaise(e ir.Expr) bool {
 		switch e.Fn {
 		case ir.PyCharAt, ir.ElementAt, ir.PyIntOfFloat, ir.PyIntOrElse, ir.PyRoundOfFloat, ir.PyFloorOfFloat, ir.PyCeilOfFloat,
 			ir.PyDateYear, ir.PyDateMonth, ir.PyDateDay, ir.PyWeekday, ir.PyIsoWeekday, ir.PyIsoFormat, ir.PyDaysBetween,
-			ir.PyUTCStrftime, ir.PyDateStrftime:
+			ir.PyUTCStrftime, ir.PyDateStrftime, ir.PyDateAddDays:
 			return true
 		}
 	}

@@ -446,6 +446,9 @@ func (t *tr) pyFloats(n *sitter.Node, l, r ir.Expr, exact bool) (ir.Expr, ir.Exp
 
 func (t *tr) pyBinary(n *sitter.Node, e env) *binding {
 	op := t.text(n.ChildByFieldName("operator"))
+	if b, ok := t.pyDateShift(n, op, e); ok {
+		return b
+	}
 	switch op {
 	case "%", "//":
 		return t.pyFloored(n, op, e)

@@ -856,6 +856,24 @@ func dateCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err er
 		fmt.Fprintf(b, "element_at(transform(array(%s), udfx_ts -> CASE WHEN udfx_ts < -62135596800L OR udfx_ts > 253402300799L "+
 			"THEN raise_error('udfx: the original throws ValueError (a time outside years 1 to 9999)') ELSE concat(%s) END), 1)", args[0], strings.Join(parts, ", "))
 		return true, nil
+	case ir.PyDateAddDays:
+		sign, ok := e.Args[2].(*ir.Lit)
+		if !ok || sign.Value != int64(1) && sign.Value != int64(-1) {
+			return true, sqlErr("a date shift whose sign is not a literal 1 or -1")
+		}
+		// The day numbers of 0001-01-01 and 9999-12-31 since the epoch.
+		const first, last = -719162, 2932896
+		k := args[1]
+		shift := k
+		if sign.Value == int64(-1) {
+			shift = "(-" + k + ")"
+		}
+		fmt.Fprintf(b, "CASE WHEN %[1]s < DATE '0001-01-01' OR %[1]s > DATE '9999-12-31' THEN raise_error('udfx: the original throws ValueError (a date outside the range of datetime.date)') "+
+			"WHEN %[2]s > 999999999L OR %[2]s < -999999999L THEN raise_error('udfx: the original throws OverflowError (a timedelta of more than 999999999 days)') "+
+			"WHEN CAST(datediff(%[1]s, DATE '1970-01-01') AS BIGINT) + %[3]s < %[4]dL OR CAST(datediff(%[1]s, DATE '1970-01-01') AS BIGINT) + %[3]s > %[5]dL "+
+			"THEN raise_error('udfx: the original throws OverflowError (a date outside years 1 to 9999)') ELSE date_add(%[1]s, CAST(%[3]s AS INT)) END",
+			args[0], k, shift, first, last)
+		return true, nil
 	case ir.PyDateStrftime:
 		l, ok := e.Args[1].(*ir.Lit)
 		format, _ := l.Value.(string)

@@ -269,11 +269,17 @@ const (
 	// %Y unpadded below 1000 as glibc prints it. A time outside years 1
 	// to 9999 raises ValueError.
 	PyUTCStrftime Func = "py-utc-strftime"
+	PyDaysBetween Func = "py-days-between"
 	// PyDateStrftime is CPython's d.strftime(Args[1]) of a datetime.date
 	// Args[0]: the date at midnight, formatted as PyUTCStrftime formats a
 	// time. A date outside 0001-01-01..9999-12-31 raises ValueError.
 	PyDateStrftime Func = "py-date-strftime"
-	PyDaysBetween  Func = "py-days-between"
+	// PyDateAddDays is CPython's d + timedelta(days=k) of a datetime.date
+	// Args[0] and an int k (Args[1], BIGINT) times Args[2] (1, or -1 for
+	// d - timedelta(days=k)): OverflowError where |k| passes timedelta's
+	// 999999999 days or the date leaves years 1 to 9999, and ValueError,
+	// as for the other date functions, where Args[0] is outside them.
+	PyDateAddDays Func = "py-date-add-days"
 	// PyFloatOrElse is CPython's float(s) on a str that is not None,
 	// and Args[1] where float() raises ValueError: the str.isspace
 	// characters (Args[2]) stripped, the Unicode decimal digits Args[3]
