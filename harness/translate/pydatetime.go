@@ -6,7 +6,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
@@ -563,4 +565,27 @@ func (t *tr) pyTimedeltaDays(n *sitter.Node, e env) ir.Expr {
 		return nil
 	}
 	return widen(v, tLong)
+}
+
+// pyDateLiteral translates n, datetime.date(y, m, d) of int literals, to
+// a DATE literal; a date CPython would refuse (ValueError) is declined.
+func (t *tr) pyDateLiteral(n *sitter.Node, argNodes []*sitter.Node) *binding {
+	var ymd []int
+	for _, a := range argNodes {
+		v, err := strconv.Atoi(strings.ReplaceAll(t.text(a), "_", ""))
+		if a.Kind() != "integer" || err != nil {
+			break
+		}
+		ymd = append(ymd, v)
+	}
+	if len(ymd) != 3 || len(argNodes) != 3 {
+		t.decline(n, "date"+t.text(n.ChildByFieldName("arguments")), "only datetime.date(year, month, day) of three int literals is translated")
+		return nil
+	}
+	day := time.Date(ymd[0], time.Month(ymd[1]), ymd[2], 0, 0, 0, 0, time.UTC)
+	if ymd[0] < 1 || ymd[0] > 9999 || day.Year() != ymd[0] || int(day.Month()) != ymd[1] || day.Day() != ymd[2] {
+		t.decline(n, "date"+t.text(n.ChildByFieldName("arguments")), "no such date: CPython raises ValueError")
+		return nil
+	}
+	return lit(&ir.Lit{T: udf.Prim(udf.Date), Value: day.Format("2006-01-02")})
 }

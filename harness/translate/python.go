@@ -578,6 +578,9 @@ func (t *tr) pyCall(n *sitter.Node, e env) *binding {
 			return nil
 		}
 	}
+	if t.isDatetimeName(n.ChildByFieldName("function"), "date") {
+		return t.pyDateLiteral(n, argNodes)
+	}
 	switch fn {
 	case "re.sub":
 		return t.pyReSub(n, argNodes, e)

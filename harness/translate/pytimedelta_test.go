@@ -4,8 +4,8 @@ import (
 	"testing"
 )
 
-// TestPyDateShiftMatchesCPython proves d + timedelta(days=k) and
-// d - timedelta(k) against CPython through PySpark: on the embedded engine
+// TestPyDateShiftMatchesCPython proves d + timedelta(days=k),
+// d - timedelta(k) and date(y, m, d) literals against CPython through PySpark: on the embedded engine
 // with every error CPython raises (k past timedelta's 999999999 days, a
 // result outside years 1 to 9999), and on real Spark where the
 // original returns.
@@ -28,6 +28,10 @@ func TestPyDateShiftMatchesCPython(t *testing.T) {
 		head + "def shifted(d: datetime.date, k: int) -> datetime.date:\n" + none + "    return d + timedelta(days=k)\n",
 		head + "def back(d: datetime.date, k: int) -> datetime.date:\n" + none + "    return d - datetime.timedelta(k)\n",
 		head + "def ahead(d: datetime.date, k: int) -> datetime.date:\n" + none + "    return timedelta(days=k) + d\n",
+		// SAS stores dates as days since 1960-01-01.
+		head + "def sas_date(d: datetime.date, k: int) -> datetime.date:\n    if k is None:\n        return None\n    return datetime.date(1960, 1, 1) + timedelta(days=k)\n",
+		"import datetime\nfrom datetime import date\n\nfrom pyspark.sql.functions import udf\n\n\n@udf(\"int\")\n" +
+			"def epoch_day(d: datetime.date, k: int) -> int:\n    if d is None:\n        return None\n    return (d - date(1970, 1, 1)).days\n",
 	}
 	proveOn(t, raising, samples, false)
 	// Spark runs only originals that return on every row.

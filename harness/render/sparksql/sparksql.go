@@ -10,6 +10,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/udfx/udfx/harness/casemap"
 	"github.com/udfx/udfx/harness/jdkcase"
@@ -157,6 +158,13 @@ func litSQL(e *ir.Lit) (string, error) {
 		}
 		return s + "D", nil
 	case string:
+		if e.T != nil && e.T.Kind == udf.Date {
+			// A date literal holds YYYY-MM-DD (datetime.date(y, m, d)).
+			if _, err := time.Parse("2006-01-02", v); err != nil {
+				return "", sqlErr(fmt.Sprintf("the date literal %q", v))
+			}
+			return "DATE " + sqllit.String(v), nil
+		}
 		return sqllit.String(v), nil
 	}
 	return "", sqlErr(fmt.Sprintf("the %s literal %v", e.T, e.Value))
