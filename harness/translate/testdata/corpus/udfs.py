@@ -598,3 +598,11 @@ def us_day_iso(s: str) -> str:
         return datetime.datetime.strptime(s, "%m%d%Y").strftime("%Y-%m-%d")
     except (ValueError, TypeError):
         return None
+
+
+# The day's name and date as a report prints them ("Mon 01 Jan 2024").
+@udf("string")
+def day_label(d: datetime.date) -> str:
+    if d is None:
+        return None
+    return d.strftime("%a %d %b %Y")
