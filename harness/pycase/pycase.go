@@ -181,7 +181,14 @@ func (lc *lowerChar) at(s string) string {
 // as x.lower() would, final sigma included, and every other one mapped
 // to its titlecase.
 func TitleSQL(x string) (string, error) {
-	return wordsSQL(x, func(s string) string {
+	// In ASCII the cased code points are the letters, their titlecase is
+	// upper and no Σ occurs: each run of letters is upper-cased at its
+	// start and lower-cased after it, and the runs between them, which
+	// neither function changes, stay.
+	ascii := func(s string) string {
+		return "array_join(transform(regexp_extract_all(" + s + ", '[A-Za-z]+|[^A-Za-z]+', 0), udfx_w -> concat(upper(substring(udfx_w, 1, 1)), lower(substring(udfx_w, 2)))), '')"
+	}
+	return wordsSQL(x, ascii, func(s string) string {
 		return "udfx_i > 0 AND substring(" + s + ", udfx_i, 1) RLIKE '" + casemap.ClassOf(casemap.Runes(casedRuns)) + "'"
 	})
 }
@@ -190,14 +197,19 @@ func TitleSQL(x string) (string, error) {
 // string x: the first code point mapped to its titlecase and the others
 // lower-cased as x.lower() would.
 func CapitalizeSQL(x string) (string, error) {
-	return wordsSQL(x, func(string) string { return "udfx_i > 0" })
+	ascii := func(s string) string {
+		return "concat(upper(substring(" + s + ", 1, 1)), lower(substring(" + s + ", 2)))"
+	}
+	return wordsSQL(x, ascii, func(string) string { return "udfx_i > 0" })
 }
 
 // wordsSQL maps each code point of x to CPython's lower case where
 // lowered (an SQL condition over s, udfx_c and udfx_i) holds, and to its
 // titlecase elsewhere. The titlecase is Spark's upper except on the
-// code points of titleDiffs, which carry CPython's.
-func wordsSQL(x string, lowered func(s string) string) (string, error) {
+// code points of titleDiffs, which carry CPython's. A string of ASCII
+// alone takes the cheaper form ascii gives, which computes the same
+// there without a lambda per code point.
+func wordsSQL(x string, ascii, lowered func(s string) string) (string, error) {
 	lc, err := newLowerChar()
 	if err != nil {
 		return "", err
@@ -215,8 +227,8 @@ func wordsSQL(x string, lowered func(s string) string) (string, error) {
 			casemap.ClassOf(odd), strings.Join(values, ", "), strings.Join(keys, ", "))
 	}
 	return casemap.Bind(x, func(s string) string {
-		return fmt.Sprintf("array_join(transform(regexp_extract_all(%s, '(?s).', 0), (udfx_c, udfx_i) -> CASE WHEN %s THEN %s ELSE %s END), '')",
-			s, lowered(s), lc.at(s), title)
+		return fmt.Sprintf("CASE WHEN %[1]s RLIKE '[^\\\\x{0}-\\\\x{7F}]' THEN array_join(transform(regexp_extract_all(%[1]s, '(?s).', 0), (udfx_c, udfx_i) -> CASE WHEN %[2]s THEN %[3]s ELSE %[4]s END), '') ELSE %[5]s END",
+			s, lowered(s), lc.at(s), title, ascii(s))
 	}), nil
 }
 
