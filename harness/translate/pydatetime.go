@@ -217,11 +217,43 @@ func (t *tr) strftimeLocale(n *sitter.Node, dir string) bool {
 			return false
 		}
 	}
+	// A call the text does not spell reaches setlocale through these.
+	if dyn := t.pyDynamicAccess(); dyn != "" {
+		t.decline(n, "strftime "+dir+" in a file that calls "+dyn, "udfx cannot tell what "+dyn+" reaches, and locale.setlocale may be one"+why)
+		return false
+	}
 	if where := t.setlocaleIn(); where != "" {
 		t.decline(n, "strftime "+dir, where+why)
 		return false
 	}
 	return true
+}
+
+// pyDynamicNames are the builtins that reach a module or a function by a
+// name computed at run time.
+var pyDynamicNames = map[string]bool{
+	"__import__": true, "__builtins__": true, "compile": true, "eval": true, "exec": true, "getattr": true, "globals": true, "vars": true,
+}
+
+// pyDynamicAccess is the first of pyDynamicNames the file names, "" when
+// it names none.
+func (t *tr) pyDynamicAccess() string {
+	found := ""
+	var walk func(n *sitter.Node)
+	walk = func(n *sitter.Node) {
+		if found != "" {
+			return
+		}
+		if n.Kind() == "identifier" && pyDynamicNames[t.text(n)] {
+			found = t.text(n)
+			return
+		}
+		for i := uint(0); i < n.NamedChildCount(); i++ {
+			walk(n.NamedChild(i))
+		}
+	}
+	walk(t.root)
+	return found
 }
 
 // pyImportedModules are the modules every import statement of the file

@@ -106,6 +106,9 @@ func TestStrftimeNamesDeclinedWhereTheLocaleMayBeSet(t *testing.T) {
 			"strftime %p in a file that imports babel", "udfx does not know that babel"},
 		{"another file of the repository calls setlocale", "import datetime\nfrom pyspark.sql.functions import udf\n",
 			"import locale\nlocale.setlocale(locale.LC_ALL, '')\n", "%B", "strftime %B", "jobs/setup.py names setlocale"},
+		{"a name the text does not spell", "import datetime\nimport calendar\nfrom pyspark.sql.functions import udf\n\n" +
+			"getattr(calendar, '_loc' + 'ale').__dict__['set' + 'locale'](6, '')\n", "", "%A",
+			"strftime %A in a file that calls getattr", "udfx cannot tell what getattr reaches"},
 		{"numbers need no locale", "import datetime\nimport locale\nfrom pyspark.sql.functions import udf\n",
 			"import locale\nlocale.setlocale(locale.LC_ALL, '')\n", "%Y%m%d", "", ""},
 	}
