@@ -115,34 +115,11 @@ func (t *tr) pyEpochSeconds(n *sitter.Node, e env) ir.Expr {
 }
 
 // isDatetimeMethod: fn is datetime.method with `from datetime import
-// datetime`, or datetime.datetime.method with `import datetime`, and the
-// file binds the name datetime nowhere else.
+// datetime`, or datetime.datetime.method with `import datetime`
+// (isDatetimeName of the class datetime).
 func (t *tr) isDatetimeMethod(fn *sitter.Node, method string) bool {
-	var want string
-	switch t.text(fn) {
-	case "datetime." + method:
-		want = "from datetime import datetime"
-	case "datetime.datetime." + method:
-		want = "import datetime"
-	default:
-		return false
-	}
-	imported, other := false, false
-	for _, st := range namedNonComment(t.root) {
-		switch st.Kind() {
-		case "import_statement", "import_from_statement":
-			if t.text(st) == want {
-				imported = true
-			}
-		}
-	}
-	defs, others := t.nameDefs("datetime")
-	for _, o := range others {
-		if o.Kind() != "import_statement" && o.Kind() != "import_from_statement" || t.text(o) != want {
-			other = true
-		}
-	}
-	return imported && !other && len(defs) == 0
+	return fn.Kind() == "attribute" && t.text(fn.ChildByFieldName("attribute")) == method &&
+		t.isDatetimeName(fn.ChildByFieldName("object"), "datetime")
 }
 
 // strftimeOK: the format holds only the directives fn renders
@@ -522,29 +499,32 @@ func (t *tr) isTimedeltaCall(n *sitter.Node) bool {
 // module (`import datetime`), and the file binds that name nowhere else.
 func (t *tr) isDatetimeName(fn *sitter.Node, class string) bool {
 	name := t.text(fn)
-	local := class
-	if name == "datetime."+class {
-		local = "datetime"
-	} else if name != class {
+	viaModule := name == "datetime."+class
+	if !viaModule && name != class {
 		return false
+	}
+	local := class
+	if viaModule {
+		local = "datetime"
 	}
 	defs, others := t.nameDefs(local)
 	if len(defs) > 0 {
 		return false
 	}
-	// Every statement that names local must be an import that binds it
-	// to datetime's (the module, or its class), or one of module
+	// Every statement that names local must be the import that binds it
+	// (the module, or the class by name), or an import from module
 	// datetime that leaves it alone.
 	bound := false
 	for _, st := range others {
 		switch st.Kind() {
 		case "import_statement":
-			if local != "datetime" || t.text(st) != "import datetime" {
+			if !viaModule || t.text(st) != "import datetime" {
 				return false
 			}
 			bound = true
 		case "import_from_statement":
-			if t.text(st.ChildByFieldName("module_name")) != "datetime" {
+			module := st.ChildByFieldName("module_name")
+			if t.text(module) != "datetime" {
 				return false
 			}
 			imports := false
@@ -552,11 +532,11 @@ func (t *tr) isDatetimeName(fn *sitter.Node, class string) bool {
 				if c.Kind() == "aliased_import" {
 					return false
 				}
-				if c.Kind() == "dotted_name" && c.StartByte() != st.ChildByFieldName("module_name").StartByte() && t.text(c) == local {
+				if c.Kind() == "dotted_name" && c.StartByte() != module.StartByte() && t.text(c) == local {
 					imports = true
 				}
 			}
-			if imports && local == "datetime" {
+			if imports && viaModule {
 				// from datetime import datetime: the name is the class.
 				return false
 			}

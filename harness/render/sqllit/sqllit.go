@@ -11,7 +11,8 @@ import (
 // String is v as a Spark SQL string literal: the quote and the backslash
 // escaped, and the characters of the Basic Multilingual Plane that do not
 // print (controls, spaces other than ' ', format characters) as Spark's
-// \uXXXX escape, so that the SQL stays one readable line in any file.
+// four-digit \u escape (a tab is \u0009), so that the SQL stays one
+// readable line in any file.
 // Spark has no escape for the other planes; those are written as they are.
 func String(v string) string {
 	var sb strings.Builder
