@@ -402,7 +402,10 @@ def load_module(path, source=None):
 def python_udf(o):
     from pyspark.sql.functions import pandas_udf, udf
     from pyspark.sql.types import _parse_datatype_string
-    from pyspark.util import PythonEvalType
+    try:
+        from pyspark.util import PythonEvalType
+    except ImportError:  # pyspark 3.5 keeps it in pyspark.rdd
+        from pyspark.rdd import PythonEvalType
 
     mod, jf = load_module(o["file"], o.get("source"))
     name = o["name"]
@@ -762,6 +765,21 @@ def check_rewrite(df, sql, allow):
         check_analyzed(probe, inputs)
 
 
+def to_arrow(df):
+    """df's rows as an Arrow table. DataFrame.toArrow is pyspark 4's; 3.5
+    has only the private _collect_as_arrow, which gives no batch for no
+    rows, so the schema comes from df's."""
+    if hasattr(df, "toArrow"):
+        return df.toArrow()
+    import pyarrow as pa
+    from pyspark.sql.pandas.types import to_arrow_schema
+
+    batches = df._collect_as_arrow()
+    if batches:
+        return pa.Table.from_batches(batches)
+    return to_arrow_schema(df.schema).empty_table()
+
+
 def run_side(make, out):
     import pyarrow as pa
 
@@ -775,7 +793,7 @@ def run_side(make, out):
         # before any job runs.
         return {"error": describe(e), "plan": "", "seconds": time.perf_counter() - t0}
     try:
-        tbl = df.toArrow()
+        tbl = to_arrow(df)
     except Exception as e:
         return {"error": describe(e), "plan": plan_of(df), "native_report": native_report(df), "seconds": time.perf_counter() - t0}
     secs = time.perf_counter() - t0
@@ -884,7 +902,7 @@ def sql(req):
     import pyarrow as pa
 
     df = SPARK.sql(req["sql"])
-    tbl = df.toArrow()
+    tbl = to_arrow(df)
     with pa.OSFile(req["out"], "wb") as f:
         with pa.ipc.new_file(f, tbl.schema) as w:
             w.write_table(tbl)
