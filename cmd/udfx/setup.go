@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -18,6 +19,7 @@ import (
 type setupOptions struct {
 	check  bool
 	jars   bool
+	spark  []string
 	format string
 }
 
@@ -33,6 +35,11 @@ see --sandbox) and creates udfx's own Python environment with
 the pinned pyspark, pandas and pyarrow under the user's cache folder, unless
 UDFX_PYTHON names an interpreter or a .venv sits above the current folder.
 
+udfx proves rewrites for Spark ` + pyenv.SparkMinors() + `, each on that version's
+own pyspark; the default (` + pyenv.DefaultSpark() + `) lives in the environment above, and
+each other version in an environment of its own that the first proof for it
+creates, or --spark VERSION now.
+
 It also shows whether the cuDF and RAPIDS jars are in the local Maven
 repository (~/.m2/repository, or UDFX_MAVEN_REPO): udfx rewrite compiles
 the columnar and CUDA targets' RapidsUDF classes against them and leaves
@@ -47,6 +54,7 @@ Exit codes: 0 ready, 2 bad usage, 3 a prerequisite is missing or the
 environment could not be created.`,
 		Example: `  udfx setup
   udfx setup --jars
+  udfx setup --spark 3.5
   udfx setup --check --format json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -55,6 +63,7 @@ environment could not be created.`,
 	}
 	cmd.Flags().BoolVar(&opts.check, "check", false, "only check; create nothing")
 	cmd.Flags().BoolVar(&opts.jars, "jars", false, "also fetch the cuDF and RAPIDS jars with Maven (about 1.7 GB, once) so that rewrite compiles the RapidsUDF classes")
+	cmd.Flags().StringSliceVar(&opts.spark, "spark", nil, "also create the environment of this Spark `VERSION` (major.minor; "+pyenv.SparkMinors()+"), which proofs for projects on it run in")
 	cmd.Flags().StringVarP(&opts.format, "format", "f", "table", "output format: table or json")
 	return cmd
 }
@@ -63,8 +72,13 @@ func runSetup(ctx context.Context, e *env, opts *setupOptions) error {
 	if opts.format != "table" && opts.format != "json" {
 		return usageErrorf("unknown --format %q: want table or json", opts.format)
 	}
-	if opts.check && opts.jars {
-		return usageErrorf("--check creates nothing and --jars fetches the jars: give one of them")
+	if opts.check && (opts.jars || len(opts.spark) > 0) {
+		return usageErrorf("--check creates nothing, and --jars and --spark do: give one of them")
+	}
+	for _, v := range opts.spark {
+		if _, ok := pyenv.EnvFor(v); !ok {
+			return usageErrorf("--spark %q: udfx proves for Spark %s", v, pyenv.SparkMinors())
+		}
 	}
 	checks := setup.Checks(ctx, setup.Host(e.getenv))
 	python, from := "", ""
@@ -83,6 +97,10 @@ func runSetup(ctx context.Context, e *env, opts *setupOptions) error {
 	} else if python, setupErr = e.ensurePython(ctx, e.WorkDir); setupErr == nil {
 		from = "udfx's environment"
 	}
+	sparkEnvs, sparkErr := setupSparkEnvs(ctx, e, opts.spark, setupErr == nil)
+	if setupErr == nil {
+		setupErr = sparkErr
+	}
 	jars, jarErr := setupJars(ctx, e, opts.jars)
 	if setupErr == nil {
 		setupErr = jarErr
@@ -92,9 +110,10 @@ func runSetup(ctx context.Context, e *env, opts *setupOptions) error {
 			Checks     []setup.Check `json:"checks"`
 			Python     string        `json:"python,omitempty"`
 			PythonFrom string        `json:"python_from,omitempty"`
+			SparkEnvs  []setupSpark  `json:"spark_environments"`
 			Jars       []setupJar    `json:"jars"`
 			Ready      bool          `json:"ready"`
-		}{checks, python, from, jars, setupErr == nil && isFile(python)}
+		}{checks, python, from, sparkEnvs, jars, setupErr == nil && isFile(python)}
 		enc := json.NewEncoder(e.Stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(out); err != nil {
@@ -123,6 +142,13 @@ func runSetup(ctx context.Context, e *env, opts *setupOptions) error {
 				state = "not created yet"
 			}
 			fmt.Fprintf(tw, "Python environment\t%s\t%s\n", state, python+" ("+from+")")
+		}
+		for _, se := range sparkEnvs {
+			state, found := "ok", se.Python
+			if !se.Ready {
+				state, found = "optional, not created", "udfx setup --spark "+se.Version+" creates it (pyspark "+se.PySpark+")"
+			}
+			fmt.Fprintf(tw, "Spark %s environment\t%s\t%s\n", se.Version, state, found)
 		}
 		for _, j := range jars {
 			state, found := "ok", j.Path
@@ -163,6 +189,41 @@ func (e *env) ensurePython(ctx context.Context, dir string) (string, error) {
 func isFile(p string) bool {
 	st, err := os.Stat(p)
 	return p != "" && err == nil && !st.IsDir()
+}
+
+// setupSpark is the environment of a Spark version other than the
+// default.
+type setupSpark struct {
+	Version string `json:"version"`
+	PySpark string `json:"pyspark"`
+	Python  string `json:"python,omitempty"`
+	Ready   bool   `json:"ready"`
+}
+
+// setupSparkEnvs says which environments of the Spark versions other
+// than the default exist, creating those of create when can (the
+// prerequisites are there).
+func setupSparkEnvs(ctx context.Context, e *env, create []string, can bool) ([]setupSpark, error) {
+	var out []setupSpark
+	var firstErr error
+	for _, se := range pyenv.SparkEnvs() {
+		if se.Minor == pyenv.DefaultSpark() {
+			continue
+		}
+		python, ready := se.Ready()
+		if !ready && can && slices.Contains(create, se.Minor) {
+			p, err := se.Ensure(ctx, e.progress().Func())
+			if err != nil && firstErr == nil {
+				firstErr = fmt.Errorf("the Spark %s environment: %w", se.Minor, err)
+			}
+			python, ready = p, err == nil
+		}
+		if !ready {
+			python = ""
+		}
+		out = append(out, setupSpark{Version: se.Minor, PySpark: se.Version, Python: python, Ready: ready})
+	}
+	return out, firstErr
 }
 
 // setupJar is one jar of the local Maven repository that udfx rewrite

@@ -3,14 +3,17 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/udfx/udfx/harness/mavenjar"
+	"github.com/udfx/udfx/harness/pyenv"
 )
 
 func TestSetupCheckFindsTheRepositoryEnvironment(t *testing.T) {
@@ -48,6 +51,40 @@ func TestSetupUsage(t *testing.T) {
 	_, stderr, code := runCLI(t, repoRoot(t), "setup", "--format", "sarif")
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, `unknown --format "sarif"`)
+	_, stderr, code = runCLI(t, repoRoot(t), "setup", "--spark", "3.4")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, `--spark "3.4": udfx proves for Spark `+pyenv.SparkMinors())
+	_, stderr, code = runCLI(t, repoRoot(t), "setup", "--check", "--spark", "3.5")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "--check creates nothing")
+}
+
+// udfx setup --spark 3.5 creates that version's environment, with its
+// own pyspark, beside the default one, and says where it is.
+func TestSetupCreatesTheEnvironmentOfASparkVersion(t *testing.T) {
+	env35, ok := pyenv.EnvFor("3.5")
+	require.True(t, ok)
+	stdout, stderr, code := runCLI(t, repoRoot(t), "setup", "--spark", "3.5", "--format", "json")
+	require.Equal(t, exitOK, code, stderr)
+	var out struct {
+		Python    string `json:"python"`
+		SparkEnvs []struct {
+			Version string `json:"version"`
+			PySpark string `json:"pyspark"`
+			Python  string `json:"python"`
+			Ready   bool   `json:"ready"`
+		} `json:"spark_environments"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(stdout), &out), stdout)
+	require.Len(t, out.SparkEnvs, 1)
+	se := out.SparkEnvs[0]
+	assert.Equal(t, "3.5", se.Version)
+	assert.Equal(t, env35.Version, se.PySpark)
+	require.True(t, se.Ready)
+	assert.NotEqual(t, out.Python, se.Python)
+	got, err := exec.Command(se.Python, "-c", "import pyspark; print(pyspark.__version__)").Output()
+	require.NoError(t, err)
+	assert.Equal(t, env35.Version, strings.TrimSpace(string(got)))
 }
 
 // TestSetupShowsAndFetchesTheJars: setup names each RapidsUDF jar of the

@@ -12,9 +12,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/sha256"
 	_ "embed"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"os/exec"
@@ -105,8 +103,7 @@ func ManagedDir() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("no cache folder for udfx's Python environment (%w); set UDFX_PYTHON to a Python with pyspark instead", err)
 	}
-	sum := sha256.Sum256(Requirements)
-	return filepath.Join(cache, "udfx", "python-"+hex.EncodeToString(sum[:6])), nil
+	return managedDirIn(cache, Requirements), nil
 }
 
 // ManagedPython is the managed environment's interpreter, whether or not
@@ -320,11 +317,4 @@ func CheckBasePython(ctx context.Context, base string) (string, error) {
 // SparkVersion is the pyspark version Requirements pins ("4.1.1"): the
 // Spark udfx proves for when it runs the embedded engine or its own
 // environment's Spark.
-func SparkVersion() string {
-	for _, line := range strings.Split(string(Requirements), "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "pyspark=="); ok {
-			return v
-		}
-	}
-	return ""
-}
+func SparkVersion() string { return pysparkPin(Requirements) }
