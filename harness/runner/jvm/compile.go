@@ -242,7 +242,7 @@ func CompileSource(ctx context.Context, t *Tools, limits runner.Limits, file, ca
 		return "", fmt.Errorf("%s is neither a Scala nor a Java file", file)
 	}
 	if t.SparkJars == "" || t.Javac == "" || scala && len(t.ScalaJars) == 0 {
-		return "", &runner.EnvError{What: "JDK", Msg: "compiling " + file + " needs a JDK, Spark's jars and, for Scala, a Scala " + ScalaBinary + " compiler: " + strings.Join(t.Notes, "; ")}
+		return "", &runner.EnvError{What: "JDK", Msg: "compiling " + file + " needs a JDK, Spark's jars and, for Scala, a Scala " + t.scalaBinary() + " compiler: " + strings.Join(t.Notes, "; ")}
 	}
 	if cacheDir == "" {
 		d, err := defaultCacheDir()

@@ -113,7 +113,7 @@ func New(ctx context.Context, u *udf.UDF, opts Options) (*Runner, error) {
 	}
 	scala := u.Language == udf.Scala
 	if scala && len(t.ScalaJars) == 0 {
-		return nil, &runner.EnvError{What: "Scala compiler", Msg: "no Scala " + ScalaBinary + " compiler: " + strings.Join(t.Notes, "; ")}
+		return nil, &runner.EnvError{What: "Scala compiler", Msg: "no Scala " + t.scalaBinary() + " compiler: " + strings.Join(t.Notes, "; ")}
 	}
 	cpHash, err := classpathHash(&t)
 	if err != nil {
@@ -158,7 +158,7 @@ func CompileOriginal(ctx context.Context, t *Tools, limits runner.Limits, u *udf
 		env = os.Getenv
 	}
 	if t.SparkJars == "" || t.Javac == "" || u.Language == udf.Scala && len(t.ScalaJars) == 0 {
-		return "", nil, &runner.EnvError{What: "JDK", Msg: "compiling " + u.File + " needs a JDK, Spark's jars and, for Scala, a Scala " + ScalaBinary + " compiler: " + strings.Join(t.Notes, "; ")}
+		return "", nil, &runner.EnvError{What: "JDK", Msg: "compiling " + u.File + " needs a JDK, Spark's jars and, for Scala, a Scala " + t.scalaBinary() + " compiler: " + strings.Join(t.Notes, "; ")}
 	}
 	sb, err := limits.Contain()
 	if err != nil {

@@ -27,7 +27,13 @@ const MinJDK = 17
 
 // ScalaBinary is the Scala version Spark 4's jars are built for; the
 // user's Scala source must be compiled by a 2.13 scalac to link with them.
+// Spark 3.5's jars are Scala 2.12's (ScalaBinary35), and Tools.ScalaBinary
+// is that of the jars found.
 const ScalaBinary = "2.13"
+
+// ScalaBinary35 is the Scala version of Spark 3.5's jars, the one older
+// Spark udfx proves for (pyspark 3.5 brings its 2.12 compiler).
+const ScalaBinary35 = "2.12"
 
 // CompilerJVMFlags are the JVM options scalac runs with. A compile is a
 // short run in which the optimizing JIT (C2) costs more than it saves:
@@ -70,8 +76,11 @@ type Tools struct {
 	JDKVendor  string
 
 	// ScalaJars are scala-compiler, scala-library and scala-reflect, in
-	// that order; empty when no Scala 2.13 compiler was found.
-	ScalaJars    []string
+	// that order, of ScalaBinary; empty when no such compiler was found.
+	ScalaJars []string
+	// ScalaBinary is the Scala version SparkJars are built for, which
+	// the compiler must be: ScalaBinary, or ScalaBinary35 for Spark 3.5.
+	ScalaBinary  string
 	ScalaVersion string
 	// ScalaFrom says where the compiler came from (SCALA_HOME, scalac on
 	// PATH, SPARK_HOME, pyspark, the udfx cache).
@@ -207,32 +216,32 @@ func JavaMajor(v string) int {
 
 var sparkCoreRE = regexp.MustCompile(`^spark-core_(\d+\.\d+)-(.+)\.jar$`)
 
-// sparkVersion checks that dir holds Spark's jars for Scala 2.13 and
-// returns Spark's version.
-func sparkVersion(dir string) (string, error) {
+// sparkVersion checks that dir holds Spark's jars for Scala 2.13 (or
+// Spark 3.5's for 2.12) and returns Spark's version and that Scala's.
+func sparkVersion(dir string) (version, scala string, err error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	for _, e := range ents {
 		if m := sparkCoreRE.FindStringSubmatch(e.Name()); m != nil {
-			if m[1] != ScalaBinary {
-				return "", fmt.Errorf("%s holds Spark for Scala %s; udfx needs Spark built for Scala %s (Spark 4)", dir, m[1], ScalaBinary)
+			if m[1] != ScalaBinary && !(m[1] == ScalaBinary35 && strings.HasPrefix(m[2], "3.5.")) {
+				return "", "", fmt.Errorf("%s holds Spark %s for Scala %s; udfx needs Spark 4 built for Scala %s, or Spark 3.5 for Scala %s", dir, m[2], m[1], ScalaBinary, ScalaBinary35)
 			}
-			return m[2], nil
+			return m[2], m[1], nil
 		}
 	}
-	return "", fmt.Errorf("%s has no spark-core jar", dir)
+	return "", "", fmt.Errorf("%s has no spark-core jar", dir)
 }
 
 func (t *Tools) findSpark(ctx context.Context, env func(string) string, startDir string) {
 	try := func(dir, from string) bool {
-		v, err := sparkVersion(dir)
+		v, scala, err := sparkVersion(dir)
 		if err != nil {
 			t.Notes = append(t.Notes, fmt.Sprintf("Spark jars from %s: %v", from, err))
 			return false
 		}
-		t.SparkJars, t.SparkVersion, t.SparkFrom = dir, v, from
+		t.SparkJars, t.SparkVersion, t.SparkFrom, t.ScalaBinary = dir, v, from, scala
 		return true
 	}
 	if sh := env("SPARK_HOME"); sh != "" && try(filepath.Join(sh, "jars"), "SPARK_HOME") {
@@ -315,10 +324,10 @@ func (t *Tools) findScala(env func(string) string, cacheDir string) {
 		places = append(places, place{t.SparkJars, t.SparkFrom})
 	}
 	if cacheDir != "" {
-		places = append(places, place{scalaCacheDir(cacheDir), "the udfx cache"})
+		places = append(places, place{scalaCacheDir(cacheDir, t.scalaBinary()), "the udfx cache"})
 	}
 	for _, p := range places {
-		jars, version, err := scalaJars(p.dir)
+		jars, version, err := scalaJars(p.dir, t.scalaBinary())
 		if err != nil {
 			t.Notes = append(t.Notes, fmt.Sprintf("Scala compiler from %s: %v", p.from, err))
 			continue
@@ -326,14 +335,25 @@ func (t *Tools) findScala(env func(string) string, cacheDir string) {
 		t.ScalaJars, t.ScalaVersion, t.ScalaFrom = jars, version, p.from
 		return
 	}
-	t.Notes = append(t.Notes, "no Scala "+ScalaBinary+" compiler: run udfx setup (pyspark 4 brings one), set SCALA_HOME, or put scalac on PATH")
+	t.Notes = append(t.Notes, "no Scala "+t.scalaBinary()+" compiler: run udfx setup (pyspark brings one), set SCALA_HOME, or put scalac on PATH")
 }
 
-func scalaCacheDir(cacheDir string) string { return filepath.Join(cacheDir, "scala-"+ScalaBinary) }
+// scalaBinary is the Scala version the compiler must be: that of the
+// Spark jars found, else Spark 4's.
+func (t *Tools) scalaBinary() string {
+	if t.ScalaBinary != "" {
+		return t.ScalaBinary
+	}
+	return ScalaBinary
+}
+
+func scalaCacheDir(cacheDir, binary string) string {
+	return filepath.Join(cacheDir, "scala-"+binary)
+}
 
 // scalaJars finds scala-compiler, scala-library and scala-reflect in dir
-// and checks the compiler is a 2.13.
-func scalaJars(dir string) ([]string, string, error) {
+// and checks the compiler is of Scala binary (2.13).
+func scalaJars(dir, binary string) ([]string, string, error) {
 	var jars []string
 	for _, name := range []string{"scala-compiler", "scala-library", "scala-reflect"} {
 		matches, _ := filepath.Glob(filepath.Join(dir, name+"*.jar"))
@@ -355,8 +375,8 @@ func scalaJars(dir string) ([]string, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	if !strings.HasPrefix(v, ScalaBinary+".") {
-		return nil, "", fmt.Errorf("%s is Scala %s; Spark 4 needs Scala %s", jars[0], v, ScalaBinary)
+	if !strings.HasPrefix(v, binary+".") {
+		return nil, "", fmt.Errorf("%s is Scala %s; the Spark found needs Scala %s", jars[0], v, binary)
 	}
 	return jars, v, nil
 }
