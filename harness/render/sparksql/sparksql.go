@@ -23,6 +23,10 @@ import (
 var sqlOps = map[ir.Op]string{
 	ir.DoubleAdd: "+", ir.DoubleSub: "-", ir.DoubleMul: "*", ir.DoubleDivNonZero: "/", ir.PyFloatDiv: "/",
 	ir.DoubleRemNonZero: "%", ir.JavaIntRem: "%", ir.DoubleDivGuarded: "/", ir.DoubleRemGuarded: "%", ir.And: "AND", ir.Or: "OR",
+	// Only ir.ForANSIOff makes these, for a Spark with ANSI off, whose
+	// integral operators wrap as the JVM's do.
+	ir.ANSIOffIntAdd: "+", ir.ANSIOffIntSub: "-", ir.ANSIOffIntMul: "*",
+	ir.ANSIOffLongAdd: "+", ir.ANSIOffLongSub: "-", ir.ANSIOffLongMul: "*",
 }
 
 const minLong = "CAST(-9223372036854775808 AS BIGINT)"
@@ -274,6 +278,8 @@ func binarySQL(b *strings.Builder, e *ir.Binary) error {
 		return pair(sqlOps[e.Op])
 	case ir.JavaIntAdd, ir.JavaIntSub, ir.JavaIntMul, ir.JavaIntDiv:
 		return wrapSQL(b, e)
+	case ir.ANSIOffIntAdd, ir.ANSIOffIntSub, ir.ANSIOffIntMul, ir.ANSIOffLongAdd, ir.ANSIOffLongSub, ir.ANSIOffLongMul:
+		return pair(sqlOps[e.Op])
 	case ir.Eq, ir.Ne, ir.Lt, ir.Le, ir.Gt, ir.Ge:
 		return cmpSQL(b, e)
 	}
@@ -428,7 +434,7 @@ func cmpSQL(b *strings.Builder, e *ir.Binary) error {
 
 func castSQL(b *strings.Builder, e *ir.Cast) error {
 	switch e.Kind {
-	case ir.Widen, ir.IntToString:
+	case ir.Widen, ir.IntToString, ir.ANSIOffLongToInt:
 		b.WriteString("CAST(")
 		if err := sqlOf(b, e.X); err != nil {
 			return err

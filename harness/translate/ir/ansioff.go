@@ -1,0 +1,89 @@
+package ir
+
+// Spark's own integral + - * with spark.sql.ansi.enabled=false: INT and
+// BIGINT arithmetic that wraps as two's complement, as the JVM's does.
+// With ANSI on the same operators raise ARITHMETIC_OVERFLOW, so only
+// ForANSIOff produces these ops, for a proof on a Spark that runs with
+// ANSI off (Spark 3.5's default); their meaning is that of the Java ops
+// they replace.
+const (
+	ANSIOffIntAdd  Op = "int+ansi-off"
+	ANSIOffIntSub  Op = "int-ansi-off"
+	ANSIOffIntMul  Op = "int*ansi-off"
+	ANSIOffLongAdd Op = "long+ansi-off"
+	ANSIOffLongSub Op = "long-ansi-off"
+	ANSIOffLongMul Op = "long*ansi-off"
+)
+
+// ANSIOffLongToInt is LongToInt by Spark's CAST(x AS INT) with ANSI off,
+// which keeps the low 32 bits as Java's (int) does; with ANSI on the cast
+// raises CAST_OVERFLOW.
+const ANSIOffLongToInt CastKind = "long-to-int-ansi-off"
+
+var ansiOffOps = map[Op]Op{
+	JavaIntAdd: ANSIOffIntAdd, JavaIntSub: ANSIOffIntSub, JavaIntMul: ANSIOffIntMul,
+	JavaLongAdd: ANSIOffLongAdd, JavaLongSub: ANSIOffLongSub, JavaLongMul: ANSIOffLongMul,
+}
+
+// ForANSIOff is e for a Spark with ANSI off: the JVM's wrapping + - * on
+// int and long, and the keeping of a long's low 32 bits, become Spark's
+// plain operators and CAST, which compute the same there. ok is false
+// when e has none of them (e is returned as it is).
+func ForANSIOff(e Expr) (Expr, bool) {
+	switch x := e.(type) {
+	case *Binary:
+		l, lok := ForANSIOff(x.L)
+		r, rok := ForANSIOff(x.R)
+		op, swap := ansiOffOps[x.Op]
+		if !swap {
+			op = x.Op
+		}
+		if !lok && !rok && !swap {
+			return e, false
+		}
+		return &Binary{Op: op, L: l, R: r, T: x.T}, true
+	case *Cast:
+		in, ok := ForANSIOff(x.X)
+		kind := x.Kind
+		if kind == LongToInt {
+			kind, ok = ANSIOffLongToInt, true
+		}
+		if !ok {
+			return e, false
+		}
+		return &Cast{Kind: kind, X: in, To: x.To}, true
+	case *Unary:
+		in, ok := ForANSIOff(x.X)
+		if !ok {
+			return e, false
+		}
+		return &Unary{Op: x.Op, X: in, T: x.T}, true
+	case *IsNull:
+		in, ok := ForANSIOff(x.X)
+		if !ok {
+			return e, false
+		}
+		return &IsNull{X: in}, true
+	case *If:
+		c, cok := ForANSIOff(x.Cond)
+		t, tok := ForANSIOff(x.Then)
+		f, fok := ForANSIOff(x.Else)
+		if !cok && !tok && !fok {
+			return e, false
+		}
+		return &If{Cond: c, Then: t, Else: f}, true
+	case *Call:
+		args := make([]Expr, len(x.Args))
+		changed := false
+		for i, a := range x.Args {
+			var ok bool
+			args[i], ok = ForANSIOff(a)
+			changed = changed || ok
+		}
+		if !changed {
+			return e, false
+		}
+		return &Call{Fn: x.Fn, Args: args, T: x.T}, true
+	}
+	return e, false
+}
