@@ -97,7 +97,7 @@ func newRewriteCmd(e *env) *cobra.Command {
 the built-in, offline translator; openai drives a model, see docs/agent.md):
 scaffold (the spec, the inputs, the original run twice to prove it
 deterministic), convert (candidates accepted only when the differential test
-passes, bit-exact with ANSI on), benchmark (original vs rewrite on the same
+passes, bit-exact in the target Spark's ANSI mode), benchmark (original vs rewrite on the same
 inputs) and optimize (with --optimize the built-in agent also proposes the
 translation's equivalent forms, each proved, raced against the best in one
 run and kept only when faster). It writes the workspace <repo>/.udfx/<udf>/ (spec.json,
@@ -298,16 +298,24 @@ func rewriteUDF(ctx context.Context, e *env, opts *rewriteOptions, target string
 	if err != nil {
 		return err
 	}
+	sparkFor, sparkDecline, err := sparkTarget(opts.sparkVersion, root, u, &opts.spark)
+	if err != nil {
+		return err
+	}
 	var session *spark.Session
-	if opts.spark.onSpark() {
-		if session, err = startSpark(ctx, e, &opts.spark, u, true, filepath.Join(filepath.Dir(ws), "spark")); err != nil {
+	if opts.spark.onSpark() && sparkDecline == "" {
+		so := opts.spark
+		var ansi bool
+		if so.python, ansi, err = sparkPythonFor(ctx, e, &so, sparkFor); err != nil {
+			return err
+		}
+		if session, err = startSpark(ctx, e, &so, u, ansi, filepath.Join(filepath.Dir(ws), "spark")); err != nil {
 			return err
 		}
 		defer session.Close()
-	}
-	sparkFor, sparkDecline, err := sparkTarget(opts.sparkVersion, root, u, session)
-	if err != nil {
-		return err
+		if sparkDecline = sessionProblem(session, sparkFor); sparkDecline != "" {
+			sparkFor = nil
+		}
 	}
 	out, err := rewrite.Run(ctx, rewrite.Options{
 		SparkTarget: sparkFor, SparkDecline: sparkDecline,
@@ -423,7 +431,7 @@ func printRewrite(e *env, out *rewrite.Outcome) error {
 	if f := out.Best.Candidate.File; f != "" {
 		fmt.Fprintf(w, "  result         verified: %s %s (%d rows, %s, each row against CPython)\n", out.Best.Candidate.Target, f, out.Record.Rows, out.Record.Policy)
 	} else {
-		fmt.Fprintf(w, "  result         verified: %s (%d rows, bit-exact, ANSI on)\n", out.Best.Candidate.SQL, out.Record.Rows)
+		fmt.Fprintf(w, "  result         verified: %s (%d rows, bit-exact, %s)\n", out.Best.Candidate.SQL, out.Record.Rows, rewrite.ANSIName(out.Record.Engine.ANSI))
 	}
 	switch eng := out.Record.Engine; eng.Name {
 	case engineSpark:

@@ -57,9 +57,9 @@ func (e *env) sparkUncontained() {
 
 // sparkStarter is verify's StartSpark under --sandbox: records proved on
 // Spark re-run there, uncontained, which on refuses and auto says once.
-func (e *env) sparkStarter(mode sandbox.Mode, start func(context.Context, *udf.UDF, string) (*spark.Session, error)) func(context.Context, *udf.UDF, string) (*spark.Session, error) {
+func (e *env) sparkStarter(mode sandbox.Mode, start func(context.Context, *udf.UDF, string, string) (*spark.Session, error)) func(context.Context, *udf.UDF, string, string) (*spark.Session, error) {
 	var once sync.Once
-	return func(ctx context.Context, u *udf.UDF, engine string) (*spark.Session, error) {
+	return func(ctx context.Context, u *udf.UDF, engine, version string) (*spark.Session, error) {
 		switch mode {
 		case sandbox.On:
 			return nil, fmt.Errorf("--sandbox on: the record was proved on Spark, and Spark's own workers run the original, which udfx cannot contain; verify it with --sandbox auto or off, or prove it again with --engine embedded")
@@ -68,6 +68,6 @@ func (e *env) sparkStarter(mode sandbox.Mode, start func(context.Context, *udf.U
 				fmt.Fprintln(e.Stderr, "udfx: no sandbox for the records proved on Spark: Spark's workers run their originals with your permissions; pass --sandbox off to silence this")
 			})
 		}
-		return start(ctx, u, engine)
+		return start(ctx, u, engine, version)
 	}
 }

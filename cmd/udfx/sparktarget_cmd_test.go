@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -13,16 +14,24 @@ import (
 	"github.com/udfx/udfx/internal/sparkversion"
 )
 
-// udfx proves for the Spark it runs. A UDF whose project declares another
-// is declined before anything runs; one whose project declares that
-// Spark is proved and the record says where the version came from; and
-// the gate fails the record when the declaration later changes.
-func TestRewriteProvesForTheDeclaredSparkOnly(t *testing.T) {
+// udfx proves for the Spark versions it has an environment of, each on
+// real Spark of that version in that version's ANSI mode. A UDF whose
+// project declares 3.5 is proved on Spark 3.5 with ANSI off and the
+// record says so; the gate re-runs it there, and fails it once the
+// project declares another version. A Scala Int sum, which wraps, is
+// Spark's own + on 3.5 with ANSI off and a wrap in BIGINT on the default
+// Spark with ANSI on, where the plain + raises. The embedded engine,
+// which follows the default Spark, declines 3.5 with what to do instead.
+func TestRewriteProvesForTheDeclaredSpark(t *testing.T) {
 	gate := sparkversion.Minor(pyenv.SparkVersion())
+	env35, ok := pyenv.EnvFor("3.5")
+	require.True(t, ok)
 	dir := t.TempDir()
 	src, err := os.ReadFile(filepath.Join(repoRoot(t), "examples", "python-celsius", "celsius.py"))
 	require.NoError(t, err)
 	writeFile(t, filepath.Join(dir, "etl", "celsius.py"), string(src))
+	writeFile(t, filepath.Join(dir, "etl", "Totals.scala"), totalsUDF)
+	writeFile(t, filepath.Join(dir, "etl", "qty.py"), qtyUDF)
 	writeFile(t, filepath.Join(dir, "etl", "requirements.txt"), "pyspark==3.5.1\n")
 	git(t, dir, "init", "-q")
 	git(t, dir, "add", ".")
@@ -30,25 +39,95 @@ func TestRewriteProvesForTheDeclaredSparkOnly(t *testing.T) {
 
 	stdout, stderr, code := runCLI(t, dir, "rewrite", "etl/celsius.py")
 	assert.Equal(t, exitFailed, code, stderr)
-	assert.Contains(t, stdout, "the project declares Spark 3.5 (etl/requirements.txt:1: pyspark==3.5.1); udfx proves for Spark "+gate)
-	_, stderr, code = runCLI(t, dir, "rewrite", "etl/celsius.py", "--spark", "3.5")
+	assert.Contains(t, stdout, "the project declares Spark 3.5 (etl/requirements.txt:1: pyspark==3.5.1); udfx's embedded engine follows Spark "+gate+"'s SQL, so a proof for 3.5 runs on real Spark 3.5: add --engine spark")
+	stdout, stderr, code = runCLI(t, dir, "rewrite", "etl/Totals.scala", "--engine", "spark", "--sandbox", "off", "--target", "sql")
+	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Contains(t, stdout, "result         verified: CASE WHEN ((`shipped` IS NULL) OR (`returned` IS NULL)) THEN CAST(NULL AS INT) ELSE (`shipped` + `returned`) END (10000 rows, bit-exact, ANSI off)")
+	assert.Contains(t, stdout, "engine         Apache Spark "+env35.Version+" (")
+	_, stderr, code = runCLI(t, dir, "rewrite", "etl/celsius.py", "--spark", "3.4")
 	assert.Equal(t, exitUsage, code)
-	assert.Contains(t, stderr, "--spark 3.5: udfx proves for the Spark it runs, "+gate+" here")
+	assert.Contains(t, stderr, "--spark 3.4: udfx proves for Spark "+pyenv.SparkMinors())
 	_, stderr, code = runCLI(t, dir, "rewrite", "etl/celsius.py", "--spark", gate)
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, "the project declares Spark 3.5 (etl/requirements.txt:1: pyspark==3.5.1), and udfx verify holds every record to the declaration")
 
+	stdout, stderr, code = runCLI(t, dir, "rewrite", "etl/celsius.py", "--engine", "spark", "--sandbox", "off", "--apply")
+	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Contains(t, stdout, "bit-exact, ANSI off)")
+	assert.Contains(t, stdout, "engine         Apache Spark "+env35.Version+" (")
+	rec, err := evidence.Read(filepath.Join(dir, "udfx-rewrites", "to_fahrenheit", "evidence.json"))
+	require.NoError(t, err)
+	assert.Equal(t, &evidence.SparkTarget{Version: "3.5", From: "etl/requirements.txt:1: pyspark==3.5.1"}, rec.Spark)
+	assert.Equal(t, "spark", rec.Engine.Name)
+	assert.Equal(t, env35.Version, rec.Engine.Version)
+	assert.False(t, rec.Engine.ANSI)
+	// A sum of two ints stored as IntegerType keeps its low 32 bits in 3.5
+	// as in 4.1: with ANSI off that is Spark's own CAST to INT.
+	stdout, stderr, code = runCLI(t, dir, "rewrite", "etl/qty.py:add_qty", "--engine", "spark", "--sandbox", "off")
+	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Regexp(t, `result +verified: .* ELSE CAST\(element_at\(transform\(array\(CAST\(.a. AS DECIMAL\(20,0\)\) \+ CAST\(.b. AS DECIMAL\(20,0\)\)\).*\) AS INT\) END \(\d+ rows, bit-exact, ANSI off\)`, stdout)
+	assert.NotContains(t, stdout, "pmod(")
+	git(t, dir, "add", ".")
+	git(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "rewrite")
+
+	stdout, stderr, code = runCLI(t, dir, "verify", "--sandbox", "off", "--full")
+	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Regexp(t, `to_fahrenheit\s+sql\s+pass\s+\S+\s+hashes match the record; differential test re-run: \d+ of \d+ rows agree \(bit-exact, ANSI off, errors compared;.* on Apache Spark `+regexp.QuoteMeta(env35.Version), stdout)
+
+	writeFile(t, filepath.Join(dir, "etl", "requirements.txt"), "pyspark=="+pyenv.SparkVersion()+"\n")
+	stdout, _, code = runCLI(t, dir, "verify", "--skip-rerun")
+	assert.Equal(t, exitFailed, code, stdout)
+	assert.Regexp(t, `to_fahrenheit\s+sql\s+wrong-engine\s+\S+\s+the rewrite is proved for Spark 3\.5, and the project now declares Spark `+regexp.QuoteMeta(gate)+` \(etl/requirements\.txt:1: pyspark==`, stdout)
+
+	// Upgraded to the default Spark, the embedded engine proves it again
+	// with ANSI on, and the gate fails that record on a downgrade.
+	git(t, dir, "reset", "-q", "--hard", "HEAD~1")
 	writeFile(t, filepath.Join(dir, "etl", "requirements.txt"), "pyspark=="+pyenv.SparkVersion()+"\n")
 	git(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qam", "upgrade")
 	stdout, stderr, code = runCLI(t, dir, "rewrite", "etl/celsius.py", "--apply")
 	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
-	var rec *evidence.Record
+	assert.Contains(t, stdout, "bit-exact, ANSI on)")
 	rec, err = evidence.Read(filepath.Join(dir, "udfx-rewrites", "to_fahrenheit", "evidence.json"))
 	require.NoError(t, err)
 	assert.Equal(t, &evidence.SparkTarget{Version: gate, From: "etl/requirements.txt:1: pyspark==" + pyenv.SparkVersion()}, rec.Spark)
+	stdout, stderr, code = runCLI(t, dir, "rewrite", "etl/Totals.scala", "--target", "sql")
+	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Contains(t, stdout, "ELSE CAST(pmod((CAST(`shipped` AS BIGINT) + CAST(`returned` AS BIGINT)) + 2147483648L, 4294967296L) - 2147483648L AS INT) END (10000 rows, bit-exact, ANSI on)")
+	stdout, _, code = runCLI(t, dir, "test", "etl/Totals.scala", "--sql", "shipped + returned")
+	assert.Equal(t, exitFailed, code, stdout)
+	assert.Contains(t, stdout, "ARITHMETIC_OVERFLOW")
 
 	writeFile(t, filepath.Join(dir, "etl", "requirements.txt"), "pyspark~=3.5.0\n")
 	stdout, _, code = runCLI(t, dir, "verify", "--skip-rerun")
 	assert.Equal(t, exitFailed, code, stdout)
-	assert.Regexp(t, `to_fahrenheit\s+sql\s+wrong-engine\s+\S+\s+the rewrite is proved for Spark `+gate+`, and the project now declares Spark 3\.5 \(etl/requirements\.txt:1: pyspark~=3\.5\.0\)`, stdout)
+	assert.Regexp(t, `to_fahrenheit\s+sql\s+wrong-engine\s+\S+\s+the rewrite is proved for Spark `+regexp.QuoteMeta(gate)+`, and the project now declares Spark 3\.5 \(etl/requirements\.txt:1: pyspark~=3\.5\.0\)`, stdout)
 }
+
+// qtyUDF sums two ints into an IntegerType column, whose Python result
+// beyond 32 bits Spark stores wrapped.
+const qtyUDF = `from pyspark.sql.functions import udf
+from pyspark.sql.types import IntegerType
+
+
+@udf(returnType=IntegerType())
+def add_qty(a: int, b: int) -> int:
+    if a is None or b is None:
+        return None
+    return a + b
+`
+
+// totalsUDF sums two Ints in Scala, which wraps on overflow.
+const totalsUDF = `package shop
+
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.functions.udf
+
+object Totals {
+  def main(args: Array[String]): Unit = {
+    val spark = SparkSession.builder().appName("totals").getOrCreate()
+    val addQty = udf((shipped: Int, returned: Int) => shipped + returned)
+    spark.udf.register("add_qty", addQty)
+    spark.sql("SELECT add_qty(shipped, returned) AS qty FROM orders").show()
+  }
+}
+`

@@ -234,11 +234,22 @@ func runVerify(cmd *cobra.Command, e *env, opts *verifyOptions, path string) err
 		Jobs: opts.jobs, Cache: cache,
 		Python: python, PythonFrom: pythonFrom,
 		Root: e.abs(path), Display: path, SkipRerun: opts.skipRerun, RequireEngine: opts.requireEngine, IncludeTestdata: opts.testdata,
-		StartSpark: e.sparkStarter(sandboxMode, func(ctx context.Context, u *udf.UDF, engine string) (*spark.Session, error) {
-			// A record is re-run on the engine that proved it.
+		StartSpark: e.sparkStarter(sandboxMode, func(ctx context.Context, u *udf.UDF, engine, version string) (*spark.Session, error) {
+			// A record is re-run on the engine and the Spark that proved
+			// it: for a version other than the default, in udfx's
+			// environment of that version unless the gate was given a
+			// Python.
 			so := opts.spark
 			so.engine, so.python = engine, python
-			return startSpark(ctx, e, &so, u, true, filepath.Join(e.abs(path), ".udfx", "spark"))
+			if pythonFrom == gateManagedPython {
+				so.python = ""
+			}
+			py, ansi, err := sparkPythonFor(ctx, e, &so, &evidence.SparkTarget{Version: version})
+			if err != nil {
+				return nil, err
+			}
+			so.python = py
+			return startSpark(ctx, e, &so, u, ansi, filepath.Join(e.abs(path), ".udfx", "spark"))
 		}),
 		Limits:    runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB, Sandbox: sandboxMode},
 		NewRunner: runners.WithPython(python), Progress: progress,
@@ -349,5 +360,10 @@ func gatePython(ctx context.Context, e *env, flag string) (string, string, error
 	if err != nil {
 		return "", "", internalError(fmt.Errorf("udfx needs its Python environment to re-run the originals and could not create it: %w (or pass --python)", err))
 	}
-	return p, "udfx's environment", nil
+	return p, gateManagedPython, nil
 }
+
+// gateManagedPython is gatePython's origin when it chose udfx's own
+// environment, which a record for another Spark version replaces with
+// that version's.
+const gateManagedPython = "udfx's environment"

@@ -60,13 +60,22 @@ func skill(stage string) string {
 	return strings.TrimSpace(s)
 }
 
+// ansiPhrase says which ANSI mode the differential test runs in: the
+// target Spark's default.
+func ansiPhrase(spec *rewrite.Spec) string {
+	if spec != nil && spec.ANSIOff {
+		return "with ANSI off (the project's Spark runs so: integral + - * wrap there as on the JVM, and casts, division by zero and overflow give NULL instead of an error)"
+	}
+	return "with ANSI on"
+}
+
 // systemPrompt is the stage's SKILL.md, how its steps map onto the tools,
 // and the UDF's spec.
 func (a *OpenAI) systemPrompt(stage string, spec *rewrite.Spec) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "You are the %s stage of udfx, which rewrites Apache Spark UDFs into forms accelerated engines run natively. "+
 		"You propose; udfx's differential test decides. A candidate counts only when udfx tests it equal to the real original "+
-		"on every generated row, bit for bit, with ANSI on.\n\n", stage)
+		"on every generated row, bit for bit, %s.\n\n", stage, ansiPhrase(spec))
 	b.WriteString("# The stage's skill\n\n")
 	b.WriteString(skill(stage))
 	b.WriteString("\n\n# Your tools in this conversation\n\n")

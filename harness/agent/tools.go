@@ -288,7 +288,10 @@ func submitCandidate(c *conversation, ctx context.Context, args json.RawMessage)
 func verdict(t *rewrite.Tried) map[string]any {
 	out := map[string]any{"candidate": t.Index, "accepted": t.Accepted}
 	if t.Accepted {
-		out["verdict"] = "accepted: equal to the original on every row, bit-exact, ANSI on"
+		out["verdict"] = "accepted: equal to the original on every row, bit-exact"
+		if t.Report != nil {
+			out["verdict"] = "accepted: equal to the original on every row, bit-exact, " + rewrite.ANSIName(t.Report.ANSI)
+		}
 	} else {
 		out["verdict"] = "rejected: " + t.Reason
 	}

@@ -36,6 +36,10 @@ type Spec struct {
 	UDF     *udf.UDF
 	Source  []byte
 	Targets []string
+	// ANSIOff says the proof runs on a Spark with spark.sql.ansi.enabled
+	// false (Spark 3.5's default), whose integral operators wrap as the
+	// JVM's do: a sql candidate may use them plainly.
+	ANSIOff bool
 	// Check runs the differential test on a candidate over the
 	// scaffold's inputs and records it among the outcome's tried
 	// candidates, as the stages do for every proposed candidate; an agent
@@ -128,10 +132,32 @@ func (Builtin) Convert(_ context.Context, spec *Spec) ([]Candidate, []Decline, e
 			declines = append(declines, Decline{Target: TargetSQL, Construct: d.Construct, Reason: d.Reason, Where: d.Span.String()})
 		}
 		if res.SQL != "" {
-			cands = append(cands, Candidate{Target: TargetSQL, SQL: res.SQL, Origin: "built-in translator", IR: res.IR, PythonUnicode: res.PythonUnicode, JDKCase: res.JDKCase})
+			sql, origin := res.SQL, "built-in translator"
+			if spec.ANSIOff {
+				if s, ok := renderANSIOff(res.IR); ok {
+					sql, origin = s, ANSIOffOrigin
+				}
+			}
+			cands = append(cands, Candidate{Target: TargetSQL, SQL: sql, Origin: origin, IR: res.IR, PythonUnicode: res.PythonUnicode, JDKCase: res.JDKCase})
 		}
 	}
 	return cands, declines, nil
+}
+
+// ANSIOffOrigin names the built-in translator's candidate for a Spark
+// with ANSI off that uses Spark's own wrapping arithmetic.
+const ANSIOffOrigin = "built-in translator, for ANSI off: the JVM's wrapping int and long arithmetic as Spark's own operators, which wrap alike with ANSI off"
+
+// renderANSIOff renders e's form for a Spark with ANSI off
+// (ir.ForANSIOff); ok is false when it has no other form. Candidate.IR
+// stays e: the columnar and CUDA targets render the same meaning.
+func renderANSIOff(e ir.Expr) (string, bool) {
+	off, ok := ir.ForANSIOff(e)
+	if !ok {
+		return "", false
+	}
+	sql, err := sparksql.Render(off)
+	return sql, err == nil
 }
 
 // AlternativeOrigin names a candidate of Builtin.Optimize.
@@ -141,7 +167,7 @@ const AlternativeOrigin = "built-in optimizer: the null guard removed (Spark's o
 // candidate is its only one. With them, the first attempt proposes the
 // equivalent forms of best's expression; the stage proves and times
 // each and keeps the fastest.
-func (b Builtin) Optimize(_ context.Context, _ *Spec, best Candidate, attempt int) ([]Candidate, error) {
+func (b Builtin) Optimize(_ context.Context, spec *Spec, best Candidate, attempt int) ([]Candidate, error) {
 	if !b.Alternatives || attempt > 1 || best.IR == nil || best.Target != TargetSQL {
 		return nil, nil
 	}
@@ -152,6 +178,11 @@ func (b Builtin) Optimize(_ context.Context, _ *Spec, best Candidate, attempt in
 	sql, err := sparksql.Render(e)
 	if err != nil {
 		return nil, nil // no exact SQL form: nothing to propose
+	}
+	if spec != nil && spec.ANSIOff {
+		if s, ok := renderANSIOff(e); ok {
+			sql = s
+		}
 	}
 	return []Candidate{{Target: TargetSQL, SQL: sql, Origin: AlternativeOrigin, IR: e, PythonUnicode: best.PythonUnicode, JDKCase: best.JDKCase}}, nil
 }

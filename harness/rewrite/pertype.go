@@ -49,7 +49,7 @@ func runPerType(ctx context.Context, opts Options) (*Outcome, error) {
 	var declines []Decline
 	// The guard follows CPython's Unicode where any branch does.
 	translate := func(a pertype.Assignment) (pertype.Translation, error) {
-		cands, ds, err := opts.Agent.Convert(ctx, &Spec{UDF: a.UDF, Source: opts.Source, Targets: []string{TargetSQL}})
+		cands, ds, err := opts.Agent.Convert(ctx, &Spec{UDF: a.UDF, Source: opts.Source, Targets: []string{TargetSQL}, ANSIOff: !opts.ansi()})
 		if err != nil {
 			return pertype.Translation{}, err
 		}

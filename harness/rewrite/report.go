@@ -103,9 +103,9 @@ func mdConvert(b *strings.Builder, o *Outcome) {
 	} else {
 		b.WriteString("| # | stage | target | candidate | verdict |\n|---|---|---|---|---|\n")
 		for _, t := range o.Tried {
-			verdict := "passed: equal on every row, bit-exact, ANSI on"
+			verdict := "passed: equal on every row, bit-exact"
 			if t.Report != nil {
-				verdict = fmt.Sprintf("passed: %d of %d rows equal, bit-exact, ANSI on", t.Report.Rows-t.Report.Mismatches, t.Report.Rows)
+				verdict = fmt.Sprintf("passed: %d of %d rows equal, bit-exact, %s", t.Report.Rows-t.Report.Mismatches, t.Report.Rows, ANSIName(t.Report.ANSI))
 				if n := t.Report.NearMissRows; n > 0 {
 					verdict += fmt.Sprintf(" (%d of them near misses of the original's and the candidate's literals)", n)
 				}

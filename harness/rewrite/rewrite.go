@@ -18,6 +18,7 @@ import (
 	"github.com/udfx/udfx/harness/inputs"
 	"github.com/udfx/udfx/harness/pertype"
 	"github.com/udfx/udfx/harness/plan"
+	"github.com/udfx/udfx/harness/pyenv"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/udf"
@@ -311,7 +312,7 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 	// Stage 2: convert.
 	progress("convert: asking the agent")
 	stage := "convert"
-	spec := &Spec{UDF: u, Source: opts.Source, Targets: opts.Targets}
+	spec := &Spec{UDF: u, Source: opts.Source, Targets: opts.Targets, ANSIOff: !opts.ansi()}
 	spec.Check = func(ctx context.Context, c Candidate) (*Tried, error) {
 		t, err := tryCandidate(ctx, opts, sc, out, c, stage)
 		if t == nil {
@@ -394,8 +395,22 @@ func fastest(tried []*Tried) *Tried {
 	return best
 }
 
-// tryCandidate runs the differential test on a candidate: ANSI on,
-// bit-exact, the scaffold's seed and rows.
+// ANSIName is "ANSI on" or "ANSI off", for reports.
+func ANSIName(on bool) string {
+	if on {
+		return "ANSI on"
+	}
+	return "ANSI off"
+}
+
+// ansi is the ANSI mode of the Spark the proof is for: that version's
+// default (on from Spark 4.0, off in 3.5).
+func (opts Options) ansi() bool {
+	return opts.SparkTarget == nil || pyenv.DefaultANSI(opts.SparkTarget.Version)
+}
+
+// tryCandidate runs the differential test on a candidate: the target
+// Spark's ANSI mode, bit-exact, the scaffold's seed and rows.
 func tryCandidate(ctx context.Context, opts Options, sc *scaffolded, out *Outcome, c Candidate, stage string) (*Tried, error) {
 	t := &Tried{Index: len(out.Tried) + 1, Candidate: c, Stage: stage}
 	out.Tried = append(out.Tried, t)
@@ -418,7 +433,7 @@ func tryCandidate(ctx context.Context, opts Options, sc *scaffolded, out *Outcom
 		testProgress = func(s string) { opts.Progress(fmt.Sprintf("%s: candidate %d: %s", stage, t.Index, s)) }
 	}
 	rep, err := difftest.Run(ctx, opts.UDF, difftest.Rewrite{SQL: c.SQL}, difftest.Options{
-		Seed: opts.Seed, Rows: opts.Rows, ANSI: true, Policy: value.Policy{},
+		Seed: opts.Seed, Rows: opts.Rows, ANSI: opts.ansi(), Policy: value.Policy{},
 		Limits: opts.Limits, Workspace: dir, NewRunner: sc.lendRunner(opts.NewRunner), Spark: opts.Spark,
 		Progress: testProgress, NearMisses: true,
 	})
@@ -464,8 +479,8 @@ func tryCandidate(ctx context.Context, opts Options, sc *scaffolded, out *Outcom
 		t.Reason = "refuted: " + rep.Refuted
 	case !rep.Equal:
 		t.Reason = fmt.Sprintf("refuted: differs on %d of %d rows", rep.Mismatches, rep.Rows)
-	case !rep.Policy.Exact() || rep.ApproxMath || !rep.ANSI:
-		t.Reason = "not a bit-exact ANSI test"
+	case !rep.Policy.Exact() || rep.ApproxMath || rep.ANSI != opts.ansi():
+		t.Reason = "not a bit-exact test in the target Spark's ANSI mode"
 	case rep.Rows-rep.NearMissRows != len(sc.rows):
 		return nil, &EvidenceError{Stage: stage, Msg: fmt.Sprintf("the test ran %d rows besides its near misses, the scaffold has %d", rep.Rows-rep.NearMissRows, len(sc.rows))}
 	default:
@@ -800,7 +815,9 @@ type scaffolded struct {
 	spark     *spark.Session
 	workspace string
 	parquet   string
-	eval      *evalInputs
+	// ansi is the target Spark's mode the benchmarks on Spark run in.
+	ansi bool
+	eval *evalInputs
 }
 
 // unicodeMismatch says why a candidate exact for CPython's Unicode need is

@@ -47,7 +47,7 @@ func scaffold(ctx context.Context, opts Options) (*scaffolded, error) {
 	if err := evidence.WriteFileAtomic(filepath.Join(opts.Workspace, "spec.json"), spec, 0o644); err != nil {
 		return nil, fmt.Errorf("scaffold: spec: %w", err)
 	}
-	sc := &scaffolded{specJSON: spec, mem: memory.NewGoAllocator()}
+	sc := &scaffolded{specJSON: spec, mem: memory.NewGoAllocator(), ansi: opts.ansi()}
 	cols := make([]engine.Column, len(u.Params))
 	for i, p := range u.Params {
 		sc.params = append(sc.params, inputs.Param{Name: p.Name, Type: p.Type})
@@ -307,7 +307,7 @@ func benchmarkOnSpark(ctx context.Context, sc *scaffolded, c Candidate, runs int
 		}
 		sc.parquet = path
 	}
-	ansi := true
+	ansi := sc.ansi
 	res, err := sc.spark.Bench(ctx, spark.BenchJob{UDF: sc.u, Rewrite: c.SQL, Input: sc.parquet, Warmup: 1, Runs: runs, ANSI: &ansi})
 	if err != nil {
 		return nil, fmt.Errorf("benchmark on Spark: %w", err)

@@ -79,6 +79,13 @@ func tryVectorized(ctx context.Context, opts Options, sc *scaffolded, out *Outco
 	t := &Tried{Index: len(out.Tried) + 1, Stage: "convert",
 		Candidate: Candidate{Target: target, File: pyPath, Origin: origin}}
 	out.Tried = append(out.Tried, t)
+	if v := opts.SparkTarget; v != nil && v.Version != pyenv.DefaultSpark() {
+		// Its proof runs in the default environment's CPython with numba,
+		// and says nothing of how another pyspark's Arrow conversion
+		// stores what the kernel returns.
+		t.Reason = fmt.Sprintf("the vectorized-python form is proved for Spark %s only; the project runs Spark %s", pyenv.DefaultSpark(), v.Version)
+		return nil
+	}
 	progress("convert: rendering the numba kernel")
 	interp := "python3"
 	if f, ok := pyenv.Find(nil, filepath.Dir(u.Path())); ok {

@@ -150,7 +150,7 @@ func (v *verifier) rerunPipeline(ctx context.Context, c *recordCheck, u *udf.UDF
 	v.progress(fmt.Sprintf("re-running the RDD chain %s and its DataFrame rewrite on Spark", u.Name))
 	v.sparkMu.Lock()
 	defer v.sparkMu.Unlock()
-	session, err := v.sparkFor(ctx, u, "spark")
+	session, err := v.sparkFor(ctx, u, "spark", recordSpark(rec))
 	if err != nil {
 		it.Status, it.Detail = Error, fmt.Sprintf("cannot re-run the test on spark: %v", err)
 		return

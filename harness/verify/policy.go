@@ -7,6 +7,7 @@ import (
 
 	"github.com/udfx/udfx/harness/config"
 	"github.com/udfx/udfx/harness/evidence"
+	"github.com/udfx/udfx/harness/pyenv"
 	"github.com/udfx/udfx/harness/value"
 )
 
@@ -51,7 +52,9 @@ func (v *verifier) policyFor(repo string, rec *evidence.Record) *policy {
 			file = filepath.ToSlash(r)
 		}
 	}
-	p := &policy{ansi: true, configName: config.File}
+	// The record's Spark decides the mode it is held to (sparkProblem
+	// holds that claim to the project's declaration).
+	p := &policy{ansi: pyenv.DefaultANSI(recordSpark(rec)), configName: config.File}
 	if cfg != nil && cfg.Path != "" {
 		p.configName = cfg.Path
 	}

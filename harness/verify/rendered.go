@@ -76,15 +76,25 @@ func renderedFiles(u *udf.UDF, src []byte, recDir, sqlText string) (map[string][
 		return nil, "udfx renders columnar and cuda files only from the built-in translator's expression, and the translator gives none for the original now"
 	}
 	// The proved SQL is the translation or, kept by --optimize, its
-	// alternative without the null guard.
+	// alternative without the null guard; for a Spark with ANSI off,
+	// either in that mode's form (ir.ForANSIOff), which means the same.
 	forms := []ir.Expr{res.IR}
 	if alt, ok := ir.WithoutNullGuard(res.IR); ok {
 		forms = append(forms, alt)
 	}
 	var e ir.Expr
 	for _, f := range forms {
-		if s, err := sparksql.Render(f); err == nil && s == strings.TrimSpace(sqlText) {
-			e = f
+		texts := []ir.Expr{f}
+		if off, ok := ir.ForANSIOff(f); ok {
+			texts = append(texts, off)
+		}
+		for _, form := range texts {
+			if s, err := sparksql.Render(form); err == nil && s == strings.TrimSpace(sqlText) {
+				e = f
+				break
+			}
+		}
+		if e != nil {
 			break
 		}
 	}

@@ -47,6 +47,7 @@ import (
 	"github.com/udfx/udfx/internal/confine"
 	"github.com/udfx/udfx/internal/notebook"
 	"github.com/udfx/udfx/internal/patch"
+	"github.com/udfx/udfx/internal/sparkversion"
 	"github.com/udfx/udfx/internal/typeinfer"
 )
 
@@ -257,9 +258,10 @@ type Options struct {
 	// StartSpark starts the Spark session that records proved on Spark
 	// are re-run in (once per gate run and engine, for the first such
 	// UDF; the session takes the next UDFs' jars itself). engine is the
-	// record's: "spark", or "comet" for Spark with the Comet plugin.
-	// Nil: such records are errors unless SkipRerun.
-	StartSpark func(ctx context.Context, u *udf.UDF, engine string) (*spark.Session, error)
+	// record's: "spark", or "comet" for Spark with the Comet plugin;
+	// version is the Spark (major.minor) the record is a proof for, which
+	// the session must run. Nil: such records are errors unless SkipRerun.
+	StartSpark func(ctx context.Context, u *udf.UDF, engine, version string) (*spark.Session, error)
 	Limits     runner.Limits
 	// NewRunner starts the original's runner (runners.WithPython(Python)
 	// in production).
@@ -539,8 +541,8 @@ type verifier struct {
 	opts     Options
 	progress func(string)
 	// sessions are the Spark sessions re-runs of records proved on
-	// Spark share, by engine (spark, comet), each started on the first
-	// record of its engine.
+	// Spark share, by engine (spark, comet) and Spark version, each
+	// started on the first record of its engine and version.
 	sessions map[string]*spark.Session
 	// sparkMu is held by the re-run that uses a Spark session, and by
 	// whoever starts or stops one.
@@ -587,24 +589,30 @@ func (v *verifier) closeSessions() {
 	}
 }
 
-// sparkFor returns the shared Spark session of engine, starting it for
-// u. The caller holds sparkMu: re-runs take turns on a session.
-func (v *verifier) sparkFor(ctx context.Context, u *udf.UDF, engine string) (*spark.Session, error) {
-	if s := v.sessions[engine]; s != nil {
+// sparkFor returns the shared Spark session of engine and Spark version
+// (major.minor), starting it for u. The caller holds sparkMu: re-runs take
+// turns on a session.
+func (v *verifier) sparkFor(ctx context.Context, u *udf.UDF, engine, version string) (*spark.Session, error) {
+	key := engine + " " + version
+	if s := v.sessions[key]; s != nil {
 		return s, nil
 	}
 	if v.opts.StartSpark == nil {
 		return nil, errors.New("the record was proved on Spark and this gate has no Spark configured")
 	}
-	v.progress("starting Spark for the records proved on " + engine)
-	s, err := v.opts.StartSpark(ctx, u, engine)
+	v.progress(fmt.Sprintf("starting Spark %s for the records proved on %s", version, engine))
+	s, err := v.opts.StartSpark(ctx, u, engine, version)
 	if err != nil {
 		return nil, err
+	}
+	if got := sparkversion.Minor(s.Version()); got != version {
+		s.Close()
+		return nil, fmt.Errorf("the record is a proof for Spark %s, and the gate's Python runs Spark %s: give verify a Python with pyspark %s (--python), or let udfx use its own", version, s.Version(), version)
 	}
 	if v.sessions == nil {
 		v.sessions = map[string]*spark.Session{}
 	}
-	v.sessions[engine] = s
+	v.sessions[key] = s
 	return s, nil
 }
 
@@ -1065,7 +1073,7 @@ func (v *verifier) rerun(ctx context.Context, rec *evidence.Record, u *udf.UDF, 
 		v.sparkMu.Lock()
 		defer v.sparkMu.Unlock()
 		var err error
-		if session, err = v.sparkFor(ctx, u, rec.Engine.Name); err != nil {
+		if session, err = v.sparkFor(ctx, u, rec.Engine.Name, recordSpark(rec)); err != nil {
 			it.Status, it.Detail = Error, fmt.Sprintf("cannot re-run the test on %s: %v", rec.Engine.Name, err)
 			return
 		}
