@@ -40,10 +40,15 @@ func TestRewriteProvesForTheDeclaredSpark(t *testing.T) {
 	stdout, stderr, code := runCLI(t, dir, "rewrite", "etl/celsius.py")
 	assert.Equal(t, exitFailed, code, stderr)
 	assert.Contains(t, stdout, "the project declares Spark 3.5 (etl/requirements.txt:1: pyspark==3.5.1); udfx's embedded engine follows Spark "+gate+"'s SQL, so a proof for 3.5 runs on real Spark 3.5: add --engine spark")
-	stdout, stderr, code = runCLI(t, dir, "rewrite", "etl/Totals.scala", "--engine", "spark", "--sandbox", "off", "--target", "sql")
+	stdout, stderr, code = runCLI(t, dir, "rewrite", "etl/Totals.scala:addQty", "--engine", "spark", "--sandbox", "off", "--target", "sql")
 	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
 	assert.Contains(t, stdout, "result         verified: CASE WHEN ((`shipped` IS NULL) OR (`returned` IS NULL)) THEN CAST(NULL AS INT) ELSE (`shipped` + `returned`) END (10000 rows, bit-exact, ANSI off)")
 	assert.Contains(t, stdout, "engine         Apache Spark "+env35.Version+" (")
+	// Where the original throws (an Int division by zero), only per-row
+	// errors could prove the rewrite, and Spark stops at the first.
+	stdout, stderr, code = runCLI(t, dir, "rewrite", "etl/Totals.scala:perBox", "--engine", "spark", "--sandbox", "off", "--target", "sql")
+	assert.Equal(t, exitFailed, code, stderr)
+	assert.Contains(t, stdout, "sql: the original throws on some generated rows, and only real Spark 3.5 proves for Spark 3.5, where a job stops at its first exception: udfx cannot compare the rows it throws on (spark: the original failed: java.lang.ArithmeticException: / by zero)")
 	_, stderr, code = runCLI(t, dir, "rewrite", "etl/celsius.py", "--spark", "3.4")
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, "--spark 3.4: udfx proves for Spark "+pyenv.SparkMinors())
@@ -90,10 +95,10 @@ func TestRewriteProvesForTheDeclaredSpark(t *testing.T) {
 	rec, err = evidence.Read(filepath.Join(dir, "udfx-rewrites", "to_fahrenheit", "evidence.json"))
 	require.NoError(t, err)
 	assert.Equal(t, &evidence.SparkTarget{Version: gate, From: "etl/requirements.txt:1: pyspark==" + pyenv.SparkVersion()}, rec.Spark)
-	stdout, stderr, code = runCLI(t, dir, "rewrite", "etl/Totals.scala", "--target", "sql")
+	stdout, stderr, code = runCLI(t, dir, "rewrite", "etl/Totals.scala:addQty", "--target", "sql")
 	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
 	assert.Contains(t, stdout, "ELSE CAST(pmod((CAST(`shipped` AS BIGINT) + CAST(`returned` AS BIGINT)) + 2147483648L, 4294967296L) - 2147483648L AS INT) END (10000 rows, bit-exact, ANSI on)")
-	stdout, _, code = runCLI(t, dir, "test", "etl/Totals.scala", "--sql", "shipped + returned")
+	stdout, _, code = runCLI(t, dir, "test", "etl/Totals.scala:addQty", "--sql", "shipped + returned")
 	assert.Equal(t, exitFailed, code, stdout)
 	assert.Contains(t, stdout, "ARITHMETIC_OVERFLOW")
 
@@ -116,7 +121,8 @@ def add_qty(a: int, b: int) -> int:
     return a + b
 `
 
-// totalsUDF sums two Ints in Scala, which wraps on overflow.
+// totalsUDF sums two Ints in Scala, which wraps on overflow, and divides
+// two, which throws on a zero divisor.
 const totalsUDF = `package shop
 
 import org.apache.spark.sql.SparkSession
@@ -127,6 +133,8 @@ object Totals {
     val spark = SparkSession.builder().appName("totals").getOrCreate()
     val addQty = udf((shipped: Int, returned: Int) => shipped + returned)
     spark.udf.register("add_qty", addQty)
+    val perBox = udf((total: Int, boxes: Int) => total / boxes)
+    spark.udf.register("per_box", perBox)
     spark.sql("SELECT add_qty(shipped, returned) AS qty FROM orders").show()
   }
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/inputs"
 	"github.com/udfx/udfx/harness/plan"
+	"github.com/udfx/udfx/harness/pyenv"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/runner/jvm"
 	"github.com/udfx/udfx/harness/spark"
@@ -171,7 +172,7 @@ func sparkRuntime(u *udf.UDF, info spark.Info, call string) string {
 // Comet, what ran natively.
 func (st *sparkTest) jobEvidence(info spark.Info, res *spark.Result) (*evidence.Plans, error) {
 	if e := res.Original.Err; e != nil {
-		return nil, &OriginalError{Err: fmt.Errorf("the original's Spark job failed: %w. Spark stops a job at its first exception without saying on which row, so --engine spark can only test originals that do not throw on the generated inputs; --engine embedded compares exceptions row by row", e)}
+		return nil, &OriginalError{Err: fmt.Errorf("the original's Spark job failed: %w. Spark stops a job at its first exception without saying on which row, so --engine spark can only test originals that do not throw on the generated inputs; --engine embedded compares exceptions row by row (for Spark %s, whose SQL it follows)", e, pyenv.DefaultSpark())}
 	}
 	if e := res.Rewrite.Err; e != nil && !isPlan(res.Rewrite.Plan) {
 		// Spark rejected the expression before running it.

@@ -448,6 +448,13 @@ func tryCandidate(ctx context.Context, opts Options, sc *scaffolded, out *Outcom
 			}
 			return t, nil
 		case errors.As(err, &oe):
+			var je *spark.JobError
+			if v := opts.SparkTarget; v != nil && v.Version != pyenv.DefaultSpark() && errors.As(oe.Err, &je) {
+				// No engine but that Spark proves for it, and Spark
+				// cannot say on which rows the original throws.
+				t.Reason = fmt.Sprintf("the original throws on some generated rows, and only real Spark %s proves for Spark %s, where a job stops at its first exception: udfx cannot compare the rows it throws on (%v)", v.Version, v.Version, je)
+				return t, nil
+			}
 			return nil, &OriginalError{Err: oe.Err}
 		}
 		return nil, fmt.Errorf("%s: candidate %d: %w", stage, t.Index, err)
