@@ -30,7 +30,10 @@ func TestRewriteProvesForTheDeclaredSpark(t *testing.T) {
 	src, err := os.ReadFile(filepath.Join(repoRoot(t), "examples", "python-celsius", "celsius.py"))
 	require.NoError(t, err)
 	writeFile(t, filepath.Join(dir, "etl", "celsius.py"), string(src))
-	writeFile(t, filepath.Join(dir, "etl", "Totals.scala"), totalsUDF)
+	totals, err := os.ReadFile(filepath.Join(repoRoot(t), "examples", "spark35-totals", "Totals.scala"))
+	require.NoError(t, err)
+	writeFile(t, filepath.Join(dir, "etl", "Totals.scala"), string(totals))
+	writeFile(t, filepath.Join(dir, "etl", "Boxes.scala"), boxesUDF)
 	writeFile(t, filepath.Join(dir, "etl", "qty.py"), qtyUDF)
 	writeFile(t, filepath.Join(dir, "etl", "requirements.txt"), "pyspark==3.5.1\n")
 	git(t, dir, "init", "-q")
@@ -40,13 +43,13 @@ func TestRewriteProvesForTheDeclaredSpark(t *testing.T) {
 	stdout, stderr, code := runCLI(t, dir, "rewrite", "etl/celsius.py")
 	assert.Equal(t, exitFailed, code, stderr)
 	assert.Contains(t, stdout, "the project declares Spark 3.5 (etl/requirements.txt:1: pyspark==3.5.1); udfx's embedded engine follows Spark "+gate+"'s SQL, so a proof for 3.5 runs on real Spark 3.5: add --engine spark")
-	stdout, stderr, code = runCLI(t, dir, "rewrite", "etl/Totals.scala:addQty", "--engine", "spark", "--sandbox", "off", "--target", "sql")
+	stdout, stderr, code = runCLI(t, dir, "rewrite", "etl/Totals.scala", "--engine", "spark", "--sandbox", "off", "--target", "sql")
 	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
 	assert.Contains(t, stdout, "result         verified: CASE WHEN ((`shipped` IS NULL) OR (`returned` IS NULL)) THEN CAST(NULL AS INT) ELSE (`shipped` + `returned`) END (10000 rows, bit-exact, ANSI off)")
 	assert.Contains(t, stdout, "engine         Apache Spark "+env35.Version+" (")
 	// Where the original throws (an Int division by zero), only per-row
 	// errors could prove the rewrite, and Spark stops at the first.
-	stdout, stderr, code = runCLI(t, dir, "rewrite", "etl/Totals.scala:perBox", "--engine", "spark", "--sandbox", "off", "--target", "sql")
+	stdout, stderr, code = runCLI(t, dir, "rewrite", "etl/Boxes.scala", "--engine", "spark", "--sandbox", "off", "--target", "sql")
 	assert.Equal(t, exitFailed, code, stderr)
 	assert.Contains(t, stdout, "sql: the original throws on some generated rows, and only real Spark 3.5 proves for Spark 3.5, where a job stops at its first exception: udfx cannot compare the rows it throws on (spark: the original failed: java.lang.ArithmeticException: / by zero)")
 	_, stderr, code = runCLI(t, dir, "rewrite", "etl/celsius.py", "--spark", "3.4")
@@ -95,10 +98,10 @@ func TestRewriteProvesForTheDeclaredSpark(t *testing.T) {
 	rec, err = evidence.Read(filepath.Join(dir, "udfx-rewrites", "to_fahrenheit", "evidence.json"))
 	require.NoError(t, err)
 	assert.Equal(t, &evidence.SparkTarget{Version: gate, From: "etl/requirements.txt:1: pyspark==" + pyenv.SparkVersion()}, rec.Spark)
-	stdout, stderr, code = runCLI(t, dir, "rewrite", "etl/Totals.scala:addQty", "--target", "sql")
+	stdout, stderr, code = runCLI(t, dir, "rewrite", "etl/Totals.scala", "--target", "sql")
 	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
 	assert.Contains(t, stdout, "ELSE CAST(pmod((CAST(`shipped` AS BIGINT) + CAST(`returned` AS BIGINT)) + 2147483648L, 4294967296L) - 2147483648L AS INT) END (10000 rows, bit-exact, ANSI on)")
-	stdout, _, code = runCLI(t, dir, "test", "etl/Totals.scala:addQty", "--sql", "shipped + returned")
+	stdout, _, code = runCLI(t, dir, "test", "etl/Totals.scala", "--sql", "shipped + returned")
 	assert.Equal(t, exitFailed, code, stdout)
 	assert.Contains(t, stdout, "ARITHMETIC_OVERFLOW")
 
@@ -121,21 +124,12 @@ def add_qty(a: int, b: int) -> int:
     return a + b
 `
 
-// totalsUDF sums two Ints in Scala, which wraps on overflow, and divides
-// two, which throws on a zero divisor.
-const totalsUDF = `package shop
+// boxesUDF divides two Ints in Scala, which throws on a zero divisor.
+const boxesUDF = `package shop
 
-import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.functions.udf
 
-object Totals {
-  def main(args: Array[String]): Unit = {
-    val spark = SparkSession.builder().appName("totals").getOrCreate()
-    val addQty = udf((shipped: Int, returned: Int) => shipped + returned)
-    spark.udf.register("add_qty", addQty)
-    val perBox = udf((total: Int, boxes: Int) => total / boxes)
-    spark.udf.register("per_box", perBox)
-    spark.sql("SELECT add_qty(shipped, returned) AS qty FROM orders").show()
-  }
+object Boxes {
+  val perBox = udf((total: Int, boxes: Int) => total / boxes)
 }
 `
