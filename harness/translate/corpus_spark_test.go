@@ -215,13 +215,7 @@ func checkSparkReferenceCovers(t *testing.T, dir string, cases []verifiedCase, s
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, sparkGolden))
 	require.NoError(t, err, "run the full corpus (task corpus, or -update) to create %s", sparkGolden)
-	listed := map[string]string{}
-	for _, l := range strings.Split(string(b), "\n") {
-		f := strings.Fields(l)
-		if len(f) >= 5 && (f[0] == string(udf.Scala) || f[0] == string(udf.Java) || f[0] == string(udf.Python)) {
-			listed[f[0]+" "+f[1]] = f[2]
-		}
-	}
+	listed := referenceVerdicts(b)
 	want := map[string]string{}
 	for _, c := range cases {
 		k := string(c.u.Language) + " " + c.u.Name
@@ -231,4 +225,17 @@ func checkSparkReferenceCovers(t *testing.T, dir string, cases []verifiedCase, s
 		}
 	}
 	assert.Equal(t, want, listed, "%s does not list the verified cases as agreeing with real Spark: run the full corpus (task corpus) and review", sparkGolden)
+}
+
+// referenceVerdicts reads a reference golden file's case lines: the
+// verdict of each case, by "language name".
+func referenceVerdicts(golden []byte) map[string]string {
+	out := map[string]string{}
+	for _, l := range strings.Split(string(golden), "\n") {
+		f := strings.Fields(l)
+		if len(f) >= 5 && (f[0] == string(udf.Scala) || f[0] == string(udf.Java) || f[0] == string(udf.Python)) {
+			out[f[0]+" "+f[1]] = f[2]
+		}
+	}
+	return out
 }
