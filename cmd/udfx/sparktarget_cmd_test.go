@@ -133,3 +133,35 @@ object Boxes {
   val perBox = udf((total: Int, boxes: Int) => total / boxes)
 }
 `
+
+// udfx.yaml states the Spark of a repository whose files pin none, here
+// as a Databricks runtime: the proof runs on its Spark, the record says
+// where the version came from, and the gate holds the record to it.
+func TestUdfxYAMLStatesTheSpark(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join(repoRoot(t), "examples", "python-celsius", "celsius.py"))
+	require.NoError(t, err)
+	writeFile(t, filepath.Join(dir, "jobs", "celsius.py"), string(src))
+	writeFile(t, filepath.Join(dir, "udfx.yaml"), "spark:\n  databricks_runtime: 15.4 LTS\n")
+	git(t, dir, "init", "-q")
+	git(t, dir, "add", ".")
+	git(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "jobs")
+
+	stdout, stderr, code := runCLI(t, dir, "rewrite", "jobs/celsius.py", "--engine", "spark", "--sandbox", "off", "--apply")
+	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Contains(t, stdout, "bit-exact, ANSI off)")
+	rec, err := evidence.Read(filepath.Join(dir, "udfx-rewrites", "to_fahrenheit", "evidence.json"))
+	require.NoError(t, err)
+	assert.Equal(t, &evidence.SparkTarget{Version: "3.5", From: "udfx.yaml:2: spark: databricks_runtime: 15.4 LTS"}, rec.Spark)
+
+	stdout, _, code = runCLI(t, dir, "verify", "--skip-rerun")
+	assert.Equal(t, exitOK, code, stdout)
+	writeFile(t, filepath.Join(dir, "udfx.yaml"), "spark:\n  databricks_runtime: 17.3.x-scala2.13\n")
+	stdout, _, code = runCLI(t, dir, "verify", "--skip-rerun")
+	assert.Equal(t, exitFailed, code, stdout)
+	assert.Contains(t, stdout, "the rewrite is proved for Spark 3.5, and the project now declares Spark 4.0 (udfx.yaml:2: spark: databricks_runtime: 17.3.x-scala2.13)")
+	writeFile(t, filepath.Join(dir, "udfx.yaml"), "spark:\n  databricks_runtime: \"11.3\"\n")
+	_, stderr, code = runCLI(t, dir, "verify", "--skip-rerun")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, `udfx.yaml:2: spark: databricks_runtime "11.3": udfx knows the Spark of the LTS runtimes`)
+}

@@ -16,6 +16,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/udfx/udfx/harness/value"
+	"github.com/udfx/udfx/internal/sparkversion"
 )
 
 // File is the reviewed file, at the repository root, that declares
@@ -61,6 +62,10 @@ type Config struct {
 	// has none).
 	Path        string
 	Relaxations []*Relaxation
+	// Spark, when set, is the Spark the repository's jobs run on, stated
+	// for a repository whose files pin none; package sparkversion reads
+	// it as the root folder's declaration.
+	Spark *sparkversion.SparkSpec
 }
 
 // For returns the entry granting relaxations to the UDF name defined in
@@ -136,7 +141,7 @@ func Parse(display string, b []byte) (*Config, error) {
 	}
 	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
-		return nil, fail(root, "want a mapping with the keys version and relaxations")
+		return nil, fail(root, "want a mapping with the keys version, relaxations and spark")
 	}
 	seen := map[string]int{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
@@ -162,8 +167,14 @@ func Parse(display string, b []byte) (*Config, error) {
 				seen[key] = e.Line
 				cfg.Relaxations = append(cfg.Relaxations, r)
 			}
+		case "spark":
+			spec, serr := sparkversion.ParseSparkSpec(v)
+			if serr != nil {
+				return nil, &Error{File: display, Line: serr.Line, Msg: serr.Msg}
+			}
+			cfg.Spark = spec
 		default:
-			return nil, fail(k, "unknown key %q (want version, relaxations)", k.Value)
+			return nil, fail(k, "unknown key %q (want version, relaxations, spark)", k.Value)
 		}
 	}
 	return cfg, nil

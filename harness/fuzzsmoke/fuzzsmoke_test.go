@@ -66,6 +66,7 @@ var targets = []struct {
 	{pkg: "internal/sparkversion", name: "FuzzPom", execs: 5000},
 	{pkg: "internal/sparkversion", name: "FuzzSbt", execs: 5000},
 	{pkg: "internal/sparkversion", name: "FuzzGradle", execs: 5000},
+	{pkg: "internal/sparkversion", name: "FuzzUdfxYAML", execs: 5000},
 }
 
 func TestFuzzTargetsBriefly(t *testing.T) {

@@ -83,6 +83,10 @@ func parserFor(rel string) parser {
 		return ParseSetupCfg
 	case base == "pom.xml":
 		return ParsePom
+	case base == "udfx.yaml":
+		// udfx's own config states the Spark for a repository whose
+		// files pin none (a cluster image, a Databricks runtime).
+		return ParseUdfxYAML
 	case strings.HasSuffix(base, ".sbt"):
 		return ParseSbt
 	case dir == "project" && strings.HasSuffix(base, ".scala"):
