@@ -76,7 +76,11 @@ func TestSetupCreatesTheEnvironmentOfASparkVersion(t *testing.T) {
 		} `json:"spark_environments"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(stdout), &out), stdout)
-	require.Len(t, out.SparkEnvs, 1)
+	var versions []string
+	for _, e := range out.SparkEnvs {
+		versions = append(versions, e.Version)
+	}
+	assert.Equal(t, []string{"3.5", "4.0", "4.3"}, versions, "every version but the default")
 	se := out.SparkEnvs[0]
 	assert.Equal(t, "3.5", se.Version)
 	assert.Equal(t, env35.Version, se.PySpark)

@@ -165,3 +165,39 @@ func TestUdfxYAMLStatesTheSpark(t *testing.T) {
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, `udfx.yaml:2: spark: databricks_runtime "11.3": udfx knows the Spark of the LTS runtimes`)
 }
+
+// The Spark 4 versions besides the default are proved on real Spark of
+// that version, with ANSI on as Spark 4 defaults: the Scala Int sum keeps
+// the BIGINT fold there, and the gate re-runs the record on that version.
+func TestRewriteProvesOnTheOtherSpark4Versions(t *testing.T) {
+	totals, err := os.ReadFile(filepath.Join(repoRoot(t), "examples", "spark35-totals", "Totals.scala"))
+	require.NoError(t, err)
+	for _, se := range pyenv.SparkEnvs() {
+		if se.Minor == pyenv.DefaultSpark() || !pyenv.DefaultANSI(se.Minor) {
+			continue
+		}
+		t.Run(se.Minor, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, filepath.Join(dir, "Totals.scala"), string(totals))
+			writeFile(t, filepath.Join(dir, "requirements.txt"), "pyspark=="+se.Version+"\n")
+			git(t, dir, "init", "-q")
+			git(t, dir, "add", ".")
+			git(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "totals")
+
+			stdout, stderr, code := runCLI(t, dir, "rewrite", "Totals.scala", "--engine", "spark", "--sandbox", "off", "--target", "sql", "--apply")
+			require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+			assert.Contains(t, stdout, "ELSE CAST(pmod((CAST(`shipped` AS BIGINT) + CAST(`returned` AS BIGINT)) + 2147483648L, 4294967296L) - 2147483648L AS INT) END (10000 rows, bit-exact, ANSI on)")
+			assert.Contains(t, stdout, "engine         Apache Spark "+se.Version+" (")
+			rec, err := evidence.Read(filepath.Join(dir, "udfx-rewrites", "addQty", "evidence.json"))
+			require.NoError(t, err)
+			assert.Equal(t, &evidence.SparkTarget{Version: se.Minor, From: "requirements.txt:1: pyspark==" + se.Version}, rec.Spark)
+			assert.True(t, rec.Engine.ANSI)
+			git(t, dir, "add", ".")
+			git(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "rewrite")
+
+			stdout, stderr, code = runCLI(t, dir, "verify", "--sandbox", "off", "--full")
+			require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+			assert.Regexp(t, `addQty\s+sql\s+pass\s+\S+\s+hashes match the record; differential test re-run: .*\(bit-exact, ANSI on, errors compared;.* on Apache Spark `+regexp.QuoteMeta(se.Version), stdout)
+		})
+	}
+}

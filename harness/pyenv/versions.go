@@ -12,10 +12,16 @@ import (
 	"strings"
 )
 
-// requirementsSpark35 pins the environment of Spark 3.5 proofs.
-//
-//go:embed requirements-spark3.5.txt
-var requirementsSpark35 []byte
+// requirementsSpark35, requirementsSpark40 and requirementsSpark43 pin
+// the environments of proofs for those Spark versions.
+var (
+	//go:embed requirements-spark3.5.txt
+	requirementsSpark35 []byte
+	//go:embed requirements-spark4.0.txt
+	requirementsSpark40 []byte
+	//go:embed requirements-spark4.3.txt
+	requirementsSpark43 []byte
+)
 
 // SparkEnv is a managed environment udfx proves rewrites for one Spark
 // version in: that version's pyspark, and the pandas, pyarrow and numpy
@@ -28,14 +34,17 @@ type SparkEnv struct {
 	Version      string
 }
 
-// SparkEnvs are the Spark versions udfx proves for, oldest first. The
-// newest is the default (Requirements, which also carries the Python
-// runner's and the vectorized targets' pins); the others hold only what
-// their Spark needs.
+// SparkEnvs are the Spark versions udfx proves for, oldest first: 3.5
+// (Amazon EMR 7, Dataproc 2.2, Databricks 14.3 to 16.4 LTS), 4.0
+// (Databricks 17.3 LTS), 4.1, the default (Requirements, which also
+// carries the Python runner's and the vectorized targets' pins), and 4.3,
+// the newest on PyPI. The others hold only what their Spark needs.
 func SparkEnvs() []SparkEnv {
 	return []SparkEnv{
 		sparkEnv(requirementsSpark35),
+		sparkEnv(requirementsSpark40),
 		sparkEnv(Requirements),
+		sparkEnv(requirementsSpark43),
 	}
 }
 

@@ -15,21 +15,21 @@ import (
 func TestSparkEnvsHaveTheirOwnPinsAndFolders(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	envs := SparkEnvs()
-	require.Len(t, envs, 2)
-	assert.Equal(t, "3.5", envs[0].Minor)
-	assert.Regexp(t, `^3\.5\.\d+$`, envs[0].Version)
-	assert.Equal(t, DefaultSpark(), envs[len(envs)-1].Minor)
-	assert.Equal(t, "3.5, "+DefaultSpark(), SparkMinors())
-
+	require.Len(t, envs, 4)
+	assert.Equal(t, "3.5, 4.0, 4.1, 4.3", SparkMinors())
+	assert.Equal(t, "4.1", DefaultSpark())
 	def, err := ManagedDir()
 	require.NoError(t, err)
-	d35, err := envs[0].Dir()
-	require.NoError(t, err)
-	dDef, err := envs[1].Dir()
-	require.NoError(t, err)
-	assert.Equal(t, def, dDef, "the default version's folder is the managed environment")
-	assert.NotEqual(t, def, d35)
-	assert.Equal(t, filepath.Dir(def), filepath.Dir(d35))
+	dirs := map[string]bool{}
+	for _, e := range envs {
+		assert.Regexp(t, `^`+e.Minor+`\.\d+$`, e.Version, "the pyspark pin is of its version")
+		d, err := e.Dir()
+		require.NoError(t, err)
+		assert.Equal(t, filepath.Dir(def), filepath.Dir(d))
+		assert.Equal(t, e.Minor == DefaultSpark(), d == def, "only the default version's folder is the managed environment")
+		assert.False(t, dirs[d], "each version has a folder of its own")
+		dirs[d] = true
+	}
 	assert.False(t, bytes.Contains(envs[0].Requirements, []byte("numba")), "3.5's environment holds only what its Spark needs")
 	_, ready := envs[0].Ready()
 	assert.False(t, ready)
