@@ -112,7 +112,7 @@ func sparkReference(t *testing.T, cases []verifiedCase, strict bool, on sparkOn)
 
 	start = time.Now()
 	outcomes := make([]sparkOutcome, len(cases))
-	agree, disagree, failed, rejected, leftOut := 0, 0, 0, 0, 0
+	agree, disagree, failed, rejected, originals, leftOut := 0, 0, 0, 0, 0, 0
 	for i, c := range cases {
 		cctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 		rep, err := difftest.Run(cctx, c.u, difftest.Rewrite{SQL: c.sql}, difftest.Options{
@@ -121,12 +121,19 @@ func sparkReference(t *testing.T, cases []verifiedCase, strict bool, on sparkOn)
 		cancel()
 		o := &outcomes[i]
 		var ue *difftest.UsageError
+		var oe *difftest.OriginalError
 		switch {
 		case err != nil && on.survey && errors.As(err, &ue):
 			// Spark's analysis refused the rewrite (a function this
 			// version lacks): a finding of the survey.
 			o.verdict, o.detail = "rejected", ue.Error()
 			rejected++
+		case err != nil && on.survey && errors.As(err, &oe):
+			// The original fails in this Spark where udfx's runner,
+			// which stores results as the default Spark does, returns
+			// values: a finding too.
+			o.verdict, o.detail = "original", oe.Error()
+			originals++
 		case err != nil:
 			o.verdict, o.detail = "error", fmt.Sprintf("%v (rewrite %s)", err, c.sql)
 			failed++
@@ -173,6 +180,9 @@ func sparkReference(t *testing.T, cases []verifiedCase, strict bool, on sparkOn)
 	errs := ""
 	if rejected > 0 {
 		errs = fmt.Sprintf(", %d rejected by Spark's analysis", rejected)
+	}
+	if originals > 0 {
+		errs += fmt.Sprintf(", %d whose original fails in this Spark where udfx's runner returns values", originals)
 	}
 	if failed > 0 {
 		errs += fmt.Sprintf(", %d could not be checked", failed)
