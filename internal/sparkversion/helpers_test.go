@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // want is one expected declaration; File is implied by the case.
@@ -65,5 +67,16 @@ func runFileCases(t *testing.T, cases []fileCase) {
 				t.Errorf("got\n  %s\nwant\n  %s", strings.Join(g, "\n  "), strings.Join(w, "\n  "))
 			}
 		})
+	}
+}
+
+// fileWriter writes files under root by slash-separated paths, making
+// their folders.
+func fileWriter(t *testing.T, root string) func(rel, text string) {
+	return func(rel, text string) {
+		t.Helper()
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
 	}
 }

@@ -1,7 +1,6 @@
 package sparkversion
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -11,12 +10,7 @@ import (
 
 func TestNearestIsTheProjectHoldingTheFile(t *testing.T) {
 	root := t.TempDir()
-	write := func(rel, text string) {
-		t.Helper()
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
-	}
+	write := fileWriter(t, root)
 	write("requirements.txt", "pyspark==4.1.1\n")
 	write("legacy/etl/requirements/base.txt", "pyspark==3.5.1\n")
 	write("legacy/etl/jobs/daily.py", "")

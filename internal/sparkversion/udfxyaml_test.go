@@ -1,7 +1,6 @@
 package sparkversion
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -20,12 +19,7 @@ func TestUdfxYAMLDeclaresTheSparkOfItsFolder(t *testing.T) {
 	assert.Empty(t, ParseUdfxYAML("udfx.yaml", []byte("spark: [\n")))
 
 	root := t.TempDir()
-	write := func(rel, text string) {
-		t.Helper()
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
-	}
+	write := fileWriter(t, root)
 	write("udfx.yaml", "spark:\n  version: \"3.5\"\n")
 	write("jobs/daily.py", "")
 	write("legacy/requirements.txt", "pyspark==3.4.1\n")
