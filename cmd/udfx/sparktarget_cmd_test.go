@@ -201,3 +201,27 @@ func TestRewriteProvesOnTheOtherSpark4Versions(t *testing.T) {
 		})
 	}
 }
+
+// The gate re-runs a record proved on the default Spark in its own
+// interpreter, never in a .venv the pull request could have changed.
+func TestVerifyOnSparkIgnoresTheRepositoryVenv(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join(repoRoot(t), "examples", "python-celsius", "celsius.py"))
+	require.NoError(t, err)
+	writeFile(t, filepath.Join(dir, "celsius.py"), string(src))
+	git(t, dir, "init", "-q")
+	git(t, dir, "add", ".")
+	git(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "jobs")
+	stdout, stderr, code := runCLI(t, dir, "rewrite", "celsius.py", "--engine", "spark", "--sandbox", "off", "--apply")
+	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	git(t, dir, "add", ".")
+	git(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "rewrite")
+
+	// A .venv whose python fails: the gate must not start Spark with it.
+	venv := filepath.Join(dir, ".venv", "bin", "python")
+	writeFile(t, venv, "#!/bin/sh\necho 'not this python' >&2\nexit 1\n")
+	require.NoError(t, os.Chmod(venv, 0o755))
+	stdout, stderr, code = runCLI(t, dir, "verify", "--sandbox", "off", "--full")
+	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Regexp(t, `to_fahrenheit\s+sql\s+pass\s+\S+\s+hashes match the record; differential test re-run: .* on Apache Spark `+regexp.QuoteMeta(pyenv.SparkVersion()), stdout)
+}

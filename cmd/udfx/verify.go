@@ -241,7 +241,10 @@ func runVerify(cmd *cobra.Command, e *env, opts *verifyOptions, path string) err
 			// Python.
 			so := opts.spark
 			so.engine, so.python = engine, python
-			if pythonFrom == gateManagedPython {
+			if pythonFrom == gateManagedPython && version != pyenv.DefaultSpark() {
+				// Only then: for the default version the gate's own
+				// interpreter stays, never a .venv the pull request
+				// could have changed.
 				so.python = ""
 			}
 			py, ansi, err := sparkPythonFor(ctx, e, &so, &evidence.SparkTarget{Version: version})
