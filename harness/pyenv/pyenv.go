@@ -59,7 +59,7 @@ func Find(getenv func(string) string, dir string) (Found, bool) {
 	if p, ok := VenvAbove(dir); ok {
 		return Found{Python: p, From: ".venv in " + filepath.Dir(filepath.Dir(filepath.Dir(p)))}, true
 	}
-	if m, err := ManagedDir(); err == nil && ready(m) {
+	if m, err := ManagedDir(); err == nil && ready(m, Requirements) {
 		return Found{Python: filepath.Join(m, "bin", "python"), From: "udfx's environment in " + m}, true
 	}
 	return Found{}, false
@@ -116,9 +116,10 @@ func ManagedPython() (string, error) {
 	return filepath.Join(d, "bin", "python"), nil
 }
 
-func ready(dir string) bool {
+// ready says whether the environment in dir finished installing reqs.
+func ready(dir string, reqs []byte) bool {
 	b, err := os.ReadFile(filepath.Join(dir, readyFile))
-	return err == nil && bytes.Equal(b, Requirements)
+	return err == nil && bytes.Equal(b, reqs)
 }
 
 // Options of Ensure.
@@ -161,10 +162,7 @@ func Ensure(ctx context.Context, opts Options) (string, error) {
 		progress = func(string) {}
 	}
 	python := filepath.Join(opts.Dir, "bin", "python")
-	isReady := func() bool {
-		b, err := os.ReadFile(filepath.Join(opts.Dir, readyFile))
-		return err == nil && bytes.Equal(b, opts.Requirements)
-	}
+	isReady := func() bool { return ready(opts.Dir, opts.Requirements) }
 	if isReady() {
 		return python, nil
 	}

@@ -113,8 +113,7 @@ func (e SparkEnv) Ready() (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	b, err := os.ReadFile(filepath.Join(d, readyFile))
-	return filepath.Join(d, "bin", "python"), err == nil && string(b) == string(e.Requirements)
+	return filepath.Join(d, "bin", "python"), ready(d, e.Requirements)
 }
 
 func managedDirIn(cache string, reqs []byte) string {
