@@ -143,6 +143,50 @@ type sideWire struct {
 func (s *Session) Run(ctx context.Context, job Job) (*Result, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	req, err := s.jobRequest(ctx, job, "run")
+	if err != nil {
+		return nil, err
+	}
+	raw, werr, err := s.call(ctx, req.wire, nil)
+	if err != nil {
+		return nil, err
+	}
+	if werr != nil {
+		return nil, s.requestError(werr, job.UDF)
+	}
+	var reply struct {
+		Original *sideWire `json:"original"`
+		Rewrite  *sideWire `json:"rewrite"`
+	}
+	if err := json.Unmarshal(raw, &reply); err != nil {
+		return nil, &SessionError{Msg: fmt.Sprintf("bad run reply: %v", err), Log: s.logPath}
+	}
+	rows := int(job.Input.NumRows())
+	res := &Result{Rows: rows}
+	if res.Original, err = s.side(Original, reply.Original, req.orig != nil, rows); err != nil {
+		return nil, err
+	}
+	if res.Original != nil {
+		res.Original.Call = req.call
+		if f, ok := req.orig["sql_name"].(string); ok {
+			res.Original.Function = f
+		}
+	}
+	if res.Rewrite, err = s.side(Rewrite, reply.Rewrite, job.Rewrite != "", rows); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// jobRequest is a job as the driver's op takes it: its input written
+// where the driver reads it, the original compiled and described.
+type jobRequest struct {
+	wire map[string]any
+	orig map[string]any
+	call string
+}
+
+func (s *Session) jobRequest(ctx context.Context, job Job, op string) (*jobRequest, error) {
 	if s.dead != nil {
 		return nil, s.dead
 	}
@@ -153,18 +197,17 @@ func (s *Session) Run(ctx context.Context, job Job) (*Result, error) {
 		return nil, fmt.Errorf("spark: the job has neither a UDF nor a rewrite")
 	}
 	var params []string
-	var orig map[string]any
-	var call string
+	jr := &jobRequest{}
 	if job.UDF != nil {
 		var err error
 		if params, err = paramColumns(job.UDF, job.Input.Schema()); err != nil {
 			return nil, err
 		}
-		if orig, call, err = s.original(ctx, job.UDF); err != nil {
+		if jr.orig, jr.call, err = s.original(ctx, job.UDF); err != nil {
 			return nil, err
 		}
-		if job.sqlName != "" && orig["sql_name"] != nil {
-			orig["sql_name"] = job.sqlName
+		if job.sqlName != "" && jr.orig["sql_name"] != nil {
+			jr.orig["sql_name"] = job.sqlName
 		}
 	}
 	s.jobs++
@@ -181,49 +224,21 @@ func (s *Session) Run(ctx context.Context, job Job) (*Result, error) {
 	if err := WriteParquet(input, rec); err != nil {
 		return nil, fmt.Errorf("spark: job input: %w", err)
 	}
-	req := map[string]any{
-		"op": "run", "input": input, "params": params,
+	jr.wire = map[string]any{
+		"op": op, "input": input, "params": params,
 		"out_original": filepath.Join(dir, "original.arrow"), "out_rewrite": filepath.Join(dir, "rewrite.arrow"),
 	}
-	if orig != nil {
-		req["original"] = orig
+	if jr.orig != nil {
+		jr.wire["original"] = jr.orig
 	}
 	if job.Rewrite != "" {
-		req["rewrite"] = job.Rewrite
-		req["allow"] = engine.AllowedFunctions()
+		jr.wire["rewrite"] = job.Rewrite
+		jr.wire["allow"] = engine.AllowedFunctions()
 	}
 	if job.ANSI != nil {
-		req["ansi"] = *job.ANSI
+		jr.wire["ansi"] = *job.ANSI
 	}
-	raw, werr, err := s.call(ctx, req, nil)
-	if err != nil {
-		return nil, err
-	}
-	if werr != nil {
-		return nil, s.requestError(werr, job.UDF)
-	}
-	var reply struct {
-		Original *sideWire `json:"original"`
-		Rewrite  *sideWire `json:"rewrite"`
-	}
-	if err := json.Unmarshal(raw, &reply); err != nil {
-		return nil, &SessionError{Msg: fmt.Sprintf("bad run reply: %v", err), Log: s.logPath}
-	}
-	rows := int(job.Input.NumRows())
-	res := &Result{Rows: rows}
-	if res.Original, err = s.side(Original, reply.Original, orig != nil, rows); err != nil {
-		return nil, err
-	}
-	if res.Original != nil {
-		res.Original.Call = call
-		if f, ok := orig["sql_name"].(string); ok {
-			res.Original.Function = f
-		}
-	}
-	if res.Rewrite, err = s.side(Rewrite, reply.Rewrite, job.Rewrite != "", rows); err != nil {
-		return nil, err
-	}
-	return res, nil
+	return jr, nil
 }
 
 func (s *Session) side(side Side, w *sideWire, asked bool, rows int) (*SideResult, error) {

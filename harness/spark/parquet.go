@@ -84,14 +84,29 @@ func withRowNumbers(rec arrow.RecordBatch, mem memory.Allocator) (arrow.RecordBa
 // readResults reads the Arrow file the driver wrote for one side: columns
 // _udfx_row and result. It returns one value per input row, in input order.
 func readResults(path string, rows int) ([]value.Value, arrow.DataType, error) {
+	out, seen, typ, err := readSomeResults(path, rows)
+	if err != nil {
+		return nil, nil, err
+	}
+	for k, ok := range seen {
+		if !ok {
+			return nil, nil, fmt.Errorf("Spark's results %s lack row %d", path, k)
+		}
+	}
+	return out, typ, nil
+}
+
+// readSomeResults reads results that may lack rows; seen says which it
+// has.
+func readSomeResults(path string, rows int) ([]value.Value, []bool, arrow.DataType, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading Spark's results: %w", err)
+		return nil, nil, nil, fmt.Errorf("reading Spark's results: %w", err)
 	}
 	defer f.Close()
 	r, err := ipc.NewFileReader(f, ipc.WithAllocator(memory.NewGoAllocator()))
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading Spark's results %s: %w", path, err)
+		return nil, nil, nil, fmt.Errorf("reading Spark's results %s: %w", path, err)
 	}
 	defer r.Close()
 	out := make([]value.Value, rows)
@@ -103,34 +118,29 @@ func readResults(path string, rows int) ([]value.Value, arrow.DataType, error) {
 	for i := 0; i < r.NumRecords(); i++ {
 		rec, err := r.RecordBatch(i)
 		if err != nil {
-			return nil, nil, fmt.Errorf("reading Spark's results %s: %w", path, err)
+			return nil, nil, nil, fmt.Errorf("reading Spark's results %s: %w", path, err)
 		}
 		if rec.NumCols() != 2 {
-			return nil, nil, fmt.Errorf("Spark's results %s have %d columns, not 2", path, rec.NumCols())
+			return nil, nil, nil, fmt.Errorf("Spark's results %s have %d columns, not 2", path, rec.NumCols())
 		}
 		idx, ok := rec.Column(0).(*array.Int64)
 		if !ok {
-			return nil, nil, fmt.Errorf("Spark's results %s: column %s is %s", path, rowColumn, rec.Column(0).DataType())
+			return nil, nil, nil, fmt.Errorf("Spark's results %s: column %s is %s", path, rowColumn, rec.Column(0).DataType())
 		}
 		res := rec.Column(1)
 		if err := checkReadable(res.DataType()); err != nil {
-			return nil, nil, fmt.Errorf("Spark's results %s: %w", path, err)
+			return nil, nil, nil, fmt.Errorf("Spark's results %s: %w", path, err)
 		}
 		for j := 0; j < int(rec.NumRows()); j++ {
 			k := int(idx.Value(j))
 			if k < 0 || k >= rows || seen[k] {
-				return nil, nil, fmt.Errorf("Spark's results %s: bad or repeated row number %d", path, k)
+				return nil, nil, nil, fmt.Errorf("Spark's results %s: bad or repeated row number %d", path, k)
 			}
 			seen[k] = true
 			out[k] = value.FromArrow(res, j)
 		}
 	}
-	for k, ok := range seen {
-		if !ok {
-			return nil, nil, fmt.Errorf("Spark's results %s lack row %d", path, k)
-		}
-	}
-	return out, typ, nil
+	return out, seen, typ, nil
 }
 
 // checkReadable rejects Arrow types value.FromArrow does not read, so that

@@ -560,14 +560,20 @@ def udf_nodes(df):
 
 
 def original_df(df, o, params):
+    return original_maker(o, params)(df)
+
+
+def original_maker(o, params):
+    """A function from an input DataFrame to the original's result over
+    it; the UDF is loaded or registered once, here."""
     from pyspark.sql.functions import col
 
     if o["language"] == "python":
         fn = python_udf(o)
-        return df.select(col("_udfx_row"), fn(*[col(p) for p in params]).alias("result"))
+        return lambda df: df.select(col("_udfx_row"), fn(*[col(p) for p in params]).alias("result"))
     name = jvm_udf(o)
     args = ", ".join("`%s`" % p.replace("`", "``") for p in params)
-    return df.selectExpr("_udfx_row", "%s(%s) AS result" % (name, args))
+    return lambda df: df.selectExpr("_udfx_row", "%s(%s) AS result" % (name, args))
 
 
 class RewriteRefused(Exception):
@@ -827,6 +833,52 @@ def run(req):
     return with_ansi(req, go)
 
 
+def each_row(req):
+    """Runs each side on each input row in a job of its own. Spark stops a
+    job at its first exception and does not say on which row, so a job per
+    row is how udfx learns what each side does on the rows where the
+    original throws."""
+    def go():
+        df = SPARK.read.parquet(req["input"])
+        ids = sorted(r[0] for r in df.select("_udfx_row").collect())
+        res = {}
+        if req.get("original"):
+            make = original_maker(req["original"], req["params"])
+            res["original"] = each_row_side(df, ids, make, req["out_original"])
+        if req.get("rewrite"):
+            sql = req["rewrite"]
+            check_rewrite(df, sql, req.get("allow"))
+            res["rewrite"] = each_row_side(df, ids, lambda one: one.selectExpr("_udfx_row", "(%s) AS result" % sql), req["out_rewrite"])
+        return res
+
+    return with_ansi(req, go)
+
+
+def each_row_side(df, ids, make, out):
+    """One side's jobs, one per row: the rows it threw on, each with its
+    error, and the others' results written to out."""
+    import pyarrow as pa
+    from pyspark.sql.functions import col
+
+    t0 = time.perf_counter()
+    errors, tables = [], []
+    for i in ids:
+        try:
+            tables.append(to_arrow(make(df.where(col("_udfx_row") == i))))
+        except Fail:
+            raise
+        except Exception as e:
+            errors.append({"row": i, "error": describe(e)})
+    reply = {"errors": errors, "rows": sum(t.num_rows for t in tables), "seconds": time.perf_counter() - t0, "out": ""}
+    if tables:
+        tbl = pa.concat_tables(tables)
+        with pa.OSFile(out, "wb") as f:
+            with pa.ipc.new_file(f, tbl.schema) as w:
+                w.write_table(tbl)
+        reply["out"] = out
+    return reply
+
+
 def timed_runs(req, once):
     """req["warmup"] warm-up runs of each side, then req["runs"] timed
     ones; once(side, phase, i) runs one and returns its seconds."""
@@ -971,7 +1023,7 @@ def pipeline(req):
             "examples": diff[:10], "seconds": {"original": t_orig, "rewrite": t_rw}, "plan": plan_of(df)}
 
 
-OPS = {"start": start, "run": run, "bench": bench, "sql": sql, "pipeline": pipeline}
+OPS = {"start": start, "run": run, "each_row": each_row, "bench": bench, "sql": sql, "pipeline": pipeline}
 
 
 def main():
