@@ -183,6 +183,9 @@ func runTest(ctx context.Context, e *env, opts *testOptions, target string) erro
 		// a literal fails here too, not only once rewrite or verify
 		// runs it.
 		NearMisses: true,
+		// On Spark, the rows the original throws on are compared one by
+		// one, as the embedded engine compares every row.
+		ProveThrowingRows: true,
 	})
 	if err != nil {
 		var ue *difftest.UsageError

@@ -71,7 +71,21 @@ type Options struct {
 	// job on the rest must not fail: either would be Spark and the runner
 	// disagreeing about the original.
 	LeaveOutThrowingRows bool
+	// ProveThrowingRows lets a test on Spark prove an original that
+	// throws on some rows. As with LeaveOutThrowingRows, the rest are
+	// compared in one job; then both sides run on each row the original
+	// throws on in udfx's runner, each row a Spark job of its own
+	// (spark.Session.RunEachRow), and those rows are compared as the
+	// embedded engine compares them: where the original throws, the
+	// rewrite must fail too. It costs two Spark jobs a row, so at most
+	// MaxRowsOneByOne rows.
+	ProveThrowingRows bool
 }
+
+// MaxRowsOneByOne bounds the rows ProveThrowingRows runs one job each
+// for: an original that throws on more of the generated rows is not
+// proved on Spark.
+const MaxRowsOneByOne = 400
 
 // Rewrite is the candidate under test: a Spark SQL expression over the
 // UDF's parameters.

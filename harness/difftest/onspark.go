@@ -50,13 +50,20 @@ func runOnSpark(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options, param
 	}
 	// at maps a row of those compared to its row of the generated inputs.
 	at := func(i int) int { return i }
-	if e := res.Original.Err; e != nil && opts.LeaveOutThrowingRows {
+	var thrown *thrownRows
+	if e := res.Original.Err; e != nil && (opts.LeaveOutThrowingRows || opts.ProveThrowingRows) {
 		again, err := st.withoutThrowingRows(ctx, rows, e)
 		if err != nil {
 			return nil, err
 		}
 		defer again.rec.Release()
-		rep.LeftOutRows = len(rows) - len(again.kept)
+		if opts.ProveThrowingRows {
+			if thrown, err = st.oneByOne(ctx, rows, again.kept, e); err != nil {
+				return nil, err
+			}
+		} else {
+			rep.LeftOutRows = len(rows) - len(again.kept)
+		}
 		res, rows = again.res, again.rows
 		at = func(i int) int { return again.kept[i] }
 	}
@@ -80,6 +87,9 @@ func runOnSpark(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options, param
 	}
 	if e := res.Rewrite.Err; e != nil {
 		return st.rewriteJobFailed(ctx, rep, res, e, rows, at)
+	}
+	if thrown != nil {
+		thrown.tallyInto(rep, st.params, opts)
 	}
 	return st.compare(ctx, rep, res, plans, rows, at)
 }
@@ -135,7 +145,7 @@ func (st *sparkTest) withoutThrowingRows(ctx context.Context, rows [][]value.Val
 	for j, i := range kept {
 		sub[j] = rows[i]
 	}
-	subRec, err := buildRecord(st.params, sub, st.mem)
+	subRec, err := BuildRecord(st.params, sub, st.mem)
 	if err != nil {
 		return nil, err
 	}
@@ -231,6 +241,8 @@ func (st *sparkTest) compare(ctx context.Context, rep *Report, res *spark.Result
 		rep.Refuted = "the rewritten query's physical plan still holds a UDF node: " + strings.Join(plans.Rewrite.UDFNodes, "; ")
 	}
 	if firstBad >= 0 {
+		// A mismatch among the rows compared one by one is already the
+		// counterexample; one here replaces it, shrunk.
 		st.progress("shrinking the counterexample on Spark")
 		ce, err := shrink(ctx, sparkEvaluator(st.s, st.u, st.rw, st.params, st.ansi, st.mem), st.params, rows[firstBad], res.Original.Values[firstBad], got[firstBad], st.opts)
 		if err != nil {
@@ -388,7 +400,7 @@ func holdsNode(nodes []string, u spark.UDFExpr) bool {
 // shrinking.
 func sparkEvaluator(s *spark.Session, u *udf.UDF, rw Rewrite, params []inputs.Param, ansi bool, mem memory.Allocator) evaluator {
 	return func(ctx context.Context, rows [][]value.Value) ([]value.Value, []value.Value, error) {
-		rec, err := buildRecord(params, rows, mem)
+		rec, err := BuildRecord(params, rows, mem)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -409,7 +421,7 @@ func sparkEvaluator(s *spark.Session, u *udf.UDF, rw Rewrite, params []inputs.Pa
 // not reproduce on any single row.
 func failingRow(ctx context.Context, s *spark.Session, rw Rewrite, params []inputs.Param, rows [][]value.Value, ansi bool, mem memory.Allocator) (int, value.Value, error) {
 	fails := func(lo, hi int) (*spark.JobError, error) {
-		rec, err := buildRecord(params, rows[lo:hi], mem)
+		rec, err := BuildRecord(params, rows[lo:hi], mem)
 		if err != nil {
 			return nil, err
 		}

@@ -60,6 +60,10 @@ type Report struct {
 	// Options.LeaveOutThrowingRows, those on which the original throws in
 	// udfx's own runner.
 	LeftOutRows int `json:"left_out_rows,omitempty"`
+	// OneByOneRows are rows of Rows compared on Spark one row a job
+	// (Options.ProveThrowingRows): those on which the original throws in
+	// udfx's own runner.
+	OneByOneRows int `json:"one_by_one_rows,omitempty"`
 	// LongArrayRows are rows of Rows past the generated ones: the long
 	// float arrays a Python rewrite is also tested on
 	// (inputs.LongArrayRows).
@@ -166,6 +170,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	if r.LeftOutRows > 0 {
 		fmt.Fprintf(tw, "%s\t%d rows on which the original throws in udfx's runner (Spark stops a job at its first exception)\n", "left out", r.LeftOutRows)
+	}
+	if r.OneByOneRows > 0 {
+		fmt.Fprintf(tw, "%s\t%d rows on which the original throws, each run as a Spark job of its own (a job stops at its first exception)\n", "one by one", r.OneByOneRows)
 	}
 	fmt.Fprintf(tw, "%s\t%s\n", "original threw", countText(r.OriginalExceptions))
 	fmt.Fprintf(tw, "%s\t%s\n", "rewrite threw", countText(r.RewriteExceptions))

@@ -283,7 +283,7 @@ func (c vsCase) check(t *testing.T, ctx context.Context, s *spark.Session, mem m
 			for j, i := range ok {
 				sub[j] = rows[i]
 			}
-			subRec, err := buildRecord(params, sub, mem)
+			subRec, err := BuildRecord(params, sub, mem)
 			require.NoError(t, err)
 			defer subRec.Release()
 			res, err = s.Run(ctx, spark.Job{UDF: c.u, Input: subRec, ANSI: &ansi})
@@ -415,7 +415,7 @@ func generateFor(t *testing.T, u *udf.UDF, extra [][]value.Value, mem memory.All
 	rec, _, err := inputs.Generate(params, inputs.Options{Seed: 11, Rows: 300}, mem)
 	require.NoError(t, err)
 	if len(extra) > 0 {
-		more, err := buildRecord(params, extra, mem)
+		more, err := BuildRecord(params, extra, mem)
 		require.NoError(t, err)
 		joined, err := concat(rec, more, mem)
 		require.NoError(t, err)

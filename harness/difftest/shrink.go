@@ -42,7 +42,7 @@ func embeddedEvaluator(r runner.Runner, expr *engine.Expr, params []inputs.Param
 		for i := range origs {
 			origs[i] = sparkStores(u.Language, u.Return, origs[i], opts.ANSI)
 		}
-		rec, err := buildRecord(params, rows, mem)
+		rec, err := BuildRecord(params, rows, mem)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -99,7 +99,8 @@ func shrink(ctx context.Context, eval evaluator, params []inputs.Param, row []va
 	return ce, nil
 }
 
-func buildRecord(params []inputs.Param, rows [][]value.Value, mem memory.Allocator) (arrow.RecordBatch, error) {
+// BuildRecord is rows as an Arrow record with one column per parameter.
+func BuildRecord(params []inputs.Param, rows [][]value.Value, mem memory.Allocator) (arrow.RecordBatch, error) {
 	fields := make([]arrow.Field, len(params))
 	cols := make([]arrow.Array, len(params))
 	defer func() {

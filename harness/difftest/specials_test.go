@@ -61,7 +61,7 @@ func TestSpecialValuesCrossUnchanged(t *testing.T) {
 			}
 
 			// The engine reads the same rows from Arrow and hands them back.
-			rec, err := buildRecord([]inputs.Param{{Name: "x", Type: typ}}, rows, mem)
+			rec, err := BuildRecord([]inputs.Param{{Name: "x", Type: typ}}, rows, mem)
 			require.NoError(t, err)
 			defer rec.Release()
 			expr, err := engine.Compile("x", []engine.Column{{Name: "x", Type: typ}}, engine.Options{ANSI: true})

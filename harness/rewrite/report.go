@@ -112,6 +112,9 @@ func mdConvert(b *strings.Builder, o *Outcome) {
 				if n := t.Report.ErrorRowsMatched; n > 0 {
 					verdict += fmt.Sprintf(" (on %d of them both sides threw: %s)", n, exceptionNames(t.Report.OriginalExceptions, t.Report.RewriteExceptions))
 				}
+				if n := t.Report.OneByOneRows; n > 0 {
+					verdict += fmt.Sprintf(" (%d rows, those the original throws on, each run as a Spark job of its own)", n)
+				}
 			}
 			if !t.Accepted {
 				verdict = "rejected: " + t.Reason

@@ -435,7 +435,7 @@ func tryCandidate(ctx context.Context, opts Options, sc *scaffolded, out *Outcom
 	rep, err := difftest.Run(ctx, opts.UDF, difftest.Rewrite{SQL: c.SQL}, difftest.Options{
 		Seed: opts.Seed, Rows: opts.Rows, ANSI: opts.ansi(), Policy: value.Policy{},
 		Limits: opts.Limits, Workspace: dir, NewRunner: sc.lendRunner(opts.NewRunner), Spark: opts.Spark,
-		Progress: testProgress, NearMisses: true,
+		Progress: testProgress, NearMisses: true, ProveThrowingRows: true,
 	})
 	if err != nil {
 		var ue *difftest.UsageError
@@ -450,9 +450,9 @@ func tryCandidate(ctx context.Context, opts Options, sc *scaffolded, out *Outcom
 		case errors.As(err, &oe):
 			var je *spark.JobError
 			if v := opts.SparkTarget; v != nil && v.Version != pyenv.DefaultSpark() && errors.As(oe.Err, &je) {
-				// No engine but that Spark proves for it, and Spark
-				// cannot say on which rows the original throws.
-				t.Reason = fmt.Sprintf("the original throws on some generated rows, and only real Spark %s proves for Spark %s, where a job stops at its first exception: udfx cannot compare the rows it throws on (%v)", v.Version, v.Version, je)
+				// No engine but that Spark proves for it, and there the
+				// rows the original throws on could not all be compared.
+				t.Reason = fmt.Sprintf("only real Spark %s proves for Spark %s, and there %v", v.Version, v.Version, oe.Err)
 				return t, nil
 			}
 			return nil, &OriginalError{Err: oe.Err}
@@ -822,6 +822,9 @@ type scaffolded struct {
 	spark     *spark.Session
 	workspace string
 	parquet   string
+	// parquetRows are parquet's rows: the scaffold's, less those on
+	// which the original throws.
+	parquetRows int
 	// ansi is the target Spark's mode the benchmarks on Spark run in.
 	ansi bool
 	eval *evalInputs

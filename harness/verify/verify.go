@@ -1082,7 +1082,7 @@ func (v *verifier) rerun(ctx context.Context, rec *evidence.Record, u *udf.UDF, 
 		return difftest.Run(ctx, u, difftest.Rewrite{SQL: sql}, difftest.Options{
 			Seed: seed, Rows: rows, ANSI: pol.ansi, Policy: pol.compare,
 			AllowErrorToNull: pol.allowErrorToNull, Limits: v.opts.Limits, NewRunner: v.opts.NewRunner,
-			Spark: session, NearMisses: true,
+			Spark: session, NearMisses: true, ProveThrowingRows: true,
 		})
 	})
 	if !ok {
