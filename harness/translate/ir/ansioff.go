@@ -1,5 +1,7 @@
 package ir
 
+import "github.com/udfx/udfx/harness/udf"
+
 // Spark's own integral + - * with spark.sql.ansi.enabled=false: INT and
 // BIGINT arithmetic that wraps as two's complement, as the JVM's does.
 // With ANSI on the same operators raise ARITHMETIC_OVERFLOW, so only
@@ -25,15 +27,39 @@ var ansiOffOps = map[Op]Op{
 	JavaLongAdd: ANSIOffLongAdd, JavaLongSub: ANSIOffLongSub, JavaLongMul: ANSIOffLongMul,
 }
 
+// zeroDivisorRaises are the divisions whose zero divisor fails the row
+// in the original, and whose Spark operator raises DIVIDE_BY_ZERO there
+// only with ANSI on: with ANSI off it gives NULL.
+var zeroDivisorRaises = map[Op]string{
+	JavaIntDiv:  "udfx: the original throws ArithmeticException (/ by zero)",
+	JavaLongDiv: "udfx: the original throws ArithmeticException (/ by zero)",
+	JavaIntRem:  "udfx: the original throws ArithmeticException (/ by zero)",
+	PyFloatDiv:  "udfx: the original throws ZeroDivisionError (float division by zero)",
+}
+
 // ForANSIOff is e for a Spark with ANSI off: the JVM's wrapping + - * on
 // int and long, and the keeping of a long's low 32 bits, become Spark's
-// plain operators and CAST, which compute the same there. ok is false
-// when e has none of them (e is returned as it is).
+// plain operators and CAST, which compute the same there; a division
+// that relies on Spark raising DIVIDE_BY_ZERO raises itself where the
+// divisor is zero. ok is false when e has none of them (e is returned as
+// it is).
 func ForANSIOff(e Expr) (Expr, bool) {
 	switch x := e.(type) {
 	case *Binary:
 		l, lok := ForANSIOff(x.L)
 		r, rok := ForANSIOff(x.R)
+		if msg, raises := zeroDivisorRaises[x.Op]; raises {
+			zero := &Lit{T: r.Type(), Value: int64(0)}
+			if x.Op == PyFloatDiv {
+				zero.Value = 0.0
+			}
+			// r appears twice; it is a pure expression of the row.
+			return &If{
+				Cond: &Binary{Op: Eq, L: r, R: zero, T: udf.Prim(udf.Boolean)},
+				Then: &Raise{Msg: msg, T: x.T},
+				Else: &Binary{Op: x.Op, L: l, R: r, T: x.T},
+			}, true
+		}
 		op, swap := ansiOffOps[x.Op]
 		if !swap {
 			op = x.Op
