@@ -33,7 +33,6 @@ func TestRewriteProvesForTheDeclaredSpark(t *testing.T) {
 	totals, err := os.ReadFile(filepath.Join(repoRoot(t), "examples", "spark35-totals", "Totals.scala"))
 	require.NoError(t, err)
 	writeFile(t, filepath.Join(dir, "etl", "Totals.scala"), string(totals))
-	writeFile(t, filepath.Join(dir, "etl", "Boxes.scala"), boxesUDF)
 	writeFile(t, filepath.Join(dir, "etl", "qty.py"), qtyUDF)
 	writeFile(t, filepath.Join(dir, "etl", "requirements.txt"), "pyspark==3.5.1\n")
 	git(t, dir, "init", "-q")
@@ -43,15 +42,19 @@ func TestRewriteProvesForTheDeclaredSpark(t *testing.T) {
 	stdout, stderr, code := runCLI(t, dir, "rewrite", "etl/celsius.py")
 	assert.Equal(t, exitFailed, code, stderr)
 	assert.Contains(t, stdout, "the project declares Spark 3.5 (etl/requirements.txt:1: pyspark==3.5.1); udfx's embedded engine follows Spark "+gate+"'s SQL, so a proof for 3.5 runs on real Spark 3.5: add --engine spark")
-	stdout, stderr, code = runCLI(t, dir, "rewrite", "etl/Totals.scala", "--engine", "spark", "--sandbox", "off", "--target", "sql")
+	stdout, stderr, code = runCLI(t, dir, "rewrite", "etl/Totals.scala:addQty", "--engine", "spark", "--sandbox", "off", "--target", "sql")
 	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
 	assert.Contains(t, stdout, "result         verified: CASE WHEN ((`shipped` IS NULL) OR (`returned` IS NULL)) THEN CAST(NULL AS INT) ELSE (`shipped` + `returned`) END (10000 rows, bit-exact, ANSI off)")
 	assert.Contains(t, stdout, "engine         Apache Spark "+env35.Version+" (")
-	// Where the original throws (an Int division by zero), only per-row
-	// errors could prove the rewrite, and Spark stops at the first.
-	stdout, stderr, code = runCLI(t, dir, "rewrite", "etl/Boxes.scala", "--engine", "spark", "--sandbox", "off", "--target", "sql")
-	assert.Equal(t, exitFailed, code, stderr)
-	assert.Contains(t, stdout, "sql: the original throws on some generated rows, and only real Spark 3.5 proves for Spark 3.5, where a job stops at its first exception: udfx cannot compare the rows it throws on (spark: the original failed: java.lang.ArithmeticException: / by zero)")
+	// An Int division throws on a zero divisor, where 3.5's div gives
+	// NULL: the rewrite raises itself, and the rows the original throws
+	// on are compared one by one, a Spark job each.
+	stdout, stderr, code = runCLI(t, dir, "rewrite", "etl/Totals.scala:perBox", "--engine", "spark", "--sandbox", "off", "--target", "sql", "--apply")
+	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Contains(t, stdout, "ELSE CASE WHEN (`boxes` = 0) THEN raise_error('udfx: the original throws ArithmeticException (/ by zero)') ELSE CAST(pmod((CAST(`units` AS BIGINT) div CAST(`boxes` AS BIGINT)) + 2147483648L, 4294967296L) - 2147483648L AS INT) END END (10000 rows, bit-exact, ANSI off)")
+	report, err := os.ReadFile(filepath.Join(dir, ".udfx", "perBox", "report.md"))
+	require.NoError(t, err)
+	assert.Regexp(t, `on \d+ of them both sides threw: java\.lang\.ArithmeticException → \S+\) \(\d+ rows, those the original throws on, each run as a Spark job of its own\)`, string(report))
 	_, stderr, code = runCLI(t, dir, "rewrite", "etl/celsius.py", "--spark", "3.4")
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, "--spark 3.4: udfx proves for Spark "+pyenv.SparkMinors())
@@ -81,6 +84,7 @@ func TestRewriteProvesForTheDeclaredSpark(t *testing.T) {
 	stdout, stderr, code = runCLI(t, dir, "verify", "--sandbox", "off", "--full")
 	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
 	assert.Regexp(t, `to_fahrenheit\s+sql\s+pass\s+\S+\s+hashes match the record; differential test re-run: \d+ of \d+ rows agree \(bit-exact, ANSI off, errors compared;.* on Apache Spark `+regexp.QuoteMeta(env35.Version), stdout)
+	assert.Regexp(t, `perBox\s+sql\s+pass\s+\S+\s+hashes match the record; differential test re-run: \d+ of \d+ rows agree \(bit-exact, ANSI off, errors compared;.* on Apache Spark `+regexp.QuoteMeta(env35.Version), stdout)
 
 	writeFile(t, filepath.Join(dir, "etl", "requirements.txt"), "pyspark=="+pyenv.SparkVersion()+"\n")
 	stdout, _, code = runCLI(t, dir, "verify", "--skip-rerun")
@@ -98,10 +102,14 @@ func TestRewriteProvesForTheDeclaredSpark(t *testing.T) {
 	rec, err = evidence.Read(filepath.Join(dir, "udfx-rewrites", "to_fahrenheit", "evidence.json"))
 	require.NoError(t, err)
 	assert.Equal(t, &evidence.SparkTarget{Version: gate, From: "etl/requirements.txt:1: pyspark==" + pyenv.SparkVersion()}, rec.Spark)
-	stdout, stderr, code = runCLI(t, dir, "rewrite", "etl/Totals.scala", "--target", "sql")
+	stdout, stderr, code = runCLI(t, dir, "rewrite", "etl/Totals.scala:addQty", "--target", "sql")
 	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
 	assert.Contains(t, stdout, "ELSE CAST(pmod((CAST(`shipped` AS BIGINT) + CAST(`returned` AS BIGINT)) + 2147483648L, 4294967296L) - 2147483648L AS INT) END (10000 rows, bit-exact, ANSI on)")
-	stdout, _, code = runCLI(t, dir, "test", "etl/Totals.scala", "--sql", "shipped + returned")
+	// On 4.1, div raises DIVIDE_BY_ZERO itself: no guard.
+	stdout, stderr, code = runCLI(t, dir, "rewrite", "etl/Totals.scala:perBox", "--target", "sql")
+	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Contains(t, stdout, "ELSE CAST(pmod((CAST(`units` AS BIGINT) div CAST(`boxes` AS BIGINT)) + 2147483648L, 4294967296L) - 2147483648L AS INT) END (10000 rows, bit-exact, ANSI on)")
+	stdout, _, code = runCLI(t, dir, "test", "etl/Totals.scala:addQty", "--sql", "shipped + returned")
 	assert.Equal(t, exitFailed, code, stdout)
 	assert.Contains(t, stdout, "ARITHMETIC_OVERFLOW")
 
@@ -122,16 +130,6 @@ def add_qty(a: int, b: int) -> int:
     if a is None or b is None:
         return None
     return a + b
-`
-
-// boxesUDF divides two Ints in Scala, which throws on a zero divisor.
-const boxesUDF = `package shop
-
-import org.apache.spark.sql.functions.udf
-
-object Boxes {
-  val perBox = udf((total: Int, boxes: Int) => total / boxes)
-}
 `
 
 // udfx.yaml states the Spark of a repository whose files pin none, here
@@ -184,7 +182,7 @@ func TestRewriteProvesOnTheOtherSpark4Versions(t *testing.T) {
 			git(t, dir, "add", ".")
 			git(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "totals")
 
-			stdout, stderr, code := runCLI(t, dir, "rewrite", "Totals.scala", "--engine", "spark", "--sandbox", "off", "--target", "sql", "--apply")
+			stdout, stderr, code := runCLI(t, dir, "rewrite", "Totals.scala:addQty", "--engine", "spark", "--sandbox", "off", "--target", "sql", "--apply")
 			require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
 			assert.Contains(t, stdout, "ELSE CAST(pmod((CAST(`shipped` AS BIGINT) + CAST(`returned` AS BIGINT)) + 2147483648L, 4294967296L) - 2147483648L AS INT) END (10000 rows, bit-exact, ANSI on)")
 			assert.Contains(t, stdout, "engine         Apache Spark "+se.Version+" (")
