@@ -140,12 +140,15 @@ print(json.dumps({"version": spark.version, "jobs": out}))
 `
 
 // With ANSI off, Spark's div, % and / give NULL for a zero divisor where
-// the JVM throws ArithmeticException and CPython ZeroDivisionError (with
-// ANSI on Spark raises DIVIDE_BY_ZERO). ir.ForANSIOff puts a raise_error
+// the JVM throws ArithmeticException and CPython ZeroDivisionError, and
+// element_at NULL past the array's end where the original's indexing
+// throws (with ANSI on Spark raises DIVIDE_BY_ZERO and
+// INVALID_ARRAY_INDEX_IN_ELEMENT_AT). ir.ForANSIOff puts a raise_error
 // before each; in real Spark 3.5 with ANSI off the forms fail on exactly
-// the rows with a zero divisor and elsewhere compute what Java (Go's
-// arithmetic, which truncates and wraps alike) and IEEE division do.
-func TestANSIOffDivisionsRaiseWhereTheOriginalThrowsOnSpark35(t *testing.T) {
+// the rows with a zero divisor or a short array and elsewhere compute
+// what Java (Go's arithmetic, which truncates and wraps alike), IEEE
+// division and Python's indexing do.
+func TestANSIOffFormsRaiseWhereTheOriginalThrowsOnSpark35(t *testing.T) {
 	i64 := udf.Prim(udf.Long)
 	a, b := &ir.Col{Name: "a", T: i32}, &ir.Col{Name: "b", T: i32}
 	la, lb := &ir.Col{Name: "la", T: i64}, &ir.Col{Name: "lb", T: i64}
@@ -153,25 +156,34 @@ func TestANSIOffDivisionsRaiseWhereTheOriginalThrowsOnSpark35(t *testing.T) {
 	type form struct {
 		e    ir.Expr
 		sql  string
-		zero func(b int32, lb int64, y float64) bool
-		want func(a, b int32, la, lb int64, x, y float64) string
+		fails func(a, b int32, la, lb int64, x, y float64) bool
+		want  func(a, b int32, la, lb int64, x, y float64) string
+	}
+	str := udf.Prim(udf.String)
+	// str(a).split("-")[k]: two fields for a negative a, one otherwise.
+	field := func(k int64) ir.Expr {
+		parts := &ir.Call{Fn: ir.PySplit, Args: []ir.Expr{&ir.Cast{Kind: ir.IntToString, X: a, To: str}, &ir.Lit{T: str, Value: "-"}}, T: udf.ArrayOf(str)}
+		return &ir.Call{Fn: ir.ElementAt, Args: []ir.Expr{parts, &ir.Lit{T: i32, Value: k}}, T: str}
 	}
 	forms := []form{
+		{field(2), "CASE WHEN (size(split(CAST(`a` AS STRING), '-')) < 2) THEN raise_error('udfx: the original throws (index out of range)') ELSE element_at(split(CAST(`a` AS STRING), '-'), 2) END",
+			func(a, _ int32, _, _ int64, _, _ float64) bool { return a >= 0 },
+			func(a, _ int32, _, _ int64, _, _ float64) string { return strings.TrimPrefix(strconv.Itoa(int(a)), "-") }},
 		{&ir.Binary{Op: ir.JavaIntDiv, L: a, R: b, T: i32},
 			"CASE WHEN (`b` = 0) THEN raise_error('udfx: the original throws ArithmeticException (/ by zero)') ELSE CAST(pmod((CAST(`a` AS BIGINT) div CAST(`b` AS BIGINT)) + 2147483648L, 4294967296L) - 2147483648L AS INT) END",
-			func(b int32, _ int64, _ float64) bool { return b == 0 },
+			func(_, b int32, _, _ int64, _, _ float64) bool { return b == 0 },
 			func(a, b int32, _, _ int64, _, _ float64) string { return strconv.Itoa(int(a / b)) }},
 		{&ir.Binary{Op: ir.JavaIntRem, L: a, R: b, T: i32},
 			"CASE WHEN (`b` = 0) THEN raise_error('udfx: the original throws ArithmeticException (/ by zero)') ELSE (`a` % `b`) END",
-			func(b int32, _ int64, _ float64) bool { return b == 0 },
+			func(_, b int32, _, _ int64, _, _ float64) bool { return b == 0 },
 			func(a, b int32, _, _ int64, _, _ float64) string { return strconv.Itoa(int(a % b)) }},
 		{&ir.Binary{Op: ir.JavaLongDiv, L: la, R: lb, T: i64},
 			"CASE WHEN (`lb` = 0L) THEN raise_error('udfx: the original throws ArithmeticException (/ by zero)') ELSE CASE WHEN `lb` = -1L THEN (CASE WHEN `la` = CAST(-9223372036854775808 AS BIGINT) THEN CAST(-9223372036854775808 AS BIGINT) ELSE (- `la`) END) ELSE (`la` div `lb`) END END",
-			func(_ int32, lb int64, _ float64) bool { return lb == 0 },
+			func(_, _ int32, _, lb int64, _, _ float64) bool { return lb == 0 },
 			func(_, _ int32, la, lb int64, _, _ float64) string { return strconv.FormatInt(la/lb, 10) }},
 		{&ir.Binary{Op: ir.PyFloatDiv, L: x, R: y, T: dbl},
 			"CASE WHEN (`y` = 0.0D AND NOT isnan(`y`)) THEN raise_error('udfx: the original throws ZeroDivisionError (float division by zero)') ELSE (`x` / `y`) END",
-			func(_ int32, _ int64, y float64) bool { return y == 0 },
+			func(_, _ int32, _, _ int64, _, y float64) bool { return y == 0 },
 			func(_, _ int32, _, _ int64, x, y float64) string { return pyRepr(x / y) }},
 	}
 	edges32 := []int32{math.MinInt32, -7, -1, 0, 1, 3, math.MaxInt32}
@@ -212,7 +224,7 @@ func TestANSIOffDivisionsRaiseWhereTheOriginalThrowsOnSpark35(t *testing.T) {
 		var want []string
 		for _, r := range rows {
 			a, b, la, lb, x, y := r[0].(int32), r[1].(int32), r[2].(int64), r[3].(int64), r[4].(float64), r[5].(float64)
-			if f.zero(b, lb, y) {
+			if f.fails(a, b, la, lb, x, y) {
 				jobs = append(jobs, job{got, [][6]any{wire(r)}})
 				expect = append(expect, nil)
 				continue
@@ -257,7 +269,7 @@ func TestANSIOffDivisionsRaiseWhereTheOriginalThrowsOnSpark35(t *testing.T) {
 		require.Empty(t, res.Jobs[k].Error, j.Expr)
 		assert.Equal(t, expect[k], res.Jobs[k].Values, j.Expr)
 	}
-	t.Logf("%d forms on %d rows agree with the JVM and CPython in Spark %s with ANSI off; %d zero-divisor rows raise", len(forms), len(rows), res.Version, failed)
+	t.Logf("%d forms on %d rows agree with the JVM and CPython in Spark %s with ANSI off; %d rows with a zero divisor or a short array raise", len(forms), len(rows), res.Version, failed)
 }
 
 // pyRepr prints a double as Python's str() does for the values above.

@@ -41,7 +41,8 @@ var zeroDivisorRaises = map[Op]string{
 // int and long, and the keeping of a long's low 32 bits, become Spark's
 // plain operators and CAST, which compute the same there; a division
 // that relies on Spark raising DIVIDE_BY_ZERO raises itself where the
-// divisor is zero. ok is false when e has none of them (e is returned as
+// divisor is zero, and an element_at that relies on its out-of-range
+// error where the array is too short. ok is false when e has none of them (e is returned as
 // it is).
 func ForANSIOff(e Expr) (Expr, bool) {
 	switch x := e.(type) {
@@ -99,6 +100,9 @@ func ForANSIOff(e Expr) (Expr, bool) {
 		}
 		return &If{Cond: c, Then: t, Else: f}, true
 	case *Call:
+		if x.Fn == ElementAt {
+			return elementAtANSIOff(x)
+		}
 		args := make([]Expr, len(x.Args))
 		changed := false
 		for i, a := range x.Args {
@@ -112,4 +116,34 @@ func ForANSIOff(e Expr) (Expr, bool) {
 		return &Call{Fn: x.Fn, Args: args, T: x.T}, true
 	}
 	return e, false
+}
+
+// elementAtANSIOff is element_at for ANSI off, where an index beyond the
+// array gives NULL (with ANSI on, INVALID_ARRAY_INDEX_IN_ELEMENT_AT, as
+// the original's IndexError or ArrayIndexOutOfBoundsException): for a
+// constant index the rewrite raises itself where the array is shorter.
+// Any other index is left as it is, for the proof to judge.
+func elementAtANSIOff(x *Call) (Expr, bool) {
+	arr, _ := ForANSIOff(x.Args[0])
+	k, isLit := x.Args[1].(*Lit)
+	n, isInt := int64(0), false
+	if isLit {
+		n, isInt = k.Value.(int64)
+	}
+	if !isInt || n == 0 {
+		in, ok := ForANSIOff(x.Args[0])
+		if !ok {
+			return x, false
+		}
+		return &Call{Fn: x.Fn, Args: []Expr{in, x.Args[1]}, T: x.T}, true
+	}
+	if n < 0 {
+		n = -n
+	}
+	size := &Call{Fn: Size, Args: []Expr{arr}, T: udf.Prim(udf.Int)}
+	return &If{
+		Cond: &Binary{Op: Lt, L: size, R: &Lit{T: udf.Prim(udf.Int), Value: n}, T: udf.Prim(udf.Boolean)},
+		Then: &Raise{Msg: "udfx: the original throws (index out of range)", T: x.T},
+		Else: &Call{Fn: x.Fn, Args: []Expr{arr, x.Args[1]}, T: x.T},
+	}, true
 }
