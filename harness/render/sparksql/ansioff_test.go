@@ -154,8 +154,8 @@ func TestANSIOffFormsRaiseWhereTheOriginalThrowsOnSpark35(t *testing.T) {
 	la, lb := &ir.Col{Name: "la", T: i64}, &ir.Col{Name: "lb", T: i64}
 	y := &ir.Col{Name: "y", T: dbl}
 	type form struct {
-		e    ir.Expr
-		sql  string
+		e     ir.Expr
+		sql   string
 		fails func(a, b int32, la, lb int64, x, y float64) bool
 		want  func(a, b int32, la, lb int64, x, y float64) string
 	}
@@ -168,7 +168,9 @@ func TestANSIOffFormsRaiseWhereTheOriginalThrowsOnSpark35(t *testing.T) {
 	forms := []form{
 		{field(2), "CASE WHEN (size(split(CAST(`a` AS STRING), '-')) < 2) THEN raise_error('udfx: the original throws (index out of range)') ELSE element_at(split(CAST(`a` AS STRING), '-'), 2) END",
 			func(a, _ int32, _, _ int64, _, _ float64) bool { return a >= 0 },
-			func(a, _ int32, _, _ int64, _, _ float64) string { return strings.TrimPrefix(strconv.Itoa(int(a)), "-") }},
+			func(a, _ int32, _, _ int64, _, _ float64) string {
+				return strings.TrimPrefix(strconv.Itoa(int(a)), "-")
+			}},
 		{&ir.Binary{Op: ir.JavaIntDiv, L: a, R: b, T: i32},
 			"CASE WHEN (`b` = 0) THEN raise_error('udfx: the original throws ArithmeticException (/ by zero)') ELSE CAST(pmod((CAST(`a` AS BIGINT) div CAST(`b` AS BIGINT)) + 2147483648L, 4294967296L) - 2147483648L AS INT) END",
 			func(_, b int32, _, _ int64, _, _ float64) bool { return b == 0 },
