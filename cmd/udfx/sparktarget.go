@@ -52,6 +52,7 @@ func sparkTarget(flag, root string, u *udf.UDF, o *sparkOptions) (target *eviden
 	case !ok:
 		return &evidence.SparkTarget{Version: def, From: "udfx's default (the project declares no Spark version)"}, "", nil
 	}
+	ansi, ansiFrom := sparkversion.DeclaredANSI(decls)
 	from := fmt.Sprintf("%s:%d: %s", d.File, d.Line, strings.TrimSpace(d.Text))
 	if flag != "" && d.Version != flag {
 		return nil, "", usageErrorf("--spark %s: the project declares Spark %s (%s), and udfx verify holds every record to the declaration: change it if the job runs on %s", flag, d.Version, from, flag)
@@ -60,13 +61,23 @@ func sparkTarget(flag, root string, u *udf.UDF, o *sparkOptions) (target *eviden
 		return nil, fmt.Sprintf("the project declares Spark %s (%s); udfx proves for Spark %s, whose SQL differs from %s in arithmetic, casts and errors, so a proof here would say nothing about the job",
 			d.Version, from, pyenv.SparkMinors(), d.Version), nil
 	}
-	target = &evidence.SparkTarget{Version: d.Version, From: from}
+	target = &evidence.SparkTarget{Version: d.Version, From: from, ANSI: ansi, ANSIFrom: ansiFrom}
 	if d.Version != def {
 		if why := otherSparkUnsupported(d.Version, o); why != "" {
 			return nil, fmt.Sprintf("the project declares Spark %s (%s); %s", d.Version, from, why), nil
 		}
 	}
+	if ansi != nil && *ansi != pyenv.DefaultANSI(d.Version) && o.engine == engineComet {
+		return nil, fmt.Sprintf("the project runs Spark %s with ANSI %s (%s); udfx's Comet proofs run in %s's default mode: use --engine spark or the embedded engine", d.Version, onOff(*ansi), ansiFrom, d.Version), nil
+	}
 	return target, "", nil
+}
+
+func onOff(on bool) string {
+	if on {
+		return "on"
+	}
+	return "off"
 }
 
 // otherSparkUnsupported says what keeps a proof of u for Spark version,
@@ -91,9 +102,9 @@ func otherSparkUnsupported(version string, o *sparkOptions) string {
 // which the session's version check below would otherwise have to refuse.
 func sparkPythonFor(ctx context.Context, e *env, o *sparkOptions, target *evidence.SparkTarget) (python string, ansi bool, err error) {
 	if target == nil || target.Version == pyenv.DefaultSpark() {
-		return o.python, true, nil
+		return o.python, target == nil || target.Mode(pyenv.DefaultANSI), nil
 	}
-	ansi = pyenv.DefaultANSI(target.Version)
+	ansi = target.Mode(pyenv.DefaultANSI)
 	if o.python != "" {
 		return o.python, ansi, nil
 	}

@@ -164,6 +164,57 @@ func TestUdfxYAMLStatesTheSpark(t *testing.T) {
 	assert.Contains(t, stderr, `udfx.yaml:2: spark: databricks_runtime "11.3": udfx knows the Spark of the LTS runtimes`)
 }
 
+// A project whose jobs run the default Spark with ANSI off states it in
+// udfx.yaml: the proof runs in that mode (the embedded engine has both),
+// with the translator's ANSI-off forms (Spark's own wrapping +, a raise
+// before a division by zero), the record keeps where the mode came from,
+// and the gate holds the record to the stated mode.
+func TestUdfxYAMLStatesTheANSIMode(t *testing.T) {
+	gate := sparkversion.Minor(pyenv.SparkVersion())
+	dir := t.TempDir()
+	totals, err := os.ReadFile(filepath.Join(repoRoot(t), "examples", "spark35-totals", "Totals.scala"))
+	require.NoError(t, err)
+	writeFile(t, filepath.Join(dir, "Totals.scala"), string(totals))
+	writeFile(t, filepath.Join(dir, "udfx.yaml"), "spark:\n  version: \""+gate+"\"\n  ansi: false\n")
+	git(t, dir, "init", "-q")
+	git(t, dir, "add", ".")
+	git(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "totals")
+
+	stdout, stderr, code := runCLI(t, dir, "rewrite", "Totals.scala:addQty", "--target", "sql")
+	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Contains(t, stdout, "ELSE (`shipped` + `returned`) END (10000 rows, bit-exact, ANSI off)")
+	stdout, stderr, code = runCLI(t, dir, "rewrite", "Totals.scala:perBox", "--target", "sql", "--apply")
+	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Contains(t, stdout, "THEN raise_error('udfx: the original throws ArithmeticException (/ by zero)') ELSE CAST(pmod(")
+	assert.Contains(t, stdout, "(10000 rows, bit-exact, ANSI off)")
+	off := false
+	rec, err := evidence.Read(filepath.Join(dir, "udfx-rewrites", "perBox", "evidence.json"))
+	require.NoError(t, err)
+	assert.Equal(t, &evidence.SparkTarget{Version: gate, From: "udfx.yaml:2: spark: version: " + gate, ANSI: &off, ANSIFrom: "udfx.yaml:3: spark: ansi: false"}, rec.Spark)
+	assert.False(t, rec.Engine.ANSI)
+	git(t, dir, "add", ".")
+	git(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "rewrite")
+
+	stdout, stderr, code = runCLI(t, dir, "verify", "--full")
+	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Regexp(t, `perBox\s+sql\s+pass\s+\S+\s+hashes match the record; differential test re-run: \d+ of \d+ rows agree \(bit-exact, ANSI off, errors compared`, stdout)
+
+	// Stating ANSI on, or nothing (the version's default, on), fails both.
+	writeFile(t, filepath.Join(dir, "udfx.yaml"), "spark:\n  version: \""+gate+"\"\n  ansi: true\n")
+	stdout, _, code = runCLI(t, dir, "verify", "--skip-rerun")
+	assert.Equal(t, exitFailed, code, stdout)
+	assert.Regexp(t, `perBox\s+sql\s+wrong-engine\s+\S+\s+the rewrite is proved with ANSI off, and the project states that its jobs run with ANSI on \(udfx\.yaml:3: spark: ansi: true\)`, stdout)
+	writeFile(t, filepath.Join(dir, "udfx.yaml"), "spark:\n  version: \""+gate+"\"\n")
+	stdout, _, code = runCLI(t, dir, "verify", "--skip-rerun")
+	assert.Equal(t, exitFailed, code, stdout)
+	assert.Contains(t, stdout, "the record claims ANSI off, which udfx.yaml does not grant to perBox")
+	// A mode with no version is refused with the line.
+	writeFile(t, filepath.Join(dir, "udfx.yaml"), "spark:\n  ansi: false\n")
+	_, stderr, code = runCLI(t, dir, "verify", "--skip-rerun")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "udfx.yaml:2: spark: ansi needs version or databricks_runtime beside it")
+}
+
 // The Spark 4 versions besides the default are proved on real Spark of
 // that version, with ANSI on as Spark 4 defaults: the Scala Int sum keeps
 // the BIGINT fold there, and the gate re-runs the record on that version.

@@ -30,7 +30,7 @@ func TestConfigErrors(t *testing.T) {
 		{"spark:\n  version: 3.5.x\n", `udfx.yaml:2: spark: version "3.5.x": want major.minor`},
 		{"spark:\n  databricks_runtime: \"11.3\"\n", `udfx.yaml:2: spark: databricks_runtime "11.3": udfx knows the Spark of the LTS runtimes 12.2, 13.3, 14.3, 15.4, 16.4, 17.3; state another with version`},
 		{"spark:\n  version: \"3.5\"\n  databricks_runtime: \"15.4\"\n", "udfx.yaml:3: spark: give one of version and databricks_runtime"},
-		{"spark:\n  release: emr-7.5.0\n", `udfx.yaml:2: spark: unknown key "release" (want version or databricks_runtime)`},
+		{"spark:\n  release: emr-7.5.0\n", `udfx.yaml:2: spark: unknown key "release" (want version or databricks_runtime, and optionally ansi)`},
 		{"spark: {}\n", "udfx.yaml:1: spark: want version or databricks_runtime"},
 		{"relaxations: [\n", "udfx.yaml: "},
 		{"relaxations:\n  - udf: f\n    abs: 1\n    reason: the report rounds (reviewed in #123)\n", `udfx.yaml:4: reason: YAML reads "#123)" as a comment, so the reason would be cut to "the report rounds (reviewed in": quote it`},

@@ -247,6 +247,20 @@ type SparkTarget struct {
 	// From says where it came from: "requirements.txt:3: pyspark==4.1.1",
 	// "--spark" or "udfx's default".
 	From string `json:"from"`
+	// ANSI is spark.sql.ansi.enabled where the project states it (udfx.yaml's
+	// spark: ansi:), ANSIFrom where; absent, the version's default (off in
+	// 3.5, on from 4.0). Engine.ANSI says the mode the proof ran in.
+	ANSI     *bool  `json:"ansi,omitempty"`
+	ANSIFrom string `json:"ansi_from,omitempty"`
+}
+
+// Mode is the ANSI mode the target runs its jobs in: the stated one, else
+// the version's default (defaultANSI).
+func (t *SparkTarget) Mode(defaultANSI func(minor string) bool) bool {
+	if t.ANSI != nil {
+		return *t.ANSI
+	}
+	return defaultANSI(t.Version)
 }
 
 // Benchmark is one measured comparison, original vs a rewrite, from the

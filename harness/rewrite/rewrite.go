@@ -403,10 +403,11 @@ func ANSIName(on bool) string {
 	return "ANSI off"
 }
 
-// ansi is the ANSI mode of the Spark the proof is for: that version's
-// default (on from Spark 4.0, off in 3.5).
+// ansi is the ANSI mode of the Spark the proof is for: the one the
+// project states, else that version's default (on from Spark 4.0, off in
+// 3.5).
 func (opts Options) ansi() bool {
-	return opts.SparkTarget == nil || pyenv.DefaultANSI(opts.SparkTarget.Version)
+	return opts.SparkTarget == nil || opts.SparkTarget.Mode(pyenv.DefaultANSI)
 }
 
 // tryCandidate runs the differential test on a candidate: the target

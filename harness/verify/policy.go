@@ -9,6 +9,7 @@ import (
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/pyenv"
 	"github.com/udfx/udfx/harness/value"
+	"github.com/udfx/udfx/internal/sparkversion"
 )
 
 // DefaultRows is the fewest rows the gate re-runs, whatever the record
@@ -40,6 +41,10 @@ type policy struct {
 	// grant is the udfx.yaml entry in force, nil when none.
 	grant      *config.Relaxation
 	configName string
+	// stated is the ANSI mode the project states for its jobs (udfx.yaml's
+	// spark: ansi:), statedFrom where; nil when it states none.
+	stated     *bool
+	statedFrom string
 }
 
 func (v *verifier) policyFor(repo string, rec *evidence.Record) *policy {
@@ -55,6 +60,12 @@ func (v *verifier) policyFor(repo string, rec *evidence.Record) *policy {
 	// The record's Spark decides the mode it is held to (sparkProblem
 	// holds that claim to the project's declaration).
 	p := &policy{ansi: pyenv.DefaultANSI(recordSpark(rec)), configName: config.File}
+	// A declaration that cannot be read is sparkProblem's to report.
+	if decls, err := sparkversion.Nearest(repo, filepath.Join(repo, filepath.FromSlash(rec.Original.File))); err == nil {
+		if p.stated, p.statedFrom = sparkversion.DeclaredANSI(decls); p.stated != nil {
+			p.ansi = *p.stated
+		}
+	}
 	if cfg != nil && cfg.Path != "" {
 		p.configName = cfg.Path
 	}
@@ -67,6 +78,24 @@ func (v *verifier) policyFor(repo string, rec *evidence.Record) *policy {
 		}
 	}
 	return p
+}
+
+// modeProblem says why the record's mode is not the one the project
+// states for its jobs; empty when it is, or the project states none, or
+// the UDF's own udfx.yaml entry sets the mode.
+func (p *policy) modeProblem(rec *evidence.Record) string {
+	if p.stated == nil || (p.grant != nil && p.grant.ANSI != nil) || rec.Engine.ANSI == *p.stated {
+		return ""
+	}
+	return fmt.Sprintf("the rewrite is proved with ANSI %s, and the project states that its jobs run with ANSI %s (%s), where Spark's arithmetic, casts and errors differ: re-run udfx rewrite",
+		onOff(rec.Engine.ANSI), onOff(*p.stated), p.statedFrom)
+}
+
+func onOff(on bool) string {
+	if on {
+		return "on"
+	}
+	return "off"
 }
 
 // relaxations lists the relaxations in force (never nil).
@@ -99,7 +128,8 @@ func (p *policy) undeclared(rec *evidence.Record) []string {
 	if rec.AllowErrorToNull && !p.allowErrorToNull {
 		out = append(out, "NULL accepted where the original throws")
 	}
-	if !rec.Engine.ANSI && p.ansi {
+	// Against a mode the project states, modeProblem speaks.
+	if !rec.Engine.ANSI && p.ansi && p.modeProblem(rec) == "" {
 		out = append(out, "ANSI off")
 	}
 	return out

@@ -830,6 +830,10 @@ func (c *recordCheck) checkClaims(u *udf.UDF) bool {
 		c.fail(WrongEngine, problem, nil)
 		return false
 	}
+	if problem := c.pol.modeProblem(rec); problem != "" {
+		c.fail(WrongEngine, problem, nil)
+		return false
+	}
 	return true
 }
 

@@ -37,6 +37,25 @@ type Declared struct {
 	File    string // slash-separated, relative to the root
 	Line    int    // 1-based
 	Text    string // the declaration as written, trimmed, e.g. `pyspark==3.5.1`
+	// ANSI is the jobs' spark.sql.ansi.enabled where the declaration
+	// states it (udfx.yaml's spark: ansi:), on ANSILine as ANSIText.
+	ANSI     *bool
+	ANSILine int
+	ANSIText string
+}
+
+// DeclaredANSI is the ANSI mode decls state, and where ("udfx.yaml:3:
+// spark: ansi: false"); nil when none states one, and the version's
+// default applies. Only the repository root's udfx.yaml states a mode:
+// it is the file reviewers own (harness/config), where a udfx.yaml a pull
+// request adds beside its code would go unnoticed.
+func DeclaredANSI(decls []Declared) (on *bool, from string) {
+	for _, d := range decls {
+		if d.ANSI != nil && d.File == "udfx.yaml" {
+			return d.ANSI, fmt.Sprintf("%s:%d: %s", d.File, d.ANSILine, d.ANSIText)
+		}
+	}
+	return nil, ""
 }
 
 func (d Declared) String() string {

@@ -43,6 +43,13 @@ type SparkSpec struct {
 	Version, Runtime string
 	Line             int
 	Text             string
+	// ANSI, when stated (`ansi: false`), is spark.sql.ansi.enabled as the
+	// jobs run, where it is not the version's default (a cluster or job
+	// setting udfx cannot read from the code); ANSILine and ANSIText
+	// where it was stated.
+	ANSI     *bool
+	ANSILine int
+	ANSIText string
 }
 
 // SpecError is a spark entry ParseSparkSpec cannot read with certainty,
@@ -59,16 +66,28 @@ func specErr(line int, format string, args ...any) *SpecError {
 }
 
 // ParseSparkSpec reads the spark entry of a udfx.yaml mapping: either
-// `version: "3.5"` or `databricks_runtime: "15.4"`. An entry it cannot
-// read with certainty is an error naming the line (harness/config
-// refuses the file with it); no entry is a nil spec.
+// `version: "3.5"` or `databricks_runtime: "15.4"`, and optionally
+// `ansi: true|false`. An entry it cannot read with certainty is an error
+// naming the line (harness/config refuses the file with it); no entry is
+// a nil spec.
 func ParseSparkSpec(node *yaml.Node) (*SparkSpec, *SpecError) {
 	if node.Kind != yaml.MappingNode {
 		return nil, specErr(node.Line, "spark: want a mapping with version or databricks_runtime")
 	}
 	var spec *SparkSpec
+	var ansi *yaml.Node
 	for i := 0; i+1 < len(node.Content); i += 2 {
 		k, v := node.Content[i], node.Content[i+1]
+		if k.Value == "ansi" {
+			if ansi != nil {
+				return nil, specErr(k.Line, "spark: ansi is given twice")
+			}
+			if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
+				return nil, specErr(v.Line, "spark: ansi: want true or false (spark.sql.ansi.enabled as the jobs run)")
+			}
+			ansi = v
+			continue
+		}
 		if spec != nil {
 			return nil, specErr(k.Line, "spark: give one of version and databricks_runtime")
 		}
@@ -91,11 +110,18 @@ func ParseSparkSpec(node *yaml.Node) (*SparkSpec, *SpecError) {
 			}
 			spec = &SparkSpec{Version: minor, Runtime: v.Value, Line: v.Line, Text: text}
 		default:
-			return nil, specErr(k.Line, "spark: unknown key %q (want version or databricks_runtime)", k.Value)
+			return nil, specErr(k.Line, "spark: unknown key %q (want version or databricks_runtime, and optionally ansi)", k.Value)
 		}
 	}
 	if spec == nil {
+		if ansi != nil {
+			return nil, specErr(ansi.Line, "spark: ansi needs version or databricks_runtime beside it: a mode means something only for a version")
+		}
 		return nil, specErr(node.Line, "spark: want version or databricks_runtime")
+	}
+	if ansi != nil {
+		on := ansi.Value == "true" || ansi.Value == "True" || ansi.Value == "TRUE"
+		spec.ANSI, spec.ANSILine, spec.ANSIText = &on, ansi.Line, "spark: ansi: "+ansi.Value
 	}
 	return spec, nil
 }
@@ -117,7 +143,8 @@ func ParseUdfxYAML(rel string, data []byte) []Declared {
 		if serr != nil {
 			return nil
 		}
-		return []Declared{{Version: spec.Version, File: rel, Line: spec.Line, Text: "spark: " + spec.Text}}
+		return []Declared{{Version: spec.Version, File: rel, Line: spec.Line, Text: "spark: " + spec.Text,
+			ANSI: spec.ANSI, ANSILine: spec.ANSILine, ANSIText: spec.ANSIText}}
 	}
 	return nil
 }

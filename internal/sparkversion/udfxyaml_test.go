@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.yaml.in/yaml/v3"
 )
 
 // udfx.yaml states the Spark of a repository whose files pin none: as the
@@ -39,6 +40,37 @@ func TestUdfxYAMLDeclaresTheSparkOfItsFolder(t *testing.T) {
 	assert.True(t, IsConflict(err), "udfx.yaml and a pin beside it disagree: %v", err)
 }
 
+// The entry may state the jobs' ANSI mode beside the version, as a YAML
+// boolean; anything else, or a mode with no version, declares nothing.
+func TestUdfxYAMLStatesTheANSIMode(t *testing.T) {
+	off := false
+	ds := ParseUdfxYAML("udfx.yaml", []byte("spark:\n  version: \"4.1\"\n  ansi: false\n"))
+	assert.Equal(t, []Declared{{Version: "4.1", File: "udfx.yaml", Line: 2, Text: "spark: version: 4.1",
+		ANSI: &off, ANSILine: 3, ANSIText: "spark: ansi: false"}}, ds)
+	on, from := DeclaredANSI(ds)
+	require.NotNil(t, on)
+	assert.False(t, *on)
+	assert.Equal(t, "udfx.yaml:3: spark: ansi: false", from)
+	on, from = DeclaredANSI(ParseUdfxYAML("udfx.yaml", []byte("spark:\n  databricks_runtime: \"15.4\"\n")))
+	assert.Nil(t, on)
+	assert.Empty(t, from)
+	on, _ = DeclaredANSI(ParseUdfxYAML("jobs/udfx.yaml", []byte("spark:\n  version: \"4.1\"\n  ansi: false\n")))
+	assert.Nil(t, on, "only the root's udfx.yaml states a mode")
+	for _, bad := range []string{
+		"spark:\n  ansi: false\n",                                  // no version
+		"spark:\n  version: \"3.5\"\n  ansi: \"off\"\n",            // a string, not a boolean
+		"spark:\n  version: \"3.5\"\n  ansi: 0\n",                  // nor a number
+		"spark:\n  ansi: true\n  version: \"3.5\"\n  ansi: true\n", // twice
+	} {
+		assert.Empty(t, ParseUdfxYAML("udfx.yaml", []byte(bad)), bad)
+		var doc yaml.Node
+		require.NoError(t, yaml.Unmarshal([]byte(bad), &doc))
+		_, serr := ParseSparkSpec(doc.Content[0].Content[1])
+		require.NotNil(t, serr, bad)
+		assert.Contains(t, serr.Error(), "ansi", bad)
+	}
+}
+
 func nearestResolved(root, rel string) (Declared, bool, error) {
 	ds, err := Nearest(root, filepath.Join(root, filepath.FromSlash(rel)))
 	if err != nil {
@@ -65,6 +97,7 @@ func FuzzUdfxYAML(f *testing.F) {
 	for _, s := range []string{
 		"spark:\n  version: \"3.5\"\n", "spark:\n  databricks_runtime: 15.4 LTS\n", "spark: 3.5\n",
 		"spark:\n  version: 3.5\n  version: 4.1\n", "spark: {version: [1]}\n", "- spark\n", "spark:\n  version: 99999999999.1\n",
+		"spark:\n  version: \"3.5\"\n  ansi: true\n", "spark: {ansi: no, version: \"4.0\"}\n",
 	} {
 		f.Add(s)
 	}
