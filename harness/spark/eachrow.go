@@ -2,7 +2,6 @@ package spark
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 
@@ -46,23 +45,13 @@ type rowsWire struct {
 func (s *Session) RunEachRow(ctx context.Context, job Job) (*RowsResult, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	req, err := s.jobRequest(ctx, job, "each_row")
-	if err != nil {
-		return nil, err
-	}
-	raw, werr, err := s.call(ctx, req.wire, nil)
-	if err != nil {
-		return nil, err
-	}
-	if werr != nil {
-		return nil, s.requestError(werr, job.UDF)
-	}
 	var reply struct {
 		Original *rowsWire `json:"original"`
 		Rewrite  *rowsWire `json:"rewrite"`
 	}
-	if err := json.Unmarshal(raw, &reply); err != nil {
-		return nil, &SessionError{Msg: fmt.Sprintf("bad each_row reply: %v", err), Log: s.logPath}
+	req, err := s.callJob(ctx, job, "each_row", &reply)
+	if err != nil {
+		return nil, err
 	}
 	rows := int(job.Input.NumRows())
 	res := &RowsResult{}

@@ -143,23 +143,13 @@ type sideWire struct {
 func (s *Session) Run(ctx context.Context, job Job) (*Result, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	req, err := s.jobRequest(ctx, job, "run")
-	if err != nil {
-		return nil, err
-	}
-	raw, werr, err := s.call(ctx, req.wire, nil)
-	if err != nil {
-		return nil, err
-	}
-	if werr != nil {
-		return nil, s.requestError(werr, job.UDF)
-	}
 	var reply struct {
 		Original *sideWire `json:"original"`
 		Rewrite  *sideWire `json:"rewrite"`
 	}
-	if err := json.Unmarshal(raw, &reply); err != nil {
-		return nil, &SessionError{Msg: fmt.Sprintf("bad run reply: %v", err), Log: s.logPath}
+	req, err := s.callJob(ctx, job, "run", &reply)
+	if err != nil {
+		return nil, err
 	}
 	rows := int(job.Input.NumRows())
 	res := &Result{Rows: rows}
@@ -176,6 +166,26 @@ func (s *Session) Run(ctx context.Context, job Job) (*Result, error) {
 		return nil, err
 	}
 	return res, nil
+}
+
+// callJob sends job to the driver's op and reads its reply into reply;
+// the caller holds s.mu.
+func (s *Session) callJob(ctx context.Context, job Job, op string, reply any) (*jobRequest, error) {
+	req, err := s.jobRequest(ctx, job, op)
+	if err != nil {
+		return nil, err
+	}
+	raw, werr, err := s.call(ctx, req.wire, nil)
+	if err != nil {
+		return nil, err
+	}
+	if werr != nil {
+		return nil, s.requestError(werr, job.UDF)
+	}
+	if err := json.Unmarshal(raw, reply); err != nil {
+		return nil, &SessionError{Msg: fmt.Sprintf("bad %s reply: %v", op, err), Log: s.logPath}
+	}
+	return req, nil
 }
 
 // jobRequest is a job as the driver's op takes it: its input written

@@ -85,26 +85,11 @@ func TestANSIOffFormsWrapAsTheJVMOnSpark35(t *testing.T) {
 			rows = append(rows, [4]int64{int64(x), int64(y), edges64[i], edges64[j]})
 		}
 	}
-	env35, ok := pyenv.EnvFor("3.5")
-	require.True(t, ok)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	python, err := env35.Ensure(ctx, func(s string) { t.Log(s) })
-	require.NoError(t, err)
-	in, err := json.Marshal(map[string]any{"exprs": exprs, "rows": rows})
-	require.NoError(t, err)
-	cmd := exec.CommandContext(ctx, python, "-c", sparkANSIOff)
-	cmd.Stdin = strings.NewReader(string(in))
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	require.NoError(t, err, stderr.String())
 	var res struct {
 		Version string    `json:"version"`
 		Rows    [][]int64 `json:"rows"`
 	}
-	require.NoError(t, json.Unmarshal(out, &res), string(out))
-	assert.Equal(t, env35.Version, res.Version)
+	onSpark35(t, sparkANSIOff, map[string]any{"exprs": exprs, "rows": rows}, &res)
 	require.Len(t, res.Rows, len(rows))
 	for r, row := range rows {
 		for i, f := range forms {
@@ -237,20 +222,6 @@ func TestANSIOffFormsRaiseWhereTheOriginalThrowsOnSpark35(t *testing.T) {
 		jobs = append(jobs, job{got, fine})
 		expect = append(expect, want)
 	}
-	env35, ok := pyenv.EnvFor("3.5")
-	require.True(t, ok)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	python, err := env35.Ensure(ctx, func(s string) { t.Log(s) })
-	require.NoError(t, err)
-	in, err := json.Marshal(map[string]any{"jobs": jobs})
-	require.NoError(t, err)
-	cmd := exec.CommandContext(ctx, python, "-c", sparkANSIOffJobs)
-	cmd.Stdin = strings.NewReader(string(in))
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	require.NoError(t, err, stderr.String())
 	var res struct {
 		Version string `json:"version"`
 		Jobs    []struct {
@@ -258,8 +229,7 @@ func TestANSIOffFormsRaiseWhereTheOriginalThrowsOnSpark35(t *testing.T) {
 			Error  string   `json:"error"`
 		} `json:"jobs"`
 	}
-	require.NoError(t, json.Unmarshal(out, &res), string(out))
-	assert.Equal(t, env35.Version, res.Version)
+	onSpark35(t, sparkANSIOffJobs, map[string]any{"jobs": jobs}, &res)
 	require.Len(t, res.Jobs, len(jobs))
 	failed := 0
 	for k, j := range jobs {
@@ -283,4 +253,31 @@ func pyRepr(f float64) string {
 		return strconv.FormatFloat(f, 'f', 1, 64)
 	}
 	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// onSpark35 runs script in udfx's Spark 3.5 environment with in as JSON
+// on its stdin and reads its stdout into out, whose "version" must be
+// that environment's pyspark.
+func onSpark35(t *testing.T, script string, in, out any) {
+	t.Helper()
+	env35, ok := pyenv.EnvFor("3.5")
+	require.True(t, ok)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	python, err := env35.Ensure(ctx, func(s string) { t.Log(s) })
+	require.NoError(t, err)
+	b, err := json.Marshal(in)
+	require.NoError(t, err)
+	cmd := exec.CommandContext(ctx, python, "-c", script)
+	cmd.Stdin = strings.NewReader(string(b))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	stdout, err := cmd.Output()
+	require.NoError(t, err, stderr.String())
+	require.NoError(t, json.Unmarshal(stdout, out), string(stdout))
+	var v struct {
+		Version string `json:"version"`
+	}
+	require.NoError(t, json.Unmarshal(stdout, &v))
+	assert.Equal(t, env35.Version, v.Version)
 }
