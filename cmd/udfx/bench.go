@@ -25,12 +25,14 @@ import (
 
 // benchOptions are the flags of `udfx bench`.
 type benchOptions struct {
-	sql      string
-	rows     int
-	runs     int
-	warmup   int
-	seed     int64
-	ansi     bool
+	sql    string
+	rows   int
+	runs   int
+	warmup int
+	seed   int64
+	ansi   bool
+	// ansiSet: --ansi was given; otherwise the project's Spark decides.
+	ansiSet  bool
 	format   string
 	chart    string
 	timeout  time.Duration
@@ -71,6 +73,7 @@ compile), 3 the original or Spark could not be run, 4 an interrupted
   udfx bench jobs/udfs.py:parse_amount --sql "try_cast(s AS DECIMAL(12,2))" --format json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.ansiSet = cmd.Flags().Changed("ansi")
 			return runBench(cmd.Context(), e, opts, args[0])
 		},
 	}
@@ -80,7 +83,7 @@ compile), 3 the original or Spark could not be run, 4 an interrupted
 	f.IntVar(&opts.runs, "runs", 5, "timed runs of each side")
 	f.IntVar(&opts.warmup, "warmup", 1, "untimed runs of each side first")
 	f.Int64Var(&opts.seed, "seed", 1, "seed of the random inputs")
-	f.BoolVar(&opts.ansi, "ansi", true, "spark.sql.ansi.enabled for the rewrite")
+	f.BoolVar(&opts.ansi, "ansi", true, "spark.sql.ansi.enabled for both sides (default on --engine spark: the mode of the Spark the project declares)")
 	f.StringVarP(&opts.format, "format", "f", "text", "output format: text or json")
 	f.StringVar(&opts.chart, "chart", "", "write an SVG bar chart to this file")
 	f.DurationVar(&opts.timeout, "timeout", 10*time.Minute, "time limit for each run of the original")
@@ -134,6 +137,11 @@ func runBench(ctx context.Context, e *env, opts *benchOptions, target string) er
 			Limits: runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB, Sandbox: sandboxMode}, NewRunner: runners.New, Progress: progress,
 		}
 		if opts.spark.onSpark() {
+			// On the Spark the project declares, in its mode unless
+			// --ansi says otherwise.
+			if _, err := projectSpark(ctx, e, &opts.spark, u, &bopts.ANSI, opts.ansiSet); err != nil {
+				return err
+			}
 			res, err = benchOnSpark(ctx, e, &opts.spark, bopts)
 		} else {
 			res, err = bench.Embedded(ctx, bopts)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/udfx/udfx/harness/pyenv"
 	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/internal/patch"
 	"github.com/udfx/udfx/internal/sparkversion"
 )
 
@@ -130,4 +132,29 @@ func sessionProblem(session *spark.Session, target *evidence.SparkTarget) string
 		return fmt.Sprintf("the proof is for Spark %s (%s), and the Spark session runs Spark %s (its Python's pyspark): point UDFX_PYTHON at a Python with pyspark %s, or unset it to let udfx install one", target.Version, target.From, session.Version(), target.Version)
 	}
 	return ""
+}
+
+// projectSpark points o at the Spark the project holding u declares, for
+// a command that tests or times u on Spark outside a proof (udfx test,
+// udfx bench): that version's environment and, unless ansiSet (the user
+// gave --ansi), its mode. What rewrite would decline is a usage error
+// here, with rewrite's reason.
+func projectSpark(ctx context.Context, e *env, o *sparkOptions, u *udf.UDF, ansi *bool, ansiSet bool) (*evidence.SparkTarget, error) {
+	root := patch.RepoRoot(filepath.Dir(u.Path()))
+	target, decline, err := sparkTarget("", root, u, o)
+	if err != nil {
+		return nil, err
+	}
+	if decline != "" {
+		return nil, usageErrorf("%s", decline)
+	}
+	python, mode, err := sparkPythonFor(ctx, e, o, target)
+	if err != nil {
+		return nil, err
+	}
+	o.python = python
+	if !ansiSet {
+		*ansi = mode
+	}
+	return target, nil
 }

@@ -46,6 +46,11 @@ func TestRewriteProvesForTheDeclaredSpark(t *testing.T) {
 	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
 	assert.Contains(t, stdout, "result         verified: CASE WHEN ((`shipped` IS NULL) OR (`returned` IS NULL)) THEN CAST(NULL AS INT) ELSE (`shipped` + `returned`) END (10000 rows, bit-exact, ANSI off)")
 	assert.Contains(t, stdout, "engine         Apache Spark "+env35.Version+" (")
+	// udfx test on Spark runs the project's Spark in its mode too: there
+	// the plain sum wraps as the JVM's.
+	stdout, stderr, code = runCLI(t, dir, "test", "etl/Totals.scala:addQty", "--sql", "shipped + returned", "--engine", "spark", "--sandbox", "off", "--rows", "2000")
+	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Regexp(t, `engine\s+Apache Spark `+regexp.QuoteMeta(env35.Version)+` \(.*ANSI off`, stdout)
 	// An Int division throws on a zero divisor, where 3.5's div gives
 	// NULL: the rewrite raises itself, and the rows the original throws
 	// on are compared one by one, a Spark job each.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/udfx/udfx/harness/difftest"
 	"github.com/udfx/udfx/harness/evidence"
+	"github.com/udfx/udfx/harness/pyenv"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/runner/runners"
 	"github.com/udfx/udfx/harness/spark"
@@ -21,12 +22,14 @@ import (
 
 // testOptions are the flags of `udfx test`.
 type testOptions struct {
-	sql              string
-	rewriteFile      string
-	seed             int64
-	rows             int
-	samples          string
-	ansi             bool
+	sql         string
+	rewriteFile string
+	seed        int64
+	rows        int
+	samples     string
+	ansi        bool
+	// ansiSet: --ansi was given; otherwise the project's Spark decides.
+	ansiSet          bool
 	signedZero       string
 	ulp              int64
 	rel, abs         float64
@@ -78,6 +81,7 @@ back (see udfx rewrite --help).`,
   udfx test examples/python-celsius/celsius.py --sql "celsius * 9.0D / 5.0D + 32.0D" --engine spark`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.ansiSet = cmd.Flags().Changed("ansi")
 			return runTest(cmd.Context(), e, opts, args[0])
 		},
 	}
@@ -87,7 +91,7 @@ back (see udfx rewrite --help).`,
 	f.Int64Var(&opts.seed, "seed", 1, "seed of the random inputs")
 	f.IntVar(&opts.rows, "rows", 10_000, "rows to test, special values included")
 	f.StringVar(&opts.samples, "samples", "", "Parquet, CSV or JSON Lines file of rows always tested")
-	f.BoolVar(&opts.ansi, "ansi", true, "spark.sql.ansi.enabled for the rewrite (Spark 4 default true, 3.5 false)")
+	f.BoolVar(&opts.ansi, "ansi", true, "spark.sql.ansi.enabled for both sides (default: the mode of the Spark the project declares, its udfx.yaml's spark: ansi: if stated)")
 	f.StringVar(&opts.signedZero, "signed-zero", "strict", "strict: -0.0 differs from 0.0; lenient: they are equal")
 	f.Int64Var(&opts.ulp, "ulp", 0, "accept floating-point results this many ulps apart")
 	f.Float64Var(&opts.rel, "rel", 0, "accept floating-point results within this relative difference")
@@ -163,16 +167,32 @@ func runTest(ctx context.Context, e *env, opts *testOptions, target string) erro
 		defer unlock()
 	}
 	progress := e.progress().Func()
+	if !opts.spark.onSpark() && !opts.ansiSet {
+		// The embedded engine follows the default Spark: in the mode the
+		// project states for it, if it does.
+		if target, decline, err := sparkTarget("", patch.RepoRoot(filepath.Dir(u.Path())), u, &opts.spark); err == nil && decline == "" && target.Version == pyenv.DefaultSpark() {
+			opts.ansi = target.Mode(pyenv.DefaultANSI)
+		}
+	}
 	var session *spark.Session
 	if opts.spark.onSpark() {
 		sws := filepath.Join(e.abs(".udfx"), "spark")
 		if opts.workspace != "" {
 			sws = filepath.Join(e.abs(opts.workspace), "spark")
 		}
+		// On the Spark the project declares, in its mode unless --ansi
+		// says otherwise.
+		target, err := projectSpark(ctx, e, &opts.spark, u, &opts.ansi, opts.ansiSet)
+		if err != nil {
+			return err
+		}
 		if session, err = startSpark(ctx, e, &opts.spark, u, opts.ansi, sws); err != nil {
 			return err
 		}
 		defer session.Close()
+		if problem := sessionProblem(session, target); problem != "" {
+			return usageErrorf("%s", problem)
+		}
 	}
 	rep, err := difftest.Run(ctx, u, difftest.Rewrite{SQL: sql}, difftest.Options{
 		Seed: opts.seed, Rows: opts.rows, Samples: samples, ANSI: opts.ansi,
