@@ -18,6 +18,7 @@ import sys
 import time
 import traceback
 import unicodedata
+from concurrent.futures import ThreadPoolExecutor
 
 import udfx_jobfree  # written beside this driver (harness/internal/jobfree)
 
@@ -833,6 +834,10 @@ def run(req):
     return with_ansi(req, go)
 
 
+# Concurrent one-row jobs of each_row.
+EACH_ROW_JOBS = 4
+
+
 def each_row(req):
     """Runs each side on each input row in a job of its own. Spark stops a
     job at its first exception and does not say on which row, so a job per
@@ -860,15 +865,25 @@ def each_row_side(df, ids, make, out):
     import pyarrow as pa
     from pyspark.sql.functions import col
 
-    t0 = time.perf_counter()
-    errors, tables = [], []
-    for i in ids:
+    def one(i):
         try:
-            tables.append(to_arrow(make(df.where(col("_udfx_row") == i))))
+            return i, to_arrow(make(df.where(col("_udfx_row") == i))), None
         except Fail:
             raise
         except Exception as e:
-            errors.append({"row": i, "error": describe(e)})
+            return i, None, describe(e)
+
+    t0 = time.perf_counter()
+    errors, tables = [], []
+    # A one-row job is mostly scheduling; a few at once keep the
+    # executors busy (Spark runs concurrent jobs of one session side by
+    # side; each row's job still stops only itself).
+    with ThreadPoolExecutor(max_workers=1 if CONNECT else EACH_ROW_JOBS) as pool:
+        for i, tbl, err in pool.map(one, ids):
+            if err is not None:
+                errors.append({"row": i, "error": err})
+            else:
+                tables.append(tbl)
     reply = {"errors": errors, "rows": sum(t.num_rows for t in tables), "seconds": time.perf_counter() - t0, "out": ""}
     if tables:
         tbl = pa.concat_tables(tables)
