@@ -41,6 +41,11 @@ type sparkOn struct {
 	// the golden file, not a failure (the rules are proved for the
 	// default Spark; a proof for another runs there at rewrite time).
 	survey bool
+	// oneByOne compares the rows the original throws on, each in a Spark
+	// job of its own (difftest.Options.ProveThrowingRows), where the
+	// default reference leaves them out: the surveys' findings must cover
+	// the rows where a version's ANSI mode differs most.
+	oneByOne bool
 }
 
 // defaultSpark is the reference of the default Spark: 4.1, ANSI on.
@@ -117,7 +122,7 @@ func sparkReference(t *testing.T, cases []verifiedCase, strict bool, on sparkOn)
 		cctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 		rep, err := difftest.Run(cctx, c.u, difftest.Rewrite{SQL: c.sql}, difftest.Options{
 			Seed: corpusSeed, Rows: corpusRows, ANSI: on.ansi, Spark: s,
-			NewRunner: runners.New, LeaveOutThrowingRows: true})
+			NewRunner: runners.New, LeaveOutThrowingRows: !on.oneByOne, ProveThrowingRows: on.oneByOne})
 		cancel()
 		o := &outcomes[i]
 		var ue *difftest.UsageError
@@ -153,8 +158,8 @@ func sparkReference(t *testing.T, cases []verifiedCase, strict bool, on sparkOn)
 			agree++
 		}
 		if rep != nil {
-			o.compared, o.leftOut = rep.Rows-rep.LeftOutRows, rep.LeftOutRows
-			leftOut += rep.LeftOutRows
+			o.compared, o.leftOut = rep.Rows-rep.LeftOutRows, rep.LeftOutRows+rep.OneByOneRows
+			leftOut += o.leftOut
 		}
 		if (o.verdict == "disagree" && !on.survey) || (strict && o.verdict == "error") {
 			t.Errorf("%s %s: real Spark %s: %s", c.u.Language, c.u.Name, o.verdict, o.detail)
@@ -163,12 +168,16 @@ func sparkReference(t *testing.T, cases []verifiedCase, strict bool, on sparkOn)
 	t.Logf("%d cases checked on Spark in %.0fs (%d session restarts)", len(cases), time.Since(start).Seconds(), s.Restarts())
 
 	var b strings.Builder
+	thrown, thrownCol, thrownSum := "are left out", "left out", "rows left out where the original throws"
+	if on.oneByOne {
+		thrown, thrownCol, thrownSum = "are compared\none by one, each in a Spark job of its own", "1-by-1", "rows where the original throws compared one by one"
+	}
 	fmt.Fprintf(&b, "Each verified rewrite of report.golden against its original registered in\n"+
 		"real Apache Spark %s (%s), not run in udfx's runners: both sides are\n"+
 		"queries of one session, %s, over the rows of the case's differential\n"+
 		"test (seed %d, %d rows). Spark stops a job at its first exception, so the\n"+
-		"rows on which the original throws in udfx's runner are left out.\n\n", info.SparkVersion, info.Master, on.mode(), corpusSeed, corpusRows)
-	fmt.Fprintf(&b, "%-10s %-20s %-9s %8s %8s\n", "language", "udf", "spark", "compared", "left out")
+		"rows on which the original throws in udfx's runner %s.\n\n", info.SparkVersion, info.Master, on.mode(), corpusSeed, corpusRows, thrown)
+	fmt.Fprintf(&b, "%-10s %-20s %-9s %8s %8s\n", "language", "udf", "spark", "compared", thrownCol)
 	for i, c := range cases {
 		o := outcomes[i]
 		line := fmt.Sprintf("%-10s %-20s %-9s %8d %8d", c.u.Language, c.u.Name, o.verdict, o.compared, o.leftOut)
@@ -187,8 +196,8 @@ func sparkReference(t *testing.T, cases []verifiedCase, strict bool, on sparkOn)
 	if failed > 0 {
 		errs += fmt.Sprintf(", %d could not be checked", failed)
 	}
-	fmt.Fprintf(&b, "\nindependent reference (real Spark %s, %s): %d verified cases agree, %d disagree%s, %d rows left out where the original throws\n",
-		info.SparkVersion, on.mode(), agree, disagree, errs, leftOut)
+	fmt.Fprintf(&b, "\nindependent reference (real Spark %s, %s): %d verified cases agree, %d disagree%s, %d %s\n",
+		info.SparkVersion, on.mode(), agree, disagree, errs, leftOut, thrownSum)
 	if !strict {
 		failed = 0
 	}

@@ -45,75 +45,7 @@ var realOutcomes = []string{"verified", "declined", "untyped", "notfound", "refu
 // task corpus), which also checks every verified rewrite against its
 // original in real Spark.
 func TestRealShapedCorpus(t *testing.T) {
-	cases, err := corpus.Read(realCorpusDir)
-	require.NoError(t, err)
-	wd, err := os.Getwd()
-	require.NoError(t, err)
-
-	type result struct {
-		c               corpus.Case
-		u               *udf.UDF
-		src             []byte
-		outcome, detail string
-		// proved is the UDF as the rewrite was proved: u, or the first
-		// type's when it was proved per type.
-		proved *udf.UDF
-	}
-	results := make([]result, len(cases))
-	parsed := map[string]*corpus.Source{}
-	parseErrs := map[string]string{}
-	seen := map[string]bool{}
-	for i, c := range cases {
-		r := &results[i]
-		r.c = c
-		src, ok := parsed[c.File]
-		if !ok {
-			// A file the front-end cannot parse has no UDF for udfx
-			// (scan skips it, rewrite refuses it): its cases are not found.
-			var perr error
-			if src, perr = corpus.Parse(realCorpusDir, c.File); perr != nil {
-				_, statErr := os.Stat(filepath.Join(realCorpusDir, c.File))
-				require.NoError(t, statErr)
-				parseErrs[c.File] = perr.Error()
-			}
-			parsed[c.File] = src
-		}
-		if src == nil {
-			r.outcome, r.detail = "notfound", "the front-end cannot parse the file: "+parseErrs[c.File]
-			continue
-		}
-		r.src = src.Src
-		r.u = udf.Lookup(src.UDFs, c.Name)
-		if r.u == nil {
-			var names []string
-			for _, u := range src.UDFs {
-				names = append(names, u.Name)
-			}
-			r.outcome, r.detail = "notfound", fmt.Sprintf("the front-end finds %d UDFs (%s)", len(names), strings.Join(names, ", "))
-			continue
-		}
-		key := string(r.u.Language) + " " + c.Name
-		require.False(t, seen[key], "%s: %s is in the manifest twice: names are unique per language (they key the golden reports)", c.File, key)
-		seen[key] = true
-		// The file's path is relative to the package folder, as a path
-		// given to udfx is relative to its working directory.
-		r.u.Root = wd
-		// As udfx rewrite: a Scala UDF whose types only scalac knows is
-		// typed from its compiled original.
-		opts := typeinfer.Options{Compiled: jvm.MissingTypes(context.Background(), r.u, jvm.Options{})}
-		if err := typeinfer.Resolve(r.u, r.src, opts); err != nil {
-			r.outcome, r.detail = "error", err.Error()
-			continue
-		}
-		// A parameter no source types is proved per type (corpusOutcome);
-		// an unknown return type stops the UDF.
-		var unknown *typeinfer.UnknownError
-		if err := typeinfer.Missing(r.u); errors.As(err, &unknown) && r.u.Return == nil {
-			r.outcome, r.detail = "untyped", unknown.Name+": "+unknown.Reason
-		} else if err != nil && unknown == nil {
-			r.outcome, r.detail = "error", err.Error()
-		}
-	}
+	cases, results := realShapedResults(t)
 
 	// As TestCorpus: a rewrite the golden report records with the same
 	// SQL is proved again only in a full run.
@@ -227,7 +159,120 @@ func TestRealShapedCorpus(t *testing.T) {
 	assert.Zero(t, total["refuted"], "a rewrite the translator emitted was refuted by the real original")
 }
 
+// realResult is one case of the real-shaped section: as found and typed
+// zero-config, then as proved.
+type realResult struct {
+	c               corpus.Case
+	u               *udf.UDF
+	src             []byte
+	outcome, detail string
+	// proved is the UDF as the rewrite was proved: u, or the first
+	// type's when it was proved per type.
+	proved *udf.UDF
+}
+
+// realShapedResults finds and types each case of the real-shaped section
+// as udfx rewrite FILE:NAME does; a case that stops before the translator
+// has its outcome already.
+func realShapedResults(t *testing.T) ([]corpus.Case, []realResult) {
+	t.Helper()
+	cases, err := corpus.Read(realCorpusDir)
+	require.NoError(t, err)
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+
+	results := make([]realResult, len(cases))
+	parsed := map[string]*corpus.Source{}
+	parseErrs := map[string]string{}
+	seen := map[string]bool{}
+	for i, c := range cases {
+		r := &results[i]
+		r.c = c
+		src, ok := parsed[c.File]
+		if !ok {
+			// A file the front-end cannot parse has no UDF for udfx
+			// (scan skips it, rewrite refuses it): its cases are not found.
+			var perr error
+			if src, perr = corpus.Parse(realCorpusDir, c.File); perr != nil {
+				_, statErr := os.Stat(filepath.Join(realCorpusDir, c.File))
+				require.NoError(t, statErr)
+				parseErrs[c.File] = perr.Error()
+			}
+			parsed[c.File] = src
+		}
+		if src == nil {
+			r.outcome, r.detail = "notfound", "the front-end cannot parse the file: "+parseErrs[c.File]
+			continue
+		}
+		r.src = src.Src
+		r.u = udf.Lookup(src.UDFs, c.Name)
+		if r.u == nil {
+			var names []string
+			for _, u := range src.UDFs {
+				names = append(names, u.Name)
+			}
+			r.outcome, r.detail = "notfound", fmt.Sprintf("the front-end finds %d UDFs (%s)", len(names), strings.Join(names, ", "))
+			continue
+		}
+		key := string(r.u.Language) + " " + c.Name
+		require.False(t, seen[key], "%s: %s is in the manifest twice: names are unique per language (they key the golden reports)", c.File, key)
+		seen[key] = true
+		// The file's path is relative to the package folder, as a path
+		// given to udfx is relative to its working directory.
+		r.u.Root = wd
+		// As udfx rewrite: a Scala UDF whose types only scalac knows is
+		// typed from its compiled original.
+		opts := typeinfer.Options{Compiled: jvm.MissingTypes(context.Background(), r.u, jvm.Options{})}
+		if err := typeinfer.Resolve(r.u, r.src, opts); err != nil {
+			r.outcome, r.detail = "error", err.Error()
+			continue
+		}
+		// A parameter no source types is proved per type (corpusOutcome);
+		// an unknown return type stops the UDF.
+		var unknown *typeinfer.UnknownError
+		if err := typeinfer.Missing(r.u); errors.As(err, &unknown) && r.u.Return == nil {
+			r.outcome, r.detail = "untyped", unknown.Name+": "+unknown.Reason
+		} else if err != nil && unknown == nil {
+			r.outcome, r.detail = "error", err.Error()
+		}
+	}
+	return cases, results
+}
+
 // languageOf is a case's language by its file's extension.
 func languageOf(file string) string {
 	return map[string]string{".scala": string(udf.Scala), ".java": string(udf.Java), ".py": string(udf.Python), ".ipynb": string(udf.Python)}[filepath.Ext(file)]
+}
+
+// TestRealShapedCorpusOnOtherSparks is TestCorpusOnOtherSparks for the
+// real-shaped section: each case real/report.golden records as verified,
+// found and typed zero-config as TestRealShapedCorpus does, translated in
+// the form a proof for each other version uses and checked against its
+// original in real Spark of that version (real/spark35-reference.golden
+// and so on). The cases verified per type are listed, not surveyed.
+func TestRealShapedCorpusOnOtherSparks(t *testing.T) {
+	_, results := realShapedResults(t)
+	proven := provenInGolden(t, realCorpusDir)
+	var cases []surveyCase
+	var perType []string
+	for _, r := range results {
+		if r.u == nil || r.outcome != "" {
+			continue
+		}
+		name := languageOf(r.c.File) + " " + r.c.Name
+		sql, ok := proven[name]
+		if !ok {
+			continue
+		}
+		if typeinfer.Missing(r.u) != nil {
+			perType = append(perType, name)
+			continue
+		}
+		res, err := Translate(r.u, r.src)
+		require.NoError(t, err, name)
+		require.NotNil(t, res.IR, "%s: report.golden records it verified, and the translator now declines it: %v", name, res.Declines)
+		require.Equal(t, sql, res.SQL, "%s: the translation differs from the one report.golden records as verified: run the corpus (task corpus) first", name)
+		cases = append(cases, surveyCase{u: r.u, res: res})
+	}
+	surveyVersions(t, realCorpusDir, cases, perType)
 }
