@@ -18,39 +18,44 @@ type thrownRows struct {
 	rewrite  []value.Value
 }
 
-// oneByOne runs both sides on each row not kept (those on which the
-// original throws in udfx's runner), one row a Spark job, after the
-// original's job over all rows failed (failed). Spark is the authority
-// on each row: a row on which the original returns a value there is
-// compared like any other.
-func (st *sparkTest) oneByOne(ctx context.Context, rows [][]value.Value, kept []int, failed *spark.JobError) (*thrownRows, error) {
+// thrownBy takes the rows not kept (those on which the original throws
+// in udfx's runner), after the original's job over all rows failed
+// (failed); more than MaxRowsOneByOne is an *OriginalError. Nothing runs
+// yet: run does, once the rest has passed.
+func thrownBy(rows [][]value.Value, kept []int, failed *spark.JobError) (*thrownRows, error) {
 	t := &thrownRows{}
-	keep := make(map[int]bool, len(kept))
-	for _, i := range kept {
-		keep[i] = true
-	}
+	next := 0
 	for i := range rows {
-		if !keep[i] {
-			t.rows = append(t.rows, rows[i])
-			t.index = append(t.index, i)
+		if next < len(kept) && kept[next] == i {
+			next++
+			continue
 		}
+		t.rows = append(t.rows, rows[i])
+		t.index = append(t.index, i)
 	}
 	if len(t.rows) > MaxRowsOneByOne {
 		return nil, &OriginalError{Err: fmt.Errorf("the original throws on %d of the %d generated rows (%w); a Spark job stops at its first exception, so each of those rows is a job of its own, and udfx runs at most %d", len(t.rows), len(rows), failed, MaxRowsOneByOne)}
 	}
+	return t, nil
+}
+
+// run runs both sides on each row, one row a Spark job. Spark is the
+// authority on each row: a row on which the original returns a value
+// there is compared like any other.
+func (t *thrownRows) run(ctx context.Context, st *sparkTest) error {
 	st.progress(fmt.Sprintf("running both sides on each of the %d rows the original throws on, one Spark job a row", len(t.rows)))
 	rec, err := BuildRecord(st.params, t.rows, st.mem)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer rec.Release()
 	ansi := st.ansi
 	res, err := st.s.RunEachRow(ctx, spark.Job{UDF: st.u, Rewrite: st.rw.SQL, Input: rec, ANSI: &ansi})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	t.original, t.rewrite = res.Original.Values, res.Rewrite.Values
-	return t, nil
+	return nil
 }
 
 // tallyInto adds the rows to rep; the first that disagrees is the

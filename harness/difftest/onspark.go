@@ -58,7 +58,7 @@ func runOnSpark(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options, param
 		}
 		defer again.rec.Release()
 		if opts.ProveThrowingRows {
-			if thrown, err = st.oneByOne(ctx, rows, again.kept, e); err != nil {
+			if thrown, err = thrownBy(rows, again.kept, e); err != nil {
 				return nil, err
 			}
 		} else {
@@ -88,7 +88,12 @@ func runOnSpark(ctx context.Context, u *udf.UDF, rw Rewrite, opts Options, param
 	if e := res.Rewrite.Err; e != nil {
 		return st.rewriteJobFailed(ctx, rep, res, e, rows, at)
 	}
+	// Last, the costly part: a rewrite refuted on the other rows needs no
+	// job per thrown row.
 	if thrown != nil {
+		if err := thrown.run(ctx, st); err != nil {
+			return nil, err
+		}
 		thrown.tallyInto(rep, st.params, opts)
 	}
 	return st.compare(ctx, rep, res, plans, rows, at)
