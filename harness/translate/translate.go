@@ -147,7 +147,7 @@ func Translate(u *udf.UDF, src []byte) (*Result, error) {
 	if e == nil || t.declineLowerCase(body, e) || t.declineLoneSurrogates(body, e) {
 		return t.result(nil)
 	}
-	return t.result(t.hiveNullsThrow(t.skipNulls(e)))
+	return t.result(t.hiveOverloadGuard(body, t.hiveNullsThrow(t.skipNulls(e))))
 }
 
 func (t *tr) result(e ir.Expr) (*Result, error) {
@@ -455,6 +455,66 @@ func (t *tr) hiveNullsThrow(e ir.Expr) ir.Expr {
 		}
 	}
 	return e
+}
+
+// hiveOverloadGuard keeps the rewrite of one evaluate of a Hive UDF
+// class that has others of the same arity to the argument types it was
+// proved for. Spark calls the evaluate Hive's resolver picks for the
+// types a query gives it: the same SQL text applied to a bigint column
+// would compute what another method computes. The guard makes Spark fail
+// such a query instead; typeof folds, so the proved types keep one branch.
+func (t *tr) hiveOverloadGuard(body *sitter.Node, e ir.Expr) ir.Expr {
+	if t.u.Kind != udf.KindHiveUDF || len(t.u.Params) == 0 || evaluateOverloads(body, t.src) < 2 {
+		return e
+	}
+	var cond ir.Expr
+	var proved []string
+	for _, p := range t.u.Params {
+		is := &ir.Call{Fn: ir.TypeIs, Args: []ir.Expr{&ir.Col{Name: p.Name, T: p.Type}, &ir.Lit{T: udf.Prim(udf.String), Value: p.Type.String()}}, T: udf.Prim(udf.Boolean)}
+		proved = append(proved, p.Name+" "+p.Type.String())
+		if cond == nil {
+			cond = is
+		} else {
+			cond = &ir.Binary{Op: ir.And, L: cond, R: is, T: udf.Prim(udf.Boolean)}
+		}
+	}
+	msg := fmt.Sprintf("udfx: %s has other evaluate methods; this rewrite was proved only for (%s)", asciiSnippet(t.u.Name), strings.Join(proved, ", "))
+	return &ir.If{Cond: cond, Then: e, Else: &ir.Raise{Msg: msg, T: e.Type()}}
+}
+
+// evaluateOverloads counts the evaluate methods of the class that
+// declares method m that take as many parameters as m.
+func evaluateOverloads(m *sitter.Node, src []byte) int {
+	class := m.Parent()
+	arity := func(n *sitter.Node) int {
+		ps := n.ChildByFieldName("parameters")
+		if ps == nil {
+			return -1
+		}
+		k := 0
+		for i := uint(0); i < ps.NamedChildCount(); i++ {
+			if c := ps.NamedChild(i); c != nil && (c.Kind() == "formal_parameter" || c.Kind() == "spread_parameter") {
+				k++
+			}
+		}
+		return k
+	}
+	if class == nil || class.Kind() != "class_body" {
+		return 0
+	}
+	want, n := arity(m), 0
+	for i := uint(0); i < class.NamedChildCount(); i++ {
+		c := class.NamedChild(i)
+		if c == nil || c.Kind() != "method_declaration" {
+			continue
+		}
+		if name := c.ChildByFieldName("name"); name != nil && name.Kind() == "identifier" && arity(c) == want {
+			if name.Utf8Text(src) == "evaluate" {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // strictIn reports whether e is NULL in Spark whenever column name is:

@@ -522,6 +522,9 @@ func stringCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err 
 		fmt.Fprintf(b, "element_at(transform(array(split(%s, %s)), udfx_f -> slice(udfx_f, 1, CASE WHEN size(udfx_f) = 1 THEN 1 "+
 			"ELSE size(udfx_f) - aggregate(udfx_f, 0, (udfx_n, udfx_x) -> CASE WHEN udfx_x = '' THEN udfx_n + 1 ELSE 0 END) END)), 1)", args[0], args[1])
 		return true, nil
+	case ir.TypeIs:
+		b.WriteString("(typeof(" + args[0] + ") = " + args[1] + ")")
+		return true, nil
 	case ir.Sqrt, ir.StartsWith, ir.EndsWith, ir.Contains, ir.Replace, ir.ElementAt, ir.Size, ir.RegexpReplace:
 		b.WriteString(string(e.Fn) + "(" + strings.Join(args, ", ") + ")")
 		return true, nil

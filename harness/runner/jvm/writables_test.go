@@ -16,27 +16,35 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/udfx/udfx/harness/runner"
+	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/value"
 )
 
 // hiveCase is one Hive UDF of testdata/hive, the Spark type of its
-// argument, and its inputs as values and as SQL literals.
+// argument, and its inputs as values and as SQL literals; ret, when set,
+// is its result's type for that argument, where the class has several
+// evaluate methods and scan types the UDF by the first.
 type hiveCase struct {
 	class, typ string
 	inputs     []value.Value
 	literals   []string
+	ret        string
 }
 
 var hiveCases = []hiveCase{
-	{"HiveGreet", "string", []value.Value{value.StringOf("  ada "), value.StringOf(""), value.StringOf("ß😀"), value.NullValue()}, []string{"'  ada '", "''", "'ß😀'", "NULL"}},
-	{"HiveShout", "string", []value.Value{value.StringOf("ok"), value.NullValue()}, []string{"'ok'", "NULL"}},
-	{"HiveTwice", "int", []value.Value{value.IntOf(21), value.IntOf(-2147483648), value.NullValue()}, []string{"21", "-2147483648", "NULL"}},
-	{"HiveNextId", "bigint", []value.Value{value.IntOf(41), value.IntOf(9223372036854775807), value.NullValue()}, []string{"41", "9223372036854775807", "NULL"}},
-	{"HiveHalf", "double", []value.Value{value.DoubleOf(3), value.DoubleOf(math.Copysign(0, -1)), value.NullValue()}, []string{"3.0D", "-0.0D", "NULL"}},
-	{"HiveNot", "boolean", []value.Value{value.BoolOf(true), value.NullValue()}, []string{"true", "NULL"}},
+	{"HiveGreet", "string", []value.Value{value.StringOf("  ada "), value.StringOf(""), value.StringOf("ß😀"), value.NullValue()}, []string{"'  ada '", "''", "'ß😀'", "NULL"}, ""},
+	{"HiveShout", "string", []value.Value{value.StringOf("ok"), value.NullValue()}, []string{"'ok'", "NULL"}, ""},
+	{"HiveTwice", "int", []value.Value{value.IntOf(21), value.IntOf(-2147483648), value.NullValue()}, []string{"21", "-2147483648", "NULL"}, ""},
+	{"HiveNextId", "bigint", []value.Value{value.IntOf(41), value.IntOf(9223372036854775807), value.NullValue()}, []string{"41", "9223372036854775807", "NULL"}, ""},
+	{"HiveHalf", "double", []value.Value{value.DoubleOf(3), value.DoubleOf(math.Copysign(0, -1)), value.NullValue()}, []string{"3.0D", "-0.0D", "NULL"}, ""},
+	{"HiveNot", "boolean", []value.Value{value.BoolOf(true), value.NullValue()}, []string{"true", "NULL"}, ""},
 	// Primitive parameters: the value unboxed; NULL fails the query.
-	{"HiveAdult", "int", []value.Value{value.IntOf(17), value.IntOf(18), value.NullValue()}, []string{"17", "18", "NULL"}},
-	{"HiveTriple", "double", []value.Value{value.DoubleOf(1.5), value.DoubleOf(0.1), value.NullValue()}, []string{"1.5D", "0.1D", "NULL"}},
+	{"HiveAdult", "int", []value.Value{value.IntOf(17), value.IntOf(18), value.NullValue()}, []string{"17", "18", "NULL"}, ""},
+	{"HiveTriple", "double", []value.Value{value.DoubleOf(1.5), value.DoubleOf(0.1), value.NullValue()}, []string{"1.5D", "0.1D", "NULL"}, ""},
+	// Several evaluate methods: the one Hive resolves for the type.
+	{"HiveOverloads", "int", []value.Value{value.IntOf(1 << 30), value.NullValue()}, []string{"1073741824", "NULL"}, "int"},
+	{"HiveOverloads", "bigint", []value.Value{value.IntOf(1 << 30), value.IntOf(-3)}, []string{"1073741824", "-3"}, "bigint"},
+	{"HiveOverloads", "string", []value.Value{value.StringOf("ab"), value.NullValue()}, []string{"'ab'", "NULL"}, "string"},
 }
 
 // TestHiveWritablesMatchRealSpark: a Hive simple UDF over Writables
@@ -83,17 +91,24 @@ func TestHiveWritablesMatchRealSpark(t *testing.T) {
 	var spark map[string]json.RawMessage
 	require.NoError(t, json.Unmarshal(data, &spark))
 
-	for _, c := range hiveCases {
-		t.Run(c.class, func(t *testing.T) {
+	for i, c := range hiveCases {
+		t.Run(c.class+"/"+c.typ, func(t *testing.T) {
 			var want []struct {
 				Value any    `json:"value"`
 				Error string `json:"error"`
 			}
-			dec := json.NewDecoder(strings.NewReader(string(spark["udfs."+c.class])))
+			dec := json.NewDecoder(strings.NewReader(string(spark[strconv.Itoa(i)])))
 			dec.UseNumber()
 			require.NoError(t, dec.Decode(&want))
 			require.Len(t, want, len(c.inputs))
 			u := parseUDF(t, filepath.Join("harness", "runner", "jvm", "testdata", "hive", c.class+".java"), c.class)
+			if c.ret != "" {
+				param, err := udf.ParseType(c.typ)
+				require.NoError(t, err)
+				ret, err := udf.ParseType(c.ret)
+				require.NoError(t, err)
+				u.Params[0].Type, u.Return = param, ret
+			}
 			r := newRunner(t, u, runner.DefaultLimits)
 			got, err := r.Run(context.Background(), column(c.inputs...))
 			require.NoError(t, err)
@@ -152,4 +167,18 @@ func runnerText(v value.Value) string {
 		return "d:" + strconv.FormatFloat(v.Float64(), 'g', -1, 64)
 	}
 	return v.String()
+}
+
+// TestHiveOverloadConvertingTheArgumentIsNotCalled: for a smallint Hive
+// picks evaluate(IntWritable) and converts the argument, which the JVM
+// runner does not do, so it refuses the UDF, naming the method Hive
+// picks, rather than call it with a value of another type.
+func TestHiveOverloadConvertingTheArgumentIsNotCalled(t *testing.T) {
+	u := parseUDF(t, filepath.Join("harness", "runner", "jvm", "testdata", "hive", "HiveOverloads.java"), "HiveOverloads")
+	u.Params[0].Type = udf.Prim(udf.Short)
+	r := newRunner(t, u, runner.DefaultLimits)
+	_, err := r.Run(context.Background(), column(value.IntOf(3)))
+	var nc *runner.NotCallableError
+	require.ErrorAs(t, err, &nc)
+	assert.Contains(t, nc.Reason, "Hive calls udfs.HiveOverloads.evaluate(IntWritable) for (smallint) and converts argument 1 to IntWritable")
 }

@@ -437,6 +437,11 @@ const (
 	StartsWith Func = "startswith"
 	EndsWith   Func = "endswith"
 	Contains   Func = "contains"
+	// TypeIs is true when Args[0], a parameter, has the Spark type Args[1]
+	// names (a string literal as typeof spells it: 'int', 'bigint'). It
+	// depends on the column's type alone, and Spark folds it to a
+	// constant, so a conditional on it costs nothing per row.
+	TypeIs Func = "typeof-is"
 )
 
 // Call applies a function to Args.

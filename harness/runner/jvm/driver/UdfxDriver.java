@@ -103,9 +103,11 @@ public final class UdfxDriver {
     Decoder[] decoders = new Decoder[n];
     DataType[] dataTypes = new DataType[n];
     try {
-      target = resolve(kind, lang, name, n, classNames(new File(classesDir)), desc);
       for (int i = 0; i < n; i++) {
         dataTypes[i] = parseType(types[i]);
+      }
+      target = resolve(kind, lang, name, n, classNames(new File(classesDir)), desc, dataTypes);
+      for (int i = 0; i < n; i++) {
         decoders[i] = decoder(dataTypes[i], sourceTypes[i], lang, kind, types[i]);
       }
     } catch (NotCallable e) {
@@ -303,8 +305,8 @@ public final class UdfxDriver {
     }
   }
 
-  static Target resolve(String kind, String lang, String name, int arity, List<String> classes, String[] desc)
-      throws NotCallable {
+  static Target resolve(String kind, String lang, String name, int arity, List<String> classes, String[] desc,
+      DataType[] types) throws NotCallable {
     if (name.startsWith("<")) {
       throw new NotCallable("an anonymous function has no name by which udfx could reach it; give it a name with a val in an object");
     }
@@ -314,7 +316,7 @@ public final class UdfxDriver {
       case "udf-class":
         return udfClass(name, arity, classes, desc);
       case "hive-udf":
-        return hiveUDF(name, arity, classes, desc);
+        return hiveUDF(name, arity, classes, desc, types);
       case "hive-generic-udf":
         throw new NotCallable("a Hive GenericUDF needs Hive's ObjectInspectors, which the JVM runner does not provide");
       case "lambda":
@@ -401,23 +403,25 @@ public final class UdfxDriver {
     return caller(new Lazy(k::newInstance), iface, arity);
   }
 
-  static Target hiveUDF(String name, int arity, List<String> classes, String[] desc) throws NotCallable {
+  static Target hiveUDF(String name, int arity, List<String> classes, String[] desc, DataType[] types)
+      throws NotCallable {
     Class<?> cls = one(named(name, classes, false), name);
     if (cls == null) {
       throw new NotCallable("no class " + name + " in the compiled source");
     }
-    Method m = null;
+    List<Method> ms = new ArrayList<>();
     for (Method c : cls.getMethods()) {
       if (c.getName().equals("evaluate") && c.getParameterCount() == arity) {
-        if (m != null) {
-          throw new NotCallable(cls.getName() + " has several evaluate methods of " + arity
-              + " parameters; Hive picks one by argument type, which the JVM runner does not replicate");
-        }
-        m = c;
+        ms.add(c);
       }
     }
-    if (m == null) {
+    if (ms.isEmpty()) {
       throw new NotCallable(cls.getName() + " has no public evaluate method of " + arity + " parameters");
+    }
+    Constructor<?> k = noArgConstructor(cls);
+    Method m = ms.get(0);
+    if (ms.size() > 1) {
+      m = hiveEvalMethod(cls, k, types);
     }
     Class<?>[] ps = m.getParameterTypes();
     for (Class<?> p : ps) {
@@ -437,7 +441,6 @@ public final class UdfxDriver {
             + "; the JVM runner passes Java boxed numbers, Boolean, String and Hadoop's and Hive's Writables to Hive UDFs");
       }
     }
-    Constructor<?> k = noArgConstructor(cls);
     Lazy inst = new Lazy(k::newInstance);
     Method em = m;
     desc[0] = "new " + cls.getName() + "()." + m.getName();
@@ -448,6 +451,89 @@ public final class UdfxDriver {
       }
       return fromWritable(invoke(em, inst.get(), in));
     };
+  }
+
+  /**
+   * The evaluate Spark's HiveSimpleUDF calls for arguments of these types, where the class has several of that
+   * arity: the one the UDF's resolver picks, asked as Spark asks it, with the arguments' TypeInfos, from an instance
+   * of the UDF, a default resolver wrapped in Spark's own SparkDefaultUDFMethodResolver where Spark's jars have it
+   * (Spark 4 no longer ships the classes Hive's FunctionRegistry needs). Hive may pick one whose parameters take
+   * another type and convert the argument; the JVM runner passes values as they are, so it calls only an evaluate
+   * whose parameters take exactly the arguments' types.
+   */
+  static Method hiveEvalMethod(Class<?> cls, Constructor<?> k, DataType[] types) throws NotCallable {
+    StringBuilder sig = new StringBuilder();
+    for (DataType t : types) {
+      sig.append(sig.length() == 0 ? "" : ", ").append(t.catalogString());
+    }
+    Object resolver;
+    try {
+      resolver = cls.getMethod("getResolver").invoke(k.newInstance());
+    } catch (InvocationTargetException e) {
+      throw new NotCallable("building " + cls.getName() + " to ask which evaluate Spark calls threw " + e.getCause());
+    } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+      throw new NotCallable("cannot ask " + cls.getName() + " which evaluate Spark calls: " + e);
+    }
+    Method m;
+    try {
+      Class<?> sparks = optional("org.apache.hadoop.hive.ql.exec.SparkDefaultUDFMethodResolver");
+      Class<?> hives = load("org.apache.hadoop.hive.ql.exec.DefaultUDFMethodResolver");
+      if (sparks != null && hives.isInstance(resolver)) {
+        resolver = sparks.getConstructor(hives).newInstance(resolver);
+      }
+      Method parse = load("org.apache.hadoop.hive.serde2.typeinfo.TypeInfoUtils").getMethod("getTypeInfoFromTypeString", String.class);
+      List<Object> infos = new ArrayList<>();
+      for (DataType t : types) {
+        infos.add(parse.invoke(null, t.catalogString()));
+      }
+      Method get = load("org.apache.hadoop.hive.ql.exec.UDFMethodResolver").getMethod("getEvalMethod", List.class);
+      m = (Method) get.invoke(resolver, infos);
+    } catch (InvocationTargetException e) {
+      throw new NotCallable("Hive finds no evaluate of " + cls.getName() + " for (" + sig + "): " + e.getCause());
+    } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+      throw new NotCallable("cannot ask Hive which evaluate of " + cls.getName() + " Spark calls for (" + sig + "): " + e);
+    }
+    Class<?>[] ps = m.getParameterTypes();
+    for (int i = 0; i < ps.length; i++) {
+      String takes = HIVE_PARAM_TYPES.get(ps[i].getName());
+      if (!types[i].catalogString().equals(takes)) {
+        throw new NotCallable("Hive calls " + cls.getName() + ".evaluate(" + describe(ps) + ") for (" + sig
+            + ") and converts argument " + (i + 1) + " to " + ps[i].getSimpleName()
+            + ", which the JVM runner does not replicate");
+      }
+    }
+    return m;
+  }
+
+  static String describe(Class<?>[] ps) {
+    StringBuilder b = new StringBuilder();
+    for (Class<?> p : ps) {
+      b.append(b.length() == 0 ? "" : ", ").append(p.getSimpleName());
+    }
+    return b.toString();
+  }
+
+  /** The Spark type each parameter class of a Hive simple UDF's evaluate takes without conversion. */
+  static final java.util.Map<String, String> HIVE_PARAM_TYPES = new java.util.HashMap<>();
+
+  static {
+    String[][] pairs = {
+      {"string", "java.lang.String", "org.apache.hadoop.io.Text"},
+      {"int", "int", "java.lang.Integer", "org.apache.hadoop.io.IntWritable"},
+      {"bigint", "long", "java.lang.Long", "org.apache.hadoop.io.LongWritable"},
+      {"double", "double", "java.lang.Double", "org.apache.hadoop.io.DoubleWritable",
+        "org.apache.hadoop.hive.serde2.io.DoubleWritable"},
+      {"float", "float", "java.lang.Float", "org.apache.hadoop.io.FloatWritable"},
+      {"boolean", "boolean", "java.lang.Boolean", "org.apache.hadoop.io.BooleanWritable"},
+      {"smallint", "short", "java.lang.Short", "org.apache.hadoop.hive.serde2.io.ShortWritable"},
+      {"tinyint", "byte", "java.lang.Byte", "org.apache.hadoop.hive.serde2.io.ByteWritable"},
+      {"binary", "org.apache.hadoop.io.BytesWritable"},
+    };
+    for (String[] p : pairs) {
+      for (int i = 1; i < p.length; i++) {
+        HIVE_PARAM_TYPES.put(p[i], p[0]);
+      }
+    }
   }
 
   /** The primitive parameters of a Hive simple UDF's evaluate that the JVM runner calls. */
