@@ -19,13 +19,85 @@ import (
 	"github.com/udfx/udfx/harness/udf"
 )
 
-// versionGolden is the corpus's survey of the Spark version minor
-// ("3.5": spark35-reference.golden): each case verified for the default
-// Spark (report.golden), its translation in the form a proof for that
-// version uses, checked against its original registered in real Spark of
-// that version, in its default ANSI mode.
-func versionGolden(minor string) string {
-	return "spark" + strings.ReplaceAll(minor, ".", "") + "-reference.golden"
+// versionGolden is the corpus's survey of the Spark version minor in
+// ANSI mode ansi ("3.5" in its default mode, off: spark35-reference.golden;
+// "4.1" with ANSI off: spark41-ansi-off-reference.golden): each case
+// verified for the default Spark (report.golden), its translation in the
+// form a proof for that version and mode uses, checked against its
+// original registered in real Spark of that version, in that mode.
+func versionGolden(minor string, ansi bool) string {
+	name := "spark" + strings.ReplaceAll(minor, ".", "")
+	if ansi != pyenv.DefaultANSI(minor) {
+		name += "-ansi-" + onOff(ansi)
+	}
+	return name + "-reference.golden"
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// surveyTarget is one Spark version and ANSI mode the corpus is surveyed
+// on.
+type surveyTarget struct {
+	env  pyenv.SparkEnv
+	ansi bool
+}
+
+func (st surveyTarget) name() string { return st.env.Minor + " ANSI " + onOff(st.ansi) }
+
+// task is the task corpus invocation that surveys st.
+func (st surveyTarget) task() string {
+	if st.ansi == pyenv.DefaultANSI(st.env.Minor) {
+		return "task corpus SPARK=" + st.env.Minor
+	}
+	return "task corpus SPARK=" + st.env.Minor + " ANSI=" + onOff(st.ansi)
+}
+
+// surveyTargets are the versions and modes a survey covers: every
+// version besides the default in its default mode, and the default
+// version with ANSI off (the setting of jobs moved to Spark 4 that keep
+// Spark 3's NULLs). UDFX_CORPUS_SPARK with UDFX_CORPUS_ANSI=on|off names
+// another (task corpus SPARK=4.3 ANSI=off); the returned name is the one
+// the variables select for a full run ("" when none, "all" for all).
+func surveyTargets(t *testing.T) ([]surveyTarget, string) {
+	t.Helper()
+	survey := os.Getenv("UDFX_CORPUS_SPARK")
+	mode := os.Getenv("UDFX_CORPUS_ANSI")
+	var targets []surveyTarget
+	for _, se := range pyenv.SparkEnvs() {
+		def := pyenv.DefaultANSI(se.Minor)
+		if se.Minor != pyenv.DefaultSpark() {
+			targets = append(targets, surveyTarget{se, def})
+		} else if def {
+			targets = append(targets, surveyTarget{se, false})
+		}
+	}
+	if mode == "" {
+		return targets, survey
+	}
+	require.Contains(t, []string{"on", "off"}, mode, "UDFX_CORPUS_ANSI is on or off")
+	require.NotContains(t, []string{"", "all"}, survey, "UDFX_CORPUS_ANSI needs the version it is for in UDFX_CORPUS_SPARK")
+	for _, se := range pyenv.SparkEnvs() {
+		if se.Minor != survey {
+			continue
+		}
+		st := surveyTarget{se, mode == "on"}
+		if st.ansi == pyenv.DefaultANSI(se.Minor) && se.Minor == pyenv.DefaultSpark() {
+			t.Fatalf("Spark %s with ANSI %s is the default reference: run task corpus", survey, mode)
+		}
+		for _, have := range targets {
+			if have.name() == st.name() {
+				return targets, st.name()
+			}
+		}
+		return append(targets, st), st.name()
+	}
+	t.Fatalf("UDFX_CORPUS_SPARK=%s: udfx proves for Spark %s", survey, pyenv.SparkMinors())
+	return nil, ""
 }
 
 // TestCorpusOnOtherSparks surveys which of the translator's proved
@@ -82,21 +154,18 @@ type surveyCase struct {
 	res *Result
 }
 
-// surveyVersions checks each case on each Spark version besides the
-// default, in the form a proof for that version uses, against dir's
-// golden file of that version (versionGolden); perType lists the cases
-// verified per type, which are not surveyed. Without UDFX_CORPUS_SPARK or
-// -update it starts no Spark and checks only that each file lists
-// exactly the cases.
+// surveyVersions checks each case on each Spark version and mode of
+// surveyTargets, in the form a proof for that version and mode uses,
+// against dir's golden file of it (versionGolden); perType lists the
+// cases verified per type, which are not surveyed. Without
+// UDFX_CORPUS_SPARK or -update it starts no Spark and checks only that
+// each file lists exactly the cases.
 func surveyVersions(t *testing.T, dir string, typed []surveyCase, perType []string) {
 	t.Helper()
-	survey := os.Getenv("UDFX_CORPUS_SPARK")
-	for _, se := range pyenv.SparkEnvs() {
-		if se.Minor == pyenv.DefaultSpark() {
-			continue
-		}
-		t.Run(se.Minor, func(t *testing.T) {
-			ansi := pyenv.DefaultANSI(se.Minor)
+	targets, survey := surveyTargets(t)
+	for _, st := range targets {
+		se, ansi := st.env, st.ansi
+		t.Run(st.name(), func(t *testing.T) {
 			var cases []verifiedCase
 			var offForm []string
 			for _, c := range typed {
@@ -109,13 +178,15 @@ func surveyVersions(t *testing.T, dir string, typed []surveyCase, perType []stri
 				}
 				cases = append(cases, verifiedCase{u: c.u, sql: sql})
 			}
-			golden := filepath.Join(dir, versionGolden(se.Minor))
-			// -update surveys every version, or the one UDFX_CORPUS_SPARK
-			// names; the others then only have their files checked.
-			full := survey == se.Minor || survey == "all" || (*update && survey == "")
+			golden := filepath.Join(dir, versionGolden(se.Minor, ansi))
+			// -update surveys every target, or the one UDFX_CORPUS_SPARK
+			// (and UDFX_CORPUS_ANSI) names; the others then only have
+			// their files checked.
+			full := survey == "all" || (*update && survey == "") ||
+				survey == st.name() || (survey == se.Minor && ansi == pyenv.DefaultANSI(se.Minor))
 			if !full {
 				b, err := os.ReadFile(golden)
-				require.NoError(t, err, "run the survey (task corpus SPARK=%s, or -update) to create %s", se.Minor, golden)
+				require.NoError(t, err, "run the survey (%s, or -update) to create %s", st.task(), golden)
 				listed := []string{}
 				for k := range referenceVerdicts(b) {
 					listed = append(listed, k)
@@ -124,7 +195,7 @@ func surveyVersions(t *testing.T, dir string, typed []surveyCase, perType []stri
 				for _, c := range cases {
 					want = append(want, string(c.u.Language)+" "+c.u.Name)
 				}
-				assert.ElementsMatch(t, want, listed, "%s does not list the verified cases: run the survey (task corpus SPARK=%s) and review", golden, se.Minor)
+				assert.ElementsMatch(t, want, listed, "%s does not list the verified cases: run the survey (%s) and review", golden, st.task())
 				return
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
@@ -145,9 +216,9 @@ func surveyVersions(t *testing.T, dir string, typed []surveyCase, perType []stri
 			} else {
 				want, err := os.ReadFile(golden)
 				require.NoError(t, err, "run go test -run %s -update ./harness/translate to create it", t.Name())
-				assert.Equal(t, string(want), report, "the corpus's Spark %s survey changed: review, then regenerate with -update", se.Minor)
+				assert.Equal(t, string(want), report, "the corpus's Spark %s survey changed: review, then regenerate with -update", st.name())
 			}
-			assert.Zero(t, bad, "verified rewrites that could not be checked on Spark %s", se.Minor)
+			assert.Zero(t, bad, "verified rewrites that could not be checked on Spark %s", st.name())
 		})
 	}
 }
