@@ -50,9 +50,10 @@ func typeText(t *udf.Type) string {
 // its meaning depends on.
 type Dependency struct {
 	// Kind is body (the function a wrapping call's span names),
-	// registration (a register call, with its declared return type) or
+	// registration (a register call, with its declared return type),
 	// name (a module-level constant, function, class or import the body
-	// reads).
+	// reads, or the function that makes it) or factory-arguments (the
+	// literals the calls of that function pass, udf.Factory).
 	Kind string `json:"kind"`
 	// Name says which: the UDF's name, the registration's first line, the
 	// defined name.
@@ -109,6 +110,20 @@ func Dependencies(u *udf.UDF, src []byte) []Dependency {
 		}
 		deps = append(deps, Dependency{Kind: "name", Name: d.name, SHA256: SpanHash(text)})
 	}
+	if fac := u.Factory; fac != nil {
+		// The function that makes the UDF, and what its calls pass: the
+		// rewrite reads the arguments as constants.
+		for _, d := range topLevelDefs(u.Language, src) {
+			if d.name == fac.Name && !inSpan(d.from, d.to) {
+				deps = append(deps, Dependency{Kind: "name", Name: d.name, SHA256: SpanHash(src[d.from:d.to])})
+			}
+		}
+		b, _ := json.Marshal(struct {
+			Args    []string `json:"args"`
+			Problem string   `json:"problem"`
+		}{factoryArgs(fac), fac.Problem}) // strings: cannot fail
+		deps = append(deps, Dependency{Kind: "factory-arguments", Name: fac.Name, SHA256: SHA256(b)})
+	}
 	sort.SliceStable(deps, func(i, j int) bool {
 		a, b := deps[i], deps[j]
 		if a.Kind != b.Kind {
@@ -120,6 +135,15 @@ func Dependencies(u *udf.UDF, src []byte) []Dependency {
 		return a.SHA256 < b.SHA256
 	})
 	return deps
+}
+
+// factoryArgs are "param=literal" for each argument of a factory.
+func factoryArgs(fac *udf.Factory) []string {
+	out := []string{}
+	for _, a := range fac.Args {
+		out = append(out, a.Param+"="+a.Literal)
+	}
+	return out
 }
 
 var identRe = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)

@@ -106,3 +106,33 @@ func TestSignatureHash(t *testing.T) {
 	v.Span = udf.Span{Start: udf.Position{Line: 9, Column: 1}}
 	assert.Equal(t, h, SignatureHash(&v), "positions are not part of the signature")
 }
+
+// A UDF a factory makes depends on the factory and on the literals its
+// calls pass (udf.Factory, as scan read them from the source given).
+func TestDependenciesOfAFactoryUDF(t *testing.T) {
+	src := `from pyspark.sql.functions import col, udf
+
+
+def make_prefixer(prefix):
+    def add_prefix(s):
+        return prefix + s
+    return udf(add_prefix, "string")
+
+
+df = df.withColumn("t", make_prefixer("ACC-")(col("a")))
+`
+	u := &udf.UDF{Name: "add_prefix", Language: udf.Python, Params: []udf.Param{{Name: "s"}},
+		Span:     spanOf(t, src, `udf(add_prefix, "string")`),
+		BodySpan: spanOf(t, src, "def add_prefix(s):\n        return prefix + s"),
+		Factory:  &udf.Factory{Name: "make_prefixer", Args: []udf.FactoryArg{{Param: "prefix", Literal: `"ACC-"`}}}}
+	deps := Dependencies(u, []byte(src))
+	assert.Equal(t, []string{"body add_prefix", "factory-arguments make_prefixer", "name make_prefixer"}, depNames(deps))
+
+	other := *u
+	other.Factory = &udf.Factory{Name: "make_prefixer", Args: []udf.FactoryArg{{Param: "prefix", Literal: `"XYZ-"`}}}
+	assert.NotEqual(t, deps, Dependencies(&other, []byte(src)), "another literal in the call")
+	edited := strings.Replace(src, "    return udf(add_prefix", "    prefix = prefix.strip()\n    return udf(add_prefix", 1)
+	u2 := *u
+	u2.Span = spanOf(t, edited, `udf(add_prefix, "string")`)
+	assert.NotEqual(t, deps, Dependencies(&u2, []byte(edited)), "the factory's own statements")
+}

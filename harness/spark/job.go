@@ -329,6 +329,9 @@ func (s *Session) original(ctx context.Context, u *udf.UDF) (map[string]any, str
 			ret = u.Return.String()
 		}
 		o := map[string]any{"language": "python", "kind": string(u.Kind), "file": file, "name": u.Name, "return_type": ret}
+		if args, ok := u.Factory.Callable(); ok {
+			o["factory"] = map[string]any{"name": u.Factory.Name, "args": args}
+		}
 		if notebook.IsNotebook(file) {
 			// The driver loads the code cells' Python from a file named by
 			// its hash, with the notebook as the module's file.

@@ -25,6 +25,9 @@ func (t *tr) constantNamed(n *sitter.Node, name string) *binding {
 		t.decline(n, "constant "+name, "defined in terms of itself")
 		return nil
 	}
+	if b, ok := t.factoryParam(n, name); ok {
+		return b
+	}
 	defs, others := t.nameDefs(name)
 	if len(defs) == 0 {
 		if b, imported := t.importedConstant(n, name); imported {
@@ -259,4 +262,104 @@ func (t *tr) definesType(name string) bool {
 		return false
 	}
 	return walk(t.root)
+}
+
+// factoryParam resolves a name the UDF reads from the function that
+// makes it (udf.Factory): a parameter of that function, bound to the
+// literal every call in the file gives it. ok is false when name is not
+// such a parameter where n is written; a parameter the function assigns
+// again, or a factory whose calls give no one set of literals, is
+// declined.
+func (t *tr) factoryParam(n *sitter.Node, name string) (*binding, bool) {
+	fac := t.u.Factory
+	if fac == nil || t.parent != nil || n == nil {
+		return nil, false
+	}
+	fn := t.factoryFunction(fac.Name)
+	if fn == nil || n.StartByte() < fn.StartByte() || n.EndByte() > fn.EndByte() || !t.isParamOf(fn, name) {
+		return nil, false
+	}
+	if fac.Problem != "" {
+		t.decline(n, "name "+name, "a parameter of "+fac.Name+", which makes the UDF: "+fac.Problem)
+		return nil, true
+	}
+	if t.assignsIn(fn, name) {
+		t.decline(n, "name "+name, "a parameter of "+fac.Name+" that the function assigns again")
+		return nil, true
+	}
+	for _, a := range fac.Args {
+		if a.Param != name {
+			continue
+		}
+		lit := t.findSpan(t.root, a.Span)
+		if lit == nil || t.text(lit) != a.Literal {
+			t.decline(n, "name "+name, "the argument of "+fac.Name+" for it is not where scan found it")
+			return nil, true
+		}
+		return t.pyExpr(lit, env{}), true
+	}
+	t.decline(n, "name "+name, "no argument of "+fac.Name+" binds it")
+	return nil, true
+}
+
+// factoryFunction is the module-level def called name.
+func (t *tr) factoryFunction(name string) *sitter.Node {
+	for i := uint(0); i < t.root.NamedChildCount(); i++ {
+		c := t.root.NamedChild(i)
+		if c.Kind() == "function_definition" {
+			if nm := c.ChildByFieldName("name"); nm != nil && t.text(nm) == name {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+// isParamOf reports whether fn declares a parameter called name.
+func (t *tr) isParamOf(fn *sitter.Node, name string) bool {
+	ps := fn.ChildByFieldName("parameters")
+	if ps == nil {
+		return false
+	}
+	for i := uint(0); i < ps.NamedChildCount(); i++ {
+		p := ps.NamedChild(i)
+		nm := p
+		switch p.Kind() {
+		case "default_parameter", "typed_default_parameter":
+			nm = p.ChildByFieldName("name")
+		case "typed_parameter":
+			nm = p.NamedChild(0)
+		}
+		if nm != nil && nm.Kind() == "identifier" && t.text(nm) == name {
+			return true
+		}
+	}
+	return false
+}
+
+// assignsIn reports whether anything inside fn binds name again: an
+// assignment, a for target, a nonlocal or global statement, a def.
+func (t *tr) assignsIn(fn *sitter.Node, name string) bool {
+	body := fn.ChildByFieldName("body")
+	if body == nil {
+		return false
+	}
+	var walk func(x *sitter.Node) bool
+	walk = func(x *sitter.Node) bool {
+		if t.pyNameRole(x, name) != roleNone {
+			return true
+		}
+		if x.Kind() == "named_expression" {
+			if nm := x.ChildByFieldName("name"); nm != nil && t.text(nm) == name {
+				return true
+			}
+		}
+		for i := uint(0); i < x.NamedChildCount(); i++ {
+			if walk(x.NamedChild(i)) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(body)
 }

@@ -265,3 +265,17 @@ func TestImportedConstantsAndHelpers(t *testing.T) {
 	require.NotEmpty(t, clash["country"].Declines)
 	assert.Contains(t, clash["country"].Declines[0].Reason, "more than one import")
 }
+
+// A UDF a factory makes reads the factory's parameters as the literals
+// the file's calls pass (or the defaults), and only inside the factory: a
+// helper defined outside it reads the module's name of the same spelling.
+// A parameter the factory assigns again, and calls that pass different
+// literals, are declined.
+func TestFactoryParametersAreTheCallsLiterals(t *testing.T) {
+	const f = "testdata/factories.py"
+	proved(t, f, "add_prefix", "CASE WHEN (`s` IS NULL) THEN CAST(NULL AS STRING) ELSE concat('ACC-', `s`) END")
+	proved(t, f, "scaled", "CASE WHEN (`v` IS NULL) THEN CAST(NULL AS DOUBLE) ELSE ((`v` * 2.5D) + (`v` * 10.0D)) END")
+	proved(t, f, "shout", "")
+	declined(t, f, "clamp", "name limit", "a parameter of make_clamp that the function assigns again")
+	declined(t, f, "tagged", "name tag", "make_tagger is called with different arguments at lines 63 and 63, and each call makes another UDF")
+}

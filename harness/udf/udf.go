@@ -316,7 +316,13 @@ type UDF struct {
 	// Wraps is, for a lambda that only forwards its parameters to one
 	// function of its file (udf(lambda z: to_int(z), IntegerType())),
 	// that function's name: users name the UDF by it too.
-	Wraps    string   `json:"wraps,omitempty"`
+	Wraps string `json:"wraps,omitempty"`
+	// Factory is set for a Python UDF that a module-level function makes
+	// and returns (def make_prefixer(prefix): def add_prefix(s): …;
+	// return udf(add_prefix, StringType())), called in the file as
+	// make_prefixer("ACC-")(col("id")): the UDF reads the function's
+	// parameters, so it exists only with the arguments a call gives.
+	Factory  *Factory `json:"factory,omitempty"`
 	Language Language `json:"language"`
 	Kind     Kind     `json:"kind"`
 	// Lift is set for a Scala lambda UDF held by a val inside a method
@@ -523,6 +529,41 @@ const (
 	// TypeFromUnknown marks a type no source gave.
 	TypeFromUnknown = "unknown"
 )
+
+// Factory is the function that makes a UDF (UDF.Factory) and the
+// arguments the file's calls of it give.
+type Factory struct {
+	// Name is the module-level function.
+	Name string `json:"name"`
+	// Args binds each of its parameters, in order, to the Python literal
+	// every call in the file gives it (an argument, or the parameter's
+	// default), where one such set exists.
+	Args []FactoryArg `json:"args,omitempty"`
+	// Problem says why there is no one set of literal arguments ("called
+	// with different arguments at lines 30 and 31"); Args is then empty.
+	Problem string `json:"problem,omitempty"`
+}
+
+// Callable reports whether the factory can be called to make the UDF,
+// and with which literals, in parameter order: what the runners pass.
+func (f *Factory) Callable() ([]string, bool) {
+	if f == nil || f.Problem != "" {
+		return nil, false
+	}
+	lits := []string{}
+	for _, a := range f.Args {
+		lits = append(lits, a.Literal)
+	}
+	return lits, true
+}
+
+// FactoryArg is one parameter of a factory and the literal it gets.
+type FactoryArg struct {
+	Param   string `json:"param"`
+	Literal string `json:"literal"`
+	// Span is where the literal is written: in the call, or the default.
+	Span Span `json:"span"`
+}
 
 // Lookup is the UDF of us that FILE:NAME names: the first whose name or
 // a registered SQL name is name, else a lambda that forwards to a

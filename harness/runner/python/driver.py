@@ -1030,12 +1030,35 @@ def load_module(path, memory_mb=0, udf_name=None, source=None):
     return mod, jf.lines()
 
 
+def call_factory(cfg, mod):
+    """The UDF a module-level factory makes, called with the literal
+    arguments every call of it in the file gives (udf.Factory), as the job
+    makes it."""
+    import ast
+
+    fac, name = cfg["factory"], cfg["name"]
+    maker = getattr(mod, fac["name"], None)
+    if not callable(maker):
+        fail("notcallable", udf=name, reason="no module-level function %r in %s" % (fac["name"], cfg["file"]))
+    args = [ast.literal_eval(a) for a in fac["args"]]
+    try:
+        obj = maker(*args)
+    except BaseException as e:  # noqa: B036 -- the factory is the user's code
+        fail("notcallable", udf=name, reason="%s(%s) raised %s: %s" % (fac["name"], ", ".join(fac["args"]), exc_class(e), e))
+    fn = getattr(obj, "func", obj)
+    if getattr(fn, "__name__", None) != name:
+        fail("notcallable", udf=name, reason="%s(%s) returns %r, not the UDF %s" % (fac["name"], ", ".join(fac["args"]), getattr(fn, "__name__", type(obj).__name__), name))
+    return obj
+
+
 def resolve(cfg, mod):
     """The raw function, its eval type and its return type."""
     from pyspark.util import PythonEvalType
 
     name = cfg["name"]
     obj = getattr(mod, name, None)
+    if cfg.get("factory"):
+        obj = call_factory(cfg, mod)
     if obj is None:
         reason = "no module-level name %r in %s" % (name, cfg["file"])
         if name.startswith("<lambda"):
@@ -1332,7 +1355,9 @@ def main():
     # count in the baseline, not against the UDF.
     preload_libraries(cfg)
     set_memory_limit(cfg.get("memory_mb", 0))
-    mod, left_out = load_module(path, cfg.get("memory_mb", 0), cfg["name"], cfg.get("source"))
+    # A UDF a factory makes is reached through the factory's name.
+    reached_by = cfg["factory"]["name"] if cfg.get("factory") else cfg["name"]
+    mod, left_out = load_module(path, cfg.get("memory_mb", 0), reached_by, cfg.get("source"))
     func, eval_type, rt = resolve(cfg, mod)
     want = cfg.get("return_type")
     if want is not None and load_type(want) != rt:

@@ -154,6 +154,9 @@ func New(ctx context.Context, u *udf.UDF, opts Options) (*Runner, error) {
 		"file": file, "name": u.Name, "kind": string(u.Kind), "flavor": string(u.PandasFlavor),
 		"memory_mb": opts.Limits.MemoryMB, "batch_size": opts.BatchSize,
 	}
+	if args, ok := u.Factory.Callable(); ok {
+		cfg["factory"] = map[string]any{"name": u.Factory.Name, "args": args}
+	}
 	if notebook.IsNotebook(file) {
 		// The driver loads the notebook's code cells from a file of their
 		// Python, with the notebook as the module's file.

@@ -400,6 +400,27 @@ def load_module(path, source=None):
     return mod, jf
 
 
+def call_factory(o, mod):
+    """The UDF a module-level factory makes, called with the literal
+    arguments every call of it in the file gives (udf.Factory), as the job
+    makes it."""
+    import ast
+
+    fac, name = o["factory"], o["name"]
+    maker = getattr(mod, fac["name"], None)
+    if not callable(maker):
+        raise Fail("notcallable", udf=name, reason="no module-level function %r in %s" % (fac["name"], o["file"]))
+    call = "%s(%s)" % (fac["name"], ", ".join(fac["args"]))
+    try:
+        obj = maker(*[ast.literal_eval(a) for a in fac["args"]])
+    except Exception as e:  # the factory is the user's code
+        raise Fail("notcallable", udf=name, reason="%s raised %s: %s" % (call, type(e).__name__, e))
+    fn = getattr(obj, "func", obj)
+    if getattr(fn, "__name__", None) != name:
+        raise Fail("notcallable", udf=name, reason="%s returns %r, not the UDF %s" % (call, getattr(fn, "__name__", type(obj).__name__), name))
+    return obj
+
+
 def python_udf(o):
     from pyspark.sql.functions import pandas_udf, udf
     from pyspark.sql.types import _parse_datatype_string
@@ -410,10 +431,14 @@ def python_udf(o):
 
     mod, jf = load_module(o["file"], o.get("source"))
     name = o["name"]
-    why, line = udfx_jobfree.refusal(jf, name)
+    fac = o.get("factory")
+    # A UDF a factory makes is reached through the factory's name.
+    why, line = udfx_jobfree.refusal(jf, fac["name"] if fac else name)
     if why:
         raise Fail("compile", file=o["file"], line=line, msg=why)
     obj = getattr(mod, name, None)
+    if fac:
+        obj = call_factory(o, mod)
     if obj is None:
         raise Fail("notcallable", udf=name, reason="no module-level name %r in %s" % (name, o["file"]))
     if getattr(obj, "func", None) is not None and getattr(obj, "evalType", None) is not None:

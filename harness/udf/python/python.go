@@ -47,6 +47,7 @@ func (f *Frontend) Parse(path string, src []byte) ([]udf.UDF, error) {
 	sc.findDecorated()
 	sc.findWrapCalls()
 	sc.findRegisterCalls()
+	sc.findFactories()
 	sc.findRDD()
 	sc.findPipelines()
 	sc.findUseSites()

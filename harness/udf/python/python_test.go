@@ -700,3 +700,75 @@ survey = survey.withColumn("age", udf(safe_int, IntegerType())(col("age")))
 	require.Len(t, s.ArgTypes, 1)
 	assert.Equal(t, "string", s.ArgTypes[0].Type.String())
 }
+
+// A UDF a module-level function makes and returns reads the function's
+// parameters: scan binds them to the literals the file's calls pass (or
+// the defaults), and finds the calls of the UDF it returns as its use
+// sites; calls that disagree, or pass a value that is not a literal, are
+// the factory's problem, said in words.
+func TestFactoriesBindTheLiteralsTheirCallsPass(t *testing.T) {
+	f := New()
+	defer f.Close()
+	us, err := f.Parse("factories.py", []byte(`from pyspark.sql.functions import col, udf
+from pyspark.sql.types import BooleanType, StringType
+
+def make_prefixer(prefix, sep="-"):
+    def add_prefix(s):
+        return prefix + sep + s
+    return udf(add_prefix, StringType())
+
+def make_flag(limit):
+    @udf(BooleanType())
+    def over(x):
+        return x > limit
+    return over
+
+def make_suffixer(suffix):
+    def add_suffix(s):
+        return s + suffix
+    return udf(add_suffix, StringType())
+
+def make_scaler(k):
+    def scale(x):
+        return x * k
+    return udf(scale, "double")
+
+def never_called(n):
+    def unused(x):
+        return x + n
+    return udf(unused, "double")
+
+df = df.withColumn("t", make_prefixer("ACC")(col("account")))
+df = df.withColumn("u", make_prefixer(prefix="ACC")(col("other")))
+df = df.withColumn("big", make_flag(limit=-100.5)(col("balance")))
+df = df.withColumn("a", make_suffixer("_x")(col("a"))).withColumn("b", make_suffixer("_y")(col("b")))
+factor = 3
+df = df.withColumn("s", make_scaler(factor)(col("v")))
+`))
+	require.NoError(t, err)
+	by := map[string]udf.UDF{}
+	for _, u := range us {
+		by[u.Name] = u
+	}
+	require.NotNil(t, by["add_prefix"].Factory)
+	assert.Equal(t, "make_prefixer", by["add_prefix"].Factory.Name)
+	assert.Empty(t, by["add_prefix"].Factory.Problem)
+	var bound []string
+	for _, a := range by["add_prefix"].Factory.Args {
+		bound = append(bound, a.Param+"="+a.Literal)
+	}
+	assert.Equal(t, []string{`prefix="ACC"`, `sep="-"`}, bound, "the positional and the keyword call agree; sep takes its default")
+	require.Len(t, by["add_prefix"].UseSites, 2)
+	assert.Equal(t, `make_prefixer("ACC")(col("account"))`, by["add_prefix"].UseSites[0].Text)
+
+	require.NotNil(t, by["over"].Factory, "a decorated def the factory returns")
+	assert.Equal(t, "limit", by["over"].Factory.Args[0].Param)
+	assert.Equal(t, "-100.5", by["over"].Factory.Args[0].Literal)
+	assert.Equal(t, 32, by["over"].Factory.Args[0].Span.Start.Line, "where the call writes the literal")
+	require.Len(t, by["over"].UseSites, 1)
+
+	assert.Equal(t, "make_suffixer is called with different arguments at lines 33 and 33, and each call makes another UDF", by["add_suffix"].Factory.Problem)
+	assert.Equal(t, "the call of make_scaler at line 35 gives k factor, which is not a literal", by["scale"].Factory.Problem)
+	assert.Equal(t, "never_called is not called in this file, so what its parameters hold is not known", by["unused"].Factory.Problem)
+	assert.Empty(t, by["unused"].Factory.Args)
+}

@@ -12,10 +12,14 @@ import (
 // UDF by a variable or registered name.
 func (sc *scan) findUseSites() {
 	byCallable := map[string][]*found{}
+	byFactory := map[string][]*found{}
 	var registered []*found
 	for _, f := range sc.found {
 		if f.u.Kind == udf.KindRDDLambda {
 			continue
+		}
+		if f.u.Factory != nil {
+			byFactory[f.u.Factory.Name] = append(byFactory[f.u.Factory.Name], f)
 		}
 		for _, c := range f.callables {
 			byCallable[c] = appendOnce(byCallable[c], f)
@@ -24,7 +28,7 @@ func (sc *scan) findUseSites() {
 			registered = append(registered, f)
 		}
 	}
-	if len(byCallable) == 0 && len(registered) == 0 && len(sc.byCreator) == 0 {
+	if len(byCallable) == 0 && len(registered) == 0 && len(sc.byCreator) == 0 && len(byFactory) == 0 {
 		return
 	}
 	for _, call := range sc.calls {
@@ -47,6 +51,14 @@ func (sc *scan) findUseSites() {
 			// udf(f, T)(col("x")): made and called in one expression.
 			f.u.UseSites = append(f.u.UseSites, udf.UseSite{Kind: udf.UseCall, Span: sc.src.Span(call), Text: sc.text(call), ArgTypes: sc.flowTypes(call)})
 			f.arities = append(f.arities, arity)
+		}
+		if inner := field(fn, "function"); kindOf(fn) == "call" && inner != nil && kindOf(inner) == "identifier" {
+			// make_prefixer("ACC-")(col("account")): the UDF a factory
+			// makes, called at once.
+			for _, f := range byFactory[sc.text(inner)] {
+				f.u.UseSites = append(f.u.UseSites, udf.UseSite{Kind: udf.UseCall, Span: sc.src.Span(call), Text: sc.text(call), ArgTypes: sc.flowTypes(call)})
+				f.arities = append(f.arities, arity)
+			}
 		}
 		if d, ok := sc.dotted(fn); ok && (strings.HasSuffix(d, "call_udf") || strings.HasSuffix(d, "callUDF")) {
 			last := d[strings.LastIndexByte(d, '.')+1:]

@@ -1,0 +1,182 @@
+package python
+
+import (
+	"fmt"
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/udfx/udfx/harness/udf"
+)
+
+// findFactories sets Factory on each UDF that a module-level function
+// makes and returns, the way jobs parameterize a UDF:
+//
+//	def make_prefixer(prefix):
+//	    def add_prefix(s): ...
+//	    return udf(add_prefix, StringType())      # or @udf on add_prefix, return add_prefix
+//	df.withColumn("t", make_prefixer("ACC-")(col("account")))
+//
+// The UDF's body reads the function's parameters; the calls in the file
+// say what they hold. Only literal arguments count, and only when every
+// call gives the same ones: otherwise Factory.Problem says why, and the
+// translator declines with it.
+func (sc *scan) findFactories() {
+	for _, f := range sc.found {
+		if f.body == nil || f.u.Language != udf.Python {
+			continue
+		}
+		fn := enclosingFunction(f.body)
+		if fn == nil || !sc.returnsUDF(fn, f) {
+			continue
+		}
+		if p := fn.Parent(); p == nil || kindOf(p) != "module" {
+			continue // a method, a nested or a decorated function
+		}
+		f.u.Factory = sc.factoryArgs(fn)
+	}
+}
+
+// returnsUDF reports whether fn's last statement returns the UDF f: the
+// udf(...) call that makes it, or the name of its decorated def.
+func (sc *scan) returnsUDF(fn *sitter.Node, f *found) bool {
+	stmts := namedChildren(field(fn, "body"))
+	if len(stmts) == 0 {
+		return false
+	}
+	ret := stmts[len(stmts)-1]
+	if kindOf(ret) != "return_statement" || ret.NamedChildCount() != 1 {
+		return false
+	}
+	v := unparen(ret.NamedChild(0))
+	if f.creator != nil {
+		return sameNode(v, f.creator)
+	}
+	return kindOf(v) == "identifier" && kindOf(f.body) == "function_definition" &&
+		sc.text(v) == sc.text(field(f.body, "name")) && kindOf(f.body.Parent()) == "decorated_definition"
+}
+
+// factoryParam is a parameter of a factory and its default, if any.
+type factoryParam struct {
+	name string
+	def  *sitter.Node
+}
+
+// factoryArgs reads the calls of the module-level function fn.
+func (sc *scan) factoryArgs(fn *sitter.Node) *udf.Factory {
+	name := sc.text(field(fn, "name"))
+	fac := &udf.Factory{Name: name}
+	var params []factoryParam
+	for _, p := range namedChildren(field(fn, "parameters")) {
+		switch kindOf(p) {
+		case "identifier":
+			params = append(params, factoryParam{name: sc.text(p)})
+		case "typed_parameter":
+			if c := p.NamedChild(0); c != nil && kindOf(c) == "identifier" {
+				params = append(params, factoryParam{name: sc.text(c)})
+				continue
+			}
+			fac.Problem = name + " takes *args or **kwargs"
+			return fac
+		case "default_parameter", "typed_default_parameter":
+			params = append(params, factoryParam{name: sc.text(field(p, "name")), def: field(p, "value")})
+		default:
+			fac.Problem = name + " takes *args, **kwargs or a keyword-only marker"
+			return fac
+		}
+	}
+	var first []*sitter.Node
+	firstLine := 0
+	for _, call := range sc.calls {
+		callee := field(call, "function")
+		if callee == nil || kindOf(callee) != "identifier" || sc.text(callee) != name {
+			continue
+		}
+		line := int(call.StartPosition().Row) + 1
+		args, why := sc.bindFactoryCall(call, params)
+		if why != "" {
+			fac.Problem = fmt.Sprintf("the call of %s at line %d %s", name, line, why)
+			return fac
+		}
+		if first == nil {
+			first, firstLine = args, line
+			continue
+		}
+		for i := range args {
+			if sc.text(args[i]) != sc.text(first[i]) {
+				fac.Problem = fmt.Sprintf("%s is called with different arguments at lines %d and %d, and each call makes another UDF", name, firstLine, line)
+				return fac
+			}
+		}
+	}
+	if first == nil {
+		fac.Problem = name + " is not called in this file, so what its parameters hold is not known"
+		return fac
+	}
+	for i, p := range params {
+		fac.Args = append(fac.Args, udf.FactoryArg{Param: p.name, Literal: sc.text(first[i]), Span: sc.src.Span(first[i])})
+	}
+	return fac
+}
+
+// bindFactoryCall matches a call's arguments to params: each a literal,
+// given or defaulted. why says what is wrong otherwise.
+func (sc *scan) bindFactoryCall(call *sitter.Node, params []factoryParam) ([]*sitter.Node, string) {
+	if hasSplat(call) {
+		return nil, "passes *args or **kwargs"
+	}
+	a := sc.argsOf(call)
+	if len(a.pos) > len(params) {
+		return nil, "passes more arguments than it takes"
+	}
+	out := make([]*sitter.Node, len(params))
+	known := map[string]bool{}
+	for i, p := range params {
+		known[p.name] = true
+		switch {
+		case i < len(a.pos):
+			out[i] = a.pos[i]
+		case a.kw[p.name] != nil:
+			out[i] = a.kw[p.name]
+		case p.def != nil:
+			out[i] = p.def
+		default:
+			return nil, "does not give " + p.name
+		}
+		if !sc.isPlainLiteral(out[i]) {
+			return nil, fmt.Sprintf("gives %s %s, which is not a literal", p.name, strings.TrimSpace(sc.text(out[i])))
+		}
+	}
+	for k := range a.kw {
+		if !known[k] {
+			return nil, "passes an unknown keyword " + k
+		}
+	}
+	return out, ""
+}
+
+// isPlainLiteral is true for a str without interpolation or a prefix
+// (b, r, f: its text is then not the value's escapes), an int, a float,
+// True, False, None, or a negated number.
+func (sc *scan) isPlainLiteral(n *sitter.Node) bool {
+	switch kindOf(n) {
+	case "integer", "float", "true", "false", "none":
+		return true
+	case "string":
+		t := sc.text(n)
+		if t == "" || (t[0] != '"' && t[0] != '\'') {
+			return false
+		}
+		for _, c := range namedChildren(n) {
+			if kindOf(c) == "interpolation" {
+				return false
+			}
+		}
+		return true
+	case "unary_operator":
+		op := field(n, "operator")
+		arg := field(n, "argument")
+		return op != nil && kindOf(op) == "-" && arg != nil && (kindOf(arg) == "integer" || kindOf(arg) == "float")
+	}
+	return false
+}
