@@ -47,7 +47,10 @@ type policy struct {
 	statedFrom string
 }
 
-func (v *verifier) policyFor(repo string, rec *evidence.Record) *policy {
+// policyFor is the policy rec is held to; decls are the Spark
+// declarations nearest its original, declsErr why they cannot be read
+// (sparkProblem's to report).
+func (v *verifier) policyFor(repo string, rec *evidence.Record, decls []sparkversion.Declared, declsErr error) *policy {
 	cfg := v.config
 	// Entries name files from the repository root; the record, from the
 	// folder holding its udfx-rewrites.
@@ -60,8 +63,7 @@ func (v *verifier) policyFor(repo string, rec *evidence.Record) *policy {
 	// The record's Spark decides the mode it is held to (sparkProblem
 	// holds that claim to the project's declaration).
 	p := &policy{ansi: pyenv.DefaultANSI(recordSpark(rec)), configName: config.File}
-	// A declaration that cannot be read is sparkProblem's to report.
-	if decls, err := sparkversion.Nearest(repo, filepath.Join(repo, filepath.FromSlash(rec.Original.File))); err == nil {
+	if declsErr == nil {
 		if p.stated, p.statedFrom = sparkversion.DeclaredANSI(decls); p.stated != nil {
 			p.ansi = *p.stated
 		}

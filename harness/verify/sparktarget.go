@@ -23,11 +23,12 @@ func recordSpark(rec *evidence.Record) string {
 // project declares now. The gate re-runs the proof on the Spark the
 // record names, in that version's ANSI mode, so the claim must be one
 // udfx proves for and it must be the version the project's requirements
-// or build files (sparkversion.Nearest to the original) name. A version
+// or build files nearest the original name (decls, as
+// sparkversion.Nearest read them, or declsErr). A version
 // other than the default must be declared, and proved on real Spark:
 // otherwise a pull request could pick the version whose semantics pass
 // its rewrite.
-func sparkProblem(repo, origAbs string, rec *evidence.Record) (string, error) {
+func sparkProblem(decls []sparkversion.Declared, declsErr error, rec *evidence.Record) (string, error) {
 	def, claim := pyenv.DefaultSpark(), recordSpark(rec)
 	if _, ok := pyenv.EnvFor(claim); !ok {
 		return fmt.Sprintf("the record claims a proof for Spark %s; udfx proves for Spark %s", claim, pyenv.SparkMinors()), nil
@@ -35,9 +36,8 @@ func sparkProblem(repo, origAbs string, rec *evidence.Record) (string, error) {
 	if claim != def && rec.Engine.Name != "spark" {
 		return fmt.Sprintf("the record claims a proof for Spark %s on engine %q; udfx proves for Spark %s on real Spark %s only", claim, rec.Engine.Name, claim, claim), nil
 	}
-	decls, err := sparkversion.Nearest(repo, origAbs)
-	if err != nil {
-		return "", err
+	if declsErr != nil {
+		return "", declsErr
 	}
 	d, ok, err := sparkversion.Resolve(decls)
 	if ce, conflict := err.(*sparkversion.ConflictError); conflict {

@@ -692,7 +692,11 @@ type recordCheck struct {
 	repo    string // the repository root the record's paths are relative to
 	origAbs string
 	pol     *policy
-	items   []Item
+	// decls are the Spark declarations nearest the original
+	// (sparkversion.Nearest), declsErr why they cannot be read.
+	decls    []sparkversion.Declared
+	declsErr error
+	items    []Item
 	// guardNames and guardEntries are the record's per-type tests as
 	// checkTypeGuard read them, for rerunPerType.
 	guardNames   []string
@@ -714,8 +718,10 @@ func (v *verifier) newRecordCheck(recAbs string) (*recordCheck, []Item) {
 		return nil, []Item{{UDF: rec.Original.Name, Target: "-", File: recRel, Record: recRel, Status: Unverified,
 			Detail: "the record lists no rewrite files", Location: Location{File: recRel, Line: 1}}}
 	}
-	c := &recordCheck{v: v, rec: rec, recAbs: recAbs, recRel: recRel, repo: repo,
-		origAbs: filepath.Join(repo, filepath.FromSlash(rec.Original.File)), pol: v.policyFor(repo, rec)}
+	origAbs := filepath.Join(repo, filepath.FromSlash(rec.Original.File))
+	decls, declsErr := sparkversion.Nearest(repo, origAbs)
+	c := &recordCheck{v: v, rec: rec, recAbs: recAbs, recRel: recRel, repo: repo, origAbs: origAbs,
+		decls: decls, declsErr: declsErr, pol: v.policyFor(repo, rec, decls, declsErr)}
 	c.items = make([]Item, len(rec.Rewrites))
 	for i, rw := range rec.Rewrites {
 		abs := filepath.Join(repo, filepath.FromSlash(rw.Path))
@@ -823,7 +829,7 @@ func (c *recordCheck) checkClaims(u *udf.UDF) bool {
 		c.fail(WrongEngine, fmt.Sprintf("the record was proved on engine %q; this gate requires %q", rec.Engine.Name, req), nil)
 		return false
 	}
-	if problem, err := sparkProblem(c.repo, c.origAbs, rec); err != nil {
+	if problem, err := sparkProblem(c.decls, c.declsErr, rec); err != nil {
 		c.fail(Error, err.Error(), nil)
 		return false
 	} else if problem != "" {
