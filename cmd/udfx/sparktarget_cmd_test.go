@@ -279,3 +279,33 @@ func TestVerifyOnSparkIgnoresTheRepositoryVenv(t *testing.T) {
 	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
 	assert.Regexp(t, `to_fahrenheit\s+sql\s+pass\s+\S+\s+hashes match the record; differential test re-run: .* on Apache Spark `+regexp.QuoteMeta(pyenv.SparkVersion()), stdout)
 }
+
+// A mode the project states that is not its version's default cannot be
+// proved with Comet (udfx's Comet proofs run in the default mode): rewrite
+// declines, saying so, and test and bench, which would time or compare
+// the UDF in a mode the job does not run, refuse as a usage error with
+// the same reason. Nothing starts.
+func TestCometDeclinesAStatedNonDefaultMode(t *testing.T) {
+	gate := sparkversion.Minor(pyenv.SparkVersion())
+	dir := t.TempDir()
+	totals, err := os.ReadFile(filepath.Join(repoRoot(t), "examples", "spark35-totals", "Totals.scala"))
+	require.NoError(t, err)
+	writeFile(t, filepath.Join(dir, "Totals.scala"), string(totals))
+	writeFile(t, filepath.Join(dir, "udfx.yaml"), "spark:\n  version: \""+gate+"\"\n  ansi: false\n")
+	git(t, dir, "init", "-q")
+	why := "the project runs Spark " + gate + " with ANSI off (udfx.yaml:3: spark: ansi: false); udfx's Comet proofs run in " + gate + "'s default mode: use --engine spark or the embedded engine"
+
+	stdout, stderr, code := runCLI(t, dir, "rewrite", "Totals.scala:addQty", "--target", "sql", "--engine", "comet")
+	assert.Equal(t, exitFailed, code, "stdout: %s", stdout)
+	assert.Contains(t, stdout+stderr, why)
+	assert.NoDirExists(t, filepath.Join(dir, "udfx-rewrites"))
+
+	for _, cmd := range [][]string{
+		{"test", "Totals.scala:addQty", "--engine", "comet", "--sql", "shipped + returned"},
+		{"bench", "Totals.scala:addQty", "--engine", "comet", "--sql", "shipped + returned"},
+	} {
+		_, stderr, code := runCLI(t, dir, cmd...)
+		assert.Equal(t, exitUsage, code, "%s: %s", cmd[0], stderr)
+		assert.Contains(t, stderr, why, cmd[0])
+	}
+}
