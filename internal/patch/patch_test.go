@@ -99,6 +99,9 @@ func TestRewriteUseSitesImportsExpr(t *testing.T) {
 		{udf.Scala, "import org.apache.spark.sql.functions.{col, udf}\n\nx(f(col(\"t\")))\n", `f(col("t"))`, "import org.apache.spark.sql.functions.{col, udf, expr}\n"},
 		{udf.Scala, "import a.B\n\nx(f($\"t\"))\n", `f($"t")`, "import a.B\nimport org.apache.spark.sql.functions.expr\n"},
 		{udf.Java, "import a.B;\n\nx(f(col(\"t\")));\n", `f(col("t"))`, "import a.B;\nimport static org.apache.spark.sql.functions.expr;\n"},
+		// Made and called in one expression: by a factory, or udf(...).
+		{udf.Python, "import sys\n\ndf.select(make_f(\"a(b\", 2)(F.col(\"t\")))\n", `make_f("a(b", 2)(F.col("t"))`, ""},
+		{udf.Python, "import sys\n\ndf.select(F.udf(g, \"double\")(F.col(\"t\")))\n", `F.udf(g, "double")(F.col("t"))`, ""},
 	}
 	for _, c := range cases {
 		i := strings.Index(c.src, c.call)

@@ -305,6 +305,12 @@ func callRewrite(u *udf.UDF, text, expr string) (string, string, error) {
 		return "", "", fmt.Errorf("not a call")
 	}
 	args, after, err := splitSQLArgs(text, open)
+	// A UDF made and called in one expression (make_prefixer("ACC-")(col("a")),
+	// udf(f, T)(col("a"))): the columns are the last call's arguments, and
+	// the whole expression is replaced.
+	for err == nil && after < len(text) && text[after] == '(' {
+		args, after, err = splitSQLArgs(text, after)
+	}
 	if err != nil || after != len(text) {
 		return "", "", fmt.Errorf("cannot find the call's arguments")
 	}
