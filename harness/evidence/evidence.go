@@ -213,6 +213,35 @@ type Original struct {
 	// call, the registrations (with their declared return types), and the
 	// module-level names the body reads in the same file.
 	DependsOn []Dependency `json:"depends_on,omitempty"`
+	// Factory is, for a UDF a function makes (udf.Factory), that
+	// function and the literals the proof called it with: what verify
+	// calls it with once --apply has replaced every call of it.
+	Factory *Factory `json:"factory,omitempty"`
+}
+
+// Factory is the function that made the proved UDF and its arguments.
+type Factory struct {
+	Name string       `json:"name"`
+	Args []FactoryArg `json:"args"`
+}
+
+// FactoryArg is one parameter and the Python literal it was given.
+type FactoryArg struct {
+	Param   string `json:"param"`
+	Literal string `json:"literal"`
+}
+
+// FactoryOf is what a record keeps of u's factory; nil when u has none
+// or its calls give no one set of literals.
+func FactoryOf(u *udf.UDF) *Factory {
+	if _, ok := u.Factory.Callable(); !ok {
+		return nil
+	}
+	f := &Factory{Name: u.Factory.Name, Args: []FactoryArg{}}
+	for _, a := range u.Factory.Args {
+		f.Args = append(f.Args, FactoryArg{Param: a.Param, Literal: a.Literal})
+	}
+	return f
 }
 
 // RewriteFile is one file a rewrite consists of.

@@ -654,6 +654,11 @@ func buildRewrite(ctx context.Context, opts Options, sc *scaffolded, out *Outcom
 		return &EvidenceError{Stage: "rewrite", Msg: "the patched file's types do not resolve: " + err.Error()}
 	}
 	fillUnknownTypes(after, u)
+	if after.Factory != nil && after.Factory.NotCalled && u.Factory != nil && after.Factory.Name == u.Factory.Name {
+		// The patch replaced every call of the factory: the record keeps
+		// the arguments the proof used, and verify calls it with those.
+		after.Factory = after.Factory.Bind(u.Factory.Args)
+	}
 	if evidence.SignatureHash(after) != evidence.SignatureHash(u) {
 		return &EvidenceError{Stage: "rewrite", Msg: "the use-site edits change the UDF's signature as the front-end reads it"}
 	}
@@ -663,6 +668,7 @@ func buildRewrite(ctx context.Context, opts Options, sc *scaffolded, out *Outcom
 		Original: evidence.Original{
 			File: u.File, Name: u.Name, Language: string(u.Language), SpanSHA256: evidence.SpanHash(spanText),
 			SignatureSHA256: evidence.SignatureHash(after), DependsOn: evidence.Dependencies(after, newSrc),
+			Factory: evidence.FactoryOf(u),
 		},
 		UseSites:     patch.RecordUseSites(u.File, newSrc, edits),
 		Rewrites:     []evidence.RewriteFile{{Target: TargetSQL, Path: sqlPath, SHA256: evidence.SHA256(sqlFile)}},

@@ -276,6 +276,18 @@ func TestFactoryParametersAreTheCallsLiterals(t *testing.T) {
 	proved(t, f, "add_prefix", "CASE WHEN (`s` IS NULL) THEN CAST(NULL AS STRING) ELSE concat('ACC-', `s`) END")
 	proved(t, f, "scaled", "CASE WHEN (`v` IS NULL) THEN CAST(NULL AS DOUBLE) ELSE ((`v` * 2.5D) + (`v` * 10.0D)) END")
 	proved(t, f, "shout", "")
+	// A lambda the factory returns goes by the factory's name (its type,
+	// here given, comes from the dataflow in a rewrite).
+	u, src := load(t, f, "make_suffixer")
+	u.Params[0].Type = udf.Prim(udf.String)
+	res, err := Translate(u, src)
+	require.NoError(t, err)
+	require.Empty(t, res.Declines)
+	rep, err := difftest.Run(context.Background(), u, difftest.Rewrite{SQL: res.SQL},
+		difftest.Options{Seed: 11, Rows: 400, ANSI: true, NewRunner: runners.New})
+	require.NoError(t, err)
+	assert.True(t, rep.Equal, "rewrite %s: %+v", res.SQL, rep.Counterexample)
+	assert.Contains(t, res.SQL, "concat(`s`, '_v2')")
 	declined(t, f, "clamp", "name limit", "a parameter of make_clamp that the function assigns again")
 	declined(t, f, "tagged", "name tag", "make_tagger is called with different arguments at lines 63 and 63, and each call makes another UDF")
 }

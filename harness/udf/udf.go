@@ -542,6 +542,16 @@ type Factory struct {
 	// Problem says why there is no one set of literal arguments ("called
 	// with different arguments at lines 30 and 31"); Args is then empty.
 	Problem string `json:"problem,omitempty"`
+	// NotCalled is set, with Problem, when the file no longer calls the
+	// function: once --apply has replaced every call with the rewrite,
+	// the arguments the proof used come from its record (Bind).
+	NotCalled bool `json:"not_called,omitempty"`
+}
+
+// Bind is f with args bound, as a proof made them: for a factory the
+// file no longer calls.
+func (f *Factory) Bind(args []FactoryArg) *Factory {
+	return &Factory{Name: f.Name, Args: append([]FactoryArg(nil), args...)}
 }
 
 // Callable reports whether the factory can be called to make the UDF,

@@ -938,6 +938,7 @@ func (v *verifier) original(ctx context.Context, rec *evidence.Record, repo stri
 		if open, err = recordTypes(u, rec); err != nil {
 			return nil, nil, line, "", fmt.Errorf("record %s: %w", rec.Original.Name, err)
 		}
+		recordFactory(u, rec)
 		if problem := useTypesDrift(fe, u, src, rec, open); problem != "" {
 			return nil, nil, line, problem, nil
 		}
@@ -1332,6 +1333,23 @@ func short(h string) string {
 		return "(none)"
 	}
 	return h
+}
+
+// recordFactory binds the arguments of the function that makes u from
+// the record, where the file no longer calls it (--apply replaced the
+// calls with the rewrite), as recordTypes fills the types those calls
+// gave. Where the file still calls it, its arguments are the file's, and
+// the dependency hashes compare them with the proof's.
+func recordFactory(u *udf.UDF, rec *evidence.Record) {
+	f := rec.Original.Factory
+	if u.Factory == nil || !u.Factory.NotCalled || f == nil || f.Name != u.Factory.Name {
+		return
+	}
+	var args []udf.FactoryArg
+	for _, a := range f.Args {
+		args = append(args, udf.FactoryArg{Param: a.Param, Literal: a.Literal})
+	}
+	u.Factory = u.Factory.Bind(args)
 }
 
 // recordTypes gives u the types its record was proved with: the types

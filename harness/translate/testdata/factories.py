@@ -62,3 +62,10 @@ df = df.withColumn("c", make_shouter()(col("s")))
 df = df.withColumn("d", make_clamp(-3.0)(col("v")))
 df = df.withColumn("e", make_tagger("x")(col("s"))).withColumn("f", make_tagger("y")(col("s")))
 df.write.parquet("/data/out")
+
+
+def make_suffixer(suffix):
+    return udf(lambda s: s + suffix if s is not None else None, StringType())
+
+
+df2 = spark.read.schema("name string").parquet("/data/names").select(make_suffixer("_v2")(col("name")))

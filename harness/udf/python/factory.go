@@ -34,6 +34,12 @@ func (sc *scan) findFactories() {
 			continue // a method, a nested or a decorated function
 		}
 		f.u.Factory = sc.factoryArgs(fn)
+		if f.autoName {
+			// return udf(lambda s: prefix + s, T): the lambda has no name
+			// but the factory's, which is the one users know it by.
+			f.u.Name = f.u.Factory.Name
+			f.autoName = false
+		}
 	}
 }
 
@@ -111,6 +117,7 @@ func (sc *scan) factoryArgs(fn *sitter.Node) *udf.Factory {
 	}
 	if first == nil {
 		fac.Problem = name + " is not called in this file, so what its parameters hold is not known"
+		fac.NotCalled = true
 		return fac
 	}
 	for i, p := range params {

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A UDF a factory function makes is rewritten where the job calls the
+// factory (make_prefixer("ACC-")(col("account")) becomes an expr), and
+// its record keeps the literals the proof called the factory with: once
+// --apply has replaced every call, verify re-runs the original made with
+// them. A call that passes another literal makes the record stale.
+func TestFactoryUDFRewriteApplyAndVerify(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join(repoRoot(t), "harness", "translate", "testdata", "corpus", "real", "python", "udf_factory.py"))
+	require.NoError(t, err)
+	writeFile(t, filepath.Join(dir, "udf_factory.py"), string(src))
+	git(t, dir, "init", "-q")
+	git(t, dir, "add", ".")
+	git(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "job")
+
+	stdout, stderr, code := runCLI(t, dir, "rewrite", "udf_factory.py:add_prefix", "--target", "sql", "--apply")
+	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Contains(t, stdout, "ELSE concat('ACC-', `s`) END (10000 rows, bit-exact, ANSI on)")
+	job, err := os.ReadFile(filepath.Join(dir, "udf_factory.py"))
+	require.NoError(t, err)
+	assert.Contains(t, string(job), `df.withColumn("tagged", expr("CASE WHEN (`+"`account`"+` IS NULL) THEN CAST(NULL AS STRING) ELSE concat('ACC-', `+"`account`"+`) END"))`)
+	assert.NotContains(t, string(job), `make_prefixer("ACC-")`)
+	git(t, dir, "add", ".")
+	git(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "rewrite")
+
+	stdout, stderr, code = runCLI(t, dir, "verify", "--full")
+	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Regexp(t, `add_prefix\s+sql\s+pass`, stdout)
+
+	writeFile(t, filepath.Join(dir, "udf_factory.py"), string(job)+"df = df.withColumn(\"t2\", make_prefixer(\"XYZ-\")(col(\"account\")))\n")
+	stdout, _, code = runCLI(t, dir, "verify", "--skip-rerun")
+	assert.Equal(t, exitFailed, code, stdout)
+	assert.Regexp(t, `add_prefix\s+sql\s+stale-udf\s+\S+\s+the UDF changed: add_prefix depends on code outside its definition in udf_factory.py that changed: factory-arguments make_prefixer hashes differently`, stdout)
+}
