@@ -304,8 +304,7 @@ func (t *tr) factoryParam(n *sitter.Node, name string) (*binding, bool) {
 
 // factoryFunction is the module-level def called name.
 func (t *tr) factoryFunction(name string) *sitter.Node {
-	for i := uint(0); i < t.root.NamedChildCount(); i++ {
-		c := t.root.NamedChild(i)
+	for _, c := range namedNonComment(t.root) {
 		if c.Kind() == "function_definition" {
 			if nm := c.ChildByFieldName("name"); nm != nil && t.text(nm) == name {
 				return c
@@ -321,8 +320,7 @@ func (t *tr) isParamOf(fn *sitter.Node, name string) bool {
 	if ps == nil {
 		return false
 	}
-	for i := uint(0); i < ps.NamedChildCount(); i++ {
-		p := ps.NamedChild(i)
+	for _, p := range namedNonComment(ps) {
 		nm := p
 		switch p.Kind() {
 		case "default_parameter", "typed_default_parameter":
@@ -354,8 +352,8 @@ func (t *tr) assignsIn(fn *sitter.Node, name string) bool {
 				return true
 			}
 		}
-		for i := uint(0); i < x.NamedChildCount(); i++ {
-			if walk(x.NamedChild(i)) {
+		for _, c := range namedNonComment(x) {
+			if walk(c) {
 				return true
 			}
 		}

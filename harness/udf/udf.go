@@ -577,7 +577,8 @@ type FactoryArg struct {
 
 // Lookup is the UDF of us that FILE:NAME names: the first whose name or
 // a registered SQL name is name, else a lambda that forwards to a
-// function of that name (Wraps); nil when none is.
+// function of that name (Wraps) or a UDF a function of that name makes
+// (Factory); nil when none is.
 func Lookup(us []UDF, name string) *UDF {
 	for i := range us {
 		if us[i].Name == name || slices.Contains(us[i].RegisteredNames, name) {
@@ -585,7 +586,7 @@ func Lookup(us []UDF, name string) *UDF {
 		}
 	}
 	for i := range us {
-		if us[i].Wraps == name {
+		if us[i].Wraps == name || us[i].Factory != nil && us[i].Factory.Name == name {
 			return &us[i]
 		}
 	}

@@ -144,4 +144,6 @@ func TestLookupByNameRegisteredNameOrWrappedFunction(t *testing.T) {
 	us = us[:2]
 	assert.Equal(t, "<lambda@3:9>", Lookup(us, "to_int").Name)
 	assert.Nil(t, Lookup(us, "nothing"))
+	us = append(us, UDF{Name: "add_prefix", Factory: &Factory{Name: "make_prefixer"}})
+	assert.Equal(t, "add_prefix", Lookup(us, "make_prefixer").Name, "the function that makes it")
 }

@@ -263,3 +263,24 @@ def refusal(jf, name):
     what = ", ".join("%s (line %d)" % (n, l) for n, l in sorted(missing.items()))
     return ("%s reads %s, which the module sets or changes in its Spark job; udfx loads the UDF without running "
             "the job, so it cannot run %s as the job would (move the value into a constant or a function)" % (name, what, name)), min(missing.values())
+
+
+def from_factory(mod, fac, name, kind):
+    """The UDF the module-level function fac["name"] makes, called with the
+    literal arguments fac["args"] (as written) that every call of it in the
+    file gives, as the job makes it (udf.Factory). Returns (obj, None), or
+    (None, why) when it cannot be made or is not the UDF called name (a
+    lambda goes by the factory's name)."""
+    maker = getattr(mod, fac["name"], None)
+    call = "%s(%s)" % (fac["name"], ", ".join(fac["args"]))
+    if not callable(maker):
+        return None, "no module-level function %r in the module" % fac["name"]
+    try:
+        obj = maker(*[ast.literal_eval(a) for a in fac["args"]])
+    except Exception as e:  # the factory is the user's code
+        return None, "%s raised %s: %s" % (call, type(e).__name__, e)
+    fn = getattr(obj, "func", obj)
+    want = "<lambda>" if kind == "lambda" else name
+    if getattr(fn, "__name__", None) != want:
+        return None, "%s returns %r, not the UDF %s" % (call, getattr(fn, "__name__", type(obj).__name__), name)
+    return obj, None

@@ -1030,29 +1030,6 @@ def load_module(path, memory_mb=0, udf_name=None, source=None):
     return mod, jf.lines()
 
 
-def call_factory(cfg, mod):
-    """The UDF a module-level factory makes, called with the literal
-    arguments every call of it in the file gives (udf.Factory), as the job
-    makes it."""
-    import ast
-
-    fac, name = cfg["factory"], cfg["name"]
-    maker = getattr(mod, fac["name"], None)
-    if not callable(maker):
-        fail("notcallable", udf=name, reason="no module-level function %r in %s" % (fac["name"], cfg["file"]))
-    args = [ast.literal_eval(a) for a in fac["args"]]
-    try:
-        obj = maker(*args)
-    except BaseException as e:  # noqa: B036 -- the factory is the user's code
-        fail("notcallable", udf=name, reason="%s(%s) raised %s: %s" % (fac["name"], ", ".join(fac["args"]), exc_class(e), e))
-    fn = getattr(obj, "func", obj)
-    # A lambda the factory returns goes by the factory's name.
-    want = "<lambda>" if cfg.get("kind") == "lambda" else name
-    if getattr(fn, "__name__", None) != want:
-        fail("notcallable", udf=name, reason="%s(%s) returns %r, not the UDF %s" % (fac["name"], ", ".join(fac["args"]), getattr(fn, "__name__", type(obj).__name__), name))
-    return obj
-
-
 def resolve(cfg, mod):
     """The raw function, its eval type and its return type."""
     from pyspark.util import PythonEvalType
@@ -1060,7 +1037,9 @@ def resolve(cfg, mod):
     name = cfg["name"]
     obj = getattr(mod, name, None)
     if cfg.get("factory"):
-        obj = call_factory(cfg, mod)
+        obj, why = udfx_jobfree.from_factory(mod, cfg["factory"], name, cfg.get("kind"))
+        if why:
+            fail("notcallable", udf=name, reason=why)
     if obj is None:
         reason = "no module-level name %r in %s" % (name, cfg["file"])
         if name.startswith("<lambda"):

@@ -400,29 +400,6 @@ def load_module(path, source=None):
     return mod, jf
 
 
-def call_factory(o, mod):
-    """The UDF a module-level factory makes, called with the literal
-    arguments every call of it in the file gives (udf.Factory), as the job
-    makes it."""
-    import ast
-
-    fac, name = o["factory"], o["name"]
-    maker = getattr(mod, fac["name"], None)
-    if not callable(maker):
-        raise Fail("notcallable", udf=name, reason="no module-level function %r in %s" % (fac["name"], o["file"]))
-    call = "%s(%s)" % (fac["name"], ", ".join(fac["args"]))
-    try:
-        obj = maker(*[ast.literal_eval(a) for a in fac["args"]])
-    except Exception as e:  # the factory is the user's code
-        raise Fail("notcallable", udf=name, reason="%s raised %s: %s" % (call, type(e).__name__, e))
-    fn = getattr(obj, "func", obj)
-    # A lambda the factory returns goes by the factory's name.
-    want = "<lambda>" if o.get("kind") == "lambda" else name
-    if getattr(fn, "__name__", None) != want:
-        raise Fail("notcallable", udf=name, reason="%s returns %r, not the UDF %s" % (call, getattr(fn, "__name__", type(obj).__name__), name))
-    return obj
-
-
 def python_udf(o):
     from pyspark.sql.functions import pandas_udf, udf
     from pyspark.sql.types import _parse_datatype_string
@@ -440,7 +417,9 @@ def python_udf(o):
         raise Fail("compile", file=o["file"], line=line, msg=why)
     obj = getattr(mod, name, None)
     if fac:
-        obj = call_factory(o, mod)
+        obj, why = udfx_jobfree.from_factory(mod, fac, name, o.get("kind"))
+        if why:
+            raise Fail("notcallable", udf=name, reason=why)
     if obj is None:
         raise Fail("notcallable", udf=name, reason="no module-level name %r in %s" % (name, o["file"]))
     if getattr(obj, "func", None) is not None and getattr(obj, "evalType", None) is not None:
