@@ -176,12 +176,7 @@ func TestUdfxYAMLStatesTheSpark(t *testing.T) {
 // and the gate holds the record to the stated mode.
 func TestUdfxYAMLStatesTheANSIMode(t *testing.T) {
 	gate := sparkversion.Minor(pyenv.SparkVersion())
-	dir := t.TempDir()
-	totals, err := os.ReadFile(filepath.Join(repoRoot(t), "examples", "spark35-totals", "Totals.scala"))
-	require.NoError(t, err)
-	writeFile(t, filepath.Join(dir, "Totals.scala"), string(totals))
-	writeFile(t, filepath.Join(dir, "udfx.yaml"), "spark:\n  version: \""+gate+"\"\n  ansi: false\n")
-	git(t, dir, "init", "-q")
+	dir := totalsStatingANSIOff(t, gate)
 	git(t, dir, "add", ".")
 	git(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "totals")
 
@@ -287,12 +282,7 @@ func TestVerifyOnSparkIgnoresTheRepositoryVenv(t *testing.T) {
 // the same reason. Nothing starts.
 func TestCometDeclinesAStatedNonDefaultMode(t *testing.T) {
 	gate := sparkversion.Minor(pyenv.SparkVersion())
-	dir := t.TempDir()
-	totals, err := os.ReadFile(filepath.Join(repoRoot(t), "examples", "spark35-totals", "Totals.scala"))
-	require.NoError(t, err)
-	writeFile(t, filepath.Join(dir, "Totals.scala"), string(totals))
-	writeFile(t, filepath.Join(dir, "udfx.yaml"), "spark:\n  version: \""+gate+"\"\n  ansi: false\n")
-	git(t, dir, "init", "-q")
+	dir := totalsStatingANSIOff(t, gate)
 	why := "the project runs Spark " + gate + " with ANSI off (udfx.yaml:3: spark: ansi: false); udfx's Comet proofs run in " + gate + "'s default mode: use --engine spark or the embedded engine"
 
 	stdout, stderr, code := runCLI(t, dir, "rewrite", "Totals.scala:addQty", "--target", "sql", "--engine", "comet")
@@ -308,4 +298,17 @@ func TestCometDeclinesAStatedNonDefaultMode(t *testing.T) {
 		assert.Equal(t, exitUsage, code, "%s: %s", cmd[0], stderr)
 		assert.Contains(t, stderr, why, cmd[0])
 	}
+}
+
+// totalsStatingANSIOff is a git repository holding the example's
+// Totals.scala and a udfx.yaml stating Spark gate with ANSI off.
+func totalsStatingANSIOff(t *testing.T, gate string) string {
+	t.Helper()
+	dir := t.TempDir()
+	totals, err := os.ReadFile(filepath.Join(repoRoot(t), "examples", "spark35-totals", "Totals.scala"))
+	require.NoError(t, err)
+	writeFile(t, filepath.Join(dir, "Totals.scala"), string(totals))
+	writeFile(t, filepath.Join(dir, "udfx.yaml"), "spark:\n  version: \""+gate+"\"\n  ansi: false\n")
+	git(t, dir, "init", "-q")
+	return dir
 }

@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"slices"
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -276,7 +277,7 @@ func (t *tr) factoryParam(n *sitter.Node, name string) (*binding, bool) {
 		return nil, false
 	}
 	fn := t.factoryFunction(fac.Name)
-	if fn == nil || n.StartByte() < fn.StartByte() || n.EndByte() > fn.EndByte() || !t.isParamOf(fn, name) {
+	if fn == nil || n.StartByte() < fn.StartByte() || n.EndByte() > fn.EndByte() || !slices.Contains(fac.Params, name) {
 		return nil, false
 	}
 	if fac.Problem != "" {
@@ -312,27 +313,6 @@ func (t *tr) factoryFunction(name string) *sitter.Node {
 		}
 	}
 	return nil
-}
-
-// isParamOf reports whether fn declares a parameter called name.
-func (t *tr) isParamOf(fn *sitter.Node, name string) bool {
-	ps := fn.ChildByFieldName("parameters")
-	if ps == nil {
-		return false
-	}
-	for _, p := range namedNonComment(ps) {
-		nm := p
-		switch p.Kind() {
-		case "default_parameter", "typed_default_parameter":
-			nm = p.ChildByFieldName("name")
-		case "typed_parameter":
-			nm = p.NamedChild(0)
-		}
-		if nm != nil && nm.Kind() == "identifier" && t.text(nm) == name {
-			return true
-		}
-	}
-	return false
 }
 
 // assignsIn reports whether anything inside fn binds name again: an

@@ -485,33 +485,28 @@ func (t *tr) hiveOverloadGuard(body *sitter.Node, e ir.Expr) ir.Expr {
 // evaluateOverloads counts the evaluate methods of the class that
 // declares method m that take as many parameters as m.
 func evaluateOverloads(m *sitter.Node, src []byte) int {
-	class := m.Parent()
 	arity := func(n *sitter.Node) int {
 		ps := n.ChildByFieldName("parameters")
 		if ps == nil {
 			return -1
 		}
 		k := 0
-		for i := uint(0); i < ps.NamedChildCount(); i++ {
-			if c := ps.NamedChild(i); c != nil && (c.Kind() == "formal_parameter" || c.Kind() == "spread_parameter") {
-				k++
+		for _, c := range namedNonComment(ps) {
+			if c.Kind() == "formal_parameter" || c.Kind() == "spread_parameter" {
+				k++ // not a // comment between them
 			}
 		}
 		return k
 	}
+	class := m.Parent()
 	if class == nil || class.Kind() != "class_body" {
 		return 0
 	}
-	want, n := arity(m), 0
-	for i := uint(0); i < class.NamedChildCount(); i++ {
-		c := class.NamedChild(i)
-		if c == nil || c.Kind() != "method_declaration" {
-			continue
-		}
-		if name := c.ChildByFieldName("name"); name != nil && name.Kind() == "identifier" && arity(c) == want {
-			if name.Utf8Text(src) == "evaluate" {
-				n++
-			}
+	n := 0
+	for _, c := range namedNonComment(class) {
+		if name := c.ChildByFieldName("name"); c.Kind() == "method_declaration" && name != nil &&
+			name.Utf8Text(src) == "evaluate" && arity(c) == arity(m) {
+			n++
 		}
 	}
 	return n

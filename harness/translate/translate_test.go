@@ -13,6 +13,7 @@ import (
 	"github.com/udfx/udfx/harness/runner/runners"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/udf/frontends"
+	"github.com/udfx/udfx/harness/value"
 )
 
 // load finds the UDF called name in file with the real front-end.
@@ -290,4 +291,28 @@ func TestFactoryParametersAreTheCallsLiterals(t *testing.T) {
 	assert.Contains(t, res.SQL, "concat(`s`, '_v2')")
 	declined(t, f, "clamp", "name limit", "a parameter of make_clamp that the function assigns again")
 	declined(t, f, "tagged", "name tag", "make_tagger is called with different arguments at lines 63 and 63, and each call makes another UDF")
+}
+
+// The rewrite of one evaluate of an overloaded Hive UDF holds for its
+// types only. Over a bigint column the JVM runner calls the evaluate
+// Spark's resolver picks (LongWritable, 64-bit doubling), and the
+// rewrite, proved for int, raises its guard on every row: refuted, never
+// a wrong value.
+func TestHiveOverloadGuardRaisesForAnotherType(t *testing.T) {
+	const f = "testdata/corpus/real/java/hive/Twice.java"
+	proved(t, f, "Twice", "")
+	u, src := load(t, f, "Twice")
+	res, err := Translate(u, src)
+	require.NoError(t, err)
+	u.Params[0].Type, u.Return = udf.Prim(udf.Long), udf.Prim(udf.Long)
+	// Cast to the bigint result the test compares; the guard still decides.
+	rep, err := difftest.Run(context.Background(), u, difftest.Rewrite{SQL: "CAST((" + res.SQL + ") AS BIGINT)"},
+		difftest.Options{Seed: 11, Rows: 100, ANSI: true, NewRunner: runners.New})
+	require.NoError(t, err)
+	require.False(t, rep.Equal)
+	require.NotNil(t, rep.Counterexample)
+	assert.Equal(t, value.Error, rep.Counterexample.Rewrite.Kind)
+	assert.Contains(t, rep.Counterexample.Rewrite.Message, "udfx: Twice has other evaluate methods; this rewrite was proved only for (x int)")
+	assert.NotEqual(t, value.Error, rep.Counterexample.Original.Kind, "the original answers with evaluate(LongWritable): %s", rep.Counterexample.Original)
+	assert.Equal(t, 100, rep.Mismatches, "the guard raises on every row, NULL included")
 }

@@ -533,8 +533,9 @@ const (
 // Factory is the function that makes a UDF (UDF.Factory) and the
 // arguments the file's calls of it give.
 type Factory struct {
-	// Name is the module-level function.
-	Name string `json:"name"`
+	// Name is the module-level function; Params its parameters, in order.
+	Name   string   `json:"name"`
+	Params []string `json:"params"`
 	// Args binds each of its parameters, in order, to the Python literal
 	// every call in the file gives it (an argument, or the parameter's
 	// default), where one such set exists.
@@ -551,7 +552,7 @@ type Factory struct {
 // Bind is f with args bound, as a proof made them: for a factory the
 // file no longer calls.
 func (f *Factory) Bind(args []FactoryArg) *Factory {
-	return &Factory{Name: f.Name, Args: append([]FactoryArg(nil), args...)}
+	return &Factory{Name: f.Name, Params: f.Params, Args: append([]FactoryArg(nil), args...)}
 }
 
 // Callable reports whether the factory can be called to make the UDF,

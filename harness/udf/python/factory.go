@@ -91,6 +91,9 @@ func (sc *scan) factoryArgs(fn *sitter.Node) *udf.Factory {
 			return fac
 		}
 	}
+	for _, p := range params {
+		fac.Params = append(fac.Params, p.name)
+	}
 	var first []*sitter.Node
 	firstLine := 0
 	for _, call := range sc.calls {

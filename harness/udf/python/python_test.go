@@ -752,6 +752,7 @@ df = df.withColumn("s", make_scaler(factor)(col("v")))
 	}
 	require.NotNil(t, by["add_prefix"].Factory)
 	assert.Equal(t, "make_prefixer", by["add_prefix"].Factory.Name)
+	assert.Equal(t, []string{"prefix", "sep"}, by["add_prefix"].Factory.Params)
 	assert.Empty(t, by["add_prefix"].Factory.Problem)
 	var bound []string
 	for _, a := range by["add_prefix"].Factory.Args {
@@ -771,4 +772,6 @@ df = df.withColumn("s", make_scaler(factor)(col("v")))
 	assert.Equal(t, "the call of make_scaler at line 35 gives k factor, which is not a literal", by["scale"].Factory.Problem)
 	assert.Equal(t, "never_called is not called in this file, so what its parameters hold is not known", by["unused"].Factory.Problem)
 	assert.Empty(t, by["unused"].Factory.Args)
+	assert.True(t, by["unused"].Factory.NotCalled)
+	assert.Equal(t, []string{"n"}, by["unused"].Factory.Params, "known with no call too")
 }
