@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -41,4 +42,39 @@ func TestFactoryUDFRewriteApplyAndVerify(t *testing.T) {
 	stdout, _, code = runCLI(t, dir, "verify", "--skip-rerun")
 	assert.Equal(t, exitFailed, code, stdout)
 	assert.Regexp(t, `add_prefix\s+sql\s+stale-udf\s+\S+\s+the UDF changed: add_prefix depends on code outside its definition in udf_factory.py that changed: factory-arguments make_prefixer hashes differently`, stdout)
+}
+
+// The same for a Scala def that makes a UDF: rewritten with the default
+// targets (sql, columnar, cuda), applied, then verified once no call of
+// the def is left, with the literals from the record: verify renders the
+// cuda files again from the translator's expression, which reads the
+// parameter as the record's literal.
+func TestScalaFactoryUDFRewriteApplyAndVerify(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join(repoRoot(t), "harness", "translate", "testdata", "Factories.scala"))
+	require.NoError(t, err)
+	writeFile(t, filepath.Join(dir, "Factories.scala"), string(src))
+	git(t, dir, "init", "-q")
+	git(t, dir, "add", ".")
+	git(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "job")
+
+	stdout, stderr, code := runCLI(t, dir, "rewrite", "Factories.scala:scaleBy", "--apply")
+	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Contains(t, stdout, "verified: (`x` * 2.0D) (10000 rows, bit-exact, ANSI on)")
+	job, err := os.ReadFile(filepath.Join(dir, "Factories.scala"))
+	require.NoError(t, err)
+	assert.Contains(t, string(job), `df.withColumn("scaled", expr("(`+"`amount`"+` * 2.0D)"))`)
+	assert.NotContains(t, string(job), `Factories.scaleBy(2)`)
+	git(t, dir, "add", ".")
+	git(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "rewrite")
+
+	stdout, stderr, code = runCLI(t, dir, "verify", "--full")
+	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
+	assert.Regexp(t, `scaleBy\s+sql\s+pass`, stdout)
+	assert.Regexp(t, `scaleBy\s+cuda\s+pass`, stdout)
+
+	writeFile(t, filepath.Join(dir, "Factories.scala"), strings.Replace(string(job), `df.withColumn("scaled"`, `df.withColumn("s3", Factories.scaleBy(3)(col("amount"))).withColumn("scaled"`, 1))
+	stdout, _, code = runCLI(t, dir, "verify", "--skip-rerun")
+	assert.Equal(t, exitFailed, code, stdout)
+	assert.Regexp(t, `scaleBy\s+sql\s+stale-udf\s+\S+\s+the UDF changed: scaleBy depends on code outside its definition in Factories.scala that changed: factory-arguments scaleBy hashes differently`, stdout)
 }

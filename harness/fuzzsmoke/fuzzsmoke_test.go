@@ -37,6 +37,7 @@ var targets = []struct {
 	{pkg: "harness/udf", name: "FuzzSQLCallIndex", execs: 5000},
 	{pkg: "harness/udf", name: "FuzzLines", execs: 20000},
 	{pkg: "harness/udf/scala", name: "FuzzParse", execs: 10000},
+	{pkg: "harness/udf/scala", name: "FuzzPlainLiteral", execs: 10000},
 	{pkg: "harness/udf/java", name: "FuzzParse", execs: 10000},
 	{pkg: "harness/udf/python", name: "FuzzParse", execs: 10000},
 	{pkg: "harness/value", name: "FuzzParseLine", execs: 20000},

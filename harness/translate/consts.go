@@ -1,12 +1,14 @@
 package translate
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/udfx/udfx/harness/translate/ir"
+	"github.com/udfx/udfx/harness/udf"
 )
 
 // constant resolves a name that is not a parameter or local: a constant
@@ -184,6 +186,65 @@ func (t *tr) javaConstant(n *sitter.Node, name string, d *sitter.Node) *binding 
 	return t.javaLocal(decl, t.text(decl.ChildByFieldName("type")), d.ChildByFieldName("value"), env{})
 }
 
+// scalaFactoryArg is the literal a Scala factory's parameter name (the
+// i-th) is given, at arg in the file or, with arg nil, as text only,
+// converted to the parameter's declared type as passing it does: an Int
+// literal to a Double or Long parameter widens. Other declared types are
+// declined.
+func (t *tr) scalaFactoryArg(n *sitter.Node, name string, arg *sitter.Node, text string, types []string, i int) *binding {
+	if i >= len(types) {
+		t.decline(n, "name "+name, "the type of this parameter of the factory is not known")
+		return nil
+	}
+	want := map[string]*udf.Type{"Double": tDouble, "Long": tLong, "Int": tInt, "String": tString, "Boolean": tBool}[types[i]]
+	if want == nil {
+		t.decline(n, "name "+name, "a factory parameter of type "+types[i]+": only Int, Long, Double, String and Boolean parameters are read as constants")
+		return nil
+	}
+	var b *binding
+	if arg != nil {
+		b = t.scalaExpr(arg, env{}, false)
+	} else {
+		b = t.scalaLiteralText(n, text)
+	}
+	if b == nil {
+		return nil
+	}
+	switch got := b.e.Type(); {
+	case got == nil:
+		t.decline(n, "name "+name, "the literal "+text+" has no type the translator knows")
+		return nil
+	case got.Equal(want):
+		return b
+	case want == tDouble && ir.IsIntegral(got), want == tLong && got.Kind == tInt.Kind:
+		return lit(widen(b.e, want))
+	}
+	t.decline(n, "name "+name, fmt.Sprintf("the literal %s is a %s, passed to a %s parameter", text, b.e.Type(), types[i]))
+	return nil
+}
+
+// scalaLiteralText reads a Scala number, string or boolean literal from
+// its text alone (a record's, which names no place in the file).
+func (t *tr) scalaLiteralText(n *sitter.Node, s string) *binding {
+	switch {
+	case s == "true" || s == "false":
+		return lit(&ir.Lit{T: tBool, Value: s == "true"})
+	case strings.HasPrefix(s, `"`):
+		if v, ok := scalaString(s); ok {
+			return lit(&ir.Lit{T: tString, Value: v})
+		}
+	case s != "" && strings.Trim(s, "-0123456789._eEfFdDlLxXabcABC") == "":
+		hex := strings.HasPrefix(strings.TrimPrefix(s, "-"), "0x") || strings.HasPrefix(strings.TrimPrefix(s, "-"), "0X")
+		floating := !hex && strings.ContainsAny(s, ".eEfFdD")
+		if e := t.jvmNumber(n, s, floating); e != nil {
+			return lit(e)
+		}
+		return nil
+	}
+	t.decline(n, "literal "+s, "not a Scala literal the translator reads")
+	return nil
+}
+
 // scalaConstant is the value of the val definition d, widened to its
 // declared Double or Long type.
 func (t *tr) scalaConstant(n *sitter.Node, name string, d *sitter.Node) *binding {
@@ -276,7 +337,7 @@ func (t *tr) factoryParam(n *sitter.Node, name string) (*binding, bool) {
 	if fac == nil || t.parent != nil || n == nil {
 		return nil, false
 	}
-	fn := t.factoryFunction(fac.Name)
+	fn := t.factoryFunction(fac.Name, n)
 	if fn == nil || n.StartByte() < fn.StartByte() || n.EndByte() > fn.EndByte() || !slices.Contains(fac.Params, name) {
 		return nil, false
 	}
@@ -284,18 +345,26 @@ func (t *tr) factoryParam(n *sitter.Node, name string) (*binding, bool) {
 		t.decline(n, "name "+name, "a parameter of "+fac.Name+", which makes the UDF: "+fac.Problem)
 		return nil, true
 	}
-	if t.assignsIn(fn, name) {
+	if t.u.Language == "python" && t.assignsIn(fn, name) {
 		t.decline(n, "name "+name, "a parameter of "+fac.Name+" that the function assigns again")
 		return nil, true
 	}
-	for _, a := range fac.Args {
+	for i, a := range fac.Args {
 		if a.Param != name {
 			continue
+		}
+		if t.u.Language == "scala" && a.Span == (udf.Span{}) {
+			// Bound from a proof's record (verify's recordFactory): the
+			// file no longer calls the factory.
+			return t.scalaFactoryArg(n, name, nil, a.Literal, fac.Types, i), true
 		}
 		lit := t.findSpan(t.root, a.Span)
 		if lit == nil || t.text(lit) != a.Literal {
 			t.decline(n, "name "+name, "the argument of "+fac.Name+" for it is not where scan found it")
 			return nil, true
+		}
+		if t.u.Language == "scala" {
+			return t.scalaFactoryArg(n, name, lit, a.Literal, fac.Types, i), true
 		}
 		return t.pyExpr(lit, env{}), true
 	}
@@ -303,8 +372,19 @@ func (t *tr) factoryParam(n *sitter.Node, name string) (*binding, bool) {
 	return nil, true
 }
 
-// factoryFunction is the module-level def called name.
-func (t *tr) factoryFunction(name string) *sitter.Node {
+// factoryFunction is the function called name that makes the UDF: a
+// module-level def (Python), the def around n (Scala).
+func (t *tr) factoryFunction(name string, n *sitter.Node) *sitter.Node {
+	if t.u.Language == "scala" {
+		for p := n; p != nil; p = p.Parent() {
+			if p.Kind() == "function_definition" {
+				if nm := p.ChildByFieldName("name"); nm != nil && t.text(nm) == name {
+					return p
+				}
+			}
+		}
+		return nil
+	}
 	for _, c := range namedNonComment(t.root) {
 		if c.Kind() == "function_definition" {
 			if nm := c.ChildByFieldName("name"); nm != nil && t.text(nm) == name {

@@ -293,6 +293,18 @@ func TestFactoryParametersAreTheCallsLiterals(t *testing.T) {
 	declined(t, f, "tagged", "name tag", "make_tagger is called with different arguments at lines 63 and 63, and each call makes another UDF")
 }
 
+// A Scala def of an object whose body is udf(...) makes the UDF from its
+// parameters; each reads the literal every call of the job gives it (or
+// its default), converted to its declared type. Each case runs against
+// the real original, the def called with those literals.
+func TestScalaFactoryParametersAreTheCallsLiterals(t *testing.T) {
+	const f = "testdata/Factories.scala"
+	proved(t, f, "scaleBy", "(`x` * 2.0D)")
+	proved(t, f, "prefixer", "CASE WHEN (`s` IS NULL) THEN CAST(NULL AS STRING) ELSE concat('ACC-', `s`) END")
+	proved(t, f, "offsetBy", "")
+	declined(t, f, "tagger", "name tag", "tagger is called with different arguments at lines 29 and 30, and each call makes another UDF")
+}
+
 // The rewrite of one evaluate of an overloaded Hive UDF holds for its
 // types only. Over a bigint column the JVM runner calls the evaluate
 // Spark's resolver picks (LongWritable, 64-bit doubling), and the

@@ -320,8 +320,10 @@ type UDF struct {
 	// Factory is set for a Python UDF that a module-level function makes
 	// and returns (def make_prefixer(prefix): def add_prefix(s): …;
 	// return udf(add_prefix, StringType())), called in the file as
-	// make_prefixer("ACC-")(col("id")): the UDF reads the function's
-	// parameters, so it exists only with the arguments a call gives.
+	// make_prefixer("ACC-")(col("id")), and for a Scala UDF that a def
+	// of an object is (def scaleBy(factor: Double) = udf((x: Double) =>
+	// x * factor)): the UDF reads the function's parameters, so it
+	// exists only with the arguments a call gives.
 	Factory  *Factory `json:"factory,omitempty"`
 	Language Language `json:"language"`
 	Kind     Kind     `json:"kind"`
@@ -536,7 +538,10 @@ type Factory struct {
 	// Name is the module-level function; Params its parameters, in order.
 	Name   string   `json:"name"`
 	Params []string `json:"params"`
-	// Args binds each of its parameters, in order, to the Python literal
+	// Types are, for a Scala def, its parameters' declared types, as
+	// written: the runner's vals of the literals have them.
+	Types []string `json:"types,omitempty"`
+	// Args binds each of its parameters, in order, to the literal
 	// every call in the file gives it (an argument, or the parameter's
 	// default), where one such set exists.
 	Args []FactoryArg `json:"args,omitempty"`
@@ -552,7 +557,7 @@ type Factory struct {
 // Bind is f with args bound, as a proof made them: for a factory the
 // file no longer calls.
 func (f *Factory) Bind(args []FactoryArg) *Factory {
-	return &Factory{Name: f.Name, Params: f.Params, Args: append([]FactoryArg(nil), args...)}
+	return &Factory{Name: f.Name, Params: f.Params, Types: f.Types, Args: append([]FactoryArg(nil), args...)}
 }
 
 // Callable reports whether the factory can be called to make the UDF,

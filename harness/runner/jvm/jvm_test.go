@@ -815,3 +815,32 @@ func TestTheTypesScalacGaveAreReadFromTheCompiledUDF(t *testing.T) {
 		}
 	}
 }
+
+// A UDF a def makes runs as the def called with the literals of the
+// job's calls; literals from a record (bound when no call is left) must
+// be the def's own parameters given one literal each, or it is not run:
+// the holder compiles them as code.
+func TestAFactoryUDFRunsWithItsCallsLiterals(t *testing.T) {
+	u := parseUDF(t, "harness/translate/testdata/Factories.scala", "scaleBy")
+	r := newRunner(t, u, runner.DefaultLimits)
+	got, err := r.Run(context.Background(), column(value.DoubleOf(1.5), value.NullValue()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0].Float64() != 3 || got[1].Kind != value.Null {
+		t.Errorf("got %v, want 3 and null", got)
+	}
+	for _, bad := range []udf.FactoryArg{
+		{Param: "factor", Literal: "{ java.lang.System.exit(3); 2.5 }"},
+		{Param: "factor: Double = 1.0; val x", Literal: "2.5"},
+	} {
+		v := *u
+		v.Factory = u.Factory.Bind([]udf.FactoryArg{bad})
+		assert.Nil(t, LiftedSource(&v), "%+v", bad)
+		_, err = New(context.Background(), &v, Options{CacheDir: testCache})
+		var nc *runner.NotCallableError
+		if !errors.As(err, &nc) || !strings.Contains(nc.Reason, "scaleBy is made by scaleBy") {
+			t.Fatalf("%+v: got %v, want a NotCallableError", bad, err)
+		}
+	}
+}

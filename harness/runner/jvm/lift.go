@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/harness/udf/scala"
 )
 
 // LiftedFile is the file of the object that holds a UDF defined inside a
@@ -26,6 +27,10 @@ func LiftedSource(u *udf.UDF) []byte {
 	if l == nil || len(l.Captures) > 0 {
 		return nil
 	}
+	consts, ok := factoryConsts(u)
+	if !ok {
+		return nil
+	}
 	var b strings.Builder
 	for _, p := range l.Packages {
 		b.WriteString(p + "\n")
@@ -37,11 +42,35 @@ func LiftedSource(u *udf.UDF) []byte {
 	if l.Object != "" {
 		b.WriteString("  import " + l.Object + "._\n")
 	}
-	for _, c := range l.Consts {
+	for _, c := range append(append([]string{}, l.Consts...), consts...) {
 		b.WriteString("  " + c + "\n")
 	}
 	b.WriteString("  val " + u.Name + " = " + l.Expr + "\n}\n")
 	return []byte(b.String())
+}
+
+// factoryConsts are, for a UDF a def makes (udf.Factory), a val per
+// parameter of the literal the calls give it, with the parameter's
+// declared type: passing the literal to the parameter converts it as
+// that val's type does (2 to a Double parameter is 2.0). ok is false
+// when no one set of literals exists.
+func factoryConsts(u *udf.UDF) (consts []string, ok bool) {
+	fac := u.Factory
+	if fac == nil {
+		return nil, true
+	}
+	if _, ok := fac.Callable(); !ok || len(fac.Types) != len(fac.Params) || len(fac.Args) != len(fac.Params) {
+		return nil, false
+	}
+	for i, a := range fac.Args {
+		// A record's arguments (verify's recordFactory) are untrusted:
+		// each must be the parameter scan found, given one literal.
+		if a.Param != fac.Params[i] || !scala.PlainLiteral(a.Literal) {
+			return nil, false
+		}
+		consts = append(consts, "val "+a.Param+": "+fac.Types[i]+" = "+a.Literal)
+	}
+	return consts, true
 }
 
 // LiftedObject is the name of the object that holds u: one per UDF and
@@ -56,6 +85,9 @@ func LiftedObject(u *udf.UDF) string {
 // Lifted reports whether u is compiled with a lifted holder: an object of
 // its own (Scala) or a static field inserted into its class (Java).
 func Lifted(u *udf.UDF) bool {
+	if _, ok := factoryConsts(u); !ok {
+		return false
+	}
 	return u.Lift != nil && len(u.Lift.Captures) == 0 && (u.Language == udf.Scala || u.Lift.Field != "")
 }
 

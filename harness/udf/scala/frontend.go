@@ -150,6 +150,7 @@ type file struct {
 	byTemplate   map[string]*entry
 	byDef        map[string]*entry
 	byVal        map[string]*entry // val or def holding a udf(...) value
+	byFactory    map[string]*entry // def whose calls make a UDF → its UDF
 	byCall       map[int]*entry    // udf(...) call node → its UDF
 	byLambda     map[int]*entry    // lambda held by a val → its UDF
 	byNode       map[int]*entry    // anonymous class instance → its UDF
@@ -170,7 +171,8 @@ func newFile(s *tsutil.Source, t *tree) *file {
 		defs: map[string]int{}, templates: map[string]int{}, vars: map[string]bool{},
 		fieldVals: map[string]int{}, lambdaVals: map[string]int{}, byLambda: map[int]*entry{},
 		byTemplate: map[string]*entry{}, byDef: map[string]*entry{}, byVal: map[string]*entry{},
-		byCall: map[int]*entry{}, byNode: map[int]*entry{}, registerArgs: map[int]bool{},
+		byFactory: map[string]*entry{},
+		byCall:    map[int]*entry{}, byNode: map[int]*entry{}, registerArgs: map[int]bool{},
 	}
 }
 
@@ -569,6 +571,8 @@ func (f *file) findWrappers() {
 			if named {
 				e.u.Lift = f.liftOf(call, f.holderNode(call))
 				f.byVal[name] = e
+			} else if def := f.factoryDef(call); def != none {
+				f.factoryUDF(e, call, def)
 			}
 			f.byCall[call] = e
 		default:
@@ -999,6 +1003,10 @@ func (f *file) findUses() {
 				f.callByName(call, byRegistered)
 			}
 		case "call_expression":
+			// Udfs.scaleBy(2.5)(col("x")): a factory's UDF.
+			if f.factoryUse(call) {
+				continue
+			}
 			// udf((x: Int) => ...)(col("x")): the wrapper called in place.
 			if e := f.byCall[fn]; e != nil {
 				e.u.UseSites = append(e.u.UseSites, f.use(udf.UseCall, call))

@@ -780,3 +780,85 @@ func TestALiteralLocalTravelsWithTheLiftedUDF(t *testing.T) {
 	require.NotNil(t, byName["scaled"].Lift)
 	assert.Equal(t, []string{"factor"}, byName["scaled"].Lift.Captures)
 }
+
+// A def of an object whose body is udf(...) is a factory: the UDF goes by
+// the def's name, binds the literals every call gives (or the defaults),
+// and the calls applied to columns are its use sites. The runner holds
+// its parameters as vals, so they are not captures.
+func TestScanFindsFactoryDefs(t *testing.T) {
+	us := parse(t, `package jobs
+
+import org.apache.spark.sql.functions.{col, udf}
+
+object Udfs {
+  def scaleBy(factor: Double) = udf((x: Double) => x * factor)
+  def offsetBy(n: Long = 10L) = udf { (x: Long) => x + n }
+  def dynamic(k: Int) = udf((x: Int) => x + k)
+  def unused(tag: String) = udf((s: String) => tag + s)
+  def byName(k: => Int) = udf((x: Int) => x + k)
+}
+
+class Holder {
+  def inClass(k: Int) = udf((x: Int) => x * k)
+}
+
+object Job {
+  def run(df: org.apache.spark.sql.DataFrame, k: Int) =
+    df.withColumn("a", Udfs.scaleBy(2.5)(col("a")))
+      .withColumn("b", Udfs.scaleBy(2.5)(col("b")))
+      .withColumn("c", Udfs.offsetBy()(col("c")))
+      .withColumn("d", Udfs.dynamic(k)(col("d")))
+}
+`)
+	byName := map[string]udf.UDF{}
+	for _, u := range us {
+		byName[u.Name] = u
+	}
+	scale := byName["scaleBy"]
+	require.NotNil(t, scale.Factory)
+	assert.Equal(t, []string{"factor"}, scale.Factory.Params)
+	assert.Equal(t, []string{"Double"}, scale.Factory.Types)
+	require.Len(t, scale.Factory.Args, 1)
+	assert.Equal(t, "2.5", scale.Factory.Args[0].Literal)
+	assert.Equal(t, 19, scale.Factory.Args[0].Span.Start.Line)
+	assert.Equal(t, udf.Prim(udf.Double), scale.Return, "factor's declared type types x * factor")
+	require.Len(t, scale.UseSites, 2)
+	assert.Equal(t, `Udfs.scaleBy(2.5)(col("a"))`, scale.UseSites[0].Text)
+	require.NotNil(t, scale.Lift)
+	assert.Empty(t, scale.Lift.Captures)
+	assert.Equal(t, "Udfs", scale.Lift.Object)
+	assert.Equal(t, "udf((x: Double) => x * factor)", scale.Lift.Expr)
+
+	off := byName["offsetBy"].Factory
+	require.NotNil(t, off)
+	require.Len(t, off.Args, 1)
+	assert.Equal(t, "10L", off.Args[0].Literal, "the default")
+
+	assert.Equal(t, "the call of dynamic at line 22 gives k k, which is not a literal", byName["dynamic"].Factory.Problem)
+	assert.True(t, byName["unused"].Factory.NotCalled)
+	assert.Contains(t, byName["byName"].Factory.Problem, "a by-name, repeated or function parameter")
+	for _, u := range us {
+		assert.NotEqual(t, "inClass", u.Name, "a class's def needs an instance: not a factory")
+	}
+}
+
+func TestPlainLiteral(t *testing.T) {
+	for text, want := range map[string]bool{
+		`2.5`: true, `-3`: true, `10L`: true, `"ACC-"`: true, `true`: true, `'c'`: true, `1e-3`: true,
+		`{ println(1); 2.5 }`: false, `2.5; val x = 1`: false, `sys.exit(0)`: false, `"a" + "b"`: false,
+		"2.5\n": false, ``: false, `s"x$y"`: false, `2.5 }; object X { val y = 1`: false,
+	} {
+		assert.Equal(t, want, PlainLiteral(text), "%q", text)
+	}
+}
+
+func FuzzPlainLiteral(f *testing.F) {
+	for _, s := range []string{`2.5`, `"a"`, `{ 1 }`, `-1L`, `'x'`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if PlainLiteral(s) && strings.ContainsAny(s, "{};\n") && !strings.HasPrefix(s, `"`) && !strings.HasPrefix(s, `'`) {
+			t.Fatalf("%q is code, not a literal", s)
+		}
+	})
+}

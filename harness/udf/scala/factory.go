@@ -1,0 +1,227 @@
+package scala
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/harness/udf/internal/tsutil"
+)
+
+// A def of an object whose body is udf(...) over a lambda that reads the
+// def's parameters makes a UDF per call:
+//
+//	def scaleBy(factor: Double) = udf((x: Double) => x * factor)
+//	df.withColumn("s", Udfs.scaleBy(2.5)(col("amount")))
+//
+// The UDF is named by the def. Where every call in the file gives the
+// same literals, it means the lambda held by a val beside vals of those
+// literals, each with its parameter's declared type, which is what the
+// JVM runner compiles (udf.Factory, udf.Lift).
+
+// factoryDef is the def whose whole body is call, written as a factory:
+// one parameter list, no type parameters, inside objects only (a class's
+// def needs an instance udfx cannot make). none otherwise.
+func (f *file) factoryDef(call int) int {
+	t := f.t
+	def := t.parent(call)
+	if t.kind(def) == "block" && len(t.kids(def)) == 1 {
+		def = t.parent(def)
+	}
+	if t.kind(def) != "function_definition" || !t.ancestorOf(t.child(def, "body"), call) {
+		return none
+	}
+	lists := 0
+	for _, k := range t.kids(def) {
+		switch t.kind(k) {
+		case "type_parameters":
+			return none
+		case "parameters":
+			lists++
+		}
+	}
+	if lists != 1 {
+		return none
+	}
+	for a := t.parent(def); a != none; a = t.parent(a) {
+		switch t.kind(a) {
+		case "class_definition", "trait_definition", "function_definition":
+			return none
+		}
+	}
+	return def
+}
+
+// factoryOf reads def's parameters and the calls of it in the file.
+func (f *file) factoryOf(def int) *udf.Factory {
+	t := f.t
+	name := t.text(t.child(def, "name"))
+	fac := &udf.Factory{Name: name}
+	var defaults []int
+	for _, p := range t.kids(t.child(def, "parameters")) {
+		if t.kind(p) != "parameter" {
+			continue
+		}
+		ty := t.child(p, "type")
+		switch t.kind(ty) {
+		case "lazy_parameter_type", "repeated_parameter_type", "function_type":
+			fac.Problem = fmt.Sprintf("%s takes %s, a by-name, repeated or function parameter", name, t.text(p))
+			return fac
+		}
+		fac.Params = append(fac.Params, t.text(t.child(p, "name")))
+		fac.Types = append(fac.Types, strings.Join(strings.Fields(t.text(ty)), " "))
+		defaults = append(defaults, t.child(p, "default_value"))
+	}
+	if len(fac.Params) == 0 {
+		return nil
+	}
+	var first []int
+	firstLine := 0
+	for _, call := range f.calls {
+		if !f.callsFactory(call, name) {
+			continue
+		}
+		line := f.src.Pos(uint(t.nodes[call].start)).Line
+		args := f.callArgs(call)
+		if len(args) > len(fac.Params) {
+			fac.Problem = fmt.Sprintf("the call of %s at line %d passes more arguments than it takes", name, line)
+			return fac
+		}
+		bound := make([]int, len(fac.Params))
+		for i := range fac.Params {
+			switch {
+			case i < len(args):
+				bound[i] = args[i]
+			case defaults[i] != none:
+				bound[i] = defaults[i]
+			default:
+				fac.Problem = fmt.Sprintf("the call of %s at line %d does not give %s", name, line, fac.Params[i])
+				return fac
+			}
+			if !isLiteral(t, bound[i]) || strings.Contains(t.text(bound[i]), "\n") {
+				fac.Problem = fmt.Sprintf("the call of %s at line %d gives %s %s, which is not a literal", name, line, fac.Params[i], strings.TrimSpace(t.text(bound[i])))
+				return fac
+			}
+		}
+		if first == nil {
+			first, firstLine = bound, line
+			continue
+		}
+		for i := range bound {
+			if t.text(bound[i]) != t.text(first[i]) {
+				fac.Problem = fmt.Sprintf("%s is called with different arguments at lines %d and %d, and each call makes another UDF", name, firstLine, line)
+				return fac
+			}
+		}
+	}
+	if first == nil {
+		fac.Problem = name + " is not called in this file, so what its parameters hold is not known"
+		fac.NotCalled = true
+		return fac
+	}
+	for i, p := range fac.Params {
+		fac.Args = append(fac.Args, udf.FactoryArg{Param: p, Literal: t.text(first[i]), Span: f.span(first[i])})
+	}
+	return fac
+}
+
+// callsFactory reports whether call is name(...) or Owner.name(...), the
+// call that makes the UDF, not the definition's own udf(...) call.
+func (f *file) callsFactory(call int, name string) bool {
+	t := f.t
+	fn := t.child(call, "function")
+	switch t.kind(fn) {
+	case "identifier":
+		return t.text(fn) == name
+	case "field_expression":
+		return t.text(t.child(fn, "field")) == name
+	}
+	return false
+}
+
+// factoryUDF names the UDF of the udf(...) call that def's body is, and
+// binds what the runner and the translator need of its factory.
+func (f *file) factoryUDF(e *entry, call, def int) {
+	t := f.t
+	e.u.Name = t.text(t.child(def, "name"))
+	e.named = true
+	e.u.Span = f.span(def)
+	fac := f.factoryOf(def)
+	if fac == nil {
+		return
+	}
+	e.u.Factory = fac
+	f.byFactory[fac.Name] = e
+	if e.u.Return == nil {
+		// x * factor: the factory's parameters have declared types.
+		vars := paramEnv(e.u.Params)
+		for _, p := range t.kids(t.child(def, "parameters")) {
+			if n := t.text(t.child(p, "name")); t.kind(p) == "parameter" && vars[n] == nil {
+				vars[n] = f.typeOf(t.child(p, "type"))
+			}
+		}
+		for _, a := range t.kids(call) {
+			if t.kind(a) == "arguments" {
+				if args := t.kids(a); len(args) > 0 && t.kind(args[0]) == "lambda_expression" {
+					e.u.Return = f.infer(f.lambdaBody(args[0]), vars)
+				}
+			}
+		}
+	}
+	lift := f.liftOf(call, call)
+	if lift == nil {
+		return
+	}
+	// The runner holds the parameters as vals of the literals
+	// (jvm.LiftedSource); they are not captures.
+	lift.Captures = slices.DeleteFunc(lift.Captures, func(n string) bool { return slices.Contains(fac.Params, n) })
+	e.u.Lift = lift
+}
+
+// factoryUse is the use site of a UDF a factory makes: Owner.name(lits)
+// applied to columns, call's function being the factory's call.
+func (f *file) factoryUse(call int) bool {
+	t := f.t
+	inner := t.child(call, "function")
+	if t.kind(inner) != "call_expression" {
+		return false
+	}
+	for name, e := range f.byFactory {
+		if f.callsFactory(inner, name) {
+			e.u.UseSites = append(e.u.UseSites, f.use(udf.UseCall, call))
+			return true
+		}
+	}
+	return false
+}
+
+// PlainLiteral reports whether text is one Scala literal as a factory's
+// argument may be (a number, possibly negated, a string, a boolean or a
+// character) and nothing else: what a record says a factory was called
+// with is compiled into the original's holder (jvm.LiftedSource), so it
+// must not carry code of its own.
+func PlainLiteral(text string) bool {
+	if strings.ContainsAny(text, "\n\r") {
+		return false
+	}
+	p := tsutil.NewParser(language)
+	defer p.Close()
+	src := []byte("object L { val v = " + text + " }")
+	s, err := p.Parse("literal.scala", src)
+	if err != nil {
+		return false
+	}
+	defer s.Close()
+	t := buildTree(s.Root(), src)
+	found := false
+	t.walk(0, func(i int) bool {
+		if t.kind(i) == "val_definition" {
+			v := t.child(i, "value")
+			found = isLiteral(t, v) && t.text(v) == text
+			return false
+		}
+		return true
+	})
+	return found
+}
