@@ -34,6 +34,7 @@ func (sc *scan) findFactories() {
 			continue // a method, a nested or a decorated function
 		}
 		f.u.Factory = sc.factoryArgs(fn)
+		f.callables = append(f.callables, sc.factoryVariables(f.u.Factory.Name)...)
 		if f.autoName {
 			// return udf(lambda s: prefix + s, T): the lambda has no name
 			// but the factory's, which is the one users know it by.
@@ -189,4 +190,62 @@ func (sc *scan) isPlainLiteral(n *sitter.Node) bool {
 		return op != nil && kindOf(op) == "-" && arg != nil && (kindOf(arg) == "integer" || kindOf(arg) == "float")
 	}
 	return false
+}
+
+// factoryVariables are the module-level names the file binds to what the
+// factory called name returns (prefixer = make_prefixer("ACC-")), and
+// then calls as the UDF: prefixer(col("account")) is a use site. A name
+// counts only where that assignment is its one binding and every other
+// occurrence calls it or passes it on; otherwise its calls may be of
+// something else.
+func (sc *scan) factoryVariables(name string) []string {
+	var out []string
+	for _, st := range namedChildren(sc.src.Root()) {
+		as := st
+		if kindOf(st) == "expression_statement" {
+			as = st.NamedChild(0)
+		}
+		if as == nil || kindOf(as) != "assignment" {
+			continue
+		}
+		left, right := field(as, "left"), field(as, "right")
+		if left == nil || right == nil || kindOf(left) != "identifier" || kindOf(right) != "call" {
+			continue
+		}
+		if callee := field(right, "function"); callee == nil || kindOf(callee) != "identifier" || sc.text(callee) != name {
+			continue
+		}
+		if v := sc.text(left); sc.onlyCalledOrPassed(v, left) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// onlyCalledOrPassed reports whether every occurrence of the identifier
+// v in the file but the binding at def is the function of a call or an
+// argument of one.
+func (sc *scan) onlyCalledOrPassed(v string, def *sitter.Node) bool {
+	ok := true
+	var walk func(n *sitter.Node)
+	walk = func(n *sitter.Node) {
+		if !ok {
+			return
+		}
+		if kindOf(n) == "identifier" && sc.text(n) == v && n.Id() != def.Id() {
+			p := n.Parent()
+			switch {
+			case p != nil && kindOf(p) == "call" && field(p, "function") != nil && field(p, "function").Id() == n.Id():
+			case p != nil && kindOf(p) == "argument_list":
+			default:
+				ok = false
+			}
+			return
+		}
+		for i := uint(0); i < n.NamedChildCount(); i++ {
+			walk(n.NamedChild(i))
+		}
+	}
+	walk(sc.src.Root())
+	return ok
 }

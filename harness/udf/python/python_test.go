@@ -775,3 +775,46 @@ df = df.withColumn("s", make_scaler(factor)(col("v")))
 	assert.True(t, by["unused"].Factory.NotCalled)
 	assert.Equal(t, []string{"n"}, by["unused"].Factory.Params, "known with no call too")
 }
+
+// A module-level name bound once to what a factory returns calls the UDF
+// (the shape real jobs write: prefixer = make_prefixer("ACC-"), then
+// prefixer(col("account"))); a name bound again, or used otherwise than
+// called or passed, may hold something else and gives no use site.
+func TestAFactoryUDFHeldByAVariableIsCalledByIt(t *testing.T) {
+	f := New()
+	defer f.Close()
+	us, err := f.Parse("held.py", []byte(`from pyspark.sql.functions import col, udf
+from pyspark.sql.types import StringType
+
+def make_prefixer(prefix):
+    def add_prefix(s):
+        return prefix + s
+    return udf(add_prefix, StringType())
+
+def make_suffixer(suffix):
+    def add_suffix(s):
+        return s + suffix
+    return udf(add_suffix, StringType())
+
+prefixer = make_prefixer("ACC-")
+df = df.withColumn("t", prefixer(col("account")))
+spark.udf.register("prefixer", prefixer)
+suffixer = make_suffixer("_x")
+suffixer = str.upper
+df = df.withColumn("u", suffixer(col("account")))
+`))
+	require.NoError(t, err)
+	by := map[string]udf.UDF{}
+	for _, u := range us {
+		by[u.Name] = u
+	}
+	var uses []string
+	for _, s := range by["add_prefix"].UseSites {
+		uses = append(uses, s.Text)
+	}
+	assert.Contains(t, uses, `prefixer(col("account"))`)
+	assert.Equal(t, `prefix="ACC-"`, by["add_prefix"].Factory.Args[0].Param+"="+by["add_prefix"].Factory.Args[0].Literal)
+	for _, s := range by["add_suffix"].UseSites {
+		assert.NotEqual(t, `suffixer(col("account"))`, s.Text, "suffixer is bound again")
+	}
+}

@@ -225,3 +225,46 @@ func PlainLiteral(text string) bool {
 	})
 	return found
 }
+
+// factoryVals maps the vals that hold what a factory returns (val vat =
+// Udfs.addTax(0.2)) to its UDF, so that vat(col("net")) is a use site. A
+// val counts only where every other occurrence of its name in the file
+// calls it or passes it as an argument; otherwise a call of that name
+// may be of something else.
+func (f *file) factoryVals() {
+	t := f.t
+	for name, e := range f.byFactory {
+		for _, call := range f.calls {
+			val := t.parent(call)
+			if t.kind(val) != "val_definition" || t.fieldOf(call) != "value" || !f.callsFactory(call, name) {
+				continue
+			}
+			p := t.child(val, "pattern")
+			if t.kind(p) != "identifier" || f.byVal[t.text(p)] != nil || !f.onlyCalledOrPassed(t.text(p), p) {
+				continue
+			}
+			f.byVal[t.text(p)] = e
+		}
+	}
+}
+
+// onlyCalledOrPassed reports whether every identifier v in the file but
+// def is the function of a call or an argument.
+func (f *file) onlyCalledOrPassed(v string, def int) bool {
+	t := f.t
+	ok := true
+	t.walk(0, func(i int) bool {
+		if !ok || t.kind(i) != "identifier" || i == def || t.text(i) != v {
+			return ok
+		}
+		p := t.parent(i)
+		switch {
+		case t.kind(p) == "call_expression" && t.fieldOf(i) == "function":
+		case t.kind(p) == "arguments":
+		default:
+			ok = false
+		}
+		return false
+	})
+	return ok
+}

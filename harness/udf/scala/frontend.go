@@ -978,6 +978,7 @@ func (f *file) findRegistrations() {
 // findUses adds the calls, references and SQL strings that use the UDFs.
 func (f *file) findUses() {
 	t := f.t
+	f.factoryVals()
 	byRegistered := map[string]*entry{}
 	for _, e := range f.udfs {
 		for _, n := range e.u.RegisteredNames {

@@ -862,3 +862,27 @@ func FuzzPlainLiteral(f *testing.F) {
 		}
 	})
 }
+
+// A val holding what a factory returns calls its UDF; one whose name is
+// used otherwise (assigned to, read as a value) gives no use site.
+func TestAFactoryUDFHeldByAValIsCalledByIt(t *testing.T) {
+	us := parse(t, `object Udfs {
+  def addTax(rate: Double) = udf((amount: Double) => amount * (1 + rate))
+}
+
+object Job {
+  def run(df: DataFrame) = {
+    val vat = Udfs.addTax(0.2)
+    val other = Udfs.addTax(0.2)
+    val alias = other
+    df.withColumn("gross", vat(col("net"))).withColumn("x", other(col("net")))
+  }
+}
+`)
+	require.Len(t, us, 1)
+	var uses []string
+	for _, s := range us[0].UseSites {
+		uses = append(uses, s.Text)
+	}
+	assert.Equal(t, []string{`vat(col("net"))`}, uses)
+}
