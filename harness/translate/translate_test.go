@@ -303,6 +303,20 @@ func TestScalaFactoryParametersAreTheCallsLiterals(t *testing.T) {
 	proved(t, f, "prefixer", "CASE WHEN (`s` IS NULL) THEN CAST(NULL AS STRING) ELSE concat('ACC-', `s`) END")
 	proved(t, f, "offsetBy", "")
 	declined(t, f, "tagger", "name tag", "tagger is called with different arguments at lines 29 and 30, and each call makes another UDF")
+
+	// Once --apply left no call, verify binds the record's literals,
+	// which name no place in the file: read from their text.
+	u, src := load(t, f, "scaleBy")
+	for lit, want := range map[string]string{"2": "(`x` * 2.0D)", "-0.5d": "(`x` * (-0.5D))", "math.Pi": ""} {
+		u.Factory = u.Factory.Bind([]udf.FactoryArg{{Param: "factor", Literal: lit}})
+		res, err := Translate(u, src)
+		require.NoError(t, err)
+		assert.Equal(t, want, res.SQL, lit)
+		if want == "" {
+			require.NotEmpty(t, res.Declines)
+			assert.Equal(t, "literal math.Pi", res.Declines[0].Construct)
+		}
+	}
 }
 
 // The rewrite of one evaluate of an overloaded Hive UDF holds for its

@@ -573,6 +573,45 @@ func (f *Factory) Callable() ([]string, bool) {
 	return lits, true
 }
 
+// FactoryCall is one call of a factory in the file: its line and the
+// literal bound to each parameter, in order, or Why it binds none ("gives
+// k factor, which is not a literal").
+type FactoryCall struct {
+	Line int
+	Args []FactoryArg
+	Why  string
+}
+
+// BindCalls binds f's parameters to the literals of its calls, in the
+// file's order: every call must give one and the same literal to each,
+// or Problem says which call does not; with no call, NotCalled is set.
+func (f *Factory) BindCalls(calls []FactoryCall) {
+	var first *FactoryCall
+	for i := range calls {
+		c := &calls[i]
+		if c.Why != "" {
+			f.Problem = fmt.Sprintf("the call of %s at line %d %s", f.Name, c.Line, c.Why)
+			return
+		}
+		if first == nil {
+			first = c
+			continue
+		}
+		for j := range c.Args {
+			if c.Args[j].Literal != first.Args[j].Literal {
+				f.Problem = fmt.Sprintf("%s is called with different arguments at lines %d and %d, and each call makes another UDF", f.Name, first.Line, c.Line)
+				return
+			}
+		}
+	}
+	if first == nil {
+		f.Problem = f.Name + " is not called in this file, so what its parameters hold is not known"
+		f.NotCalled = true
+		return
+	}
+	f.Args = first.Args
+}
+
 // FactoryArg is one parameter of a factory and the literal it gets.
 type FactoryArg struct {
 	Param   string `json:"param"`

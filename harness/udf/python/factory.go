@@ -95,38 +95,21 @@ func (sc *scan) factoryArgs(fn *sitter.Node) *udf.Factory {
 	for _, p := range params {
 		fac.Params = append(fac.Params, p.name)
 	}
-	var first []*sitter.Node
-	firstLine := 0
+	var calls []udf.FactoryCall
 	for _, call := range sc.calls {
 		callee := field(call, "function")
 		if callee == nil || kindOf(callee) != "identifier" || sc.text(callee) != name {
 			continue
 		}
-		line := int(call.StartPosition().Row) + 1
+		c := udf.FactoryCall{Line: int(call.StartPosition().Row) + 1}
 		args, why := sc.bindFactoryCall(call, params)
-		if why != "" {
-			fac.Problem = fmt.Sprintf("the call of %s at line %d %s", name, line, why)
-			return fac
+		c.Why = why
+		for i, a := range args {
+			c.Args = append(c.Args, udf.FactoryArg{Param: params[i].name, Literal: sc.text(a), Span: sc.src.Span(a)})
 		}
-		if first == nil {
-			first, firstLine = args, line
-			continue
-		}
-		for i := range args {
-			if sc.text(args[i]) != sc.text(first[i]) {
-				fac.Problem = fmt.Sprintf("%s is called with different arguments at lines %d and %d, and each call makes another UDF", name, firstLine, line)
-				return fac
-			}
-		}
+		calls = append(calls, c)
 	}
-	if first == nil {
-		fac.Problem = name + " is not called in this file, so what its parameters hold is not known"
-		fac.NotCalled = true
-		return fac
-	}
-	for i, p := range params {
-		fac.Args = append(fac.Args, udf.FactoryArg{Param: p.name, Literal: sc.text(first[i]), Span: sc.src.Span(first[i])})
-	}
+	fac.BindCalls(calls)
 	return fac
 }
 

@@ -76,58 +76,49 @@ func (f *file) factoryOf(def int) *udf.Factory {
 	if len(fac.Params) == 0 {
 		return nil
 	}
-	var first []int
-	firstLine := 0
+	var calls []udf.FactoryCall
 	for _, call := range f.calls {
-		if !f.callsFactory(call, name) {
-			continue
-		}
-		line := f.src.Pos(uint(t.nodes[call].start)).Line
-		args := f.callArgs(call)
-		if len(args) > len(fac.Params) {
-			fac.Problem = fmt.Sprintf("the call of %s at line %d passes more arguments than it takes", name, line)
-			return fac
-		}
-		bound := make([]int, len(fac.Params))
-		for i := range fac.Params {
-			switch {
-			case i < len(args):
-				bound[i] = args[i]
-			case defaults[i] != none:
-				bound[i] = defaults[i]
-			default:
-				fac.Problem = fmt.Sprintf("the call of %s at line %d does not give %s", name, line, fac.Params[i])
-				return fac
-			}
-			if !isLiteral(t, bound[i]) || strings.Contains(t.text(bound[i]), "\n") {
-				fac.Problem = fmt.Sprintf("the call of %s at line %d gives %s %s, which is not a literal", name, line, fac.Params[i], strings.TrimSpace(t.text(bound[i])))
-				return fac
-			}
-		}
-		if first == nil {
-			first, firstLine = bound, line
-			continue
-		}
-		for i := range bound {
-			if t.text(bound[i]) != t.text(first[i]) {
-				fac.Problem = fmt.Sprintf("%s is called with different arguments at lines %d and %d, and each call makes another UDF", name, firstLine, line)
-				return fac
-			}
+		if f.callsFactory(call, name) {
+			calls = append(calls, f.factoryCall(call, fac.Params, defaults))
 		}
 	}
-	if first == nil {
-		fac.Problem = name + " is not called in this file, so what its parameters hold is not known"
-		fac.NotCalled = true
-		return fac
-	}
-	for i, p := range fac.Params {
-		fac.Args = append(fac.Args, udf.FactoryArg{Param: p, Literal: t.text(first[i]), Span: f.span(first[i])})
-	}
+	fac.BindCalls(calls)
 	return fac
 }
 
+// factoryCall binds one call's arguments to params: each a literal,
+// given or defaulted.
+func (f *file) factoryCall(call int, params []string, defaults []int) udf.FactoryCall {
+	t := f.t
+	c := udf.FactoryCall{Line: f.src.Pos(uint(t.nodes[call].start)).Line}
+	args := f.callArgs(call)
+	if len(args) > len(params) {
+		c.Why = "passes more arguments than it takes"
+		return c
+	}
+	for i, p := range params {
+		a := defaults[i]
+		if i < len(args) {
+			a = args[i]
+		}
+		switch {
+		case a == none:
+			c.Why = "does not give " + p
+		case !isLiteral(t, a) || strings.Contains(t.text(a), "\n"):
+			c.Why = fmt.Sprintf("gives %s %s, which is not a literal", p, strings.TrimSpace(t.text(a)))
+		}
+		if c.Why != "" {
+			return c
+		}
+		c.Args = append(c.Args, udf.FactoryArg{Param: p, Literal: t.text(a), Span: f.span(a)})
+	}
+	return c
+}
+
 // callsFactory reports whether call is name(...) or Owner.name(...), the
-// call that makes the UDF, not the definition's own udf(...) call.
+// call that makes the UDF, not the definition's own udf(...) call. The
+// owner must be the def's object (Udfs, or Outer.Udfs written in full
+// or from Udfs): another object's def of that name is another factory.
 func (f *file) callsFactory(call int, name string) bool {
 	t := f.t
 	fn := t.child(call, "function")
@@ -135,9 +126,22 @@ func (f *file) callsFactory(call int, name string) bool {
 	case "identifier":
 		return t.text(fn) == name
 	case "field_expression":
-		return t.text(t.child(fn, "field")) == name
+		owner, recv := f.factoryOwner[name], strings.Join(strings.Fields(t.text(t.child(fn, "value"))), "")
+		return t.text(t.child(fn, "field")) == name && owner != "" && (recv == owner || strings.HasSuffix(owner, "."+recv))
 	}
 	return false
+}
+
+// objectPath is the objects around n, outermost first, joined by dots.
+func (f *file) objectPath(n int) string {
+	t := f.t
+	var objects []string
+	for a := t.parent(n); a != none; a = t.parent(a) {
+		if t.kind(a) == "object_definition" {
+			objects = append([]string{t.text(t.child(a, "name"))}, objects...)
+		}
+	}
+	return strings.Join(objects, ".")
 }
 
 // factoryUDF names the UDF of the udf(...) call that def's body is, and
@@ -147,12 +151,15 @@ func (f *file) factoryUDF(e *entry, call, def int) {
 	e.u.Name = t.text(t.child(def, "name"))
 	e.named = true
 	e.u.Span = f.span(def)
+	// Its calls, Udfs.scaleBy(2.5)(col("x")) and with no parameters
+	// Udfs.clean()(col("x")), are use sites.
+	f.byFactory[e.u.Name] = e
+	f.factoryOwner[e.u.Name] = f.objectPath(def)
 	fac := f.factoryOf(def)
 	if fac == nil {
 		return
 	}
 	e.u.Factory = fac
-	f.byFactory[fac.Name] = e
 	if e.u.Return == nil {
 		// x * factor: the factory's parameters have declared types.
 		vars := paramEnv(e.u.Params)

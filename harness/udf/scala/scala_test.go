@@ -886,3 +886,43 @@ object Job {
 	}
 	assert.Equal(t, []string{`vat(col("net"))`}, uses)
 }
+
+// Only the def's own object qualifies its calls: Other.scaleBy(3.0) is
+// another object's def and neither a use site nor a call whose literal
+// counts. A def with an empty parameter list makes its UDF too.
+func TestAFactorysCallsAreOfItsObject(t *testing.T) {
+	us := parse(t, `object Outer {
+  object Udfs {
+    def scaleBy(factor: Double) = udf((x: Double) => x * factor)
+    def clean() = udf((s: String) => s.trim)
+  }
+}
+
+object Other {
+  def scaleBy(factor: Double) = (x: Double) => x + factor
+}
+
+object Job {
+  def run(df: DataFrame) =
+    df.withColumn("a", Outer.Udfs.scaleBy(2.5)(col("a")))
+      .withColumn("b", Udfs.scaleBy(2.5)(col("b")))
+      .withColumn("c", Other.scaleBy(3.0)(col("c")))
+      .withColumn("d", Outer.Udfs.clean()(col("d")))
+}
+`)
+	by := map[string]udf.UDF{}
+	for _, u := range us {
+		by[u.Name] = u
+	}
+	scale := by["scaleBy"]
+	require.NotNil(t, scale.Factory)
+	assert.Empty(t, scale.Factory.Problem, "Other.scaleBy(3.0) is not its call")
+	var uses []string
+	for _, s := range scale.UseSites {
+		uses = append(uses, s.Text)
+	}
+	assert.Equal(t, []string{`Outer.Udfs.scaleBy(2.5)(col("a"))`, `Udfs.scaleBy(2.5)(col("b"))`}, uses)
+	require.Len(t, by["clean"].UseSites, 1)
+	assert.Equal(t, `Outer.Udfs.clean()(col("d"))`, by["clean"].UseSites[0].Text)
+	assert.Nil(t, by["clean"].Factory)
+}
