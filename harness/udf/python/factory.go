@@ -175,33 +175,35 @@ func (sc *scan) isPlainLiteral(n *sitter.Node) bool {
 	return false
 }
 
-// factoryVariables are the module-level names the file binds to what the
-// factory called name returns (prefixer = make_prefixer("ACC-")), and
-// then calls as the UDF: prefixer(col("account")) is a use site. A name
-// counts only where that assignment is its one binding and every other
+// factoryVariables are the names the file binds to what the factory
+// called name returns (prefixer = make_prefixer("ACC-"), at module level,
+// under if __name__ == "__main__": or in main()), and then calls as the
+// UDF: prefixer(col("account")) is a use site. A name counts only where
+// that assignment is its one binding in the file and every other
 // occurrence calls it or passes it on; otherwise its calls may be of
 // something else.
 func (sc *scan) factoryVariables(name string) []string {
 	var out []string
-	for _, st := range namedChildren(sc.src.Root()) {
-		as := st
-		if kindOf(st) == "expression_statement" {
-			as = st.NamedChild(0)
+	var walk func(n *sitter.Node)
+	walk = func(n *sitter.Node) {
+		for _, c := range namedChildren(n) {
+			walk(c)
 		}
-		if as == nil || kindOf(as) != "assignment" {
-			continue
+		if kindOf(n) != "assignment" {
+			return
 		}
-		left, right := field(as, "left"), field(as, "right")
+		left, right := field(n, "left"), field(n, "right")
 		if left == nil || right == nil || kindOf(left) != "identifier" || kindOf(right) != "call" {
-			continue
+			return
 		}
 		if callee := field(right, "function"); callee == nil || kindOf(callee) != "identifier" || sc.text(callee) != name {
-			continue
+			return
 		}
 		if v := sc.text(left); sc.onlyCalledOrPassed(v, left) {
 			out = append(out, v)
 		}
 	}
+	walk(sc.src.Root())
 	return out
 }
 

@@ -818,3 +818,27 @@ df = df.withColumn("u", suffixer(col("account")))
 		assert.NotEqual(t, `suffixer(col("account"))`, s.Text, "suffixer is bound again")
 	}
 }
+
+// The same name bound inside main() or under if __name__ == "__main__":,
+// where scripts build their job.
+func TestAFactoryUDFHeldByAVariableInMainIsCalledByIt(t *testing.T) {
+	f := New()
+	defer f.Close()
+	us, err := f.Parse("main.py", []byte(`from pyspark.sql.functions import col, udf
+
+def make_scaler(k):
+    return udf(lambda x: x * k if x is not None else None, "double")
+
+def main():
+    scale = make_scaler(2.5)
+    spark.read.parquet("in").withColumn("s", scale(col("v"))).show()
+
+if __name__ == "__main__":
+    main()
+`))
+	require.NoError(t, err)
+	require.Len(t, us, 1)
+	assert.Equal(t, "make_scaler", us[0].Name)
+	require.Len(t, us[0].UseSites, 1)
+	assert.Equal(t, `scale(col("v"))`, us[0].UseSites[0].Text)
+}
