@@ -119,17 +119,44 @@ func (f *file) factoryCall(call int, params []string, defaults []int) udf.Factor
 // call that makes the UDF, not the definition's own udf(...) call. The
 // owner must be the def's object (Udfs, or Outer.Udfs written in full
 // or from Udfs): another object's def of that name is another factory.
+// An unqualified name(...) counts only where the file binds name once.
 func (f *file) callsFactory(call int, name string) bool {
 	t := f.t
 	fn := t.child(call, "function")
 	switch t.kind(fn) {
 	case "identifier":
-		return t.text(fn) == name
+		return t.text(fn) == name && f.boundOnce(name)
 	case "field_expression":
 		owner, recv := f.factoryOwner[name], strings.Join(strings.Fields(t.text(t.child(fn, "value"))), "")
 		return t.text(t.child(fn, "field")) == name && owner != "" && (recv == owner || strings.HasSuffix(owner, "."+recv))
 	}
 	return false
+}
+
+// boundOnce reports whether the file binds name once: one def, and no
+// val, var, parameter or other def of that name, which a bare call of
+// the name could mean instead.
+func (f *file) boundOnce(name string) bool {
+	if n, ok := f.bindings[name]; ok {
+		return n == 1
+	}
+	t := f.t
+	n := 0
+	t.walk(0, func(i int) bool {
+		switch t.kind(i) {
+		case "function_definition", "parameter", "class_parameter", "binding":
+			if t.text(t.child(i, "name")) == name {
+				n++
+			}
+		case "val_definition", "var_definition":
+			if slices.Contains(f.patternNames(t.child(i, "pattern")), name) {
+				n++
+			}
+		}
+		return true
+	})
+	f.bindings[name] = n
+	return n == 1
 }
 
 // objectPath is the objects around n, outermost first, joined by dots.

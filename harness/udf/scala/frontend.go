@@ -152,6 +152,7 @@ type file struct {
 	byVal        map[string]*entry // val or def holding a udf(...) value
 	byFactory    map[string]*entry // def whose calls make a UDF → its UDF
 	factoryOwner map[string]string // such a def → the path of its object
+	bindings     map[string]int    // name → how many times the file binds it (boundOnce)
 	byCall       map[int]*entry    // udf(...) call node → its UDF
 	byLambda     map[int]*entry    // lambda held by a val → its UDF
 	byNode       map[int]*entry    // anonymous class instance → its UDF
@@ -172,7 +173,7 @@ func newFile(s *tsutil.Source, t *tree) *file {
 		defs: map[string]int{}, templates: map[string]int{}, vars: map[string]bool{},
 		fieldVals: map[string]int{}, lambdaVals: map[string]int{}, byLambda: map[int]*entry{},
 		byTemplate: map[string]*entry{}, byDef: map[string]*entry{}, byVal: map[string]*entry{},
-		byFactory: map[string]*entry{}, factoryOwner: map[string]string{},
+		byFactory: map[string]*entry{}, factoryOwner: map[string]string{}, bindings: map[string]int{},
 		byCall: map[int]*entry{}, byNode: map[int]*entry{}, registerArgs: map[int]bool{},
 	}
 }

@@ -900,6 +900,7 @@ func TestAFactorysCallsAreOfItsObject(t *testing.T) {
 
 object Other {
   def scaleBy(factor: Double) = (x: Double) => x + factor
+  def twice(df: DataFrame) = df.withColumn("e", scaleBy(9.0)(col("e")))
 }
 
 object Job {
@@ -916,7 +917,7 @@ object Job {
 	}
 	scale := by["scaleBy"]
 	require.NotNil(t, scale.Factory)
-	assert.Empty(t, scale.Factory.Problem, "Other.scaleBy(3.0) is not its call")
+	assert.Empty(t, scale.Factory.Problem, "Other.scaleBy(3.0), and scaleBy(9.0) where two defs bear the name, are not its calls")
 	var uses []string
 	for _, s := range scale.UseSites {
 		uses = append(uses, s.Text)
