@@ -9,6 +9,7 @@ import (
 
 	"github.com/udfx/udfx/harness/translate/ir"
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/harness/udf/scala"
 )
 
 // constant resolves a name that is not a parameter or local: a constant
@@ -224,16 +225,18 @@ func (t *tr) scalaFactoryArg(n *sitter.Node, name string, arg *sitter.Node, text
 }
 
 // scalaLiteralText reads a Scala number, string or boolean literal from
-// its text alone (a record's, which names no place in the file).
+// its text alone (a record's, which names no place in the file): what
+// scala.PlainLiteral, which the runner holds it to, accepts.
 func (t *tr) scalaLiteralText(n *sitter.Node, s string) *binding {
 	switch {
+	case !scala.PlainLiteral(s):
 	case s == "true" || s == "false":
 		return lit(&ir.Lit{T: tBool, Value: s == "true"})
 	case strings.HasPrefix(s, `"`):
 		if v, ok := scalaString(s); ok {
 			return lit(&ir.Lit{T: tString, Value: v})
 		}
-	case s != "" && strings.Trim(s, "-0123456789._eEfFdDlLxXabcABC") == "":
+	case strings.Trim(s, "-0123456789._eEfFdDlLxXabcABC") == "":
 		hex := strings.HasPrefix(strings.TrimPrefix(s, "-"), "0x") || strings.HasPrefix(strings.TrimPrefix(s, "-"), "0X")
 		floating := !hex && strings.ContainsAny(s, ".eEfFdD")
 		if e := t.jvmNumber(n, s, floating); e != nil {

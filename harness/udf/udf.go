@@ -535,7 +535,8 @@ const (
 // Factory is the function that makes a UDF (UDF.Factory) and the
 // arguments the file's calls of it give.
 type Factory struct {
-	// Name is the module-level function; Params its parameters, in order.
+	// Name is the module-level function (Python) or the object's def
+	// (Scala); Params its parameters, in order.
 	Name   string   `json:"name"`
 	Params []string `json:"params"`
 	// Types are, for a Scala def, its parameters' declared types, as

@@ -184,14 +184,8 @@ func callable(u *udf.UDF) error {
 	if strings.HasPrefix(u.Name, "<") {
 		return &runner.NotCallableError{UDF: u.Name, Reason: "an anonymous function has no name by which udfx could reach it; give it a name with a val in an object"}
 	}
-	if fac := u.Factory; fac != nil {
-		if _, ok := factoryConsts(u); !ok {
-			why := fac.Problem
-			if why == "" {
-				why = "its parameters' types are not known"
-			}
-			return &runner.NotCallableError{UDF: u.Name, Reason: fmt.Sprintf("%s is made by %s, called with the literals its parameters hold: %s", u.Name, fac.Name, why)}
-		}
+	if _, why := factoryConsts(u); why != "" {
+		return &runner.NotCallableError{UDF: u.Name, Reason: fmt.Sprintf("%s is made by %s, called with the literals its parameters hold: %s", u.Name, u.Factory.Name, why)}
 	}
 	if l := u.Lift; l != nil && len(l.Captures) > 0 {
 		return &runner.NotCallableError{UDF: u.Name, Reason: fmt.Sprintf("%s is defined inside %s and reads its %s: it exists only while the job runs, and udfx cannot hold it elsewhere with the same meaning; move it to a val in an object, with what it reads", u.Name, l.Method, strings.Join(l.Captures, ", "))}

@@ -830,16 +830,16 @@ func TestAFactoryUDFRunsWithItsCallsLiterals(t *testing.T) {
 	if got[0].Float64() != 3 || got[1].Kind != value.Null {
 		t.Errorf("got %v, want 3 and null", got)
 	}
-	for _, bad := range []udf.FactoryArg{
-		{Param: "factor", Literal: "{ java.lang.System.exit(3); 2.5 }"},
-		{Param: "factor: Double = 1.0; val x", Literal: "2.5"},
+	for bad, why := range map[udf.FactoryArg]string{
+		{Param: "factor", Literal: "{ java.lang.System.exit(3); 2.5 }"}: `factor is given "{ java.lang.System.exit(3); 2.5 }", which is not one Scala literal`,
+		{Param: "factor: Double = 1.0; val x", Literal: "2.5"}:          `argument 1 is for "factor: Double = 1.0; val x", not its parameter factor`,
 	} {
 		v := *u
 		v.Factory = u.Factory.Bind([]udf.FactoryArg{bad})
 		assert.Nil(t, LiftedSource(&v), "%+v", bad)
 		_, err = New(context.Background(), &v, Options{CacheDir: testCache})
 		var nc *runner.NotCallableError
-		if !errors.As(err, &nc) || !strings.Contains(nc.Reason, "scaleBy is made by scaleBy") {
+		if !errors.As(err, &nc) || !strings.Contains(nc.Reason, "scaleBy is made by scaleBy, called with the literals its parameters hold: "+why) {
 			t.Fatalf("%+v: got %v, want a NotCallableError", bad, err)
 		}
 	}

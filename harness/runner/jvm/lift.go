@@ -3,6 +3,7 @@ package jvm
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"strings"
 
 	"github.com/udfx/udfx/harness/udf"
@@ -27,8 +28,8 @@ func LiftedSource(u *udf.UDF) []byte {
 	if l == nil || len(l.Captures) > 0 {
 		return nil
 	}
-	consts, ok := factoryConsts(u)
-	if !ok {
+	consts, why := factoryConsts(u)
+	if why != "" {
 		return nil
 	}
 	var b strings.Builder
@@ -52,25 +53,32 @@ func LiftedSource(u *udf.UDF) []byte {
 // factoryConsts are, for a UDF a def makes (udf.Factory), a val per
 // parameter of the literal the calls give it, with the parameter's
 // declared type: passing the literal to the parameter converts it as
-// that val's type does (2 to a Double parameter is 2.0). ok is false
-// when no one set of literals exists.
-func factoryConsts(u *udf.UDF) (consts []string, ok bool) {
+// that val's type does (2 to a Double parameter is 2.0). why says what
+// is missing when no such vals can be written.
+func factoryConsts(u *udf.UDF) (consts []string, why string) {
 	fac := u.Factory
-	if fac == nil {
-		return nil, true
-	}
-	if _, ok := fac.Callable(); !ok || len(fac.Types) != len(fac.Params) || len(fac.Args) != len(fac.Params) {
-		return nil, false
+	switch {
+	case fac == nil:
+		return nil, ""
+	case fac.Problem != "":
+		return nil, fac.Problem
+	case len(fac.Types) != len(fac.Params):
+		return nil, "its parameters' types are not known"
+	case len(fac.Args) != len(fac.Params):
+		return nil, fmt.Sprintf("%d literals for its %d parameters", len(fac.Args), len(fac.Params))
 	}
 	for i, a := range fac.Args {
 		// A record's arguments (verify's recordFactory) are untrusted:
 		// each must be the parameter scan found, given one literal.
-		if a.Param != fac.Params[i] || !scala.PlainLiteral(a.Literal) {
-			return nil, false
+		if a.Param != fac.Params[i] {
+			return nil, fmt.Sprintf("argument %d is for %q, not its parameter %s", i+1, a.Param, fac.Params[i])
+		}
+		if !scala.PlainLiteral(a.Literal) {
+			return nil, fmt.Sprintf("%s is given %q, which is not one Scala literal", a.Param, a.Literal)
 		}
 		consts = append(consts, "val "+a.Param+": "+fac.Types[i]+" = "+a.Literal)
 	}
-	return consts, true
+	return consts, ""
 }
 
 // LiftedObject is the name of the object that holds u: one per UDF and
@@ -85,7 +93,7 @@ func LiftedObject(u *udf.UDF) string {
 // Lifted reports whether u is compiled with a lifted holder: an object of
 // its own (Scala) or a static field inserted into its class (Java).
 func Lifted(u *udf.UDF) bool {
-	if _, ok := factoryConsts(u); !ok {
+	if _, why := factoryConsts(u); why != "" {
 		return false
 	}
 	return u.Lift != nil && len(u.Lift.Captures) == 0 && (u.Language == udf.Scala || u.Lift.Field != "")

@@ -184,26 +184,19 @@ func (sc *scan) isPlainLiteral(n *sitter.Node) bool {
 // something else.
 func (sc *scan) factoryVariables(name string) []string {
 	var out []string
-	var walk func(n *sitter.Node)
-	walk = func(n *sitter.Node) {
-		for _, c := range namedChildren(n) {
-			walk(c)
+	for _, call := range sc.calls {
+		as := call.Parent()
+		if as == nil || kindOf(as) != "assignment" || field(as, "right") == nil || field(as, "right").Id() != call.Id() {
+			continue
 		}
-		if kindOf(n) != "assignment" {
-			return
-		}
-		left, right := field(n, "left"), field(n, "right")
-		if left == nil || right == nil || kindOf(left) != "identifier" || kindOf(right) != "call" {
-			return
-		}
-		if callee := field(right, "function"); callee == nil || kindOf(callee) != "identifier" || sc.text(callee) != name {
-			return
+		left, callee := field(as, "left"), field(call, "function")
+		if left == nil || kindOf(left) != "identifier" || callee == nil || kindOf(callee) != "identifier" || sc.text(callee) != name {
+			continue
 		}
 		if v := sc.text(left); sc.onlyCalledOrPassed(v, left) {
 			out = append(out, v)
 		}
 	}
-	walk(sc.src.Root())
 	return out
 }
 

@@ -171,9 +171,10 @@ func (f *file) objectPath(n int) string {
 	return strings.Join(objects, ".")
 }
 
-// factoryUDF names the UDF of the udf(...) call that def's body is, and
-// binds what the runner and the translator need of its factory.
-func (f *file) factoryUDF(e *entry, call, def int) {
+// factoryUDF names the UDF of the udf(...) call that def's body is, over
+// fn (a lambda or a placeholder form), and binds what the runner and the
+// translator need of its factory.
+func (f *file) factoryUDF(e *entry, call, def, fn int) {
 	t := f.t
 	e.u.Name = t.text(t.child(def, "name"))
 	e.named = true
@@ -187,7 +188,7 @@ func (f *file) factoryUDF(e *entry, call, def int) {
 		return
 	}
 	e.u.Factory = fac
-	if e.u.Return == nil {
+	if e.u.Return == nil && t.kind(fn) == "lambda_expression" {
 		// x * factor: the factory's parameters have declared types.
 		vars := paramEnv(e.u.Params)
 		for _, p := range t.kids(t.child(def, "parameters")) {
@@ -195,13 +196,7 @@ func (f *file) factoryUDF(e *entry, call, def int) {
 				vars[n] = f.typeOf(t.child(p, "type"))
 			}
 		}
-		for _, a := range t.kids(call) {
-			if t.kind(a) == "arguments" {
-				if args := t.kids(a); len(args) > 0 && t.kind(args[0]) == "lambda_expression" {
-					e.u.Return = f.infer(f.lambdaBody(args[0]), vars)
-				}
-			}
-		}
+		e.u.Return = f.infer(f.lambdaBody(fn), vars)
 	}
 	lift := f.liftOf(call, call)
 	if lift == nil {
@@ -221,13 +216,16 @@ func (f *file) factoryUse(call int) bool {
 	if t.kind(inner) != "call_expression" {
 		return false
 	}
-	for name, e := range f.byFactory {
-		if f.callsFactory(inner, name) {
-			e.u.UseSites = append(e.u.UseSites, f.use(udf.UseCall, call))
-			return true
-		}
+	name := t.child(inner, "function")
+	if t.kind(name) == "field_expression" {
+		name = t.child(name, "field")
 	}
-	return false
+	e := f.byFactory[t.text(name)]
+	if e == nil || !f.callsFactory(inner, e.u.Name) {
+		return false
+	}
+	e.u.UseSites = append(e.u.UseSites, f.use(udf.UseCall, call))
+	return true
 }
 
 // PlainLiteral reports whether text is one Scala literal as a factory's

@@ -574,7 +574,7 @@ func (f *file) findWrappers() {
 				e.u.Lift = f.liftOf(call, f.holderNode(call))
 				f.byVal[name] = e
 			} else if def := f.factoryDef(call); def != none {
-				f.factoryUDF(e, call, def)
+				f.factoryUDF(e, call, def, arg)
 			}
 			f.byCall[call] = e
 		default:
