@@ -13,6 +13,7 @@ import (
 	"github.com/udfx/udfx/harness/translate/ir"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/udf/frontends"
+	"github.com/udfx/udfx/internal/typeinfer"
 )
 
 // FuzzTranslate feeds arbitrary source through a front-end and translates
@@ -32,6 +33,7 @@ func FuzzTranslate(f *testing.F) {
 		"testdata/corpus/Corpus.scala",
 		"testdata/corpus/java/Corpus.java",
 		"testdata/corpus/udfs.py",
+		"testdata/corpus/real/python/sensor_pandas.py",
 	} {
 		src, err := os.ReadFile(p)
 		if err != nil {
@@ -51,6 +53,13 @@ func FuzzTranslate(f *testing.F) {
 			return
 		}
 		for i := range us {
+			if us[i].Kind == udf.KindPandasUDF {
+				// A pandas_udf's columns are typed by the job's
+				// dataflow, as udfx rewrite types them.
+				if typeinfer.Resolve(&us[i], []byte(src), typeinfer.Options{}) != nil {
+					continue
+				}
+			}
 			res, err := Translate(&us[i], []byte(src))
 			if err != nil || res == nil {
 				continue

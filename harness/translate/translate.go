@@ -119,9 +119,8 @@ func Translate(u *udf.UDF, src []byte) (*Result, error) {
 	if u.Kind == udf.KindPandasUDF {
 		// s / 100.0 over a Series gives NaN, and Spark NULL, for a
 		// missing value where per-row Python raises: the same text
-		// means something else.
-		t.decline(body, "pandas_udf", "its body computes on whole pandas Series, and the translator reads per-row Python; the vectorized-python target keeps it a pandas_udf")
-		return t.result(nil)
+		// means something else, read by its own rules.
+		return t.result(t.pandasFunction(body))
 	}
 	if u.Return == nil {
 		t.decline(body, "the UDF's return type", "the Spark return type is not known from the source")

@@ -525,8 +525,11 @@ func stringCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err 
 	case ir.TypeIs:
 		b.WriteString("(typeof(" + args[0] + ") = " + args[1] + ")")
 		return true, nil
-	case ir.Sqrt, ir.StartsWith, ir.EndsWith, ir.Contains, ir.Replace, ir.ElementAt, ir.Size, ir.RegexpReplace:
+	case ir.Sqrt, ir.StartsWith, ir.EndsWith, ir.Contains, ir.Replace, ir.ElementAt, ir.Size, ir.RegexpReplace, ir.IsNaN:
 		b.WriteString(string(e.Fn) + "(" + strings.Join(args, ", ") + ")")
+		return true, nil
+	case ir.NaNToNull:
+		b.WriteString("nanvl(" + args[0] + ", CAST(NULL AS DOUBLE))")
 		return true, nil
 	case ir.TrimBoth, ir.TrimLeading, ir.TrimTrailing:
 		l, ok := e.Args[1].(*ir.Lit)

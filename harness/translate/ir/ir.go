@@ -442,6 +442,13 @@ const (
 	// depends on the column's type alone, and Spark folds it to a
 	// constant, so a conditional on it costs nothing per row.
 	TypeIs Func = "typeof-is"
+	// IsNaN is true where the double Args[0] is NaN and false elsewhere,
+	// NULL included (Spark's isnan): a pandas_udf's Series holds NaN
+	// where Spark stores NULL.
+	IsNaN Func = "isnan"
+	// NaNToNull is the double Args[0], NULL where it is NaN: how Spark
+	// stores the NaN of the Series a pandas_udf returns.
+	NaNToNull Func = "nan-to-null"
 )
 
 // Call applies a function to Args.
