@@ -119,7 +119,8 @@ exits 4. udfx verify never repairs: while a journal is open it fails with
 interrupted-apply.
 
 Targets (--target, default all that apply: sql,columnar,cuda for a Java or
-Scala UDF, sql for a Python one, vectorized-python for a pandas_udf):
+Scala UDF, sql for a Python one, vectorized-python for a pandas_udf, with
+sql first where it is series-to-series over double columns):
 columnar and cuda render from the translator's IR, so they are offered only
 beside a verified sql rewrite of it (sql is then included).
 vectorized-python renders the per-row loops of a Python UDF as a numba

@@ -50,12 +50,15 @@ func jvmTargetsApply(u *udf.UDF) bool {
 }
 
 // DefaultTargets are the targets that apply to u: sql, with columnar
-// and cuda for a JVM UDF; vectorized-python alone for a pandas_udf, whose
-// batch code no SQL expression replaces.
+// and cuda for a JVM UDF; vectorized-python for a pandas_udf, whose batch
+// code SQL replaces only where it is elementwise arithmetic on double
+// columns (pandasSQLMayApply), and then sql comes first.
 func DefaultTargets(u *udf.UDF) []string {
 	switch {
 	case jvmTargetsApply(u):
 		return []string{TargetSQL, TargetColumnar, TargetCUDA}
+	case u.Language == udf.Python && u.Kind == udf.KindPandasUDF && pandasSQLMayApply(u):
+		return []string{TargetSQL, TargetVectorizedPython}
 	case u.Language == udf.Python && u.Kind == udf.KindPandasUDF:
 		return []string{TargetVectorizedPython}
 	case u.Language == udf.Python && u.Kind == udf.KindPythonUDF && hasLoop(u):
@@ -97,6 +100,21 @@ func CheckTargets(u *udf.UDF, targets []string) error {
 		}
 	}
 	return nil
+}
+
+// pandasSQLMayApply tells whether the translator reads u's body at all:
+// a series-to-series pandas_udf from double columns to a double or
+// boolean (harness/translate's pandasFunction).
+func pandasSQLMayApply(u *udf.UDF) bool {
+	if u.PandasFlavor != udf.PandasSeriesToSeries || u.Return == nil || (u.Return.Kind != udf.Double && u.Return.Kind != udf.Boolean) {
+		return false
+	}
+	for _, p := range u.Params {
+		if p.Type == nil || p.Type.Kind != udf.Double {
+			return false
+		}
+	}
+	return len(u.Params) > 0
 }
 
 func hasLoop(u *udf.UDF) bool {

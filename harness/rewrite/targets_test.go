@@ -23,6 +23,16 @@ func TestTargetsApply(t *testing.T) {
 	assert.Equal(t, []string{TargetSQL}, DefaultTargets(python))
 	pandas := &udf.UDF{Name: "moving_average", Language: udf.Python, Kind: udf.KindPandasUDF}
 	assert.Equal(t, []string{TargetVectorizedPython}, DefaultTargets(pandas))
+	dbl := udf.Prim(udf.Double)
+	scaled := &udf.UDF{Name: "scaled_score", Language: udf.Python, Kind: udf.KindPandasUDF, PandasFlavor: udf.PandasSeriesToSeries,
+		Params: []udf.Param{{Name: "s", Type: dbl}}, Return: dbl}
+	assert.Equal(t, []string{TargetSQL, TargetVectorizedPython}, DefaultTargets(scaled), "elementwise on doubles: SQL first")
+	counts := *scaled
+	counts.Params = []udf.Param{{Name: "n", Type: udf.Prim(udf.Int)}}
+	assert.Equal(t, []string{TargetVectorizedPython}, DefaultTargets(&counts), "an int column's dtype depends on the batch")
+	agg := *scaled
+	agg.PandasFlavor = udf.PandasSeriesToScalar
+	assert.Equal(t, []string{TargetVectorizedPython}, DefaultTargets(&agg))
 	for _, c := range []struct {
 		u       *udf.UDF
 		targets []string
