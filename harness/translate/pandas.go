@@ -40,6 +40,9 @@ type pdValue struct {
 	// integral: a constant that is a Python int (its negation is +0.0
 	// where a float's is -0.0).
 	integral bool
+	// array: a numpy array (np.where's), not a Series: it has no pandas
+	// methods, and a pandas_udf that returns one fails.
+	array bool
 }
 
 // pdConst is a constant's value.
@@ -67,7 +70,11 @@ func (t *tr) pandasFunction(body *sitter.Node) ir.Expr {
 	e := map[string]pdValue{}
 	for _, p := range t.u.Params {
 		if p.Type == nil || p.Type.Kind != udf.Double {
-			t.decline(body, "pandas_udf parameter "+p.Name+" of type "+typeString(p.Type), "only double columns are translated: an integer column reaches pandas as int64 in a batch without NULL and as float64 in one with a NULL, so its arithmetic depends on the batches")
+			why := "only double columns are translated"
+			if p.Type != nil && ir.IsIntegral(p.Type) {
+				why += ": an integer column reaches pandas as int64 in a batch without NULL and as float64 in one with a NULL, so its arithmetic depends on the batches"
+			}
+			t.decline(body, "pandas_udf parameter "+p.Name+" of type "+typeString(p.Type), why)
 			return nil
 		}
 		e[p.Name] = pdValue{e: &ir.Col{Name: p.Name, T: tDouble}, nan: true, series: true}
@@ -86,8 +93,8 @@ func (t *tr) pandasFunction(body *sitter.Node) ir.Expr {
 	if v == nil {
 		return nil
 	}
-	if !v.series {
-		t.decline(body, "pandas_udf returning a scalar", "a pandas_udf must return a Series of its input's length; Spark fails the query")
+	if !v.series || v.array {
+		t.decline(body, "pandas_udf returning a scalar or an array", "a pandas_udf must return a pandas Series (pd.Series(np.where(…)) is one); Spark fails the query")
 		return nil
 	}
 	switch t.u.Return.Kind {
@@ -190,9 +197,9 @@ func (t *tr) pdExpr(n *sitter.Node, e map[string]pdValue) *pdValue {
 				}
 				return &pdValue{e: &ir.Lit{T: tDouble, Value: -c}, integral: x.integral}
 			}
-			return &pdValue{e: &ir.Unary{Op: ir.DoubleNeg, X: x.e, T: tDouble}, nan: x.nan, series: x.series}
+			return &pdValue{e: &ir.Unary{Op: ir.DoubleNeg, X: x.e, T: tDouble}, nan: x.nan, series: x.series, array: x.array}
 		case op == "~" && x.e.Type().Kind == udf.Boolean && x.series:
-			return &pdValue{e: &ir.Unary{Op: ir.Not, X: x.e, T: tBool}, series: true}
+			return &pdValue{e: &ir.Unary{Op: ir.Not, X: x.e, T: tBool}, series: true, array: x.array}
 		}
 		t.decline(n, "pandas operator "+op+" on "+typeString(x.e.Type()), "not translated")
 		return nil
@@ -276,7 +283,7 @@ func (t *tr) pdBinary(n *sitter.Node, e map[string]pdValue) *pdValue {
 		if op == "|" {
 			o = ir.Or
 		}
-		return &pdValue{e: &ir.Binary{Op: o, L: l.e, R: r.e, T: tBool}, series: true}
+		return &pdValue{e: &ir.Binary{Op: o, L: l.e, R: r.e, T: tBool}, series: true, array: pdArray(l, r)}
 	case lb || rb:
 		t.decline(n, "pandas operator "+op+" on "+typeString(l.e.Type())+" and "+typeString(r.e.Type()), "not translated")
 		return nil
@@ -301,7 +308,7 @@ func (t *tr) pdBinary(n *sitter.Node, e map[string]pdValue) *pdValue {
 		return nil
 	}
 	// NaN even from numbers: inf - inf, inf * 0.
-	return &pdValue{e: &ir.Binary{Op: o, L: l.e, R: r.e, T: tDouble}, nan: true, series: true}
+	return &pdValue{e: &ir.Binary{Op: o, L: l.e, R: r.e, T: tDouble}, nan: true, series: true, array: pdArray(l, r)}
 }
 
 var pdOps = map[string]ir.Op{"==": ir.Eq, "!=": ir.Ne, "<": ir.Lt, "<=": ir.Le, ">": ir.Gt, ">=": ir.Ge}
@@ -334,7 +341,13 @@ func (t *tr) pdComparison(n *sitter.Node, e map[string]pdValue) *pdValue {
 		t.decline(n, "constant comparison in a pandas_udf", "not translated")
 		return nil
 	}
-	return &pdValue{e: pdCompare(op, l, r), series: true}
+	return &pdValue{e: pdCompare(op, l, r), series: true, array: pdArray(l, r)}
+}
+
+// pdArray tells whether an operator on l and r gives a numpy array: a
+// Series operand makes it a Series.
+func pdArray(l, r *pdValue) bool {
+	return !(l.series && !l.array) && !(r.series && !r.array)
 }
 
 // pdCompare is a comparison as a Series of float64 answers it: false
@@ -383,6 +396,11 @@ func (t *tr) pdCall(n *sitter.Node, e map[string]pdValue) *pdValue {
 		}
 		pos = append(pos, a)
 	}
+	if fn.Kind() == "attribute" && fn.ChildByFieldName("object").Kind() == "identifier" {
+		if v, done := t.pdModuleCall(n, t.text(fn.ChildByFieldName("object")), t.text(fn.ChildByFieldName("attribute")), pos, kw, e); done {
+			return v
+		}
+	}
 	var recv *pdValue
 	var name string
 	switch fn.Kind() {
@@ -408,7 +426,7 @@ func (t *tr) pdCall(n *sitter.Node, e map[string]pdValue) *pdValue {
 		if recv = t.pdExpr(fn.ChildByFieldName("object"), e); recv == nil {
 			return nil
 		}
-		if !recv.series || !ir.IsDouble(recv.e.Type()) {
+		if !recv.series || recv.array || !ir.IsDouble(recv.e.Type()) {
 			t.decline(n, "Series."+name+" on "+typeString(recv.e.Type()), "only methods of double Series are translated")
 			return nil
 		}
@@ -441,7 +459,7 @@ func (t *tr) pdCall(n *sitter.Node, e map[string]pdValue) *pdValue {
 	var out *pdValue
 	switch {
 	case name == "abs" && len(pos) == 0 && len(kw) == 0:
-		out = &pdValue{e: &ir.Call{Fn: ir.AbsDouble, Args: []ir.Expr{recv.e}, T: tDouble}, nan: recv.nan, series: true}
+		out = &pdValue{e: &ir.Call{Fn: ir.AbsDouble, Args: []ir.Expr{recv.e}, T: tDouble}, nan: recv.nan, series: true, array: recv.array}
 	case (name == "isna" || name == "isnull" || name == "notna" || name == "notnull") && len(pos) == 0 && len(kw) == 0:
 		c := ir.Expr(&ir.Call{Fn: ir.IsNaN, Args: []ir.Expr{recv.e}, T: tBool})
 		if recv.nan {
@@ -498,4 +516,99 @@ func (t *tr) pdCall(n *sitter.Node, e map[string]pdValue) *pdValue {
 		return nil
 	}
 	return out
+}
+
+// pdModuleCall reads np.where(c, a, b), np.abs(x) and pd.Series(x) where
+// the file binds np to numpy and pd to pandas; done is false for a call
+// that is not one of them.
+func (t *tr) pdModuleCall(n *sitter.Node, local, name string, pos []*sitter.Node, kw map[string]*sitter.Node, e map[string]pdValue) (v *pdValue, done bool) {
+	if _, shadowed := e[local]; shadowed {
+		return nil, false
+	}
+	args := func(k int) []*pdValue {
+		if len(pos) != k || len(kw) > 0 {
+			t.decline(n, local+"."+name+" with these arguments", "not translated")
+			return nil
+		}
+		out := make([]*pdValue, k)
+		for i, a := range pos {
+			if out[i] = t.pdExpr(a, e); out[i] == nil {
+				return nil
+			}
+		}
+		return out
+	}
+	switch {
+	case t.pyModuleBound(local, "numpy") && name == "where":
+		a := args(3)
+		if a == nil {
+			return nil, true
+		}
+		c, x, y := a[0], a[1], a[2]
+		if c.e.Type().Kind != udf.Boolean || !c.series || !ir.IsDouble(x.e.Type()) || !ir.IsDouble(y.e.Type()) {
+			t.decline(n, "np.where of "+typeString(c.e.Type())+", "+typeString(x.e.Type())+" and "+typeString(y.e.Type()), "only a boolean Series choosing between doubles is translated")
+			return nil, true
+		}
+		// Elementwise: both sides are computed, neither raises.
+		return &pdValue{e: &ir.If{Cond: c.e, Then: x.e, Else: y.e}, nan: x.nan || y.nan, series: true, array: true}, true
+	case t.pyModuleBound(local, "numpy") && name == "abs":
+		a := args(1)
+		if a == nil {
+			return nil, true
+		}
+		if !a[0].series || !ir.IsDouble(a[0].e.Type()) {
+			t.decline(n, "np.abs of "+typeString(a[0].e.Type()), "only a double Series is translated")
+			return nil, true
+		}
+		return &pdValue{e: &ir.Call{Fn: ir.AbsDouble, Args: []ir.Expr{a[0].e}, T: tDouble}, nan: a[0].nan, series: true, array: a[0].array}, true
+	case t.pyModuleBound(local, "pandas") && name == "Series":
+		a := args(1)
+		if a == nil {
+			return nil, true
+		}
+		if !a[0].series {
+			t.decline(n, "pd.Series of a scalar", "not translated")
+			return nil, true
+		}
+		x := *a[0]
+		x.array = false
+		return &x, true
+	}
+	return nil, false
+}
+
+// pyModuleBound tells whether the file binds local to module and to
+// nothing else: `import numpy as np` (or `import numpy` for numpy).
+func (t *tr) pyModuleBound(local, module string) bool {
+	defs, others := t.nameDefs(local)
+	if len(defs) > 0 || len(others) == 0 {
+		return false
+	}
+	for _, st := range others {
+		if st.Kind() != "import_statement" {
+			return false
+		}
+		bound := false
+		for i := uint(0); i < st.NamedChildCount(); i++ {
+			c := st.NamedChild(i)
+			switch c.Kind() {
+			case "aliased_import":
+				a := c.ChildByFieldName("alias")
+				if a != nil && t.text(a) == local {
+					if t.text(c.ChildByFieldName("name")) != module {
+						return false
+					}
+					bound = true
+				}
+			case "dotted_name":
+				if t.text(c) == local && local == module {
+					bound = true
+				}
+			}
+		}
+		if !bound {
+			return false
+		}
+	}
+	return true
 }
