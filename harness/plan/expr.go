@@ -113,7 +113,9 @@ func udfCalls(s string) []Call {
 				continue
 			}
 		}
-		if !isIdentStart(c) || (i > 0 && (isIdentChar(ms[i-1]) || ms[i-1] == '#' || ms[i-1] == '.' || ms[i-1] == '$')) {
+		// After a backslash it is a regex escape in an unquoted pattern
+		// (RLIKE(s#1, \A(?:a)) prints so), not a name.
+		if !isIdentStart(c) || (i > 0 && (isIdentChar(ms[i-1]) || ms[i-1] == '#' || ms[i-1] == '.' || ms[i-1] == '$' || ms[i-1] == '\\')) {
 			continue
 		}
 		j := i

@@ -236,6 +236,8 @@ func TestUDFCalls(t *testing.T) {
 	}{
 		{"[city#4, (((celsius#5 * 9.0) / 5.0) + 32.0) AS f#19]", nil},
 		{"(isnotnull(celsius#5) AND RLIKE(value#226, (?i)line))", nil},
+		// A pattern's escapes are printed unquoted.
+		{"Project [RLIKE(e#0, \\A(?:[^\\@]+)\\x{A}?\\z) AS r#1]", nil},
 		{"[city#4, java_to_fahrenheit(celsius#5) AS f#24]", []string{"ScalaUDF:java_to_fahrenheit"}},
 		{"(keys=[city#4], functions=[max(to_fahrenheit(celsius)#36)])", nil},
 		{"[city#4, pythonUDF0#99 AS to_fahrenheit(celsius)#36]", nil},

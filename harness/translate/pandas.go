@@ -576,39 +576,3 @@ func (t *tr) pdModuleCall(n *sitter.Node, local, name string, pos []*sitter.Node
 	}
 	return nil, false
 }
-
-// pyModuleBound tells whether the file binds local to module and to
-// nothing else: `import numpy as np` (or `import numpy` for numpy).
-func (t *tr) pyModuleBound(local, module string) bool {
-	defs, others := t.nameDefs(local)
-	if len(defs) > 0 || len(others) == 0 {
-		return false
-	}
-	for _, st := range others {
-		if st.Kind() != "import_statement" {
-			return false
-		}
-		bound := false
-		for i := uint(0); i < st.NamedChildCount(); i++ {
-			c := st.NamedChild(i)
-			switch c.Kind() {
-			case "aliased_import":
-				a := c.ChildByFieldName("alias")
-				if a != nil && t.text(a) == local {
-					if t.text(c.ChildByFieldName("name")) != module {
-						return false
-					}
-					bound = true
-				}
-			case "dotted_name":
-				if t.text(c) == local && local == module {
-					bound = true
-				}
-			}
-		}
-		if !bound {
-			return false
-		}
-	}
-	return true
-}

@@ -302,3 +302,181 @@ func pyStringOrRaw(s string) (string, bool) {
 	}
 	return pyString(s)
 }
+
+// pyReMatch reads re.match, re.search or re.fullmatch(p, s), or the
+// method of that name of a module-level re.compile(p), as the condition
+// that it finds a match: the Match object is true, None false. ok is
+// false where n is no such call; a decline leaves nil with ok true.
+// Only the truth of the result is read, so where Python and Java place
+// an empty match does not matter here, as it does for re.sub.
+func (t *tr) pyReMatch(n *sitter.Node, e env) (c ir.Expr, ok bool) {
+	if n.Kind() != "call" {
+		return nil, false
+	}
+	fn := n.ChildByFieldName("function")
+	if fn.Kind() != "attribute" || fn.ChildByFieldName("object").Kind() != "identifier" {
+		return nil, false
+	}
+	obj, meth := t.text(fn.ChildByFieldName("object")), t.text(fn.ChildByFieldName("attribute"))
+	if meth != "match" && meth != "search" && meth != "fullmatch" {
+		return nil, false
+	}
+	if _, local := e[obj]; local {
+		return nil, false
+	}
+	args := namedNonComment(n.ChildByFieldName("arguments"))
+	var pat, subj *sitter.Node
+	if t.pyModuleBound(obj, "re") {
+		if len(args) != 2 {
+			t.decline(n, "re."+meth+" with flags", "only re."+meth+"(pattern, s) is translated")
+			return nil, true
+		}
+		pat, subj = args[0], args[1]
+	} else {
+		if pat = t.pyCompiledPattern(obj); pat == nil {
+			return nil, false
+		}
+		if len(args) != 1 {
+			t.decline(n, obj+"."+meth+" with pos or endpos", "only "+obj+"."+meth+"(s) is translated")
+			return nil, true
+		}
+		subj = args[0]
+	}
+	if _, local := e[t.text(pat)]; pat.Kind() == "identifier" && !local {
+		// US_ZIP = r"\d{5}$" at module level, assigned once.
+		if v := t.pyModuleString(t.text(pat)); v != nil {
+			pat = v
+		}
+	}
+	p, lit := pyStringOrRaw(t.text(pat))
+	if !lit {
+		t.decline(pat, "a pattern that is not a literal", "not translated")
+		return nil, true
+	}
+	body, dollar := pyTrailingDollar(p)
+	jp, why := pyRegexToJava(body)
+	if why != "" {
+		t.decline(pat, "the pattern "+t.text(pat), why+" is not translated")
+		return nil, true
+	}
+	switch meth {
+	case "match":
+		// ^ is \A in Java without MULTILINE.
+		jp = `^(?:` + jp + `)`
+	case "search":
+		jp = `(?:` + jp + `)`
+	default:
+		// A $ before a final newline leaves it unmatched: fullmatch
+		// fails there, as without the $.
+		jp, dollar = `^(?:`+jp+`)\z`, false
+	}
+	if dollar {
+		// Python's $ matches at the end and before a final \n.
+		jp += `\x{A}?\z`
+	}
+	s := t.pyExpr(subj, e)
+	if s == nil {
+		return nil, true
+	}
+	if !isString(s.e) {
+		t.decline(subj, "re."+meth+" on "+typeName(s.e), "only a str subject is translated")
+		return nil, true
+	}
+	var res ir.Expr = &ir.Call{Fn: ir.RegexpFind, Args: []ir.Expr{s.e, &ir.Lit{T: tString, Value: jp}}, T: tBool}
+	if s.nullable {
+		res = raiseWhereNull(s.e, res, "TypeError where "+t.text(n)+" gets None")
+	}
+	return res, true
+}
+
+// pyModuleString is the string literal of the one module-level
+// `name = "literal"` that defines name, or nil.
+func (t *tr) pyModuleString(name string) *sitter.Node {
+	if r := t.pyModuleAssigned(name); r != nil && r.Kind() == "string" {
+		return r
+	}
+	return nil
+}
+
+// pyModuleAssigned is the right side of the one module-level `name = …`
+// that defines name, where nothing else binds it, or nil.
+func (t *tr) pyModuleAssigned(name string) *sitter.Node {
+	defs, others := t.nameDefs(name)
+	if len(defs) != 1 || len(others) > 0 {
+		return nil
+	}
+	d := defs[0]
+	if d.Kind() != "assignment" || d.Parent() == nil || d.Parent().Kind() != "expression_statement" || d.Parent().Parent() == nil || d.Parent().Parent().Kind() != "module" {
+		return nil
+	}
+	if l := d.ChildByFieldName("left"); l == nil || l.Kind() != "identifier" {
+		return nil
+	}
+	return d.ChildByFieldName("right")
+}
+
+// pyCompiledPattern is the literal of the one module-level
+// `name = re.compile(literal)` that defines name, or nil.
+func (t *tr) pyCompiledPattern(name string) *sitter.Node {
+	call := t.pyModuleAssigned(name)
+	if call == nil || call.Kind() != "call" {
+		return nil
+	}
+	fn := call.ChildByFieldName("function")
+	if fn.Kind() != "attribute" || t.text(fn.ChildByFieldName("attribute")) != "compile" || !t.pyModuleBound(t.text(fn.ChildByFieldName("object")), "re") {
+		return nil
+	}
+	args := namedNonComment(call.ChildByFieldName("arguments"))
+	if len(args) == 1 && args[0].Kind() == "identifier" {
+		return t.pyModuleString(t.text(args[0]))
+	}
+	if len(args) != 1 || args[0].Kind() != "string" {
+		return nil
+	}
+	return args[0]
+}
+
+// pyTrailingDollar splits a final `$` anchor off p where it applies to
+// the whole pattern: not escaped, not in a class, and no top-level `|`
+// (whose last alternative alone it would end).
+func pyTrailingDollar(p string) (string, bool) {
+	if !strings.HasSuffix(p, "$") {
+		return p, false
+	}
+	slashes := 0
+	for i := len(p) - 2; i >= 0 && p[i] == '\\'; i-- {
+		slashes++
+	}
+	if slashes%2 == 1 {
+		return p, false
+	}
+	depth, inClass := 0, false
+	for i := 0; i < len(p)-1; i++ {
+		switch c := p[i]; {
+		case c == '\\':
+			i++
+		case inClass:
+			if c == ']' {
+				inClass = false
+			}
+		case c == '[':
+			inClass = true
+			if i+1 < len(p) && p[i+1] == '^' {
+				i++
+			}
+			if i+1 < len(p) && p[i+1] == ']' {
+				i++
+			}
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+		case c == '|' && depth == 0:
+			return p, false
+		}
+	}
+	if inClass || depth != 0 {
+		return p, false
+	}
+	return p[:len(p)-1], true
+}

@@ -47,3 +47,45 @@ func TestMatchesEmpty(t *testing.T) {
 		assert.Equal(t, want, matchesEmpty(p), p)
 	}
 }
+
+// TestPyReMatchMatchesCPython proves re.match, re.search, re.fullmatch
+// and a compiled pattern's match, read as conditions, against CPython
+// on the embedded engine and real Spark, on subjects around the places
+// where Python's and Java's regexes could differ: `$` before a final
+// \n (Python matches there, and nowhere else: not before \r, \r\n,
+// U+0085 or U+2028, where Java's $ would), `.` against line terminators,
+// non-BMP code points.
+func TestPyReMatchMatchesCPython(t *testing.T) {
+	var samples []map[string]any
+	for _, s := range []string{"a@b.co", "a@b.co\n", "a@b.co\n\n", "a@b.co\r\n", "a@b.co\r", "a@b.co\u2028", "a@b.co\u0085", "\na@b.co",
+		"", "x", "123", "abc123", "abc123\n", "abc123\r", "AB1234", "AB1234\n", "ab1234", "日本@例え.jp", "a@b.c", " a@b.co", "😀@b.co",
+		"a\nb@c.de", "a.b", "a\nb", "a\u2028b", "😀"} {
+		samples = append(samples, map[string]any{"s": s})
+	}
+	const head = "import re\n\nfrom pyspark.sql.functions import udf\n\nEMAIL = re.compile(r\"^[^@\\s]+@[^@\\s]+\\.[a-z]{2,}$\")\n\n\n"
+	guarded := []string{
+		head + "@udf(\"boolean\")\ndef valid_email(s: str) -> bool:\n    return s is not None and EMAIL.match(s) is not None\n",
+		head + "@udf(\"boolean\")\ndef ends_in_digits(s: str) -> bool:\n    if s is None:\n        return False\n    return re.search(r\"\\d{3}$\", s) is not None\n",
+		head + "@udf(\"string\")\ndef code_kind(s: str) -> str:\n    if s is None:\n        return None\n    if re.fullmatch(r\"[A-Z]{2}\\d{4}\", s):\n        return \"code\"\n    if not re.match(\"a.b\", s):\n        return \"other\"\n    return \"dotted\"\n",
+		head + "@udf(\"boolean\")\ndef no_letters(s: str) -> bool:\n    return s is not None and re.search(\"[a-z]\", s) is None\n",
+	}
+	proveOn(t, guarded, samples, true)
+	// re.match(p, None) raises TypeError: compared row by row on the
+	// embedded engine.
+	proveOn(t, []string{head + "@udf(\"boolean\")\ndef raw_match(s: str) -> bool:\n    return bool(re.match(r\"\\d+$\", s))\n"}, samples, false)
+}
+
+func TestPyTrailingDollar(t *testing.T) {
+	for p, want := range map[string]string{
+		`a$`: `a`, `^[^@]+@x\.com$`: `^[^@]+@x\.com`, `a\$`: "", `a\\$`: `a\\`, `a|b$`: "", `(a|b)$`: `(a|b)`, `[$]`: "", `(a$)`: "", `[|]$`: `[|]`,
+	} {
+		got, ok := pyTrailingDollar(p)
+		if want == "" {
+			assert.False(t, ok, p)
+			assert.Equal(t, p, got)
+			continue
+		}
+		assert.True(t, ok, p)
+		assert.Equal(t, want, got, p)
+	}
+}

@@ -133,7 +133,7 @@ func proveOn(t *testing.T, srcs []string, samples []map[string]any, onSpark bool
 	for i, u := range us {
 		rep, err := difftest.Run(ctx, u, difftest.Rewrite{SQL: sqls[i]}, opts)
 		require.NoError(t, err, "%s on Spark", u.Name)
-		require.True(t, rep.Equal, "%s on Spark: %d mismatches, first %+v", u.Name, rep.Mismatches, rep.Counterexample)
+		require.True(t, rep.Equal, "%s on Spark: %d mismatches, first %+v; refuted: %s", u.Name, rep.Mismatches, rep.Counterexample, rep.Refuted)
 		require.GreaterOrEqual(t, rep.Rows, len(samples))
 	}
 }

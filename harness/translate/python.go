@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 	"regexp"
@@ -108,6 +109,8 @@ func (t *tr) pyStmts(stmts []*sitter.Node, e env) *binding {
 				return nil
 			}
 			return t.pyStmts(rest, e.with(t.text(x.ChildByFieldName("left")), *b))
+		case x.Kind() == "assignment" && (x.ChildByFieldName("left").Kind() == "pattern_list" || x.ChildByFieldName("left").Kind() == "tuple_pattern") && x.ChildByFieldName("type") == nil:
+			return t.pyUnpack(x, rest, e)
 		}
 	case "if_statement":
 		cond, te, ee := t.pyCond(s.ChildByFieldName("condition"), e)
@@ -147,9 +150,27 @@ func (t *tr) pyCond(n *sitter.Node, e env) (ir.Expr, env, env) {
 		}
 		return c, e, e
 	}
+	if c, ok := t.pyReMatch(n, e); ok {
+		// if re.match(p, s): the Match object is true.
+		if c == nil {
+			return nil, nil, nil
+		}
+		return c, e, e
+	}
 	if n.Kind() == "comparison_operator" && n.NamedChildCount() == 2 {
 		l, r := n.NamedChild(0), n.NamedChild(1)
 		op := t.pyOperatorBetween(n, l, r)
+		if (op == "is" || op == "is not") && r.Kind() == "none" {
+			if c, ok := t.pyReMatch(l, e); ok {
+				if c == nil {
+					return nil, nil, nil
+				}
+				if op == "is" {
+					c = &ir.Unary{Op: ir.Not, X: c, T: tBool}
+				}
+				return c, e, e
+			}
+		}
 		if (op == "is" || op == "is not") && r.Kind() == "none" && l.Kind() == "identifier" {
 			name := t.text(l)
 			b, ok := e[name]
@@ -310,6 +331,12 @@ func (t *tr) pyExpr(n *sitter.Node, e env) *binding {
 		return lit(&ir.Lit{T: tBool, Value: n.Kind() == "true"})
 	case "none":
 		return &binding{e: &ir.Lit{}, nullable: true}
+	case "list":
+		// [] as the value of a UDF that returns an array: PySpark
+		// stores an empty array of the declared type.
+		if n.NamedChildCount() == 0 && t.u.Return != nil && t.u.Return.Kind == udf.Array {
+			return lit(&ir.Call{Fn: ir.EmptyArray, T: t.u.Return})
+		}
 	case "conditional_expression":
 		// a if cond else b
 		if n.NamedChildCount() == 3 {
@@ -1398,4 +1425,43 @@ func (t *tr) pyMinMax(n *sitter.Node, fn string, argNodes []*sitter.Node, e env)
 		res = &ir.If{Cond: &ir.Binary{Op: op, L: x, R: res, T: tBool}, Then: x, Else: res}
 	}
 	return res
+}
+
+// pyUnpack is `a, b = s.split(sep)`: CPython raises ValueError unless
+// the split gives exactly as many fields as there are names (checked
+// before the rest runs, as the assignment comes first); each name is
+// then its field.
+func (t *tr) pyUnpack(x *sitter.Node, rest []*sitter.Node, e env) *binding {
+	left, right := x.ChildByFieldName("left"), x.ChildByFieldName("right")
+	names := namedNonComment(left)
+	for _, nm := range names {
+		if nm.Kind() != "identifier" {
+			t.decline(nm, "unpacking into "+t.text(nm), "only names are unpacked")
+			return nil
+		}
+	}
+	if right.Kind() != "call" || !isSplitCall(t, right) {
+		t.decline(right, "unpacking "+t.text(right), "only the fields of str.split are unpacked")
+		return nil
+	}
+	arr := t.pySplit(right, e)
+	if arr == nil {
+		return nil
+	}
+	inner := e
+	for i, nm := range names {
+		inner = inner.with(t.text(nm), binding{e: &ir.Call{Fn: ir.ElementAt, Args: []ir.Expr{arr, &ir.Lit{T: tInt, Value: int64(i + 1)}}, T: tString}})
+	}
+	res := t.pyStmts(rest, inner)
+	if res == nil {
+		return nil
+	}
+	ty := res.e.Type()
+	if ty == nil {
+		// The rest returns None: the raise stands for the result.
+		ty = t.u.Return
+	}
+	wrong := &ir.Binary{Op: ir.Ne, L: &ir.Call{Fn: ir.Size, Args: []ir.Expr{arr}, T: tInt}, R: &ir.Lit{T: tInt, Value: int64(len(names))}, T: tBool}
+	raise := &binding{e: &ir.Raise{Msg: "udfx: the original throws " + asciiSnippet(fmt.Sprintf("ValueError (%s does not give %d fields)", t.text(right), len(names))), T: ty}}
+	return t.ifOf(x, wrong, raise, res)
 }

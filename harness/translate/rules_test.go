@@ -665,6 +665,21 @@ func TestRules(t *testing.T) {
 		{"scala replaceAll with a flag", ".scala",
 			`class U extends Function1[String, String] { def apply(s: String): String = if (s == null) "" else s.replaceAll("(?i)abc", "") }`,
 			"", "String.replaceAll"},
+		{"python re.match with flags", ".py",
+			"import re\nfrom pyspark.sql.functions import udf\n\n@udf(\"boolean\")\ndef f(s: str) -> bool:\n    return s is not None and re.match(\"a\", s, re.I) is not None\n",
+			"", "re.match with flags"},
+		{"python re.search $ after a top-level alternative", ".py",
+			"import re\nfrom pyspark.sql.functions import udf\n\n@udf(\"boolean\")\ndef f(s: str) -> bool:\n    return s is not None and re.search(\"a|b$\", s) is not None\n",
+			"", "the pattern \"a|b$\""},
+		{"python re.match as a condition", ".py",
+			"import re\nfrom pyspark.sql.functions import udf\n\n@udf(\"boolean\")\ndef f(s: str) -> bool:\n    return s is not None and not re.match(\"ab\", s)\n",
+			"((NOT (`s` IS NULL)) AND (NOT (`s` RLIKE '^(?:ab)')))", ""},
+		{"python re.fullmatch ignores a final $", ".py",
+			"import re\nfrom pyspark.sql.functions import udf\n\n@udf(\"boolean\")\ndef f(s: str) -> bool:\n    return s is not None and re.fullmatch(\"ab$\", s) is not None\n",
+			"((NOT (`s` IS NULL)) AND (`s` RLIKE '^(?:ab)\\\\z'))", ""},
+		{"python unpacking a call that is not split", ".py",
+			"from pyspark.sql.functions import udf\n\n@udf(\"string\")\ndef f(s: str) -> str:\n    a, b = s.partition(\"@\")[0], s\n    return a\n",
+			"", "unpacking s.partition(\"@\")[0], s"},
 	}
 
 	dir := t.TempDir()

@@ -528,6 +528,12 @@ func stringCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err 
 	case ir.Sqrt, ir.StartsWith, ir.EndsWith, ir.Contains, ir.Replace, ir.ElementAt, ir.Size, ir.RegexpReplace, ir.IsNaN:
 		b.WriteString(string(e.Fn) + "(" + strings.Join(args, ", ") + ")")
 		return true, nil
+	case ir.EmptyArray:
+		b.WriteString("CAST(array() AS " + strings.ToUpper(e.T.String()) + ")")
+		return true, nil
+	case ir.RegexpFind:
+		b.WriteString("(" + args[0] + " RLIKE " + args[1] + ")")
+		return true, nil
 	case ir.NaNToNull:
 		b.WriteString("nanvl(" + args[0] + ", CAST(NULL AS DOUBLE))")
 		return true, nil

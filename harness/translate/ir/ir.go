@@ -295,6 +295,11 @@ const (
 	// RegexpReplace is Java's replaceAll with Args[1] a literal Java
 	// pattern and Args[2] a literal replacement: Spark's regexp_replace.
 	RegexpReplace Func = "regexp_replace"
+	// RegexpFind is true where the literal Java pattern Args[1] is found
+	// in Args[0] (Matcher.find): Spark's RLIKE.
+	RegexpFind Func = "regexp-find"
+	// EmptyArray is an empty array of the call's type (Python's []).
+	EmptyArray Func = "empty-array"
 	// UTF16Length is String.length on the JVM: UTF-16 code units, i.e.
 	// code points plus one for each supplementary code point.
 	UTF16Length Func = "utf16-length"
