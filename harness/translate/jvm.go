@@ -418,6 +418,25 @@ func (t *tr) jvmStringMethod(n *sitter.Node, name string, recv ir.Expr, args []i
 			// The same java.util.regex find and appendReplacement loop.
 			return &ir.Call{Fn: ir.RegexpReplace, Args: []ir.Expr{recv, pat, rep}, T: tString}
 		}
+	case "matches":
+		// Pattern.matches(regex, s): the whole string, which find()
+		// (Spark's RLIKE) anchored at both ends gives.
+		if len(args) == 1 {
+			pat, _ := args[0].(*ir.Lit)
+			if pat == nil {
+				t.decline(n, "String.matches", "only a literal pattern is translated")
+				return nil
+			}
+			if why := jvmRegexOK(pat.Value.(string)); why != "" {
+				t.decline(n, "String.matches", why+": only patterns that mean the same on every JDK without Unicode data are translated (jvmregex.go)")
+				return nil
+			}
+			// A final $ on the whole pattern adds nothing to a whole
+			// match, and the embedded engine cannot follow Java's $
+			// before a line terminator: it goes.
+			body, _ := pyTrailingDollar(pat.Value.(string))
+			return &ir.Call{Fn: ir.RegexpFind, Args: []ir.Expr{recv, &ir.Lit{T: tString, Value: `^(?:` + body + `)\z`}}, T: tBool}
+		}
 	case "toUpperCase":
 		// Exact for the JDK package jdkcase's tables compare with Spark,
 		// in the locale udfx's JVM runner gives the original (en_US) or

@@ -64,3 +64,21 @@ func TestSigmaBlindPattern(t *testing.T) {
 		assert.Equal(t, want, sigmaBlindPattern(p), p)
 	}
 }
+
+// TestJVMMatchesMatchesTheJDK proves String.matches against the JDK, on
+// the embedded engine and real Spark, around line terminators: a whole
+// match never ends before one, so a final $ adds nothing and is left
+// out of the RLIKE (the engine cannot follow Java's $ there).
+func TestJVMMatchesMatchesTheJDK(t *testing.T) {
+	var samples []map[string]any
+	for _, s := range []string{"ABC-1", "ABC-1\n", "ABC-1\r\n", "ABC-1\u2028", "ABC-", "abc-1", "XABC-1", "ABC-12x", "", "12345", "12345-6789",
+		"12345\n", "12345-678", "1234", "123456", "١٢٣٤٥", "😀"} {
+		samples = append(samples, map[string]any{"s": s})
+	}
+	proveFilesOn(t, []sourceFile{
+		{"ZipCheck.java", "import org.apache.spark.sql.api.java.UDF1;\n\npublic class ZipCheck implements UDF1<String, Boolean> {\n" +
+			"  public Boolean call(String s) { return s != null && s.matches(\"\\\\d{5}(-\\\\d{4})?\"); }\n}\n"},
+		{"Codes.scala", "package acme\n\nimport org.apache.spark.sql.functions.udf\n\nobject Codes {\n" +
+			"  val isSku = udf((s: String) => s != null && s.matches(\"^[A-Z]{3}-[0-9]+$\"))\n}\n"},
+	}, samples, true)
+}

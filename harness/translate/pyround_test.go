@@ -84,6 +84,21 @@ func proveOnSamples(t *testing.T, srcs []string, samples []map[string]any) {
 // exceptions row by row.
 func proveOn(t *testing.T, srcs []string, samples []map[string]any, onSpark bool) {
 	t.Helper()
+	files := make([]sourceFile, len(srcs))
+	for i, src := range srcs {
+		files[i] = sourceFile{fmt.Sprintf("u%d.py", i), src}
+	}
+	proveFilesOn(t, files, samples, onSpark)
+}
+
+// sourceFile is a UDF's file: its name (a Java class's file is named
+// after the class) and its text.
+type sourceFile struct{ name, src string }
+
+// proveFilesOn is proveOn for files of any language udfx reads, each
+// holding one UDF.
+func proveFilesOn(t *testing.T, files []sourceFile, samples []map[string]any, onSpark bool) {
+	t.Helper()
 	root, err := testsetup.RepoRoot()
 	require.NoError(t, err)
 	dir := t.TempDir()
@@ -98,10 +113,13 @@ func proveOn(t *testing.T, srcs []string, samples []map[string]any, onSpark bool
 
 	var us []*udf.UDF
 	var sqls []string
-	for i, src := range srcs {
-		path := filepath.Join(dir, fmt.Sprintf("u%d.py", i))
+	for i, f := range files {
+		src := f.src
+		path := filepath.Join(dir, fmt.Sprint(i), f.name)
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
 		require.NoError(t, os.WriteFile(path, []byte(src), 0o644))
-		fe := frontends.New(udf.Python)
+		lang := map[string]udf.Language{".py": udf.Python, ".scala": udf.Scala, ".java": udf.Java}[filepath.Ext(f.name)]
+		fe := frontends.New(lang)
 		parsed, err := fe.Parse(path, []byte(src))
 		fe.Close()
 		require.NoError(t, err)
