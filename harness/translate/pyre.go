@@ -7,6 +7,7 @@ import (
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
+	"github.com/udfx/udfx/harness/pycase"
 	"github.com/udfx/udfx/harness/translate/ir"
 )
 
@@ -14,10 +15,11 @@ import (
 // pattern that matches the same strings at the same places, or says
 // which construct has no exact Java form here. Python's classes for str
 // patterns are Unicode: \d is every decimal digit (the Nd table float()
-// uses), \s every str.isspace character; both are spelled out. `.` is
+// uses), \s every str.isspace character, \w every str.isalnum one
+// and _ (pyword_table.go); all are spelled out. `.` is
 // any character but \n in Python and any but Java's five line
-// terminators in Java, so it becomes [^\n]. \w and \b (str.isalnum and
-// its boundaries), backreferences, `$` (which in Python also matches
+// terminators in Java, so it becomes [^\n]. \b (\w's boundaries),
+// backreferences, `$` (which in Python also matches
 // before a final \n, in Java before any final line terminator) and
 // inline flags are declined.
 func pyRegexToJava(p string) (string, string) {
@@ -35,14 +37,14 @@ func pyRegexToJava(p string) (string, string) {
 			c, n := utf8.DecodeRuneInString(p[i:])
 			i += n
 			switch c {
-			case 'd', 's':
+			case 'd', 's', 'w':
 				set := pyClassBody(c)
 				if inClass {
 					b.WriteString(set)
 				} else {
 					b.WriteString("[" + set + "]")
 				}
-			case 'D', 'S':
+			case 'D', 'S', 'W':
 				if inClass {
 					return "", `\` + string(c) + " inside a character class"
 				}
@@ -159,9 +161,19 @@ func javaLiteral(r rune) string {
 	return fmt.Sprintf(`\x{%X}`, r)
 }
 
-// pyClassBody is the inside of a class for Python's \d or \s.
+// pyClassBody is the inside of a class for Python's \d, \s or \w.
 func pyClassBody(c rune) string {
 	var b strings.Builder
+	if c == 'w' {
+		for _, r := range pyWordRanges {
+			if r[0] == r[1] {
+				fmt.Fprintf(&b, `\x{%X}`, r[0])
+			} else {
+				fmt.Fprintf(&b, `\x{%X}-\x{%X}`, r[0], r[1])
+			}
+		}
+		return b.String()
+	}
 	if c == 'd' {
 		b.WriteString("0-9")
 		for _, r := range pyDecimalRanges {
@@ -200,6 +212,7 @@ func (t *tr) pyReSub(n *sitter.Node, args []*sitter.Node, e env) *binding {
 		t.decline(args[0], "the pattern "+t.text(args[0]), why+" is not translated")
 		return nil
 	}
+	t.pinRegexUnicode(pat)
 	if matchesEmpty(pat) {
 		t.decline(args[0], "the pattern "+t.text(args[0]), "it may match the empty string (alternatives and groups are not analysed), where Python's and Java's placement of empty matches is not proved equal")
 		return nil
@@ -359,6 +372,7 @@ func (t *tr) pyReMatch(n *sitter.Node, e env) (c ir.Expr, ok bool) {
 		t.decline(pat, "the pattern "+t.text(pat), why+" is not translated")
 		return nil, true
 	}
+	t.pinRegexUnicode(body)
 	switch meth {
 	case "match":
 		// ^ is \A in Java without MULTILINE.
@@ -479,4 +493,20 @@ func pyTrailingDollar(p string) (string, bool) {
 		return p, false
 	}
 	return p[:len(p)-1], true
+}
+
+// pinRegexUnicode records CPython's Unicode version where the pattern's
+// classes (\d, \s, \w and their negations) come from its tables: the
+// rewrite is exact for that version only.
+func (t *tr) pinRegexUnicode(p string) {
+	for i := 0; i+1 < len(p); i++ {
+		if p[i] != '\\' {
+			continue
+		}
+		if strings.IndexByte("dDsSwW", p[i+1]) >= 0 {
+			t.pythonUnicode = pycase.Unicode()
+			return
+		}
+		i++
+	}
 }

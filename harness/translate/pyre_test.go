@@ -22,7 +22,10 @@ func TestPyRegexToJava(t *testing.T) {
 		{`\t\n`, `\x{9}\x{A}`, ""},
 		{`^ab\Z`, `^ab\z`, ""},
 		{`é😀`, `\x{E9}\x{1F600}`, ""},
-		{`\w+`, "", `the escape \w`},
+		{`\w+`, "[" + pyClassBody('w') + "]+", ""},
+		{`\W`, "[^" + pyClassBody('w') + "]", ""},
+		{`[\W]`, "", `\W inside a character class`},
+		{`\b`, "", `the escape \b`},
 		{`a$`, "", "`$` (Python also matches it before a final newline)"},
 		{`(?P<n>a)`, "", "the group (?P<"},
 		{`(?i)a`, "", "the group (?i)"},
@@ -59,7 +62,8 @@ func TestPyReMatchMatchesCPython(t *testing.T) {
 	var samples []map[string]any
 	for _, s := range []string{"a@b.co", "a@b.co\n", "a@b.co\n\n", "a@b.co\r\n", "a@b.co\r", "a@b.co\u2028", "a@b.co\u0085", "\na@b.co",
 		"", "x", "123", "abc123", "abc123\n", "abc123\r", "AB1234", "AB1234\n", "ab1234", "日本@例え.jp", "a@b.c", " a@b.co", "😀@b.co",
-		"a\nb@c.de", "a.b", "a\nb", "a\u2028b", "😀"} {
+		"a\nb@c.de", "a.b", "a\nb", "a\u2028b", "😀",
+		"@user_1", "@Ünïcödé", "@x²", "@e\u0301", "@日本語", "@a.b", "@a.-b", "@a-b", "@", "@١٢٣", "@Ⅻ", "@ǅ", "@a\n"} {
 		samples = append(samples, map[string]any{"s": s})
 	}
 	const head = "import re\n\nfrom pyspark.sql.functions import udf\n\nEMAIL = re.compile(r\"^[^@\\s]+@[^@\\s]+\\.[a-z]{2,}$\")\n\n\n"
@@ -68,6 +72,7 @@ func TestPyReMatchMatchesCPython(t *testing.T) {
 		head + "@udf(\"boolean\")\ndef ends_in_digits(s: str) -> bool:\n    if s is None:\n        return False\n    return re.search(r\"\\d{3}$\", s) is not None\n",
 		head + "@udf(\"string\")\ndef code_kind(s: str) -> str:\n    if s is None:\n        return None\n    if re.fullmatch(r\"[A-Z]{2}\\d{4}\", s):\n        return \"code\"\n    if not re.match(\"a.b\", s):\n        return \"other\"\n    return \"dotted\"\n",
 		head + "@udf(\"boolean\")\ndef no_letters(s: str) -> bool:\n    return s is not None and re.search(\"[a-z]\", s) is None\n",
+		head + "@udf(\"boolean\")\ndef handle(s: str) -> bool:\n    return s is not None and re.fullmatch(r\"@\\w+(\\.\\W?\\w)*\", s) is not None\n",
 	}
 	proveOn(t, guarded, samples, true)
 	// re.match(p, None) raises TypeError: compared row by row on the
