@@ -16,13 +16,7 @@ import (
 // --apply has replaced every call, verify re-runs the original made with
 // them. A call that passes another literal makes the record stale.
 func TestFactoryUDFRewriteApplyAndVerify(t *testing.T) {
-	dir := t.TempDir()
-	src, err := os.ReadFile(filepath.Join(repoRoot(t), "harness", "translate", "testdata", "corpus", "real", "python", "udf_factory.py"))
-	require.NoError(t, err)
-	writeFile(t, filepath.Join(dir, "udf_factory.py"), string(src))
-	git(t, dir, "init", "-q")
-	git(t, dir, "add", ".")
-	git(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "job")
+	dir := repoWithCopy(t, "harness", "translate", "testdata", "corpus", "real", "python", "udf_factory.py")
 
 	stdout, stderr, code := runCLI(t, dir, "rewrite", "udf_factory.py:add_prefix", "--target", "sql", "--apply")
 	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)
@@ -50,13 +44,7 @@ func TestFactoryUDFRewriteApplyAndVerify(t *testing.T) {
 // cuda files again from the translator's expression, which reads the
 // parameter as the record's literal.
 func TestScalaFactoryUDFRewriteApplyAndVerify(t *testing.T) {
-	dir := t.TempDir()
-	src, err := os.ReadFile(filepath.Join(repoRoot(t), "harness", "translate", "testdata", "Factories.scala"))
-	require.NoError(t, err)
-	writeFile(t, filepath.Join(dir, "Factories.scala"), string(src))
-	git(t, dir, "init", "-q")
-	git(t, dir, "add", ".")
-	git(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "job")
+	dir := repoWithCopy(t, "harness", "translate", "testdata", "Factories.scala")
 
 	stdout, stderr, code := runCLI(t, dir, "rewrite", "Factories.scala:scaleBy", "--apply")
 	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)

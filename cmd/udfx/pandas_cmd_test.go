@@ -16,13 +16,7 @@ import (
 // out as NULL), applied at its use site, and verified; changing the
 // body makes the record stale.
 func TestPandasUDFRewritesToSQLApplyAndVerify(t *testing.T) {
-	dir := t.TempDir()
-	src, err := os.ReadFile(filepath.Join(repoRoot(t), "harness", "translate", "testdata", "corpus", "real", "python", "sensor_pandas.py"))
-	require.NoError(t, err)
-	writeFile(t, filepath.Join(dir, "sensor_pandas.py"), string(src))
-	git(t, dir, "init", "-q")
-	git(t, dir, "add", ".")
-	git(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "job")
+	dir := repoWithCopy(t, "harness", "translate", "testdata", "corpus", "real", "python", "sensor_pandas.py")
 
 	stdout, stderr, code := runCLI(t, dir, "rewrite", "sensor_pandas.py:celsius_to_fahrenheit", "--apply")
 	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", stderr, stdout)

@@ -55,6 +55,20 @@ func git(t *testing.T, dir string, args ...string) string {
 	return string(out)
 }
 
+// repoWithCopy is a new git repository whose one commit holds a copy of
+// the file at path (relative to udfx's repository root) under its name.
+func repoWithCopy(t *testing.T, path ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join(append([]string{repoRoot(t)}, path...)...))
+	require.NoError(t, err)
+	writeFile(t, filepath.Join(dir, path[len(path)-1]), string(src))
+	git(t, dir, "init", "-q")
+	git(t, dir, "add", ".")
+	git(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "job")
+	return dir
+}
+
 // jvmRewriteFiles are the files a JVM example's default targets add
 // under udfx-rewrites/ToFahrenheit, by target.
 var jvmRewriteFiles = map[string][]string{

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/udfx/udfx/harness/udf"
@@ -87,16 +86,7 @@ func TestPandasRules(t *testing.T) {
 			u := &us[len(us)-1]
 			require.Equal(t, udf.KindPandasUDF, u.Kind)
 			require.NoError(t, typeinfer.Resolve(u, []byte(r.src), typeinfer.Options{}))
-			res, err := Translate(u, []byte(r.src))
-			require.NoError(t, err)
-			if r.declined != "" {
-				require.NotEmpty(t, res.Declines, "SQL %s", res.SQL)
-				assert.Equal(t, r.declined, res.Declines[0].Construct, "%s", res.Declines[0])
-				assert.Empty(t, res.SQL)
-				return
-			}
-			require.Empty(t, res.Declines)
-			assert.Equal(t, r.sql, res.SQL)
+			assertRule(t, u, r.src, r.sql, r.declined)
 		})
 	}
 }

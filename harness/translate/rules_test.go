@@ -697,17 +697,23 @@ func TestRules(t *testing.T) {
 			fe.Close()
 			require.NoError(t, err)
 			require.NotEmpty(t, us)
-			u := &us[len(us)-1]
-			res, err := Translate(u, []byte(r.src))
-			require.NoError(t, err)
-			if r.declined != "" {
-				require.NotEmpty(t, res.Declines, "SQL %s", res.SQL)
-				assert.Equal(t, r.declined, res.Declines[0].Construct, "%s", res.Declines[0])
-				assert.Empty(t, res.SQL)
-				return
-			}
-			require.Empty(t, res.Declines)
-			assert.Equal(t, r.sql, res.SQL)
+			assertRule(t, &us[len(us)-1], r.src, r.sql, r.declined)
 		})
 	}
+}
+
+// assertRule translates u from src and checks the SQL it becomes, or,
+// where declined is set, the construct it is declined for.
+func assertRule(t *testing.T, u *udf.UDF, src, sql, declined string) {
+	t.Helper()
+	res, err := Translate(u, []byte(src))
+	require.NoError(t, err)
+	if declined != "" {
+		require.NotEmpty(t, res.Declines, "SQL %s", res.SQL)
+		assert.Equal(t, declined, res.Declines[0].Construct, "%s", res.Declines[0])
+		assert.Empty(t, res.SQL)
+		return
+	}
+	require.Empty(t, res.Declines)
+	assert.Equal(t, sql, res.SQL)
 }
