@@ -52,12 +52,12 @@ func jvmTargetsApply(u *udf.UDF) bool {
 // DefaultTargets are the targets that apply to u: sql, with columnar
 // and cuda for a JVM UDF; vectorized-python for a pandas_udf, whose batch
 // code SQL replaces only where it is elementwise arithmetic on double
-// columns (pandasSQLMayApply), and then sql comes first.
+// columns (udf.PandasSQLCandidate), and then sql comes first.
 func DefaultTargets(u *udf.UDF) []string {
 	switch {
 	case jvmTargetsApply(u):
 		return []string{TargetSQL, TargetColumnar, TargetCUDA}
-	case u.Language == udf.Python && u.Kind == udf.KindPandasUDF && pandasSQLMayApply(u):
+	case u.Language == udf.Python && pandasTyped(u) && udf.PandasSQLCandidate(u):
 		return []string{TargetSQL, TargetVectorizedPython}
 	case u.Language == udf.Python && u.Kind == udf.KindPandasUDF:
 		return []string{TargetVectorizedPython}
@@ -102,19 +102,15 @@ func CheckTargets(u *udf.UDF, targets []string) error {
 	return nil
 }
 
-// pandasSQLMayApply tells whether the translator reads u's body at all:
-// a series-to-series pandas_udf from double columns to a double or
-// boolean (harness/translate's pandasFunction).
-func pandasSQLMayApply(u *udf.UDF) bool {
-	if u.PandasFlavor != udf.PandasSeriesToSeries || u.Return == nil || (u.Return.Kind != udf.Double && u.Return.Kind != udf.Boolean) {
-		return false
-	}
+// pandasTyped: every parameter's type is known, as the rewrite needs
+// before it tries sql.
+func pandasTyped(u *udf.UDF) bool {
 	for _, p := range u.Params {
-		if p.Type == nil || p.Type.Kind != udf.Double {
+		if p.Type == nil {
 			return false
 		}
 	}
-	return len(u.Params) > 0
+	return true
 }
 
 func hasLoop(u *udf.UDF) bool {

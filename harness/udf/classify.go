@@ -26,6 +26,9 @@ func Classify(u *UDF) []TargetAdvice {
 func feasibleReason(u *UDF, t Target) string {
 	switch t {
 	case TargetSQL:
+		if u.Kind == KindPandasUDF {
+			return "a series-to-series pandas_udf over double columns; elementwise arithmetic on its Series may read as SQL (NULL in as NaN, NaN out as NULL)"
+		}
 		return "body is a pure expression of its parameters; a Spark SQL expression may express it exactly"
 	case TargetColumnar:
 		return "pure JVM code; cuDF column operations may express it as a RapidsUDF"
@@ -72,7 +75,9 @@ func targetBlockers(u *UDF, t Target) []string {
 	case TargetSQL:
 		switch u.Kind {
 		case KindPandasUDF:
-			reasons = append(reasons, "pandas_udf code works on whole batches, not on one row's values")
+			if !PandasSQLCandidate(u) {
+				reasons = append(reasons, "pandas_udf code works on whole batches, not on one row's values")
+			}
 		case KindRDDLambda:
 			reasons = append(reasons, "an RDD transformation, not a column expression: the job must move to DataFrames first")
 		case KindHiveGenericUDF:
@@ -123,4 +128,20 @@ func targetBlockers(u *UDF, t Target) []string {
 		}
 	}
 	return reasons
+}
+
+// PandasSQLCandidate tells whether the built-in translator reads u's body
+// as SQL at all: a series-to-series pandas_udf returning a double or a
+// boolean, whose parameters are double columns (or of types not known
+// yet). Other pandas_udfs keep the vectorized-python target alone.
+func PandasSQLCandidate(u *UDF) bool {
+	if u.Kind != KindPandasUDF || u.PandasFlavor != PandasSeriesToSeries || u.Return == nil || (u.Return.Kind != Double && u.Return.Kind != Boolean) {
+		return false
+	}
+	for _, p := range u.Params {
+		if p.Type != nil && p.Type.Kind != Double {
+			return false
+		}
+	}
+	return len(u.Params) > 0
 }

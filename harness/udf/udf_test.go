@@ -98,6 +98,12 @@ func TestClassify(t *testing.T) {
 	pandas := UDF{Language: Python, Kind: KindPandasUDF, Return: d}
 	pandas.Finish()
 	assert.False(t, advice(&pandas, TargetSQL).Feasible)
+	series := UDF{Language: Python, Kind: KindPandasUDF, PandasFlavor: PandasSeriesToSeries, Return: d, Params: []Param{{Name: "s", Type: d}}}
+	series.Finish()
+	assert.True(t, advice(&series, TargetSQL).Feasible, "elementwise double arithmetic on a Series may read as SQL")
+	ints := series
+	ints.Params = []Param{{Name: "n", Type: Prim(Int)}}
+	assert.False(t, PandasSQLCandidate(&ints), "an int column's dtype depends on the batch")
 	assert.Equal(t, []string{"already a vectorized pandas_udf"}, advice(&pandas, TargetVectorizedPython).Reasons)
 	looping := UDF{Language: Python, Kind: KindPandasUDF, Return: d, Blockers: []Blocker{{Kind: BlockerLoop, Detail: "for loop"}}}
 	looping.Finish()
