@@ -1,9 +1,14 @@
 package translate
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/udfx/udfx/harness/engine"
+	"github.com/udfx/udfx/harness/render/sparksql"
+	"github.com/udfx/udfx/harness/translate/ir"
 )
 
 // TestPyRegexToJava: the pattern rewriting, construct by construct; the
@@ -93,4 +98,37 @@ func TestPyTrailingDollar(t *testing.T) {
 		assert.True(t, ok, p)
 		assert.Equal(t, want, got, p)
 	}
+}
+
+// FuzzPyRegexMatchForms: for any pattern, pyTrailingDollar splits off
+// exactly one final "$" or nothing, and pyRegexToJava either declines or
+// gives a pattern the embedded engine compiles inside the anchors the
+// match forms add.
+func FuzzPyRegexMatchForms(f *testing.F) {
+	for _, p := range []string{`^[^@\s]+@[^@\s]+\.[a-z]{2,}$`, `\d{5}$`, `a|b$`, `(a$)`, `[$]`, `a\$`, `a\\$`, `\w+(\.\W?\w)*`, `$`, ``} {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		body, ok := pyTrailingDollar(p)
+		if ok && body+"$" != p || !ok && body != p {
+			t.Fatalf("pyTrailingDollar(%q) = %q, %v", p, body, ok)
+		}
+		jp, why := pyRegexToJava(body)
+		if why != "" {
+			return
+		}
+		for _, form := range []string{`^(?:` + jp + `)`, `(?:` + jp + `)\x{A}?\z`, `^(?:` + jp + `)\z`} {
+			lit, err := sparksql.Render(&ir.Lit{T: tString, Value: form})
+			if err != nil {
+				continue // not valid UTF-8: no SQL literal holds it
+			}
+			if _, err := engine.Compile("s RLIKE "+lit, []engine.Column{{Name: "s", Type: tString}}, engine.Options{ANSI: true, TimeZone: "UTC"}); err != nil {
+				var unsupported *engine.UnsupportedRegexError
+				if errors.As(err, &unsupported) {
+					continue
+				}
+				t.Fatalf("pattern %q as %q: %v", p, form, err)
+			}
+		}
+	})
 }
