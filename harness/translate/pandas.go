@@ -84,6 +84,22 @@ func (t *tr) pandasFunction(body *sitter.Node) ir.Expr {
 		t.decline(body, "pandas_udf", "no body")
 		return nil
 	}
+	if ps := body.ChildByFieldName("parameters"); ps != nil {
+		for _, p := range namedNonComment(ps) {
+			name := p
+			if n := p.ChildByFieldName("name"); n != nil {
+				name = n
+			} else if p.Kind() == "typed_parameter" && p.NamedChildCount() > 0 {
+				name = p.NamedChild(0)
+			}
+			if _, ok := e[t.text(name)]; !ok {
+				// A default, *args: not a column, and it hides a
+				// module constant of the same name.
+				t.decline(p, "pandas_udf parameter "+t.text(p), "only parameters Spark passes a column to are translated")
+				return nil
+			}
+		}
+	}
 	var v *pdValue
 	if body.Kind() == "lambda" {
 		v = t.pdExpr(b, e)
@@ -171,6 +187,11 @@ func (t *tr) pdExpr(n *sitter.Node, e map[string]pdValue) *pdValue {
 	case "identifier":
 		if v, ok := e[t.text(n)]; ok {
 			return &v
+		}
+		if t.pdAssignedLocally(n) {
+			// Read before the body assigns it: UnboundLocalError.
+			t.decline(n, "name "+t.text(n), "read before the pandas_udf assigns it")
+			return nil
 		}
 		b := t.constant(n)
 		if b == nil {
@@ -575,4 +596,35 @@ func (t *tr) pdModuleCall(n *sitter.Node, local, name string, pos []*sitter.Node
 		return &x, true
 	}
 	return nil, false
+}
+
+// pdAssignedLocally tells whether the function around n assigns n's name
+// anywhere, which makes it a local of that function in all of it.
+func (t *tr) pdAssignedLocally(n *sitter.Node) bool {
+	fn := n.Parent()
+	for fn != nil && fn.Kind() != "function_definition" && fn.Kind() != "lambda" {
+		fn = fn.Parent()
+	}
+	if fn == nil {
+		return false
+	}
+	name := t.text(n)
+	found := false
+	var walk func(x *sitter.Node)
+	walk = func(x *sitter.Node) {
+		if found {
+			return
+		}
+		if x.Kind() == "assignment" || x.Kind() == "augmented_assignment" {
+			if l := x.ChildByFieldName("left"); l != nil && containsIdent(t, l, name) {
+				found = true
+				return
+			}
+		}
+		for i := uint(0); i < x.NamedChildCount(); i++ {
+			walk(x.NamedChild(i))
+		}
+	}
+	walk(fn)
+	return found
 }
