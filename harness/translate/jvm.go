@@ -434,7 +434,7 @@ func (t *tr) jvmStringMethod(n *sitter.Node, name string, recv ir.Expr, args []i
 			// A final $ on the whole pattern adds nothing to a whole
 			// match, and the embedded engine cannot follow Java's $
 			// before a line terminator: it goes.
-			body, _ := pyTrailingDollar(pat.Value.(string))
+			body, _ := trailingDollar(pat.Value.(string))
 			return &ir.Call{Fn: ir.RegexpFind, Args: []ir.Expr{recv, &ir.Lit{T: tString, Value: `^(?:` + body + `)\z`}}, T: tBool}
 		}
 	case "toUpperCase":

@@ -188,11 +188,6 @@ func (t *tr) pdExpr(n *sitter.Node, e map[string]pdValue) *pdValue {
 		if v, ok := e[t.text(n)]; ok {
 			return &v
 		}
-		if t.pdAssignedLocally(n) {
-			// Read before the body assigns it: UnboundLocalError.
-			t.decline(n, "name "+t.text(n), "read before the pandas_udf assigns it")
-			return nil
-		}
 		b := t.constant(n)
 		if b == nil {
 			return nil
@@ -596,35 +591,4 @@ func (t *tr) pdModuleCall(n *sitter.Node, local, name string, pos []*sitter.Node
 		return &x, true
 	}
 	return nil, false
-}
-
-// pdAssignedLocally tells whether the function around n assigns n's name
-// anywhere, which makes it a local of that function in all of it.
-func (t *tr) pdAssignedLocally(n *sitter.Node) bool {
-	fn := n.Parent()
-	for fn != nil && fn.Kind() != "function_definition" && fn.Kind() != "lambda" {
-		fn = fn.Parent()
-	}
-	if fn == nil {
-		return false
-	}
-	name := t.text(n)
-	found := false
-	var walk func(x *sitter.Node)
-	walk = func(x *sitter.Node) {
-		if found {
-			return
-		}
-		if x.Kind() == "assignment" || x.Kind() == "augmented_assignment" {
-			if l := x.ChildByFieldName("left"); l != nil && containsIdent(t, l, name) {
-				found = true
-				return
-			}
-		}
-		for i := uint(0); i < x.NamedChildCount(); i++ {
-			walk(x.NamedChild(i))
-		}
-	}
-	walk(fn)
-	return found
 }

@@ -366,7 +366,7 @@ func (t *tr) pyReMatch(n *sitter.Node, e env) (c ir.Expr, ok bool) {
 		t.decline(pat, "a pattern that is not a literal", "not translated")
 		return nil, true
 	}
-	body, dollar := pyTrailingDollar(p)
+	body, dollar := trailingDollar(p)
 	jp, why := pyRegexToJava(body)
 	if why != "" {
 		t.decline(pat, "the pattern "+t.text(pat), why+" is not translated")
@@ -450,10 +450,11 @@ func (t *tr) pyCompiledPattern(name string) *sitter.Node {
 	return args[0]
 }
 
-// pyTrailingDollar splits a final `$` anchor off p where it applies to
-// the whole pattern: not escaped, not in a class, and no top-level `|`
+// trailingDollar splits a final `$` anchor off p (a Python or, in the
+// subset jvmregex.go accepts, a Java pattern) where it applies to the
+// whole pattern: not escaped, not in a class, and no top-level `|`
 // (whose last alternative alone it would end).
-func pyTrailingDollar(p string) (string, bool) {
+func trailingDollar(p string) (string, bool) {
 	if !strings.HasSuffix(p, "$") {
 		return p, false
 	}

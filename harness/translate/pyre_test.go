@@ -85,11 +85,11 @@ func TestPyReMatchMatchesCPython(t *testing.T) {
 	proveOn(t, []string{head + "@udf(\"boolean\")\ndef raw_match(s: str) -> bool:\n    return bool(re.match(r\"\\d+$\", s))\n"}, samples, false)
 }
 
-func TestPyTrailingDollar(t *testing.T) {
+func TestTrailingDollar(t *testing.T) {
 	for p, want := range map[string]string{
 		`a$`: `a`, `^[^@]+@x\.com$`: `^[^@]+@x\.com`, `a\$`: "", `a\\$`: `a\\`, `a|b$`: "", `(a|b)$`: `(a|b)`, `[$]`: "", `(a$)`: "", `[|]$`: `[|]`,
 	} {
-		got, ok := pyTrailingDollar(p)
+		got, ok := trailingDollar(p)
 		if want == "" {
 			assert.False(t, ok, p)
 			assert.Equal(t, p, got)
@@ -100,7 +100,7 @@ func TestPyTrailingDollar(t *testing.T) {
 	}
 }
 
-// FuzzPyRegexMatchForms: for any pattern, pyTrailingDollar splits off
+// FuzzPyRegexMatchForms: for any pattern, trailingDollar splits off
 // exactly one final "$" or nothing, and pyRegexToJava either declines or
 // gives a pattern the embedded engine compiles inside the anchors the
 // match forms add.
@@ -109,9 +109,9 @@ func FuzzPyRegexMatchForms(f *testing.F) {
 		f.Add(p)
 	}
 	f.Fuzz(func(t *testing.T, p string) {
-		body, ok := pyTrailingDollar(p)
+		body, ok := trailingDollar(p)
 		if ok && body+"$" != p || !ok && body != p {
-			t.Fatalf("pyTrailingDollar(%q) = %q, %v", p, body, ok)
+			t.Fatalf("trailingDollar(%q) = %q, %v", p, body, ok)
 		}
 		jp, why := pyRegexToJava(body)
 		if why != "" {
