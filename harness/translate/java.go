@@ -63,7 +63,12 @@ func (t *tr) javaStmts(stmts []*sitter.Node, e env) *binding {
 			// double rate; then assigned on each path.
 			return t.javaStmts(rest, e.with(t.text(name), binding{e: &ir.Lit{T: udf.Prim(kind)}, unassigned: true}))
 		}
-		nb := t.javaLocal(s, ty, val, e)
+		var nb *binding
+		if val != nil && t.isNewDateFormat(val) && (ty == "var" || t.jdkClass(ty, "java.text", "SimpleDateFormat") || t.jdkClass(ty, "java.text", "DateFormat")) {
+			nb = t.newDateFormat(val, func(x *sitter.Node) *binding { return t.javaExpr(x, e) })
+		} else {
+			nb = t.javaLocal(s, ty, val, e)
+		}
 		if nb == nil {
 			return nil
 		}
@@ -76,6 +81,15 @@ func (t *tr) javaStmts(stmts []*sitter.Node, e env) *binding {
 				return nil
 			}
 			return t.javaStmts(rest, e.with(name, *nb))
+		}
+		if x != nil && x.Kind() == "method_invocation" {
+			if obj := x.ChildByFieldName("object"); obj != nil && obj.Kind() == "identifier" && e[t.text(obj)].dateFormat != nil {
+				nb := t.dateFormatStatement(x, e[t.text(obj)], t.text(x.ChildByFieldName("name")), namedNonComment(x.ChildByFieldName("arguments")))
+				if nb == nil {
+					return nil
+				}
+				return t.javaStmts(rest, e.with(t.text(obj), *nb))
+			}
 		}
 		if x != nil && x.Kind() == "method_invocation" && t.text(x.ChildByFieldName("name")) == "set" {
 			name, nb := t.javaWritableSet(x, e)
@@ -271,6 +285,9 @@ func (t *tr) javaExpr(n *sitter.Node, e env) *binding {
 			if b.unassigned {
 				t.decline(n, "local "+t.text(n)+" read before it is assigned", "not translated")
 				return nil
+			}
+			if b.dateFormat != nil {
+				return t.dateFormatAsValue(n)
 			}
 			return &b
 		}
@@ -473,6 +490,20 @@ func (t *tr) javaInvocation(n *sitter.Node, e env) *binding {
 			}
 			return t.mapLookup(n, m, name, args)
 		}
+	}
+	if obj != nil && (obj.Kind() == "identifier" && e[t.text(obj)].dateFormat != nil || t.isNewDateFormat(obj)) {
+		f := e[t.text(obj)]
+		if obj.Kind() != "identifier" {
+			nf := t.newDateFormat(obj, func(x *sitter.Node) *binding { return t.javaExpr(x, e) })
+			if nf == nil {
+				return nil
+			}
+			f = *nf
+		}
+		if name != "format" {
+			return t.dateFormatAsValue(obj)
+		}
+		return t.dateFormatFormat(n, f, namedNonComment(n.ChildByFieldName("arguments")), func(x *sitter.Node) *binding { return t.javaExpr(x, e) })
 	}
 	if obj != nil && obj.Kind() == "identifier" {
 		if r, ok := e[t.text(obj)]; ok && r.writable {

@@ -113,7 +113,12 @@ func (t *tr) scalaStmts(stmts []*sitter.Node, e env) *binding {
 			t.decline(s, "val with a pattern", "only `val name = expr` is translated")
 			return nil
 		}
-		b := t.scalaExpr(val, e, false)
+		var b *binding
+		if t.isNewDateFormat(val) {
+			b = t.newDateFormat(val, func(x *sitter.Node) *binding { return t.scalaExpr(x, e, false) })
+		} else {
+			b = t.scalaExpr(val, e, false)
+		}
 		if b == nil {
 			return nil
 		}
@@ -141,6 +146,16 @@ func (t *tr) scalaStmts(stmts []*sitter.Node, e env) *binding {
 			th := t.scalaStmts(append(append([]*sitter.Node{}, thenStmts...), rest...), thenEnv)
 			el := t.scalaStmts(rest, elseEnv)
 			return t.ifOf(s, cond, th, el)
+		}
+	}
+	if fn := s.ChildByFieldName("function"); len(rest) > 0 && s.Kind() == "call_expression" && fn != nil && fn.Kind() == "field_expression" {
+		// fmt.setTimeZone(TimeZone.getTimeZone("UTC")) on a local SimpleDateFormat
+		if obj := fn.ChildByFieldName("value"); obj.Kind() == "identifier" && e[t.text(obj)].dateFormat != nil {
+			nb := t.dateFormatStatement(s, e[t.text(obj)], t.text(fn.ChildByFieldName("field")), namedNonComment(s.ChildByFieldName("arguments")))
+			if nb == nil {
+				return nil
+			}
+			return t.scalaStmts(rest, e.with(t.text(obj), *nb))
 		}
 	}
 	if len(rest) > 0 {
@@ -370,6 +385,9 @@ func (t *tr) scalaExpr(n *sitter.Node, e env, tail bool) *binding {
 		return nil
 	case "identifier":
 		if b, ok := e[t.text(n)]; ok {
+			if b.dateFormat != nil {
+				return t.dateFormatAsValue(n)
+			}
 			return &b
 		}
 		return t.constant(n)
@@ -706,6 +724,21 @@ func (t *tr) scalaCall(n *sitter.Node, e env) *binding {
 	if fn == nil || fn.Kind() != "field_expression" || argsNode == nil {
 		t.decline(n, "call "+t.text(n), "only math functions and methods called on a value (x.f(…)) are translated")
 		return nil
+	}
+	if obj := fn.ChildByFieldName("value"); obj.Kind() == "identifier" && e[t.text(obj)].dateFormat != nil || t.isNewDateFormat(obj) {
+		// fmt.format(new Date(ms)) on a local SimpleDateFormat
+		f := e[t.text(obj)]
+		if obj.Kind() != "identifier" {
+			nf := t.newDateFormat(obj, func(x *sitter.Node) *binding { return t.scalaExpr(x, e, false) })
+			if nf == nil {
+				return nil
+			}
+			f = *nf
+		}
+		if t.text(fn.ChildByFieldName("field")) != "format" {
+			return t.dateFormatAsValue(obj)
+		}
+		return t.dateFormatFormat(n, f, namedNonComment(argsNode), func(x *sitter.Node) *binding { return t.scalaExpr(x, e, false) })
 	}
 	if t.text(fn.ChildByFieldName("field")) == "doubleValue" && len(namedNonComment(argsNode)) == 0 && t.isDecimalRound(fn.ChildByFieldName("value")) {
 		return t.decimalRound(fn.ChildByFieldName("value"), func(x *sitter.Node) *binding { return t.scalaExpr(x, e, false) })

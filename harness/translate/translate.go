@@ -231,6 +231,10 @@ type binding struct {
 	// (the else branch of b == 0.0): dividing by it cannot divide by
 	// zero (divisor.go).
 	nonZero bool
+	// dateFormat, for a JVM local holding a SimpleDateFormat, is its
+	// pattern and time zone; e is a NULL, which nothing reads
+	// (jvmdate.go).
+	dateFormat *jvmDateFormat
 }
 
 // env maps names to bindings; it is copied on write so branches refine

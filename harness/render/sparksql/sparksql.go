@@ -900,6 +900,23 @@ func dateCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err er
 			"THEN raise_error('udfx: the original throws OverflowError (a date outside years 1 to 9999)') ELSE date_add(%[1]s, CAST(%[3]s AS INT)) END",
 			args[0], k, shift, first, last)
 		return true, nil
+	case ir.JVMDateFormatUTC:
+		var pattern string
+		l, ok := e.Args[1].(*ir.Lit)
+		if ok {
+			pattern, ok = l.Value.(string)
+		}
+		if !ok {
+			return true, sqlErr("SimpleDateFormat of a pattern that is not a literal")
+		}
+		_, isCol := e.Args[0].(*ir.Col)
+		_, isLit := e.Args[0].(*ir.Lit)
+		out, err := jvmDateFormatSQL(args[0], isCol || isLit, pattern)
+		if err != nil {
+			return true, err
+		}
+		b.WriteString(out)
+		return true, nil
 	case ir.PyDateStrftime:
 		l, ok := e.Args[1].(*ir.Lit)
 		format, _ := l.Value.(string)

@@ -280,6 +280,14 @@ const (
 	// 999999999 days or the date leaves years 1 to 9999, and ValueError,
 	// as for the other date functions, where Args[0] is outside them.
 	PyDateAddDays Func = "py-date-add-days"
+	// JVMDateFormatUTC is the JDK's new SimpleDateFormat(Args[1]) with
+	// its time zone set to UTC, formatting new Date(Args[0]) (milliseconds
+	// since the epoch, BIGINT) in the en_US locale the runner and the
+	// Spark session give their JVMs: GregorianCalendar's Julian calendar
+	// before 1582-10-15, the Gregorian after, the year of the era (1 BC
+	// prints 1), over every long. Args[1] is a literal pattern that
+	// ParseSimpleDateFormat accepts.
+	JVMDateFormatUTC Func = "jvm-date-format-utc"
 	// PyFloatOrElse is CPython's float(s) on a str that is not None,
 	// and Args[1] where float() raises ValueError: the str.isspace
 	// characters (Args[2]) stripped, the Unicode decimal digits Args[3]

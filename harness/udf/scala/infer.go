@@ -85,7 +85,10 @@ func (f *file) infer(n int, scope env) *udf.Type {
 	case "boolean_literal":
 		return udf.Prim(udf.Boolean)
 	case "identifier":
-		return scope[t.text(n)]
+		if ty := scope[t.text(n)]; ty != dateFormatLocal {
+			return ty
+		}
+		return nil
 	case "wildcard":
 		// An underscore of a placeholder lambda (placeholderUDF).
 		return scope[wildcardKey(n)]
@@ -175,6 +178,26 @@ func (f *file) lub(branches []int, scope env) *udf.Type {
 	return typ
 }
 
+// dateFormatLocal marks, in a block's scope, a val holding a
+// java.text.SimpleDateFormat: not a Spark type, but its format(…) is a
+// String. infer never returns it.
+var dateFormatLocal = &udf.Type{}
+
+// isNewDateFormat: n is new SimpleDateFormat(…) (the translator checks
+// that the name is the JDK's).
+func (f *file) isNewDateFormat(n int) bool {
+	t := f.t
+	if n == none || t.kind(n) != "instance_expression" {
+		return false
+	}
+	ks := t.kids(n)
+	if len(ks) == 0 {
+		return false
+	}
+	ty := strings.Join(strings.Fields(t.text(ks[0])), "")
+	return ty == "SimpleDateFormat" || ty == "java.text.SimpleDateFormat"
+}
+
 func (f *file) inferBlock(n int, scope env) *udf.Type {
 	t := f.t
 	local := env{}
@@ -191,6 +214,8 @@ func (f *file) inferBlock(n int, scope env) *udf.Type {
 			if t.kind(p) == "identifier" {
 				if ty := t.child(k, "type"); ty != none {
 					local[t.text(p)] = f.typeOf(ty)
+				} else if f.isNewDateFormat(t.child(k, "value")) {
+					local[t.text(p)] = dateFormatLocal
 				} else {
 					local[t.text(p)] = f.infer(t.child(k, "value"), local)
 				}
@@ -316,6 +341,9 @@ func (f *file) inferCall(n int, scope env) *udf.Type {
 	}
 	recv, name := t.child(fn, "value"), t.text(t.child(fn, "field"))
 	args := f.callArgs(n)
+	if name == "format" && len(args) == 1 && (t.kind(recv) == "identifier" && scope[t.text(recv)] == dateFormatLocal || f.isNewDateFormat(recv)) {
+		return udf.Prim(udf.String)
+	}
 	if mathObjects[strings.Join(strings.Fields(t.text(recv)), "")] {
 		return f.inferMath(name, args, scope)
 	}

@@ -416,6 +416,10 @@ func TestInferReturn(t *testing.T) {
 		{"x: Int", "x.foo", "unknown"},
 		{"x: Int", "x max 3", "int"},
 		{"x: Int", "true", "boolean"},
+		{"ms: Long", `{ val f = new java.text.SimpleDateFormat("yyyy"); f.setTimeZone(null); f.format(new java.util.Date(ms)) }`, "string"},
+		{"ms: Long", `new SimpleDateFormat("yyyy").format(new Date(ms))`, "string"},
+		{"ms: Long", `{ val f = new SimpleDateFormat("yyyy"); f }`, "unknown"},
+		{"ms: Long", `{ val f = new Formatter("yyyy"); f.format(ms) }`, "unknown"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.body, func(t *testing.T) {
