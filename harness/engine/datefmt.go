@@ -19,7 +19,7 @@ type dtField struct {
 }
 
 // splitDatePattern tokenizes a DateTimeFormatter pattern: runs of one
-// letter, 'quoted' literals (” is a quote) and other characters.
+// letter, 'quoted' literals (two single quotes make one) and other characters.
 func splitDatePattern(p string) ([]dtField, error) {
 	var out []dtField
 	r := []rune(p)

@@ -50,6 +50,7 @@ var targets = []struct {
 	{pkg: "harness/translate", name: "FuzzStrftimeFormat", execs: 10000},
 	{pkg: "harness/translate", name: "FuzzPyRegexMatchForms", execs: 10000},
 	{pkg: "harness/translate/ir", name: "FuzzParseSimpleDateFormat", execs: 20000},
+	{pkg: "harness/translate/ir", name: "FuzzParseDateTimeFormatter", execs: 20000},
 	{pkg: "harness/plan", name: "FuzzParse", execs: 20000},
 	{pkg: "harness/skills", name: "FuzzParse", execs: 20000},
 	{pkg: "harness/agent", name: "FuzzToolCall", execs: 5000, longOnly: true},

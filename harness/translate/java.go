@@ -126,6 +126,10 @@ var javaLocalTypes = map[string]udf.TypeKind{"double": udf.Double, "int": udf.In
 // initialized with val: primitives unbox (a null throws, declined), a
 // String keeps what it may be, int widens to long and double.
 func (t *tr) javaLocal(s *sitter.Node, ty string, val *sitter.Node, e env) *binding {
+	if val != nil && (ty == "var" || t.jdkClass(ty, "java.time.format", "DateTimeFormatter")) && t.isJVMTimeFormatterCall(val) {
+		// DateTimeFormatter f = DateTimeFormatter.ofPattern(p)…;
+		return t.dateTimeFormatter(val, t.javaName(e))
+	}
 	if ty == "String[]" && val != nil {
 		// String[] parts = s.split(",");
 		b := t.javaExpr(val, e)
@@ -291,7 +295,10 @@ func (t *tr) javaExpr(n *sitter.Node, e env) *binding {
 			}
 			return &b
 		}
-		return t.constant(n)
+		if c := t.constant(n); c == nil || c.dateFormat == nil {
+			return c
+		}
+		return t.dateFormatAsValue(n)
 	case "field_access":
 		return t.javaFieldAccess(n, e)
 	case "string_literal":
@@ -490,6 +497,14 @@ func (t *tr) javaInvocation(n *sitter.Node, e env) *binding {
 			}
 			return t.mapLookup(n, m, name, args)
 		}
+	}
+	if obj != nil && name == "format" {
+		if b, handled := t.jvmTimeFormat(n, obj, namedNonComment(n.ChildByFieldName("arguments")), t.javaName(e)); handled {
+			return b
+		}
+	}
+	if t.isJVMTimeFormatterCall(n) {
+		return t.dateTimeFormatter(n, t.javaName(e))
 	}
 	if obj != nil && (obj.Kind() == "identifier" && e[t.text(obj)].dateFormat != nil || t.isNewDateFormat(obj)) {
 		f := e[t.text(obj)]
@@ -886,4 +901,20 @@ func (t *tr) javaWritableSet(x *sitter.Node, e env) (string, *binding) {
 		val = t.throwOnNull(x, val, val)
 	}
 	return name, &binding{e: val, writable: true}
+}
+
+// javaName translates x for the date formatters: a name is its binding
+// (a local formatter, or a constant), where javaExpr declines a
+// formatter read as a value.
+func (t *tr) javaName(e env) func(*sitter.Node) *binding {
+	return func(x *sitter.Node) *binding {
+		if x.Kind() == "identifier" {
+			if b, ok := e[t.text(x)]; ok && b.dateFormat != nil {
+				return &b
+			} else if !ok {
+				return t.constant(x)
+			}
+		}
+		return t.javaExpr(x, e)
+	}
 }

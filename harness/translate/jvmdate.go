@@ -23,10 +23,13 @@ import (
 // is ir.JVMDateFormatUTC's (docs/semantics.md).
 
 // jvmDateFormat is a local SimpleDateFormat: its literal pattern, and
-// whether setTimeZone gave it UTC.
+// whether setTimeZone (withZone) gave it UTC.
 type jvmDateFormat struct {
 	pattern string
 	utc     bool
+	// javaTime: a java.time DateTimeFormatter (jvmtime.go), not a
+	// SimpleDateFormat.
+	javaTime bool
 }
 
 // jvmUTCZones are the time zone IDs TimeZone.getTimeZone reads as UTC.
@@ -213,9 +216,9 @@ func (t *tr) dateFormatFormat(n *sitter.Node, f binding, args []*sitter.Node, ex
 	return lit(&ir.Call{Fn: ir.JVMDateFormatUTC, Args: []ir.Expr{widen(ms, tLong), &ir.Lit{T: tString, Value: f.dateFormat.pattern}}, T: tString})
 }
 
-// dateFormatAsValue declines a local SimpleDateFormat read other than
-// by the calls above.
+// dateFormatAsValue declines a date formatter (a local SimpleDateFormat,
+// a DateTimeFormatter) read other than by the calls above.
 func (t *tr) dateFormatAsValue(n *sitter.Node) *binding {
-	t.decline(n, "SimpleDateFormat "+t.text(n)+" used as a value", "only setTimeZone, setLenient and format(new Date(ms)) on a local SimpleDateFormat are translated")
+	t.decline(n, "date formatter "+t.text(n)+" used as a value", "only format (and setTimeZone, setLenient, withZone, withLocale) on a formatter are translated")
 	return nil
 }

@@ -57,3 +57,32 @@ func TestSimpleDateFormatMatchesTheJDK(t *testing.T) {
 			"  val dayOf = udf((ms: Long) => {\n    val fmt = new SimpleDateFormat(\"yyyyMMdd'T'HHmm\")\n    fmt.setTimeZone(TimeZone.getTimeZone(\"UTC\"))\n    fmt.format(new Date(ms))\n  })\n}\n"},
 	}, samples, true)
 }
+
+// TestDateTimeFormatterMatchesTheJDK proves java.time's formatting of
+// Instant.ofEpochMilli in UTC, in the forms real code holds it (a
+// constant, a local, inline, atZone, LocalDateTime.ofInstant, a Scala
+// object's val), against the JDK on the same values.
+func TestDateTimeFormatterMatchesTheJDK(t *testing.T) {
+	var samples []map[string]any
+	for _, ms := range dateFormatMillis() {
+		samples = append(samples, map[string]any{"ms": ms})
+	}
+	java := func(class, fields, body string) sourceFile {
+		return sourceFile{class + ".java", fmt.Sprintf("import java.time.*;\nimport java.time.format.DateTimeFormatter;\nimport java.util.Locale;\n\n"+
+			"import org.apache.spark.sql.api.java.UDF1;\n\npublic class %s implements UDF1<Long, String> {\n%s"+
+			"  @Override\n  public String call(Long ms) {\n    if (ms == null) {\n      return null;\n    }\n%s  }\n}\n", class, fields, body)}
+	}
+	proveFilesOn(t, []sourceFile{
+		java("IsoDay", "  private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern(\"yyyy-MM-dd\").withZone(ZoneOffset.UTC);\n\n",
+			"    return DAY.format(Instant.ofEpochMilli(ms));\n"),
+		java("Proleptic", "", "    DateTimeFormatter f = DateTimeFormatter.ofPattern(\"uuuu-MM-dd HH:mm:ss.SSS|u\");\n"+
+			"    return Instant.ofEpochMilli(ms).atZone(ZoneId.of(\"UTC\")).format(f);\n"),
+		java("Widths", "", "    return LocalDateTime.ofInstant(Instant.ofEpochMilli(ms), ZoneOffset.UTC)\n"+
+			"        .format(DateTimeFormatter.ofPattern(\"y|yy|yyy|yyyyy|E EEEE MMM MMMM a h|S SS SSSS d M\", Locale.US));\n"),
+		java("Quotes", "", "    return DateTimeFormatter.ofPattern(\"'at' ''''HH'h' 'o''clock' ''\").withLocale(Locale.ENGLISH).withZone(ZoneOffset.UTC)\n"+
+			"        .format(Instant.ofEpochMilli(ms));\n"),
+		{"Stamps.scala", "package acme\n\nimport java.time.{Instant, ZoneOffset}\nimport java.time.format.DateTimeFormatter\n\nimport org.apache.spark.sql.functions.udf\n\nobject Stamps {\n" +
+			"  private val Hour = DateTimeFormatter.ofPattern(\"yyyyMMdd-HH\").withZone(ZoneOffset.UTC)\n\n" +
+			"  val hourOf = udf((ms: Long) => Hour.format(Instant.ofEpochMilli(ms)))\n}\n"},
+	}, samples, true)
+}

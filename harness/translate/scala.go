@@ -390,7 +390,10 @@ func (t *tr) scalaExpr(n *sitter.Node, e env, tail bool) *binding {
 			}
 			return &b
 		}
-		return t.constant(n)
+		if c := t.constant(n); c == nil || c.dateFormat == nil {
+			return c
+		}
+		return t.dateFormatAsValue(n)
 	case "wildcard", "ascription_expression":
 		if b := t.scalaPlaceholder(n, e); b != nil {
 			return b
@@ -725,6 +728,14 @@ func (t *tr) scalaCall(n *sitter.Node, e env) *binding {
 		t.decline(n, "call "+t.text(n), "only math functions and methods called on a value (x.f(…)) are translated")
 		return nil
 	}
+	if name := t.text(fn.ChildByFieldName("field")); name == "format" {
+		if b, handled := t.jvmTimeFormat(n, fn.ChildByFieldName("value"), namedNonComment(argsNode), t.scalaName(e)); handled {
+			return b
+		}
+	}
+	if t.isJVMTimeFormatterCall(n) {
+		return t.dateTimeFormatter(n, t.scalaName(e))
+	}
 	if obj := fn.ChildByFieldName("value"); obj.Kind() == "identifier" && e[t.text(obj)].dateFormat != nil || t.isNewDateFormat(obj) {
 		// fmt.format(new Date(ms)) on a local SimpleDateFormat
 		f := e[t.text(obj)]
@@ -1019,4 +1030,18 @@ func (t *tr) scalaPatternCond(pat *sitter.Node, scrut *binding, e env) ir.Expr {
 		return &ir.Binary{Op: ir.StrEqNullSafe, L: t.sigmaBlind(scrut.e, p.e, false), R: p.e, T: tBool}
 	}
 	return t.jvmBinary(pat, "==", scrut.e, p.e)
+}
+
+// scalaName is javaName for Scala.
+func (t *tr) scalaName(e env) func(*sitter.Node) *binding {
+	return func(x *sitter.Node) *binding {
+		if x.Kind() == "identifier" {
+			if b, ok := e[t.text(x)]; ok && b.dateFormat != nil {
+				return &b
+			} else if !ok {
+				return t.constant(x)
+			}
+		}
+		return t.scalaExpr(x, e, false)
+	}
 }

@@ -900,7 +900,7 @@ func dateCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err er
 			"THEN raise_error('udfx: the original throws OverflowError (a date outside years 1 to 9999)') ELSE date_add(%[1]s, CAST(%[3]s AS INT)) END",
 			args[0], k, shift, first, last)
 		return true, nil
-	case ir.JVMDateFormatUTC:
+	case ir.JVMDateFormatUTC, ir.JVMDateTimeFormatUTC:
 		var pattern string
 		l, ok := e.Args[1].(*ir.Lit)
 		if ok {
@@ -911,7 +911,7 @@ func dateCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err er
 		}
 		_, isCol := e.Args[0].(*ir.Col)
 		_, isLit := e.Args[0].(*ir.Lit)
-		out, err := jvmDateFormatSQL(args[0], isCol || isLit, pattern)
+		out, err := jvmDateFormatSQL(args[0], isCol || isLit, e.Fn == ir.JVMDateTimeFormatUTC, pattern)
 		if err != nil {
 			return true, err
 		}

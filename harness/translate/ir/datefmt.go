@@ -26,9 +26,9 @@ const maxDateFieldCount = 9
 
 // ParseSimpleDateFormat splits a SimpleDateFormat pattern as the JDK's
 // compile does: a letter of a-z or A-Z is a pattern letter, and a run of
-// one is one field; text between single quotes is literal, and ” is one
-// quote inside or outside them; any other character is literal. An
-// error names what udfx does not render, or what the JDK refuses (an
+// one is one field; text between single quotes is literal, and two
+// single quotes are one, inside or outside them; any other character is
+// literal. An error names what udfx does not render, or what the JDK refuses (an
 // unterminated quote, which throws IllegalArgumentException).
 func ParseSimpleDateFormat(p string) ([]DateField, error) {
 	var out []DateField
@@ -79,6 +79,83 @@ func ParseSimpleDateFormat(p string) ([]DateField, error) {
 			flush()
 			out = append(out, DateField{Letter: c, Count: count})
 			i = j
+		default:
+			text.WriteByte(c)
+			i++
+		}
+	}
+	flush()
+	return out, nil
+}
+
+// DateTimeFormatterLetters are the pattern letters JVMDateTimeFormatUTC
+// renders: SimpleDateFormat's, with S a fraction of the second, and u
+// the proleptic year (uuuu, or u).
+const DateTimeFormatterLetters = "yuMdHhmsSEa"
+
+// ParseDateTimeFormatter splits a java.time DateTimeFormatter.ofPattern
+// pattern as DateTimeFormatterBuilder.appendPattern does: a letter of
+// a-z or A-Z is a pattern letter, a run of one is one field; text
+// between single quotes is literal, two single quotes in it are one,
+// and so are two alone, and four (one quote, where SimpleDateFormat
+// reads two); [ ] (optional sections) and the reserved # { } are not
+// rendered. Field
+// widths are the JDK's: a number of d, H, h, m or s has at most two
+// letters, M and E at most four (five is the narrow name), a one;
+// others throw IllegalArgumentException.
+func ParseDateTimeFormatter(p string) ([]DateField, error) {
+	var out []DateField
+	var text strings.Builder
+	flush := func() {
+		if text.Len() > 0 {
+			out = append(out, DateField{Text: text.String()})
+			text.Reset()
+		}
+	}
+	maxCount := map[byte]int{'y': maxDateFieldCount, 'u': 4, 'M': 4, 'd': 2, 'H': 2, 'h': 2, 'm': 2, 's': 2, 'S': maxDateFieldCount, 'E': 4, 'a': 1}
+	for i := 0; i < len(p); {
+		c := p[i]
+		switch {
+		case c == '\'':
+			j := i + 1
+			for ; j < len(p); j++ {
+				if p[j] == '\'' {
+					if j+1 < len(p) && p[j+1] == '\'' {
+						j++
+						continue
+					}
+					break
+				}
+			}
+			if j >= len(p) {
+				return nil, fmt.Errorf("an incomplete string literal in %q (the JDK throws IllegalArgumentException)", p)
+			}
+			lit := p[i+1 : j]
+			if lit == "" {
+				text.WriteByte('\'')
+			} else {
+				text.WriteString(strings.ReplaceAll(lit, "''", "'"))
+			}
+			i = j + 1
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			j := i
+			for j < len(p) && p[j] == c {
+				j++
+			}
+			count := j - i
+			if strings.IndexByte(DateTimeFormatterLetters, c) < 0 {
+				return nil, fmt.Errorf("the pattern letter %c", c)
+			}
+			if count > maxCount[c] || c == 'u' && count != 1 && count != 4 {
+				return nil, fmt.Errorf("the pattern field %s", p[i:j])
+			}
+			flush()
+			out = append(out, DateField{Letter: c, Count: count})
+			i = j
+		case c == '[' || c == ']':
+			return nil, fmt.Errorf("an optional section (%c)", c)
+		case c == '#' || c == '{' || c == '}':
+			return nil, fmt.Errorf("the reserved character %c (the JDK throws IllegalArgumentException)", c)
 		default:
 			text.WriteByte(c)
 			i++

@@ -76,3 +76,60 @@ func FuzzParseSimpleDateFormat(f *testing.F) {
 		require.Equal(t, fields, again, "%q rewritten as %q", p, b.String())
 	})
 }
+
+func TestParseDateTimeFormatter(t *testing.T) {
+	rows := []struct {
+		pattern string
+		fields  []DateField
+		err     string
+	}{
+		{"uuuu-MM-dd", []DateField{{Letter: 'u', Count: 4}, {Text: "-"}, {Letter: 'M', Count: 2}, {Text: "-"}, {Letter: 'd', Count: 2}}, ""},
+		// '''' is one quote here, where SimpleDateFormat reads two.
+		{"''''", []DateField{{Text: "'"}}, ""},
+		{"''", []DateField{{Text: "'"}}, ""},
+		{"'o''clock' h", []DateField{{Text: "o'clock "}, {Letter: 'h', Count: 1}}, ""},
+		{"'at", nil, "an incomplete string literal"},
+		{"yyyy[-MM]", nil, "an optional section"},
+		{"yyyy#", nil, "the reserved character #"},
+		{"ddd", nil, "the pattern field ddd"},
+		{"uu", nil, "the pattern field uu"},
+		{"MMMMM", nil, "the pattern field MMMMM"},
+		{"VV", nil, "the pattern letter V"},
+	}
+	for _, r := range rows {
+		got, err := ParseDateTimeFormatter(r.pattern)
+		if r.err != "" {
+			require.Error(t, err, r.pattern)
+			assert.Contains(t, err.Error(), r.err, r.pattern)
+			continue
+		}
+		require.NoError(t, err, r.pattern)
+		assert.Equal(t, r.fields, got, r.pattern)
+	}
+}
+
+// FuzzParseDateTimeFormatter: as FuzzParseSimpleDateFormat, with
+// java.time's quoting (one quoted run, its quotes doubled).
+func FuzzParseDateTimeFormatter(f *testing.F) {
+	for _, s := range []string{"uuuu-MM-dd", "EEE, d MMM yyyy HH:mm:ss.SSS", "'o''clock' a", "''''", "'", "yyyy[MM]", "é'x'"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		fields, err := ParseDateTimeFormatter(p)
+		if err != nil {
+			return
+		}
+		var b strings.Builder
+		for _, fd := range fields {
+			if fd.Letter == 0 {
+				b.WriteString("'" + strings.ReplaceAll(fd.Text, "'", "''") + "'")
+				continue
+			}
+			require.Contains(t, DateTimeFormatterLetters, string(fd.Letter))
+			b.WriteString(strings.Repeat(string(fd.Letter), fd.Count))
+		}
+		again, err := ParseDateTimeFormatter(b.String())
+		require.NoError(t, err, "%q rewritten as %q", p, b.String())
+		require.Equal(t, fields, again, "%q rewritten as %q", p, b.String())
+	})
+}

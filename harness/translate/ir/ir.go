@@ -288,6 +288,13 @@ const (
 	// prints 1), over every long. Args[1] is a literal pattern that
 	// ParseSimpleDateFormat accepts.
 	JVMDateFormatUTC Func = "jvm-date-format-utc"
+	// JVMDateTimeFormatUTC is java.time's DateTimeFormatter.ofPattern(
+	// Args[1]) formatting Instant.ofEpochMilli(Args[0]) in UTC, in en_US:
+	// ISO's proleptic Gregorian calendar over every long, the year of the
+	// era printed with a + where it passes a width of four or more, S a
+	// fraction of the second. Args[1] is a literal pattern that
+	// ParseDateTimeFormatter accepts.
+	JVMDateTimeFormatUTC Func = "jvm-date-time-format-utc"
 	// PyFloatOrElse is CPython's float(s) on a str that is not None,
 	// and Args[1] where float() raises ValueError: the str.isspace
 	// characters (Args[2]) stripped, the Unicode decimal digits Args[3]

@@ -341,7 +341,10 @@ func (f *file) inferCall(n int, scope env) *udf.Type {
 	}
 	recv, name := t.child(fn, "value"), t.text(t.child(fn, "field"))
 	args := f.callArgs(n)
-	if name == "format" && len(args) == 1 && (t.kind(recv) == "identifier" && scope[t.text(recv)] == dateFormatLocal || f.isNewDateFormat(recv)) {
+	if name == "format" && len(args) == 1 && (t.kind(recv) == "identifier" && scope[t.text(recv)] == dateFormatLocal || f.isNewDateFormat(recv) ||
+		strings.Contains(t.text(n), "ofEpochMilli(")) {
+		// SimpleDateFormat's format, and java.time's of an Instant (a
+		// DateTimeFormatter's and a ZonedDateTime's), return a String.
 		return udf.Prim(udf.String)
 	}
 	if mathObjects[strings.Join(strings.Fields(t.text(recv)), "")] {

@@ -420,6 +420,8 @@ func TestInferReturn(t *testing.T) {
 		{"ms: Long", `new SimpleDateFormat("yyyy").format(new Date(ms))`, "string"},
 		{"ms: Long", `{ val f = new SimpleDateFormat("yyyy"); f }`, "unknown"},
 		{"ms: Long", `{ val f = new Formatter("yyyy"); f.format(ms) }`, "unknown"},
+		{"ms: Long", `Fmt.format(Instant.ofEpochMilli(ms))`, "string"},
+		{"ms: Long", `Instant.ofEpochMilli(ms).atZone(ZoneOffset.UTC).format(Fmt)`, "string"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.body, func(t *testing.T) {
