@@ -38,10 +38,23 @@ func (t *tr) pyUTCStrftime(n, obj *sitter.Node, argNodes []*sitter.Node, e env) 
 	if obj.Kind() == "call" && t.isDatetimeMethod(obj.ChildByFieldName("function"), "strptime") {
 		return t.pyStrptimeStrftime(n, obj, argNodes, e), true
 	}
-	if obj.Kind() != "call" || !t.isDatetimeMethod(obj.ChildByFieldName("function"), "utcfromtimestamp") {
+	if obj.Kind() != "call" {
 		return nil, false
 	}
 	args := namedNonComment(obj.ChildByFieldName("arguments"))
+	switch fn := obj.ChildByFieldName("function"); {
+	case t.isDatetimeMethod(fn, "fromtimestamp"):
+		// datetime.fromtimestamp(x, tz=timezone.utc), utcfromtimestamp's
+		// replacement (deprecated in Python 3.12): the same fields, in
+		// UTC; the formats translated print no zone.
+		if len(args) != 2 || !t.isPyUTC(args[1]) {
+			t.decline(obj, "datetime.fromtimestamp"+t.text(obj.ChildByFieldName("arguments")), "only tz=timezone.utc is translated: without it the date is in the worker's local time zone, which udfx cannot know")
+			return nil, true
+		}
+		args = args[:1]
+	case !t.isDatetimeMethod(fn, "utcfromtimestamp"):
+		return nil, false
+	}
 	if len(args) != 1 || len(argNodes) != 1 {
 		t.decline(n, "utcfromtimestamp(…).strftime with "+t.text(obj.ChildByFieldName("arguments")), "only one timestamp and one format are translated")
 		return nil, true
@@ -112,6 +125,19 @@ func (t *tr) pyEpochSeconds(n *sitter.Node, e env) ir.Expr {
 		v = &ir.Binary{Op: ir.PyIntFloorDivConst, L: v, R: &ir.Lit{T: tLong, Value: int64(1000)}, T: tLong}
 	}
 	return v
+}
+
+// isPyUTC: n (or tz=n) is timezone.utc of module datetime
+// (isDatetimeName of the class timezone).
+func (t *tr) isPyUTC(n *sitter.Node) bool {
+	if n.Kind() == "keyword_argument" {
+		if t.text(n.ChildByFieldName("name")) != "tz" {
+			return false
+		}
+		n = n.ChildByFieldName("value")
+	}
+	return n.Kind() == "attribute" && t.text(n.ChildByFieldName("attribute")) == "utc" &&
+		t.isDatetimeName(n.ChildByFieldName("object"), "timezone")
 }
 
 // isDatetimeMethod: fn is datetime.method with `from datetime import

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"fmt"
+	"math"
 	"math/rand"
 	"os"
 	"os/exec"
@@ -141,4 +142,32 @@ func TestStrftimeNamesDeclinedWhereTheLocaleMayBeSet(t *testing.T) {
 			assert.Empty(t, res.SQL)
 		})
 	}
+}
+
+// TestFromTimestampUTCMatchesCPython proves datetime.fromtimestamp(x,
+// tz=timezone.utc).strftime(F), the replacement Python 3.12 recommends
+// for utcfromtimestamp, against CPython: on real Spark over years 1 to
+// 9999, and on the embedded engine with the times CPython refuses too.
+func TestFromTimestampUTCMatchesCPython(t *testing.T) {
+	// guard leaves out, where the original runs on real Spark, the times
+	// CPython refuses: Spark stops a job at its first exception.
+	srcs := func(guard string) []string {
+		return []string{
+			"from datetime import datetime, timezone\n\nfrom pyspark.sql.functions import udf\n\n\n@udf(\"string\")\ndef stamp(ms: int) -> str:\n" +
+				"    if ms is None" + guard + ":\n        return None\n    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).strftime(\"%Y-%m-%d %H:%M:%S\")\n",
+			"import datetime\n\nfrom pyspark.sql.functions import udf\n\n\n@udf(\"string\")\ndef day(ms: int) -> str:\n" +
+				"    if ms is None" + guard + ":\n        return None\n    return datetime.datetime.fromtimestamp(ms // 1000, datetime.timezone.utc).strftime(\"%Y%m%d %a\")\n",
+		}
+	}
+	var samples []map[string]any
+	r := rand.New(rand.NewSource(12))
+	for _, ms := range []int64{0, -1, 1, 999, -999, -62135596800000, 253402300799999, 951782400000, 1709164800123,
+		-62135596800001, 253402300800000, 1 << 50, -(1 << 50), 1 << 62, math.MinInt64, math.MaxInt64} {
+		samples = append(samples, map[string]any{"ms": ms})
+	}
+	for i := 0; i < 300; i++ {
+		samples = append(samples, map[string]any{"ms": r.Int63n(253402300799999+62135596800000) - 62135596800000})
+	}
+	proveOn(t, srcs(" or ms < -62135596800000 or ms > 253402300799999"), samples, true)
+	proveOn(t, srcs(""), samples, false)
 }
