@@ -45,7 +45,9 @@ func (t *tr) jdkClass(ty, pkg, class string) bool {
 	if ty != class || t.definesType(class) {
 		return false
 	}
-	imported := false
+	// A class of the same name imported from another package shadows
+	// the JDK's, even beside the JDK package's wildcard.
+	imported, other := false, false
 	var walk func(x *sitter.Node)
 	walk = func(x *sitter.Node) {
 		if x.Kind() == "import_declaration" {
@@ -59,6 +61,9 @@ func (t *tr) jdkClass(ty, pkg, class string) bool {
 						imported = true
 					}
 				}
+			case strings.HasSuffix(s, "."+class), strings.Contains(s, "{") && (strings.Contains(s, "{"+class+",") ||
+				strings.Contains(s, ","+class+",") || strings.Contains(s, ","+class+"}") || strings.Contains(s, "{"+class+"}") || strings.Contains(s, "=>"+class)):
+				other = true
 			}
 			return
 		}
@@ -67,7 +72,7 @@ func (t *tr) jdkClass(ty, pkg, class string) bool {
 		}
 	}
 	walk(t.root)
-	return imported
+	return imported && !other
 }
 
 // creation splits `new T(args)` (Java's object_creation_expression,

@@ -171,8 +171,12 @@ func (t *tr) jvmInstant(n *sitter.Node, expr func(*sitter.Node) *binding) (ms ir
 		return widen(v, tLong), false, true
 	case (name == "atZone" || name == "atOffset") && len(args) == 1:
 		ms, zoned, ok := t.jvmInstant(recv, expr)
-		if !ok || ms == nil || zoned {
-			return nil, false, ok && zoned
+		if !ok || ms == nil {
+			return nil, false, ok
+		}
+		if zoned {
+			t.decline(n, name+" of a zoned time", "only an Instant's "+name+"(UTC) is translated")
+			return nil, false, true
 		}
 		if !t.isUTCZone(args[0]) {
 			t.decline(n, name+"("+t.text(args[0])+")", "only UTC (ZoneOffset.UTC, ZoneId.of(\"UTC\")) is translated")
@@ -182,8 +186,12 @@ func (t *tr) jvmInstant(n *sitter.Node, expr func(*sitter.Node) *binding) (ms ir
 	case name == "ofInstant" && len(args) == 2 && (t.jdkClass(t.text(recv), "java.time", "LocalDateTime") ||
 		t.jdkClass(t.text(recv), "java.time", "ZonedDateTime") || t.jdkClass(t.text(recv), "java.time", "OffsetDateTime")):
 		ms, zoned, ok := t.jvmInstant(args[0], expr)
-		if !ok || ms == nil || zoned {
+		if !ok || ms == nil {
 			return nil, false, ok
+		}
+		if zoned {
+			t.decline(n, t.text(n), "only ofInstant of an Instant is translated")
+			return nil, false, true
 		}
 		if !t.isUTCZone(args[1]) {
 			t.decline(n, t.text(n), "only UTC (ZoneOffset.UTC, ZoneId.of(\"UTC\")) is translated")
