@@ -30,7 +30,9 @@ type benchOptions struct {
 	runs   int
 	warmup int
 	seed   int64
-	ansi   bool
+	// samples: a file of rows timed instead of generated ones.
+	samples string
+	ansi    bool
 	// ansiSet: --ansi was given; otherwise the project's Spark decides.
 	ansiSet  bool
 	format   string
@@ -62,6 +64,12 @@ source does, the rewrite as a SQL expression.
 The rewrite is --sql, else the SQL rewrite applied in the repository
 (udfx-rewrites/), else the built-in translator's.
 
+--samples FILE times the rows of FILE (Parquet, CSV or JSON Lines, as
+udfx test reads them), repeated in order to --rows, instead of generated
+inputs. A rewrite can take a faster branch for the values real data
+holds: a date formatter's SQL uses Spark's date functions for years 1582
+to 9999 and arithmetic beyond, where most random longs fall.
+
 --chart FILE writes an SVG bar chart (medians, whiskers from fastest to
 slowest run, every run as a dot).
 
@@ -70,7 +78,8 @@ compile), 3 the original or Spark could not be run, 4 an interrupted
 --apply could not be rolled back (see udfx rewrite --help).`,
 		Example: `  udfx bench examples/python-celsius/celsius.py
   udfx bench examples/scala-to-fahrenheit/ToFahrenheit.scala --engine spark --rows 10000000 --chart bench.svg
-  udfx bench jobs/udfs.py:parse_amount --sql "try_cast(s AS DECIMAL(12,2))" --format json`,
+  udfx bench jobs/udfs.py:parse_amount --sql "try_cast(s AS DECIMAL(12,2))" --format json
+  udfx bench src/EpochToDate.java --engine spark --samples last_week.parquet`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ansiSet = cmd.Flags().Changed("ansi")
@@ -83,6 +92,7 @@ compile), 3 the original or Spark could not be run, 4 an interrupted
 	f.IntVar(&opts.runs, "runs", 5, "timed runs of each side")
 	f.IntVar(&opts.warmup, "warmup", 1, "untimed runs of each side first")
 	f.Int64Var(&opts.seed, "seed", 1, "seed of the random inputs")
+	f.StringVar(&opts.samples, "samples", "", "time these rows (Parquet, CSV or JSON Lines, as udfx test --samples) repeated to --rows, instead of generated inputs: your data's distribution decides which branch of a rewrite runs")
 	f.BoolVar(&opts.ansi, "ansi", true, "spark.sql.ansi.enabled for both sides (default on --engine spark: the mode of the Spark the project declares)")
 	f.StringVarP(&opts.format, "format", "f", "text", "output format: text or json")
 	f.StringVar(&opts.chart, "chart", "", "write an SVG bar chart to this file")
@@ -115,6 +125,12 @@ func runBench(ctx context.Context, e *env, opts *benchOptions, target string) er
 	if _, err := e.ensurePython(ctx, filepath.Dir(u.Path())); err != nil {
 		return internalError(err)
 	}
+	if opts.samples != "" {
+		if isPipeline(u) {
+			return usageErrorf("--samples times one UDF's rows; %s is an RDD pipeline, timed on its generated lines", u.Name)
+		}
+		opts.samples = e.abs(opts.samples)
+	}
 	abs, err := filepath.Abs(u.Path())
 	if err != nil {
 		return internalError(err)
@@ -133,7 +149,7 @@ func runBench(ctx context.Context, e *env, opts *benchOptions, target string) er
 			return err
 		}
 		bopts := bench.Options{
-			UDF: u, SQL: sql, Rows: opts.rows, Seed: opts.seed, Warmup: opts.warmup, Runs: opts.runs, ANSI: opts.ansi,
+			UDF: u, SQL: sql, Rows: opts.rows, Seed: opts.seed, Samples: opts.samples, Warmup: opts.warmup, Runs: opts.runs, ANSI: opts.ansi,
 			Limits: runner.Limits{Timeout: opts.timeout, MemoryMB: opts.memoryMB, Sandbox: sandboxMode}, NewRunner: runners.New, Progress: progress,
 		}
 		if opts.spark.onSpark() {
@@ -212,8 +228,11 @@ func benchSQL(e *env, flag, abs string, u *udf.UDF) (sql, origin string, err err
 func benchError(err error) error {
 	var oe *bench.OriginalError
 	var re *bench.RewriteError
+	var se *bench.SamplesError
 	var je *spark.JobError
 	switch {
+	case errors.As(err, &se):
+		return usageError(err)
 	case errors.As(err, &oe):
 		return internalError(err)
 	case errors.As(err, &re):
@@ -230,6 +249,9 @@ func writeBenchText(e *env, r *bench.Result, origin string) {
 	fmt.Fprintf(w, "%s (%s)\n", r.UDF, r.File)
 	fmt.Fprintf(w, "  rewrite   %s (%s)\n", r.SQL, origin)
 	fmt.Fprintf(w, "  engine    %s; %d rows, %d warm-up and %d timed runs of each side, alternating\n", r.Engine, r.Rows, r.Warmup, r.Runs)
+	if r.Samples != "" {
+		fmt.Fprintf(w, "  inputs    the rows of %s, repeated to %d\n", r.Samples, r.Rows)
+	}
 	fmt.Fprintf(w, "  original  %s\n  rewrite   %s\n  machine   %s\n\n", r.Original, r.Rewrite, r.Machine)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "side\tmedian\tspread\truns\t")

@@ -65,3 +65,31 @@ func TestBenchCommandUsage(t *testing.T) {
 		assert.Contains(t, stderr, tc.want, "%v", tc.args)
 	}
 }
+
+// TestBenchCommandTimesTheRowsOfSamples: --samples times the file's rows,
+// repeated in order to --rows, and says so; a file that does not fit the
+// UDF is bad usage, naming the file.
+func TestBenchCommandTimesTheRowsOfSamples(t *testing.T) {
+	t.Parallel()
+	dir := tempRepo(t)
+	samples := filepath.Join(dir, "week.jsonl")
+	require.NoError(t, os.WriteFile(samples, []byte("{\"celsius\": 21.5}\n{\"celsius\": -3.0}\n{\"celsius\": null}\n"), 0o644))
+	stdout, stderr, code := runCLI(t, dir, "bench", "examples/python-celsius/celsius.py", "--samples", "week.jsonl", "--rows", "1000", "--runs", "1", "--format", "json")
+	require.Equal(t, 0, code, stderr)
+	var res struct {
+		Rows    int    `json:"rows"`
+		Samples string `json:"samples"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(stdout), &res), stdout)
+	assert.Equal(t, 1000, res.Rows)
+	assert.Equal(t, samples, res.Samples)
+
+	stdout, stderr, code = runCLI(t, dir, "bench", "examples/python-celsius/celsius.py", "--samples", "week.jsonl", "--rows", "10", "--runs", "1")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "inputs    the rows of "+samples+", repeated to 10")
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "wrong.jsonl"), []byte("{\"kelvin\": 1.0}\n"), 0o644))
+	_, stderr, code = runCLI(t, dir, "bench", "examples/python-celsius/celsius.py", "--samples", "wrong.jsonl", "--rows", "10", "--runs", "1")
+	assert.Equal(t, 2, code, stderr)
+	assert.Contains(t, stderr, "wrong.jsonl")
+}

@@ -163,7 +163,7 @@ func benchOnSpark(ctx context.Context, e *env, o *sparkOptions, bopts bench.Opti
 	u := bopts.UDF
 	ws := filepath.Join(patch.RepoRoot(filepath.Dir(u.Path())), ".udfx", "spark")
 	mem := memory.NewGoAllocator()
-	rec, _, err := bench.Inputs(u, bopts.Rows, bopts.Seed, mem)
+	rec, _, err := bench.Inputs(u, bopts.Rows, bopts.Seed, bopts.Samples, mem)
 	if err != nil {
 		return nil, err
 	}
@@ -199,7 +199,7 @@ func benchOnSpark(ctx context.Context, e *env, o *sparkOptions, bopts bench.Opti
 	}
 	info := s.Info()
 	res := &bench.Result{
-		UDF: u.Name, SQL: bopts.SQL, Rows: bopts.Rows, Warmup: bopts.Warmup, Engine: o.engine,
+		UDF: u.Name, SQL: bopts.SQL, Rows: bopts.Rows, Samples: bopts.Samples, Warmup: bopts.Warmup, Engine: o.engine,
 		Original: fmt.Sprintf("Spark job: read Parquet, the original (%s), write to noop; %s", br.Call, sandbox.OnSpark),
 		Rewrite:  fmt.Sprintf("Spark job: read Parquet, the SQL rewrite, write to noop; %s (%s), Java %s, %.0fs in all", info.Name(), info.Master, info.JavaVersion, time.Since(start).Seconds()),
 		Machine:  bench.Machine(), OriginalS: br.Original, RewriteS: br.Rewrite,

@@ -17,12 +17,15 @@ import (
 
 // Result is one measured comparison.
 type Result struct {
-	UDF    string `json:"udf"`
-	File   string `json:"file"`
-	SQL    string `json:"rewrite_sql"`
-	Rows   int    `json:"rows"`
-	Warmup int    `json:"warmup"`
-	Runs   int    `json:"runs"`
+	UDF  string `json:"udf"`
+	File string `json:"file"`
+	SQL  string `json:"rewrite_sql"`
+	Rows int    `json:"rows"`
+	// Samples is the file of rows timed (repeated to Rows), "" where the
+	// inputs were generated.
+	Samples string `json:"samples,omitempty"`
+	Warmup  int    `json:"warmup"`
+	Runs    int    `json:"runs"`
 	// Engine is "embedded" (the original in its own runtime, the rewrite
 	// on udfx's engine) or "spark" (both as Spark jobs in one session).
 	Engine string `json:"engine"`

@@ -2,10 +2,12 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/udfx/udfx/harness/engine"
@@ -22,21 +24,28 @@ type Options struct {
 	// (absolute, or relative to the working folder).
 	UDF *udf.UDF
 	// SQL is the rewrite: a Spark SQL expression over the parameters.
-	SQL    string
-	Rows   int
-	Seed   int64
-	Warmup int
-	Runs   int
-	ANSI   bool
-	Limits runner.Limits
+	SQL  string
+	Rows int
+	Seed int64
+	// Samples, when set, is a file of rows (Parquet, CSV or JSON Lines,
+	// as udfx test reads them) timed instead of generated inputs,
+	// repeated to Rows: the distribution of the user's data (timestamps
+	// of this decade, not random longs) decides which branch of a
+	// rewrite runs.
+	Samples string
+	Warmup  int
+	Runs    int
+	ANSI    bool
+	Limits  runner.Limits
 	// NewRunner starts the original's runner (runners.New in production).
 	NewRunner func(ctx context.Context, u *udf.UDF, limits runner.Limits) (runner.Runner, error)
 	Progress  func(string)
 }
 
 // Inputs generates the benchmark's inputs: the same generator as the
-// differential test, so special values and NULLs are timed too.
-func Inputs(u *udf.UDF, rows int, seed int64, mem memory.Allocator) (arrow.RecordBatch, []engine.Column, error) {
+// differential test, so special values and NULLs are timed too; or,
+// with samples set, that file's rows repeated to rows.
+func Inputs(u *udf.UDF, rows int, seed int64, samples string, mem memory.Allocator) (arrow.RecordBatch, []engine.Column, error) {
 	params := make([]inputs.Param, len(u.Params))
 	cols := make([]engine.Column, len(u.Params))
 	for i, p := range u.Params {
@@ -46,11 +55,61 @@ func Inputs(u *udf.UDF, rows int, seed int64, mem memory.Allocator) (arrow.Recor
 		params[i] = inputs.Param{Name: p.Name, Type: p.Type}
 		cols[i] = engine.Column{Name: p.Name, Type: p.Type}
 	}
+	if samples != "" {
+		rec, err := inputs.LoadSamples(samples, params, mem)
+		if err != nil {
+			return nil, nil, &SamplesError{Path: samples, Err: err}
+		}
+		defer rec.Release()
+		if rec.NumRows() == 0 {
+			return nil, nil, &SamplesError{Path: samples, Err: errors.New("no rows to time")}
+		}
+		out, err := repeatRows(rec, rows, mem)
+		if err != nil {
+			return nil, nil, fmt.Errorf("samples %s: %w", samples, err)
+		}
+		return out, cols, nil
+	}
 	rec, _, err := inputs.Generate(params, inputs.Options{Seed: seed, Rows: rows}, mem)
 	if err != nil {
 		return nil, nil, fmt.Errorf("generate inputs: %w", err)
 	}
 	return rec, cols, nil
+}
+
+// SamplesError is a file of rows to time that cannot be read for the
+// UDF: the user's input, not udfx's failure.
+type SamplesError struct {
+	Path string
+	Err  error
+}
+
+func (e *SamplesError) Error() string { return "samples " + e.Path + ": " + e.Err.Error() }
+
+func (e *SamplesError) Unwrap() error { return e.Err }
+
+// repeatRows is rec's rows repeated, in order, to exactly rows rows.
+func repeatRows(rec arrow.RecordBatch, rows int, mem memory.Allocator) (arrow.RecordBatch, error) {
+	n := int(rec.NumRows())
+	copies := (rows + n - 1) / n
+	cols := make([]arrow.Array, rec.NumCols())
+	for i, c := range rec.Columns() {
+		parts := make([]arrow.Array, copies)
+		for k := range parts {
+			parts[k] = c
+		}
+		whole, err := array.Concatenate(parts, mem)
+		if err != nil {
+			return nil, err
+		}
+		cols[i] = array.NewSlice(whole, 0, int64(rows))
+		whole.Release()
+	}
+	out := array.NewRecordBatch(rec.Schema(), cols, int64(rows))
+	for _, c := range cols {
+		c.Release()
+	}
+	return out, nil
 }
 
 // Embedded times the original through its runner (a JVM or CPython
@@ -60,7 +119,7 @@ func Inputs(u *udf.UDF, rows int, seed int64, mem memory.Allocator) (arrow.Recor
 func Embedded(ctx context.Context, opts Options) (*Result, error) {
 	u := opts.UDF
 	mem := memory.NewGoAllocator()
-	rec, cols, err := Inputs(u, opts.Rows, opts.Seed, mem)
+	rec, cols, err := Inputs(u, opts.Rows, opts.Seed, opts.Samples, mem)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +175,7 @@ func Embedded(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{
-		UDF: u.Name, File: u.File, SQL: opts.SQL, Rows: int(rec.NumRows()), Warmup: opts.Warmup,
+		UDF: u.Name, File: u.File, SQL: opts.SQL, Rows: int(rec.NumRows()), Samples: opts.Samples, Warmup: opts.Warmup,
 		Engine: "embedded", Original: r.Describe(), Rewrite: fmt.Sprintf("udfx embedded engine (ANSI %v)", opts.ANSI),
 		Machine: Machine(), OriginalS: origS, RewriteS: rewS,
 	}
