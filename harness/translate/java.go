@@ -903,18 +903,7 @@ func (t *tr) javaWritableSet(x *sitter.Node, e env) (string, *binding) {
 	return name, &binding{e: val, writable: true}
 }
 
-// javaName translates x for the date formatters: a name is its binding
-// (a local formatter, or a constant), where javaExpr declines a
-// formatter read as a value.
+// javaName translates x for the date formatters (formatterName).
 func (t *tr) javaName(e env) func(*sitter.Node) *binding {
-	return func(x *sitter.Node) *binding {
-		if x.Kind() == "identifier" {
-			if b, ok := e[t.text(x)]; ok && b.dateFormat != nil {
-				return &b
-			} else if !ok {
-				return t.constant(x)
-			}
-		}
-		return t.javaExpr(x, e)
-	}
+	return t.formatterName(e, func(x *sitter.Node) *binding { return t.javaExpr(x, e) })
 }

@@ -120,21 +120,48 @@ func (t *tr) newDateFormat(n *sitter.Node, expr func(*sitter.Node) *binding) *bi
 		t.decline(n, t.text(n), "only new SimpleDateFormat(pattern) is translated")
 		return nil
 	}
-	p := expr(args[0])
-	if p == nil {
-		return nil
-	}
-	pattern, ok := t.strLitOf(p)
+	pattern, ok := t.patternArg(args[0], "SimpleDateFormat", ir.ParseSimpleDateFormat, ir.SimpleDateFormatLetters, expr)
 	if !ok {
-		t.decline(args[0], "SimpleDateFormat pattern "+t.text(args[0]), "only a literal pattern is translated")
-		return nil
-	}
-	if _, err := ir.ParseSimpleDateFormat(pattern); err != nil {
-		t.decline(args[0], "SimpleDateFormat pattern "+t.text(args[0]), err.Error()+" is not translated (only "+
-			strings.Join(strings.Split(ir.SimpleDateFormatLetters, ""), " ")+", quoted and other text)")
 		return nil
 	}
 	return &binding{e: &ir.Lit{}, dateFormat: &jvmDateFormat{pattern: pattern}}
+}
+
+// patternArg is the literal pattern arg of a formatter (what names it)
+// that parse accepts, or false with a decline naming the letters
+// rendered.
+func (t *tr) patternArg(arg *sitter.Node, what string, parse func(string) ([]ir.DateField, error), letters string, expr func(*sitter.Node) *binding) (string, bool) {
+	p := expr(arg)
+	if p == nil {
+		return "", false
+	}
+	pattern, ok := t.strLitOf(p)
+	if !ok {
+		t.decline(arg, what+" pattern "+t.text(arg), "only a literal pattern is translated")
+		return "", false
+	}
+	if _, err := parse(pattern); err != nil {
+		t.decline(arg, what+" pattern "+t.text(arg), err.Error()+" is not translated (only "+
+			strings.Join(strings.Split(letters, ""), " ")+", quoted and other text)")
+		return "", false
+	}
+	return pattern, true
+}
+
+// formatterName wraps expr, which translates a node, for the date
+// formatters: a name is its binding (a local formatter, or a constant),
+// where expr declines a formatter read as a value.
+func (t *tr) formatterName(e env, expr func(*sitter.Node) *binding) func(*sitter.Node) *binding {
+	return func(x *sitter.Node) *binding {
+		if x.Kind() == "identifier" {
+			if b, ok := e[t.text(x)]; ok && b.dateFormat != nil {
+				return &b
+			} else if !ok {
+				return t.constant(x)
+			}
+		}
+		return expr(x)
+	}
 }
 
 // dateFormatStatement translates a statement calling method on f, a

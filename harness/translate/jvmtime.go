@@ -109,18 +109,8 @@ func (t *tr) dateTimeFormatter(n *sitter.Node, expr func(*sitter.Node) *binding)
 			t.decline(n, t.text(n), "only DateTimeFormatter.ofPattern(pattern) in en_US (the default udfx's JVMs run in, Locale.US or Locale.ENGLISH) is translated: the locale names months and days")
 			return nil
 		}
-		p := expr(args[0])
-		if p == nil {
-			return nil
-		}
-		pattern, isLit := t.strLitOf(p)
-		if !isLit {
-			t.decline(args[0], "DateTimeFormatter pattern "+t.text(args[0]), "only a literal pattern is translated")
-			return nil
-		}
-		if _, err := ir.ParseDateTimeFormatter(pattern); err != nil {
-			t.decline(args[0], "DateTimeFormatter pattern "+t.text(args[0]), err.Error()+" is not translated (only "+
-				strings.Join(strings.Split(ir.DateTimeFormatterLetters, ""), " ")+", quoted and other text)")
+		pattern, ok := t.patternArg(args[0], "DateTimeFormatter", ir.ParseDateTimeFormatter, ir.DateTimeFormatterLetters, expr)
+		if !ok {
 			return nil
 		}
 		return &binding{e: &ir.Lit{}, dateFormat: &jvmDateFormat{pattern: pattern, javaTime: true}}

@@ -1034,14 +1034,5 @@ func (t *tr) scalaPatternCond(pat *sitter.Node, scrut *binding, e env) ir.Expr {
 
 // scalaName is javaName for Scala.
 func (t *tr) scalaName(e env) func(*sitter.Node) *binding {
-	return func(x *sitter.Node) *binding {
-		if x.Kind() == "identifier" {
-			if b, ok := e[t.text(x)]; ok && b.dateFormat != nil {
-				return &b
-			} else if !ok {
-				return t.constant(x)
-			}
-		}
-		return t.scalaExpr(x, e, false)
-	}
+	return t.formatterName(e, func(x *sitter.Node) *binding { return t.scalaExpr(x, e, false) })
 }

@@ -188,10 +188,7 @@ func padded(x string, count int, max int64) string {
 	if count <= 1 {
 		return s
 	}
-	limit := int64(1)
-	for i := 0; i < count; i++ {
-		limit *= 10
-	}
+	limit := pow10(count)
 	pad := fmt.Sprintf("lpad(%s, %d, '0')", s, count)
 	if max != 0 && max < limit {
 		return pad
@@ -203,13 +200,20 @@ func padded(x string, count int, max int64) string {
 // prints it in count digits: zero-padded, with a + before a value wider
 // than count.
 func exceedsPad(x string, count int, max int64) string {
-	limit := int64(1)
-	for i := 0; i < count; i++ {
-		limit *= 10
-	}
+	limit := pow10(count)
 	pad := fmt.Sprintf("lpad(CAST(%s AS STRING), %d, '0')", x, count)
 	if max != 0 && max < limit {
 		return pad
 	}
 	return fmt.Sprintf("CASE WHEN %s < %dL THEN %s ELSE concat('+', CAST(%s AS STRING)) END", x, limit, pad, x)
+}
+
+// pow10 is 10 to the count, the first number a count-digit field cannot
+// hold (count is at most 9).
+func pow10(count int) int64 {
+	limit := int64(1)
+	for i := 0; i < count; i++ {
+		limit *= 10
+	}
+	return limit
 }

@@ -28,23 +28,16 @@ const maxDateFieldCount = 9
 // compile does: a letter of a-z or A-Z is a pattern letter, and a run of
 // one is one field; text between single quotes is literal, and two
 // single quotes are one, inside or outside them; any other character is
-// literal. An error names what udfx does not render, or what the JDK refuses (an
-// unterminated quote, which throws IllegalArgumentException).
+// literal. An error names what udfx does not render, or what the JDK
+// refuses (an unterminated quote, which throws IllegalArgumentException).
 func ParseSimpleDateFormat(p string) ([]DateField, error) {
-	var out []DateField
-	var text strings.Builder
-	flush := func() {
-		if text.Len() > 0 {
-			out = append(out, DateField{Text: text.String()})
-			text.Reset()
-		}
-	}
+	var fl fieldList
 	for i := 0; i < len(p); {
 		c := p[i]
 		switch {
 		case c == '\'':
 			if i+1 < len(p) && p[i+1] == '\'' {
-				text.WriteByte('\'')
+				fl.text.WriteByte('\'')
 				i += 2
 				continue
 			}
@@ -54,38 +47,32 @@ func ParseSimpleDateFormat(p string) ([]DateField, error) {
 				if k < 0 {
 					return nil, fmt.Errorf("an unterminated quote in %q (the JDK throws IllegalArgumentException)", p)
 				}
-				text.WriteString(p[j : j+k])
+				fl.text.WriteString(p[j : j+k])
 				j += k + 1
 				if j < len(p) && p[j] == '\'' {
-					text.WriteByte('\'')
+					fl.text.WriteByte('\'')
 					j++
 					continue
 				}
 				break
 			}
 			i = j
-		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
-			j := i
-			for j < len(p) && p[j] == c {
-				j++
+		case isPatternLetter(c):
+			f, j, err := letterField(p, i, SimpleDateFormatLetters, func(c byte, count int) bool {
+				return count <= maxDateFieldCount && (c != 'a' || count == 1)
+			})
+			if err != nil {
+				return nil, err
 			}
-			count := j - i
-			if strings.IndexByte(SimpleDateFormatLetters, c) < 0 {
-				return nil, fmt.Errorf("the pattern letter %c", c)
-			}
-			if count > maxDateFieldCount || c == 'a' && count > 1 {
-				return nil, fmt.Errorf("the pattern field %s", p[i:j])
-			}
-			flush()
-			out = append(out, DateField{Letter: c, Count: count})
+			fl.add(f)
 			i = j
 		default:
-			text.WriteByte(c)
+			fl.text.WriteByte(c)
 			i++
 		}
 	}
-	flush()
-	return out, nil
+	fl.flush()
+	return fl.out, nil
 }
 
 // DateTimeFormatterLetters are the pattern letters JVMDateTimeFormatUTC
@@ -104,14 +91,7 @@ const DateTimeFormatterLetters = "yuMdHhmsSEa"
 // letters, M and E at most four (five is the narrow name), a one;
 // others throw IllegalArgumentException.
 func ParseDateTimeFormatter(p string) ([]DateField, error) {
-	var out []DateField
-	var text strings.Builder
-	flush := func() {
-		if text.Len() > 0 {
-			out = append(out, DateField{Text: text.String()})
-			text.Reset()
-		}
-	}
+	var fl fieldList
 	maxCount := map[byte]int{'y': maxDateFieldCount, 'u': 4, 'M': 4, 'd': 2, 'H': 2, 'h': 2, 'm': 2, 's': 2, 'S': maxDateFieldCount, 'E': 4, 'a': 1}
 	for i := 0; i < len(p); {
 		c := p[i]
@@ -132,35 +112,69 @@ func ParseDateTimeFormatter(p string) ([]DateField, error) {
 			}
 			lit := p[i+1 : j]
 			if lit == "" {
-				text.WriteByte('\'')
+				fl.text.WriteByte('\'')
 			} else {
-				text.WriteString(strings.ReplaceAll(lit, "''", "'"))
+				fl.text.WriteString(strings.ReplaceAll(lit, "''", "'"))
 			}
 			i = j + 1
-		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
-			j := i
-			for j < len(p) && p[j] == c {
-				j++
+		case isPatternLetter(c):
+			f, j, err := letterField(p, i, DateTimeFormatterLetters, func(c byte, count int) bool {
+				return count <= maxCount[c] && (c != 'u' || count == 1 || count == 4)
+			})
+			if err != nil {
+				return nil, err
 			}
-			count := j - i
-			if strings.IndexByte(DateTimeFormatterLetters, c) < 0 {
-				return nil, fmt.Errorf("the pattern letter %c", c)
-			}
-			if count > maxCount[c] || c == 'u' && count != 1 && count != 4 {
-				return nil, fmt.Errorf("the pattern field %s", p[i:j])
-			}
-			flush()
-			out = append(out, DateField{Letter: c, Count: count})
+			fl.add(f)
 			i = j
 		case c == '[' || c == ']':
 			return nil, fmt.Errorf("an optional section (%c)", c)
 		case c == '#' || c == '{' || c == '}':
 			return nil, fmt.Errorf("the reserved character %c (the JDK throws IllegalArgumentException)", c)
 		default:
-			text.WriteByte(c)
+			fl.text.WriteByte(c)
 			i++
 		}
 	}
-	flush()
-	return out, nil
+	fl.flush()
+	return fl.out, nil
+}
+
+// isPatternLetter: both JDK formatters reserve a-z and A-Z as letters.
+func isPatternLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// letterField reads the run of one letter at p[i]: its field and the
+// index after it, or an error where the letter is not in letters or the
+// run's length is not one fits allows.
+func letterField(p string, i int, letters string, fits func(c byte, count int) bool) (DateField, int, error) {
+	c := p[i]
+	j := i
+	for j < len(p) && p[j] == c {
+		j++
+	}
+	if strings.IndexByte(letters, c) < 0 {
+		return DateField{}, 0, fmt.Errorf("the pattern letter %c", c)
+	}
+	if !fits(c, j-i) {
+		return DateField{}, 0, fmt.Errorf("the pattern field %s", p[i:j])
+	}
+	return DateField{Letter: c, Count: j - i}, j, nil
+}
+
+// fieldList collects a pattern's fields, literal text joined into one
+// field until the next letter.
+type fieldList struct {
+	out  []DateField
+	text strings.Builder
+}
+
+func (l *fieldList) flush() {
+	if l.text.Len() > 0 {
+		l.out = append(l.out, DateField{Text: l.text.String()})
+		l.text.Reset()
+	}
+}
+
+func (l *fieldList) add(f DateField) {
+	l.flush()
+	l.out = append(l.out, f)
 }

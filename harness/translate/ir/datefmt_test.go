@@ -8,12 +8,49 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// patternRow is a pattern, and its fields or the start of its error.
+type patternRow struct {
+	pattern string
+	fields  []DateField
+	err     string
+}
+
+// checkPatterns parses each row's pattern.
+func checkPatterns(t *testing.T, parse func(string) ([]DateField, error), rows []patternRow) {
+	t.Helper()
+	for _, r := range rows {
+		got, err := parse(r.pattern)
+		if r.err != "" {
+			require.Error(t, err, r.pattern)
+			assert.Contains(t, err.Error(), r.err, r.pattern)
+			continue
+		}
+		require.NoError(t, err, r.pattern)
+		assert.Equal(t, r.fields, got, r.pattern)
+	}
+}
+
+// roundTrip checks that fields, parsed from p, are what parse makes of
+// them written back, text written by quote.
+func roundTrip(t *testing.T, p string, fields []DateField, parse func(string) ([]DateField, error), letters string, quote func(string) string) {
+	t.Helper()
+	var b strings.Builder
+	for _, fd := range fields {
+		if fd.Letter == 0 {
+			b.WriteString(quote(fd.Text))
+			continue
+		}
+		require.Contains(t, letters, string(fd.Letter))
+		require.True(t, fd.Count >= 1 && fd.Count <= maxDateFieldCount)
+		b.WriteString(strings.Repeat(string(fd.Letter), fd.Count))
+	}
+	again, err := parse(b.String())
+	require.NoError(t, err, "%q rewritten as %q", p, b.String())
+	require.Equal(t, fields, again, "%q rewritten as %q", p, b.String())
+}
+
 func TestParseSimpleDateFormat(t *testing.T) {
-	rows := []struct {
-		pattern string
-		fields  []DateField
-		err     string
-	}{
+	checkPatterns(t, ParseSimpleDateFormat, []patternRow{
 		{"yyyy-MM-dd", []DateField{{Letter: 'y', Count: 4}, {Text: "-"}, {Letter: 'M', Count: 2}, {Text: "-"}, {Letter: 'd', Count: 2}}, ""},
 		{"yyyyMMdd'T'HHmm", []DateField{{Letter: 'y', Count: 4}, {Letter: 'M', Count: 2}, {Letter: 'd', Count: 2}, {Text: "T"}, {Letter: 'H', Count: 2}, {Letter: 'm', Count: 2}}, ""},
 		// '' is a quote, inside quoted text and outside it.
@@ -29,17 +66,7 @@ func TestParseSimpleDateFormat(t *testing.T) {
 		{"D", nil, "the pattern letter D"},
 		{"aa", nil, "the pattern field aa"},
 		{"dddddddddd", nil, "the pattern field dddddddddd"},
-	}
-	for _, r := range rows {
-		got, err := ParseSimpleDateFormat(r.pattern)
-		if r.err != "" {
-			require.Error(t, err, r.pattern)
-			assert.Contains(t, err.Error(), r.err, r.pattern)
-			continue
-		}
-		require.NoError(t, err, r.pattern)
-		assert.Equal(t, r.fields, got, r.pattern)
-	}
+	})
 }
 
 // FuzzParseSimpleDateFormat: the parser never panics, and what it
@@ -54,35 +81,22 @@ func FuzzParseSimpleDateFormat(f *testing.F) {
 		if err != nil {
 			return
 		}
-		var b strings.Builder
-		for _, fd := range fields {
-			if fd.Letter == 0 {
-				// Leading quotes as '', the rest in one quoted run with
-				// its quotes doubled: after an opening quote, a quote
-				// would read as '' again.
-				rest := strings.TrimLeft(fd.Text, "'")
-				b.WriteString(strings.Repeat("''", len(fd.Text)-len(rest)))
-				if rest != "" {
-					b.WriteString("'" + strings.ReplaceAll(rest, "'", "''") + "'")
-				}
-				continue
+		// Leading quotes as two single quotes each, the rest in one quoted
+		// run with its quotes doubled: after an opening quote, a quote
+		// would read as a pair again.
+		roundTrip(t, p, fields, ParseSimpleDateFormat, SimpleDateFormatLetters, func(text string) string {
+			rest := strings.TrimLeft(text, "'")
+			out := strings.Repeat("''", len(text)-len(rest))
+			if rest != "" {
+				out += "'" + strings.ReplaceAll(rest, "'", "''") + "'"
 			}
-			require.Contains(t, SimpleDateFormatLetters, string(fd.Letter))
-			require.True(t, fd.Count >= 1 && fd.Count <= maxDateFieldCount)
-			b.WriteString(strings.Repeat(string(fd.Letter), fd.Count))
-		}
-		again, err := ParseSimpleDateFormat(b.String())
-		require.NoError(t, err, "%q rewritten as %q", p, b.String())
-		require.Equal(t, fields, again, "%q rewritten as %q", p, b.String())
+			return out
+		})
 	})
 }
 
 func TestParseDateTimeFormatter(t *testing.T) {
-	rows := []struct {
-		pattern string
-		fields  []DateField
-		err     string
-	}{
+	checkPatterns(t, ParseDateTimeFormatter, []patternRow{
 		{"uuuu-MM-dd", []DateField{{Letter: 'u', Count: 4}, {Text: "-"}, {Letter: 'M', Count: 2}, {Text: "-"}, {Letter: 'd', Count: 2}}, ""},
 		// '''' is one quote here, where SimpleDateFormat reads two.
 		{"''''", []DateField{{Text: "'"}}, ""},
@@ -95,17 +109,7 @@ func TestParseDateTimeFormatter(t *testing.T) {
 		{"uu", nil, "the pattern field uu"},
 		{"MMMMM", nil, "the pattern field MMMMM"},
 		{"VV", nil, "the pattern letter V"},
-	}
-	for _, r := range rows {
-		got, err := ParseDateTimeFormatter(r.pattern)
-		if r.err != "" {
-			require.Error(t, err, r.pattern)
-			assert.Contains(t, err.Error(), r.err, r.pattern)
-			continue
-		}
-		require.NoError(t, err, r.pattern)
-		assert.Equal(t, r.fields, got, r.pattern)
-	}
+	})
 }
 
 // FuzzParseDateTimeFormatter: as FuzzParseSimpleDateFormat, with
@@ -119,17 +123,8 @@ func FuzzParseDateTimeFormatter(f *testing.F) {
 		if err != nil {
 			return
 		}
-		var b strings.Builder
-		for _, fd := range fields {
-			if fd.Letter == 0 {
-				b.WriteString("'" + strings.ReplaceAll(fd.Text, "'", "''") + "'")
-				continue
-			}
-			require.Contains(t, DateTimeFormatterLetters, string(fd.Letter))
-			b.WriteString(strings.Repeat(string(fd.Letter), fd.Count))
-		}
-		again, err := ParseDateTimeFormatter(b.String())
-		require.NoError(t, err, "%q rewritten as %q", p, b.String())
-		require.Equal(t, fields, again, "%q rewritten as %q", p, b.String())
+		roundTrip(t, p, fields, ParseDateTimeFormatter, DateTimeFormatterLetters, func(text string) string {
+			return "'" + strings.ReplaceAll(text, "'", "''") + "'"
+		})
 	})
 }
