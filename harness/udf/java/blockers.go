@@ -29,6 +29,15 @@ var pureStatic = map[string]map[string]bool{
 	"Optional":   {"of": true, "ofNullable": true, "empty": true},
 	"BigDecimal": {"valueOf": true},
 	"BigInteger": {"valueOf": true},
+	// The date formatting the translator reads (jvmdate.go, jvmtime.go).
+	"TimeZone":          {"getTimeZone": true},
+	"Instant":           {"ofEpochMilli": true},
+	"DateTimeFormatter": {"ofPattern": true},
+	"ZoneId":            {"of": true},
+	"ZoneOffset":        {"of": true},
+	"LocalDateTime":     {"ofInstant": true},
+	"ZonedDateTime":     {"ofInstant": true},
+	"OffsetDateTime":    {"ofInstant": true},
 }
 
 // impureStatic are the exceptions to an all-pure class: random numbers,
@@ -50,6 +59,8 @@ var pureInstance = setOf(
 	"orElse", "isPresent",
 	// Hadoop Writables unbox with get().
 	"get",
+	// A date formatter's setup and use, and java.time's zoning.
+	"format", "setTimeZone", "setLenient", "withZone", "withLocale", "atZone", "atOffset",
 )
 
 // optionalMethods are pure on an Optional built in the same chain.
@@ -83,7 +94,10 @@ var (
 	pureConstructors = setOf("Double", "Float", "Integer", "Long", "Short", "Byte", "Boolean",
 		"Character", "String", "BigDecimal", "BigInteger",
 		"Text", "DoubleWritable", "IntWritable", "LongWritable", "BooleanWritable", "FloatWritable",
-		"ShortWritable", "ByteWritable", "BytesWritable")
+		"ShortWritable", "ByteWritable", "BytesWritable",
+		// A formatter local to the call, and the Date of a long (a Date
+		// of no argument is the clock).
+		"SimpleDateFormat", "Date")
 	// staticFieldExempt are classes whose static fields are constants.
 	staticFieldExempt = setOf("System", "Math", "StrictMath", "Double", "Float", "Integer", "Long",
 		"Short", "Byte", "Character", "Boolean", "String", "DataTypes", "BigDecimal", "BigInteger")

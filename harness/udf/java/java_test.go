@@ -391,6 +391,17 @@ var blockerCases = []struct {
 			"network:new URL@2",
 			"network:call to HttpClient.newHttpClient@3",
 		}},
+	{name: "date formatting the translator reads", body: `
+    java.text.SimpleDateFormat f = new java.text.SimpleDateFormat("yyyy");
+    f.setTimeZone(TimeZone.getTimeZone("UTC"));
+    String a = f.format(new Date(x.longValue()));
+    String b = DateTimeFormatter.ofPattern("yyyy").withZone(ZoneOffset.UTC).format(Instant.ofEpochMilli(x.longValue()));
+    String c = Instant.ofEpochMilli(1L).atZone(ZoneId.of("UTC")).format(DateTimeFormatter.ofPattern("HH"));
+    return x + a.length() + b.length() + c.length() + new Date().getTime();`,
+		want: []string{
+			"unknown-call:call to getTime@7",
+			"nondeterminism:new Date()@7",
+		}},
 	{name: "nondeterminism", body: `
     double r = Math.random() + new Random().nextInt(3) + ThreadLocalRandom.current().nextDouble();
     long t = System.currentTimeMillis() + System.nanoTime();

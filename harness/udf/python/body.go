@@ -72,6 +72,9 @@ var (
 		"datetime.timedelta", "datetime.datetime.strptime",
 		"datetime.datetime.fromisoformat", "datetime.date.fromisoformat",
 		"datetime.datetime.combine", "functools.reduce",
+		// utcfromtimestamp, and fromtimestamp: in UTC with tz=, else in
+		// the worker's zone, which the translator declines by name.
+		"datetime.datetime.utcfromtimestamp", "datetime.datetime.fromtimestamp",
 	)
 	purePrefixes = []string{"math.", "cmath.", "operator."}
 	// vectorizedPrefixes are known inside pandas UDFs only: numpy and

@@ -411,6 +411,19 @@ out = rdd.map(lambda xs: list(xs.map(lambda y: y)))
 			},
 		},
 		{
+			name: "epoch times formatted in UTC",
+			src: `import datetime as dt
+from datetime import datetime, timezone
+from pyspark.sql.functions import udf
+
+@udf("string")
+def stamp(ms):
+    a = datetime.utcfromtimestamp(ms / 1000).strftime("%Y")
+    return a + dt.datetime.fromtimestamp(ms // 1000, tz=timezone.utc).strftime("%H")
+`,
+			want: []summary{{Name: "stamp", Kind: udf.KindPythonUDF, Registered: []string{}, Params: []string{"ms:"}, Return: "string", Uses: []string{}, Blockers: []string{}}},
+		},
+		{
 			name: "blockers",
 			src: `import logging, os, random, time, uuid, requests
 import numpy as np

@@ -374,7 +374,10 @@ var logMethods = set("info", "warn", "warning", "debug", "error", "trace", "fata
 var pureClasses = set("BigDecimal", "java.math.BigDecimal", "BigInt", "java.math.BigInteger", "BigInteger",
 	"String", "java.lang.String", "StringBuilder", "java.lang.StringBuilder", "Some", "Tuple2", "Tuple3",
 	"java.lang.Double", "java.lang.Float", "java.lang.Integer", "java.lang.Long", "java.lang.Short", "java.lang.Byte", "java.lang.Boolean",
-	"java.sql.Date", "java.sql.Timestamp")
+	"java.sql.Date", "java.sql.Timestamp",
+	// A formatter local to the call, and the Date of a long (a Date of no
+	// argument is the clock, judged before this).
+	"SimpleDateFormat", "java.text.SimpleDateFormat", "Date", "java.util.Date")
 
 // pureFunctions are plain names a UDF may call: constructors of values and
 // Predef's checks.
@@ -402,11 +405,15 @@ var pureMethods = set(
 	// Option and collections used as values
 	"getOrElse", "map", "flatMap", "filter", "isDefined", "get", "orElse", "orNull", "fold",
 	"exists", "forall", "sum", "product", "toList", "toSeq", "toArray", "apply",
+	// date formatting the translator reads: a formatter's setup and use,
+	// java.time's Instant, zones and formatters
+	"format", "setTimeZone", "setLenient", "getTimeZone", "ofPattern", "withZone", "withLocale",
+	"ofEpochMilli", "atZone", "atOffset", "ofInstant",
 )
 
 // constants are fields of Double, Int, math, ... that name fixed values.
 var constants = set("MaxValue", "MinValue", "MinPositiveValue", "PositiveInfinity", "NegativeInfinity", "NaN",
-	"Pi", "E", "PI", "MAX_VALUE", "MIN_VALUE", "POSITIVE_INFINITY", "NEGATIVE_INFINITY")
+	"Pi", "E", "PI", "MAX_VALUE", "MIN_VALUE", "POSITIVE_INFINITY", "NEGATIVE_INFINITY", "UTC")
 
 func set(names ...string) map[string]bool {
 	m := make(map[string]bool, len(names))

@@ -477,8 +477,13 @@ func TestBlockers(t *testing.T) {
   s.foreach(c => n += 1)
   n
 }) }`, []string{"loop: while loop @3", "loop: do-while loop @4", "loop: for loop @5", "loop: for comprehension @6", "loop: .foreach loop @7"}},
-		{"unknown call", `object O { val f = udf((s: String) => s.format(1) + external(s) + s.fooBar) }`,
-			[]string{"unknown-call: call to s.format @1", "unknown-call: call to external @1", "unknown-call: call to s.fooBar @1"}},
+		{"date formatting the translator reads", `object O { val f = udf((ms: Long) => {
+  val fmt = new java.text.SimpleDateFormat("yyyy")
+  fmt.setTimeZone(java.util.TimeZone.getTimeZone("UTC"))
+  fmt.format(new java.util.Date(ms)) + DateTimeFormatter.ofPattern("HH").withZone(ZoneOffset.UTC).format(Instant.ofEpochMilli(ms)) + new java.util.Date()
+}) }`, []string{"nondeterminism: new java.util.Date @4"}},
+		{"unknown call", `object O { val f = udf((s: String) => s.render(1) + external(s) + s.fooBar) }`,
+			[]string{"unknown-call: call to s.render @1", "unknown-call: call to external @1", "unknown-call: call to s.fooBar @1"}},
 		{"same-file def is scanned", `object O {
   def helper(x: Double): Double = { println(x); x * 2 }
   def pure(x: Double): Double = x + 1
