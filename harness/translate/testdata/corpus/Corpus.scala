@@ -394,3 +394,12 @@ class RegionName extends Function1[String, String] with Serializable {
 class FirstInitial extends Function1[String, String] with Serializable {
   override def apply(s: String): String = if (s == null || s.isEmpty) "" else s.head + "."
 }
+
+// The month of an epoch-millis timestamp in UTC, as billing labels it.
+class MonthLabel extends Function1[Long, String] with Serializable {
+  override def apply(millis: Long): String = {
+    val fmt = new java.text.SimpleDateFormat("MMM yyyy")
+    fmt.setTimeZone(java.util.TimeZone.getTimeZone("UTC"))
+    fmt.format(new java.util.Date(millis))
+  }
+}

@@ -642,3 +642,27 @@ class MaskName implements UDF1<String, String> {
     return name.charAt(0) + "***";
   }
 }
+
+// The UTC minute of an event, as the partitioning job labels it.
+class EventMinute implements UDF1<Long, String> {
+  @Override
+  public String call(Long millis) {
+    if (millis == null) {
+      return null;
+    }
+    java.text.SimpleDateFormat fmt = new java.text.SimpleDateFormat("yyyy-MM-dd HH:mm");
+    fmt.setTimeZone(java.util.TimeZone.getTimeZone("UTC"));
+    return fmt.format(new java.util.Date(millis));
+  }
+}
+
+// A report header in the executor's own time zone.
+class LocalHeader implements UDF1<Long, String> {
+  @Override
+  public String call(Long millis) {
+    if (millis == null) {
+      return null;
+    }
+    return new java.text.SimpleDateFormat("EEEE, MMMM d").format(new java.util.Date(millis));
+  }
+}
