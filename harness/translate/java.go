@@ -506,19 +506,8 @@ func (t *tr) javaInvocation(n *sitter.Node, e env) *binding {
 	if t.isJVMTimeFormatterCall(n) {
 		return t.dateTimeFormatter(n, t.javaName(e))
 	}
-	if obj != nil && (obj.Kind() == "identifier" && e[t.text(obj)].dateFormat != nil || t.isNewDateFormat(obj)) {
-		f := e[t.text(obj)]
-		if obj.Kind() != "identifier" {
-			nf := t.newDateFormat(obj, func(x *sitter.Node) *binding { return t.javaExpr(x, e) })
-			if nf == nil {
-				return nil
-			}
-			f = *nf
-		}
-		if name != "format" {
-			return t.dateFormatAsValue(obj)
-		}
-		return t.dateFormatFormat(n, f, namedNonComment(n.ChildByFieldName("arguments")), func(x *sitter.Node) *binding { return t.javaExpr(x, e) })
+	if b, handled := t.dateFormatCall(n, obj, name, namedNonComment(n.ChildByFieldName("arguments")), e, func(x *sitter.Node) *binding { return t.javaExpr(x, e) }); handled {
+		return b
 	}
 	if obj != nil && obj.Kind() == "identifier" {
 		if r, ok := e[t.text(obj)]; ok && r.writable {

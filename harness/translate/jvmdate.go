@@ -248,6 +248,28 @@ func (t *tr) dateFormatFormat(n *sitter.Node, f binding, args []*sitter.Node, ex
 	return lit(&ir.Call{Fn: ir.JVMDateFormatUTC, Args: []ir.Expr{widen(ms, tLong), &ir.Lit{T: tString, Value: f.dateFormat.pattern}}, T: tString})
 }
 
+// dateFormatCall translates a call of method on obj where obj is a
+// local SimpleDateFormat or new SimpleDateFormat(…), in Java or Scala:
+// format(new Date(ms)), any other method declined; handled is false for
+// any other receiver.
+func (t *tr) dateFormatCall(n, obj *sitter.Node, method string, args []*sitter.Node, e env, expr func(*sitter.Node) *binding) (b *binding, handled bool) {
+	if obj == nil || !(obj.Kind() == "identifier" && e[t.text(obj)].dateFormat != nil || t.isNewDateFormat(obj)) {
+		return nil, false
+	}
+	f := e[t.text(obj)]
+	if obj.Kind() != "identifier" {
+		nf := t.newDateFormat(obj, expr)
+		if nf == nil {
+			return nil, true
+		}
+		f = *nf
+	}
+	if method != "format" {
+		return t.dateFormatAsValue(obj), true
+	}
+	return t.dateFormatFormat(n, f, args, expr), true
+}
+
 // dateFormatAsValue declines a date formatter (a local SimpleDateFormat,
 // a DateTimeFormatter) read other than by the calls above.
 func (t *tr) dateFormatAsValue(n *sitter.Node) *binding {

@@ -736,20 +736,9 @@ func (t *tr) scalaCall(n *sitter.Node, e env) *binding {
 	if t.isJVMTimeFormatterCall(n) {
 		return t.dateTimeFormatter(n, t.scalaName(e))
 	}
-	if obj := fn.ChildByFieldName("value"); obj.Kind() == "identifier" && e[t.text(obj)].dateFormat != nil || t.isNewDateFormat(obj) {
-		// fmt.format(new Date(ms)) on a local SimpleDateFormat
-		f := e[t.text(obj)]
-		if obj.Kind() != "identifier" {
-			nf := t.newDateFormat(obj, func(x *sitter.Node) *binding { return t.scalaExpr(x, e, false) })
-			if nf == nil {
-				return nil
-			}
-			f = *nf
-		}
-		if t.text(fn.ChildByFieldName("field")) != "format" {
-			return t.dateFormatAsValue(obj)
-		}
-		return t.dateFormatFormat(n, f, namedNonComment(argsNode), func(x *sitter.Node) *binding { return t.scalaExpr(x, e, false) })
+	if b, handled := t.dateFormatCall(n, fn.ChildByFieldName("value"), t.text(fn.ChildByFieldName("field")), namedNonComment(argsNode), e,
+		func(x *sitter.Node) *binding { return t.scalaExpr(x, e, false) }); handled {
+		return b
 	}
 	if t.text(fn.ChildByFieldName("field")) == "doubleValue" && len(namedNonComment(argsNode)) == 0 && t.isDecimalRound(fn.ChildByFieldName("value")) {
 		return t.decimalRound(fn.ChildByFieldName("value"), func(x *sitter.Node) *binding { return t.scalaExpr(x, e, false) })
