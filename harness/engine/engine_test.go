@@ -386,8 +386,9 @@ func TestJavaRegex(t *testing.T) {
 		`\Ga`:               `\G`,
 		`(?i)a`:             "embedded flag",
 		`\bword\b`:          "word boundary",
-		`[a[b]]`:            "nested character class",
-		`[a&&b]`:            "intersection",
+		`[^a&&b]`:           "negated class with an intersection",
+		`[a[b]&&\d]`:        `\d`,
+		`[b-a[c]]`:          "malformed range",
 		`\p{javaLowerCase}`: "javaLowerCase",
 	}
 	for p, construct := range unsupported {
@@ -415,6 +416,20 @@ func TestJavaRegex(t *testing.T) {
 		{`^\x41\u0042\0103$`, "ABC", true},
 		{`^[\]a]+$`, "]a", true},
 		{`^(?<n>a)$`, "a", true},
+		// Nested classes are unions, && intersects (java.util.regex.Pattern).
+		{`^[a[b-c]]+$`, "abc", true},
+		{`^[a[b-c]]$`, "d", false},
+		{`^[\p{L}&&[^a-c]]$`, "d", true},
+		{`^[\p{L}&&[^a-c]]$`, "b", false},
+		{`^[\p{L}&&[^a-c]]$`, "1", false},
+		{`^[[\p{Lu}&&[^A]]\x{2160}-\x{2161}]$`, "\u2161", true},
+		{`^[[\p{Lu}&&[^A]]\x{2160}-\x{2161}]$`, "A", false},
+		{`^[\p{Sc}#.&&[^\x{A2}]]$`, "$", true},
+		{`^[\p{Sc}#.&&[^\x{A2}]]$`, "\u00a2", false},
+		{`^[\p{Sc}#.&&[^\x{A2}]]$`, ".", true},
+		{`^[-a&&[\-]]$`, "-", true},
+		{`^[]a[b]]$`, "]", true},
+		{`^[\p{L}&&\p{N}]$`, "a", false},
 	} {
 		re, err := compileJavaRegex(c.p)
 		if err != nil {
@@ -429,6 +444,29 @@ func TestJavaRegex(t *testing.T) {
 	if re.check("a\n") == nil || re.check("a") != nil {
 		t.Error("$ before a final line terminator must be refused per row")
 	}
+}
+
+// FuzzJavaRegex translates arbitrary Java patterns, nested and
+// intersected classes among them. Properties: no panic; a pattern is
+// translated to one RE2 compiles, or refused with an
+// UnsupportedRegexError.
+func FuzzJavaRegex(f *testing.F) {
+	for _, p := range []string{`[a[b-c]]`, `[\p{L}&&[^a-c]]`, `[[\p{Lu}&&[^A]]\x{2160}-\x{2161}]`, `[^a&&b]`, `[\p{Sc}#.&&[^\x{A2}]]+`, `[]a[b]]`, `[a-[b]]`, `(?s)[\p{Cf}&&[^\x{AD}]]*.`} {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		re, err := compileJavaRegex(p)
+		if err != nil {
+			var ue *UnsupportedRegexError
+			if !errors.As(err, &ue) {
+				t.Fatalf("%q: %v is not an UnsupportedRegexError", p, err)
+			}
+			return
+		}
+		for _, s := range []string{"", "a", "Σ\u00ad1", "\U00010428x"} {
+			re.re.MatchString(s)
+		}
+	})
 }
 
 func TestDecimalRounding(t *testing.T) {

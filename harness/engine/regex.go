@@ -57,6 +57,8 @@ func (t *regexTranslation) translate() error {
 			err = t.escape()
 		case t.inClass:
 			err = t.classChar(c)
+		case c == '[' && needsSets(p, t.i):
+			err = t.setClass()
 		case c == '[':
 			t.openClass()
 		case c == '(':

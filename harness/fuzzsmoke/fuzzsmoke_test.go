@@ -45,6 +45,7 @@ var targets = []struct {
 	{pkg: "harness/inputs", name: "FuzzJSONLSamples", execs: 5000},
 	{pkg: "harness/engine", name: "FuzzCompile", execs: 5000},
 	{pkg: "harness/engine", name: "FuzzTextParsers", execs: 5000},
+	{pkg: "harness/engine", name: "FuzzJavaRegex", execs: 5000},
 	{pkg: "harness/translate", name: "FuzzTranslate", execs: 3000},
 	{pkg: "harness/translate", name: "FuzzJVMRegexSubset", execs: 30000},
 	{pkg: "harness/translate", name: "FuzzStrftimeFormat", execs: 10000},
