@@ -1,6 +1,6 @@
 // Package jdkcase gives the Spark SQL that computes the JDK's
-// String.toUpperCase() exactly, and toLowerCase() exactly up to final
-// sigma, from tables of where the JDK and Spark differ.
+// String.toUpperCase() and toLowerCase() exactly, from tables of where
+// the JDK and Spark differ.
 //
 // Outside the Turkish, Azeri and Lithuanian locales the JDK applies
 // Unicode's full case mappings (ß → SS, İ → i̇) with one context rule,
@@ -13,11 +13,12 @@
 // in Spark against the JDK; CI runs that test, so a new JDK or Spark that
 // changes a mapping fails it.
 //
-// Final sigma is where the two part for good: the JDK decides whether a Σ
-// ends a word with java.text.BreakIterator's word boundaries ("A1Σ"
-// lowers to "a1ς"), Spark with Unicode's case-ignorable context ("a1σ").
-// No SQL reproduces the JDK's word boundaries, so LowerSQL is exact only
-// where a caller shows that σ and ς cannot change the outcome.
+// Final sigma is where the two part: the JDK decides whether a Σ ends a
+// word with java.text.BreakIterator's word boundaries ("A1Σ" lowers to
+// "a1ς"), Spark with Unicode's case-ignorable context ("a1σ"). LowerSQL
+// decides it as the JDK does (finalsigma.go); LowerUpToSigmaSQL, shorter,
+// leaves it to Spark, for a caller that shows that σ and ς cannot change
+// the outcome.
 package jdkcase
 
 import (
@@ -59,11 +60,21 @@ func UpperSQL(x string) (string, error) {
 	return casemap.Keeping("upper", x, keep), nil
 }
 
-// LowerSQL is the Spark SQL of the JDK's x.toLowerCase() for a string x,
-// except that a Σ may become σ where the JDK gives ς or the other way
-// round: exact wherever only whether the result equals, starts with,
-// ends with or contains a text without σ and ς is used.
+// LowerSQL is the Spark SQL of the JDK's x.toLowerCase() for a string x.
 func LowerSQL(x string) (string, error) {
+	keep, err := kept("lower", lowerDiffs)
+	if err != nil {
+		return "", err
+	}
+	// With each Σ already σ or ς, lower case has no context left.
+	return casemap.Keeping("lower", finalSigmaSQL(x), keep), nil
+}
+
+// LowerUpToSigmaSQL is LowerSQL except that a Σ may become σ where the
+// JDK gives ς or the other way round: exact wherever only whether the
+// result equals, starts with, ends with or contains a text without σ and
+// ς is used, or its length.
+func LowerUpToSigmaSQL(x string) (string, error) {
 	keep, err := kept("lower", lowerDiffs)
 	if err != nil {
 		return "", err

@@ -11,12 +11,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/udfx/udfx/harness/casemap/casemaptest"
+	"github.com/udfx/udfx/harness/engine"
 	"github.com/udfx/udfx/harness/pyenv"
 	"github.com/udfx/udfx/harness/runner/jvm"
 	"github.com/udfx/udfx/harness/testsetup"
+	"github.com/udfx/udfx/harness/udf"
 )
 
 func TestMain(m *testing.M) { os.Exit(testsetup.Main(m)) }
@@ -30,14 +35,21 @@ type diffs map[string]struct {
 }
 
 type scriptOutput struct {
-	JDK     string         `json:"jdk"`
-	Locale  string         `json:"locale"`
-	Spark   string         `json:"spark"`
-	Upper   diffs          `json:"upper"`
-	Lower   diffs          `json:"lower"`
-	Digits  map[string]int `json:"digits"`
-	Checked int            `json:"checked"`
-	Wrong   []struct {
+	JDK    string         `json:"jdk"`
+	Locale string         `json:"locale"`
+	Spark  string         `json:"spark"`
+	Upper  diffs          `json:"upper"`
+	Lower  diffs          `json:"lower"`
+	Digits map[string]int `json:"digits"`
+	// BreakLetter and BreakApart are the word iterator's own classes of
+	// supplementary code points (finalsigma.go).
+	BreakLetter []rune `json:"break_letter"`
+	BreakApart  []rune `json:"break_apart"`
+	// SigmaSamples are strings with Σ and the JDK's lower case of each.
+	SigmaSamples [][2]string `json:"sigma_samples"`
+	Checked      int         `json:"checked"`
+	CheckedSigma int         `json:"checked_sigma"`
+	Wrong        []struct {
 		S, Fn, JDK, Spark string
 	} `json:"wrong"`
 }
@@ -49,7 +61,9 @@ type scriptOutput struct {
 // and on random ones, ParseSQL against Integer.parseInt and
 // Long.parseLong on numbers in every digit the JDK reads, and
 // ParseDoubleSQL against Double.parseDouble on the syntax it reads and
-// the spellings only Spark reads. The JDK is the one Spark runs in; the test checks
+// the spellings only Spark reads; and LowerSQL's final sigma against the
+// JDK around every code point and on random strings of every class the
+// word iterator knows. The JDK is the one Spark runs in; the test checks
 // that it is the one udfx's JVM runner runs originals in.
 // -update-jdkcase regenerates tables.go; review the difference first.
 func TestJDKCaseMappingTables(t *testing.T) {
@@ -58,7 +72,15 @@ func TestJDKCaseMappingTables(t *testing.T) {
 	require.True(t, ok, "no Python environment with pyspark (udfx setup, or UDFX_PYTHON)")
 	tools, err := jvm.Toolchain(os.Getenv)
 	require.NoError(t, err)
-	sqls := casemaptest.Forms(t, *updateTables, LowerSQL, UpperSQL)
+	sqls := casemaptest.Forms(t, *updateTables, LowerUpToSigmaSQL, UpperSQL)
+	for suffix, x := range map[string]string{"": "`s`", "_bound": "concat(`s`, '')"} {
+		sql, err := LowerSQL(x)
+		require.True(t, err == nil || *updateTables, "%v", err)
+		if err != nil {
+			sql = "lower(" + x + ")"
+		}
+		sqls["lowerexact"+suffix] = sql
+	}
 	for suffix, x := range map[string]string{"": "`s`", "_bound": "concat(`s`, '')"} {
 		sqls["parseInt"+suffix] = ParseSQL(x, "CAST(NULL AS INT)", false)
 		sqls["parseLong"+suffix] = ParseSQL(x, "CAST(NULL AS BIGINT)", true)
@@ -80,8 +102,39 @@ func TestJDKCaseMappingTables(t *testing.T) {
 	require.True(t, bytes.Equal(have, src), "JDK %s and Spark %s no longer differ as %s says: review, then go test ./harness/jdkcase -run %s -update-jdkcase",
 		got.JDK, got.Spark, tablesFile, t.Name())
 	require.Greater(t, got.Checked, 3000)
+	require.Greater(t, got.CheckedSigma, 1000000)
 	for _, w := range got.Wrong {
 		t.Errorf("%s(%+q): the JDK gives %+q, the SQL in Spark %+q", w.Fn, w.S, w.JDK, w.Spark)
+	}
+	require.Greater(t, len(got.SigmaSamples), 4000)
+	engineLowers(t, got.SigmaSamples)
+}
+
+// engineLowers evaluates LowerSQL in the embedded engine, which rewrites
+// are first tested in, on strings whose lower case the JDK gave.
+func engineLowers(t *testing.T, samples [][2]string) {
+	t.Helper()
+	sql, err := LowerSQL("`s`")
+	require.NoError(t, err)
+	expr, err := engine.Compile(sql, []engine.Column{{Name: "s", Type: &udf.Type{Kind: udf.String}}}, engine.Options{ANSI: true, TimeZone: "UTC"})
+	require.NoError(t, err)
+	mem := memory.NewGoAllocator()
+	sb := array.NewStringBuilder(mem)
+	for _, s := range samples {
+		sb.Append(s[0])
+	}
+	col := sb.NewArray()
+	defer col.Release()
+	rec := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "s", Type: arrow.BinaryTypes.String}}, nil), []arrow.Array{col}, int64(len(samples)))
+	defer rec.Release()
+	res, err := expr.Eval(rec, mem)
+	require.NoError(t, err)
+	require.Empty(t, res.Errors)
+	have := res.Values.(*array.String)
+	for i, s := range samples {
+		if have.Value(i) != s[1] {
+			t.Errorf("LowerSQL(%+q) in the embedded engine: %+q, the JDK %+q", s[0], have.Value(i), s[1])
+		}
 	}
 }
 
@@ -90,8 +143,11 @@ func TestJDKCaseMappingTables(t *testing.T) {
 func TestSQLKeepsOnlyTheTablesCodePoints(t *testing.T) {
 	up, err := UpperSQL("`s`")
 	require.NoError(t, err)
-	low, err := LowerSQL("concat(`s`, '')")
+	low, err := LowerUpToSigmaSQL("concat(`s`, '')")
 	require.NoError(t, err)
+	exact, err := LowerSQL("`s`")
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(exact, "element_at(transform(array(CASE WHEN instr(`s`, 'Σ') = 0 THEN `s` ELSE "), exact)
 	if len(upperDiffs) > 0 {
 		require.Contains(t, up, fmt.Sprintf(`\\x{%X}`, upperDiffs[0].Lo))
 		require.True(t, strings.HasPrefix(up, "CASE WHEN `s` RLIKE"), up)
@@ -106,7 +162,7 @@ func TestSQLKeepsOnlyTheTablesCodePoints(t *testing.T) {
 func tablesSource(o scriptOutput) []byte {
 	var b bytes.Buffer
 	b.WriteString("// Code generated by go test ./harness/jdkcase -run TestJDKCaseMappingTables -update-jdkcase; DO NOT EDIT.\n\n")
-	b.WriteString("package jdkcase\n\n")
+	b.WriteString("package jdkcase\n\nimport \"github.com/udfx/udfx/harness/casemap\"\n\n")
 	fmt.Fprintf(&b, "// The tables compare JDK %s's String.toUpperCase() and toLowerCase() in\n// the locale %s with Spark %s's upper() and lower().\nconst (\n\ttableJDK = %q\n\ttableJDKMajor = %d\n\ttableSpark = %q\n)\n\n",
 		o.JDK, o.Locale, o.Spark, o.JDK, jvm.JavaMajor(o.JDK), o.Spark)
 	for _, t := range []struct {
@@ -122,6 +178,24 @@ func tablesSource(o scriptOutput) []byte {
 				j++
 			}
 			fmt.Fprintf(&b, "\t{Lo: 0x%04X, Hi: 0x%04X, Keeps: %t},\n", cps[i], cps[j], keeps)
+			i = j + 1
+		}
+		b.WriteString("}\n\n")
+	}
+	for _, r := range []struct {
+		name, doc string
+		cps       []rune
+	}{
+		{"breakLetterRuns", "are supplementary code points the word iterator takes\n// for letters though Character.getType has them unassigned.", o.BreakLetter},
+		{"breakApartRuns", "are supplementary code points the word iterator keeps\n// apart though Character.getType has them letters, digits, marks or\n// format characters.", o.BreakApart},
+	} {
+		fmt.Fprintf(&b, "// %s %s\nvar %s = []casemap.Run{\n", r.name, r.doc, r.name)
+		for i := 0; i < len(r.cps); {
+			j := i
+			for j+1 < len(r.cps) && r.cps[j+1] == r.cps[j]+1 {
+				j++
+			}
+			fmt.Fprintf(&b, "\t{Lo: 0x%04X, Hi: 0x%04X},\n", r.cps[i], r.cps[j])
 			i = j + 1
 		}
 		b.WriteString("}\n\n")

@@ -2,6 +2,8 @@
 
 package jdkcase
 
+import "github.com/udfx/udfx/harness/casemap"
+
 // The tables compare JDK 17.0.15's String.toUpperCase() and toLowerCase() in
 // the locale en_US with Spark 4.1.1's upper() and lower().
 const (
@@ -45,6 +47,30 @@ var lowerDiffs = []Diff{
 	{Lo: 0x1058C, Hi: 0x10592, Keeps: true},
 	{Lo: 0x10594, Hi: 0x10595, Keeps: true},
 	{Lo: 0x10D50, Hi: 0x10D65, Keeps: true},
+}
+
+// breakLetterRuns are supplementary code points the word iterator takes
+// for letters though Character.getType has them unassigned.
+var breakLetterRuns = []casemap.Run{
+	{Lo: 0x18CD6, Hi: 0x18CFF},
+	{Lo: 0x2A6DE, Hi: 0x2A6FF},
+	{Lo: 0x2B735, Hi: 0x2B73F},
+	{Lo: 0x2B81E, Hi: 0x2B81F},
+	{Lo: 0x2CEA2, Hi: 0x2CEAF},
+	{Lo: 0x2FA1E, Hi: 0x2FFFF},
+}
+
+// breakApartRuns are supplementary code points the word iterator keeps
+// apart though Character.getType has them letters, digits, marks or
+// format characters.
+var breakApartRuns = []casemap.Run{
+	{Lo: 0x110BD, Hi: 0x110BD},
+	{Lo: 0x110CD, Hi: 0x110CD},
+	{Lo: 0x13438, Hi: 0x13438},
+	{Lo: 0x1BCA3, Hi: 0x1BCA3},
+	{Lo: 0x1D17A, Hi: 0x1D17A},
+	{Lo: 0xE0001, Hi: 0xE0001},
+	{Lo: 0xE007F, Hi: 0xE007F},
 }
 
 // digitRuns are the chars beyond ASCII that Integer.parseInt reads as digits.

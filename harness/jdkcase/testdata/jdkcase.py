@@ -12,12 +12,17 @@ Prints JSON: the versions, the locale, "upper" and "lower" (code points
 whose mapping differs), each with whether the JDK maps it to itself.
 
 It also lists in "digits" the chars Integer.parseInt reads as digits
-beyond ASCII (Character.digit(c, 10)), with their values.
+beyond ASCII (Character.digit(c, 10)), with their values, and in
+"break_letter" and "break_apart" the supplementary code points whose
+class in the JDK's word iterator is not what Character.getType suggests:
+a non-spacing mark after them joins the next letter though they are
+unassigned, or does not though they are letters, digits, marks or format
+characters (finalsigma.go).
 
 With argv[1] a JSON file {name: SQL} of expressions over a column s
-(names starting with "upper", or "lower", for forms exact up to final
-sigma, or "parseInt"/"parseLong"/"parseDouble", NULL where the JDK
-throws), it also
+(names starting with "upper", "lowerexact", or "lower", for forms exact
+up to final sigma, or "parseInt"/"parseLong"/"parseDouble", NULL where
+the JDK throws), it also
 evaluates them on strings around every differing code point, on numbers
 in every digit the JDK reads, on the syntax of doubles and on seeded
 random strings, and lists in
@@ -79,9 +84,27 @@ digits = (
 )
 out["digits"] = {str(r.cp): int(r.d) for r in digits}
 
+# The word iterator's own classes of supplementary code points: after a
+# letter, digit, mark or format character a non-spacing mark joins the
+# next letter, so "a" c U+0345 "Σ" lowers to ...ς (U+0345 is cased);
+# after a symbol it does not.
+probe = (
+    spark.createDataFrame([(c, "a" + chr(c) + "\u0345" + SIGMA) for c in range(0x10000, 0x110000)], "cp int, s string")
+    .selectExpr(
+        "cp",
+        "endswith(" + LOW + ", '\u03c2') AS joins",
+        "substring(s, 2, 1) RLIKE '[\\\\p{L}\\\\p{Mc}\\\\p{N}\\\\p{Mn}\\\\p{Me}\\\\p{Cf}]' AS classed",
+    )
+    .where("joins <> classed")
+    .collect()
+)
+out["break_letter"] = sorted(r.cp for r in probe if r.joins)
+out["break_apart"] = sorted(r.cp for r in probe if not r.joins)
+
 if len(sys.argv) > 1:
     with open(sys.argv[1]) as f:
         forms = json.load(f)
+    wrong_sigma = []
     odd = sorted({int(k) for k in out["lower"]} | {int(k) for k in out["upper"]})
     tests = ["", SIGMA, "A" + SIGMA, "A1" + SIGMA, "A_" + SIGMA, "ΑΣ.Σ", "ὈΔΥΣΣΕΎΣ", "ßİﬁŉǰΐ", "Iı"]
     for cp in odd:
@@ -111,6 +134,44 @@ if len(sys.argv) > 1:
     for _ in range(3000):
         dtests.append("".join(rnd.choice(["0", "1", ".", "e", "-", "+", " ", "d", "x", "p", "I", "n", "f", "a", "N", "t", "y", "i"]) for _ in range(rnd.randint(1, 9))))
     tests += dtests
+    # Final sigma: every code point of the BMP in the contexts where its
+    # class in the word iterator decides a Σ, every supplementary one
+    # after a letter and before a mark, and random strings of each class.
+    sig = []
+    for cp in cps:
+        c = chr(cp)
+        if cp < 0x10000:
+            sig += ["A" + c + SIGMA, "A" + c + "\u0345" + SIGMA, "A" + SIGMA + c, "A" + SIGMA + c + "b", c + "\u0345" + SIGMA,
+                    "a1" + c + "1" + SIGMA, SIGMA + c + "b", "A" + c + c + SIGMA]
+        else:
+            sig += ["a" + c + "\u0345" + SIGMA, c + SIGMA + "\u0345"]
+    kinds = list("Aaǅʰᴬאʹः1Ⅰ²-_‧'\".,٫$#£%&¢٪‰। \t\n\r") + [
+        "\u200b", "\u00ad", "\u0301", "\u0345", "\u20dd", "ア", "あ", "一", "Ⓐ", "+", "@", "/", "𝐀", "𐐨", "\u3099", "ー",
+        "𝟏", "\U0001d167", "\U000e0001", "😀", "𐐀", "\U00020000", "α", "ς", "σ", "İ", "ß", "ﬀ", "٣", "Ａ", "ｱ", "\u2028",
+        "\u0965", "\u3000", "\u00a0", "\ufe0f", "\u200d", "\u309b", "・", "\U00011000", "\U00010140", "\U000e0020",
+        "\U000110bd", "\U00018cd6", "\U0002fa1e"]
+    for _ in range(20000):
+        w = [rnd.choice(kinds) for _ in range(rnd.randint(1, 12))]
+        w.insert(rnd.randint(0, len(w)), SIGMA)
+        sig.append("".join(w))
+    exact = sorted(n for n in forms if n.startswith("lowerexact"))
+    bad = (
+        spark.createDataFrame([(x,) for x in sig], "s string")
+        .selectExpr("s", LOW + " AS jl", *["(%s) AS f%d" % (forms[n], i) for i, n in enumerate(exact)])
+        .where(" OR ".join("NOT (f%d <=> jl)" % i for i in range(len(exact))))
+        .limit(200)
+        .collect()
+    )
+    # The JDK's lower case of the fixed and the first random strings,
+    # for the embedded engine, which runs the same SQL.
+    samples = sig[-20000:-16000] + ["A1" + SIGMA, "A_" + SIGMA, "ΑΣ.Σ", "ὈΔΥΣΣΕΎΣ", "a\u0345" + SIGMA, "𐐨" + SIGMA]
+    out["sigma_samples"] = [
+        [r.s, r.jl] for r in spark.createDataFrame([(x,) for x in samples], "s string").selectExpr("s", LOW + " AS jl").collect()
+    ]
+    for r in bad:
+        for i, n in enumerate(exact):
+            if r["f%d" % i] != r.jl:
+                wrong_sigma.append({"s": r.s, "fn": n, "jdk": r.jl, "spark": r["f%d" % i]})
     names = sorted(forms)
     got = (
         spark.createDataFrame([(s,) for s in tests], "s string")
@@ -135,6 +196,9 @@ if len(sys.argv) > 1:
             elif n.startswith("parseInt") or n.startswith("parseLong"):
                 want = r.ji if n.startswith("parseInt") else r.jj
                 ok = (have if have is not None else "fallback") == want
+            elif n.startswith("lowerexact"):
+                ok = have == r.jl
+                want = r.jl
             elif n.startswith("upper"):
                 ok = have == r.ju
                 want = r.ju
@@ -145,6 +209,7 @@ if len(sys.argv) > 1:
             if not ok:
                 wrong.append({"s": r.s, "fn": n, "jdk": want, "spark": have})
     out["checked"] = len(tests)
-    out["wrong"] = wrong
+    out["checked_sigma"] = len(sig)
+    out["wrong"] = wrong + wrong_sigma
 spark.stop()
 json.dump(out, sys.stdout, sort_keys=True, ensure_ascii=True)
