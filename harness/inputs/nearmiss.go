@@ -85,12 +85,14 @@ var caseMapping = regexp.MustCompile(`\b(?:toLowerCase|toUpperCase|lower|upper|l
 // that forgets them do not. Final sigma: the JDK ends a word at
 // java.text.BreakIterator's boundaries ("A1Σ" and "A_Σ" lower to ς), and
 // Unicode at a character that is neither cased nor case-ignorable (σ);
-// U+0345 is both cased and case-ignorable. Letters whose case pairs
+// U+0345 is both cased and case-ignorable; the JDK's iterator also ends
+// a word after a supplementary code point ("A𐐨Σ" lowers to σ) and reads
+// U+00AD as a dash. Letters whose case pairs
 // Unicode 14 to 16 added, which the JDK 17 and CPython 3.11 keep and
 // Spark 4.1's ICU maps: ƛ, ɤ, U+1C89, ⱟ, U+A7C0, U+A7CB, U+10570,
 // U+10D50. Turkish and Lithuanian i, where a locale would change them.
 var caseTraps = []string{
-	"A1\u03a3", "A_\u03a3", "\u0391\u03a3.\u03a3", "A\u0345\u03a3", "\u03a3A",
+	"A1\u03a3", "A_\u03a3", "\u0391\u03a3.\u03a3", "A\u0345\u03a3", "\u03a3A", "A\U00010428\u03a3", "A\u00ad\u00ad\u03a3",
 	"\u019b\u0264\u1c89\u2c5f\ua7c0\ua7cb\U00010570\U00010d50",
 	"Ii\u0130\u0131i\u0307\u00cc",
 }

@@ -448,7 +448,7 @@ func (t *tr) jvmStringMethod(n *sitter.Node, name string, recv ir.Expr, args []i
 		}
 	case "toLowerCase":
 		if len(args) == 0 {
-			return t.lowerCall(n, recv)
+			return t.lowerCall(recv)
 		}
 	}
 	t.decline(n, "String."+name, "no rule proves a Spark SQL form equal to this String method")

@@ -20,7 +20,9 @@ import (
 func TestRules(t *testing.T) {
 	jdkUpper, err := jdkcase.UpperSQL("`s`")
 	require.NoError(t, err)
-	jdkLower, err := jdkcase.LowerSQL("`s`")
+	jdkLower, err := jdkcase.LowerUpToSigmaSQL("`s`")
+	require.NoError(t, err)
+	jdkLowerExact, err := jdkcase.LowerSQL("`s`")
 	require.NoError(t, err)
 
 	rows := []struct {
@@ -444,17 +446,17 @@ func TestRules(t *testing.T) {
 			`class U extends Function1[String, Int] { def apply(s: String): Int = if (s == null) 0 else s.toLowerCase.length }`,
 			"CASE WHEN (`s` IS NULL) THEN 0 ELSE (char_length(" + jdkLower + ") + char_length(regexp_replace(" + jdkLower + ", '[^\\\\x{10000}-\\\\x{10FFFF}]', ''))) END", ""},
 		{"scala toLowerCase returned", ".scala",
-			`class U extends Function1[String, String] { def apply(s: String): String = if (s == null) null else s.trim.toLowerCase }`,
-			"", "String.toLowerCase"},
+			`class U extends Function1[String, String] { def apply(s: String): String = if (s == null) null else s.toLowerCase }`,
+			"CASE WHEN (`s` IS NULL) THEN CAST(NULL AS STRING) ELSE " + jdkLowerExact + " END", ""},
 		{"scala toLowerCase compared with a text holding sigma", ".scala",
 			`class U extends Function1[String, Boolean] { def apply(s: String): Boolean = s != null && s.toLowerCase == "ασ" }`,
-			"", "String.toLowerCase"},
+			"((NOT (`s` IS NULL)) AND (" + jdkLowerExact + " <=> 'ασ'))", ""},
 		{"scala toLowerCase compared with a column", ".scala",
 			`class U extends Function2[String, String, Boolean] { def apply(s: String, t: String): Boolean = s != null && s.toLowerCase == t }`,
-			"", "String.toLowerCase"},
+			"((NOT (`s` IS NULL)) AND (" + jdkLowerExact + " <=> `t`))", ""},
 		{"scala toLowerCase both compared and returned", ".scala",
 			`class U extends Function1[String, String] { def apply(s: String): String = { if (s == null) return null; val l = s.toLowerCase; if (l == "n/a") "" else l } }`,
-			"", "String.toLowerCase"},
+			"CASE WHEN (`s` IS NULL) THEN CAST(NULL AS STRING) ELSE CASE WHEN (" + jdkLower + " <=> 'n/a') THEN '' ELSE " + jdkLowerExact + " END END", ""},
 		{"scala toUpperCase in the root locale", ".scala",
 			`class U extends Function1[String, String] { def apply(s: String): String = if (s == null) null else s.toUpperCase(java.util.Locale.ROOT) }`,
 			"CASE WHEN (`s` IS NULL) THEN CAST(NULL AS STRING) ELSE " + jdkUpper + " END", ""},
@@ -550,7 +552,7 @@ func TestRules(t *testing.T) {
 			"CASE WHEN (`s` IS NULL) THEN CAST(NULL AS STRING) ELSE regexp_replace(" + jdkLower + ", '[^a-z0-9]+', '-') END", ""},
 		{"scala lower-cased text rewritten where sigma survives", ".scala",
 			`class U extends Function1[String, String] { def apply(s: String): String = if (s == null) null else s.toLowerCase.replaceAll("[ _]+", "-") }`,
-			"", "String.toLowerCase"},
+			"CASE WHEN (`s` IS NULL) THEN CAST(NULL AS STRING) ELSE regexp_replace(" + jdkLowerExact + ", '[ _]+', '-') END", ""},
 		{"scala java.lang.Double.valueOf boxes a quotient", ".scala",
 			`class U extends Function1[java.lang.Long, java.lang.Double] { def apply(cents: java.lang.Long): java.lang.Double = if (cents == null) null else java.lang.Double.valueOf(cents / 100.0) }`,
 			"CASE WHEN (`cents` IS NULL) THEN CAST(NULL AS DOUBLE) ELSE (CAST(`cents` AS DOUBLE) / 100.0D) END", ""},

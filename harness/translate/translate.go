@@ -143,7 +143,7 @@ func Translate(u *udf.UDF, src []byte) (*Result, error) {
 		return t.result(nil)
 	}
 	e = t.fitReturn(body, e)
-	if e == nil || t.declineLowerCase(body, e) || t.declineLoneSurrogates(body, e) {
+	if e == nil || t.declineLoneSurrogates(body, e) {
 		return t.result(nil)
 	}
 	return t.result(t.hiveOverloadGuard(body, t.hiveNullsThrow(t.skipNulls(e))))
@@ -182,8 +182,6 @@ type tr struct {
 	pythonUnicode string
 	// jdkCase is Result.JDKCase.
 	jdkCase string
-	// lowerAt is where each toLowerCase() was called (lowercase.go).
-	lowerAt map[*ir.Call]*sitter.Node
 	// wildcards binds the _ of a function argument (_.trim in
 	// Option(s).map(_.trim)) to its value, by the _'s span.
 	wildcards map[udf.Span]binding

@@ -554,11 +554,10 @@ func stringCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err 
 		}
 		b.WriteString(sql)
 		return true, nil
-	case ir.JVMUpper, ir.JVMLowerUpToSigma:
-		sql, err := jdkcase.UpperSQL(args[0])
-		if e.Fn == ir.JVMLowerUpToSigma {
-			sql, err = jdkcase.LowerSQL(args[0])
-		}
+	case ir.JVMUpper, ir.JVMLower, ir.JVMLowerUpToSigma:
+		sql, err := map[ir.Func]func(string) (string, error){
+			ir.JVMUpper: jdkcase.UpperSQL, ir.JVMLower: jdkcase.LowerSQL, ir.JVMLowerUpToSigma: jdkcase.LowerUpToSigmaSQL,
+		}[e.Fn](args[0])
 		if err != nil {
 			return true, sqlErr("the JDK's case mapping: " + err.Error())
 		}

@@ -431,10 +431,11 @@ const (
 	// tr, az and lt, on a String not null, with the mappings of the JDK
 	// package jdkcase's tables were read from (Result.JDKCase names it).
 	JVMUpper Func = "jvm-upper"
-	// JVMLower is the JDK's String.toLowerCase() likewise. No renderer
-	// reproduces its final sigma; JVMLowerUpToSigma is it where the
-	// translator showed that σ and ς give the same outcome (the value is
-	// only compared with a text without them, or measured).
+	// JVMLower is the JDK's String.toLowerCase() likewise, final sigma
+	// decided by the JDK's word boundaries (package jdkcase);
+	// JVMLowerUpToSigma is it where the translator showed that σ and ς
+	// give the same outcome (the value is only compared with a text
+	// without them, or measured), which a renderer may write shorter.
 	JVMLower          Func = "jvm-lower"
 	JVMLowerUpToSigma Func = "jvm-lower-up-to-sigma"
 	// JVMParseOrElse is Integer.parseInt(Args[0]) (Long.parseLong where
