@@ -66,13 +66,17 @@ type breakPatterns struct{ token, segment, segmentFirst, final string }
 func patterns() breakPatterns {
 	apart := runsClass(breakApartRuns) + `\\x{AD}`
 	ignore := `[\\p{Cf}&&[^` + apart + `]]`
-	attached := `[\\p{Mn}\\p{Me}\\p{Cf}&&[^` + apart + `]]*`
-	letterBase := `[[\\p{L}\\p{Mc}&&[^` + cjk + apart + `]]` + runsClass(breakLetterRuns) + `]`
-	digitBase := `[\\p{N}&&[^` + apart + `]]`
-	let := letterBase + attached
-	dgt := digitBase + attached
-	word := `(?:` + let + `)+(?:` + midW + ignore + `*(?:` + let + `)+)*(?:` + danda + ignore + `*)?`
-	number := `(?:` + dgt + `)+(?:` + midN + ignore + `*(?:` + dgt + `)+)*`
+	attached := `\\p{Mn}\\p{Me}\\p{Cf}&&[^` + apart + `]`
+	letterBase := `[\\p{L}\\p{Mc}&&[^` + cjk + apart + `]]` + runsClass(breakLetterRuns)
+	digitBase := `\\p{N}&&[^` + apart + `]`
+	// A run of letters with their marks is one class repeated, which
+	// java.util.regex matches in a loop; a repeated group would recurse
+	// once per letter and overflow the stack of a Spark task on a long
+	// word.
+	letters := `[` + letterBase + `][` + letterBase + `[` + attached + `]]*`
+	digits := `[` + digitBase + `][[` + digitBase + `][` + attached + `]]*`
+	word := letters + `(?:` + midW + ignore + `*` + letters + `)*(?:` + danda + ignore + `*)?`
+	number := digits + `(?:` + midN + ignore + `*` + digits + `)*`
 	ending := `(?:` + number + `(?:` + post + ignore + `*)?)`
 	// Greedy is longest here: what extends a word or a number never
 	// starts what may follow it.
