@@ -154,6 +154,9 @@ if len(sys.argv) > 1:
         w = [rnd.choice(kinds) for _ in range(rnd.randint(1, 12))]
         w.insert(rnd.randint(0, len(w)), SIGMA)
         sig.append("".join(w))
+    # Long words: a run of letters is matched in a loop, not by recursion
+    # that would overflow a task's stack.
+    sig += ["Ab" * 50000 + SIGMA, "a" + "\u0301" * 5000 + SIGMA, "1" * 50000 + "a" + SIGMA]
     exact = sorted(n for n in forms if n.startswith("lowerexact"))
     bad = (
         spark.createDataFrame([(x,) for x in sig], "s string")
