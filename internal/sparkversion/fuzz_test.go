@@ -9,7 +9,8 @@ import (
 // a major.minor and a line inside the file.
 func checkDecls(t *testing.T, data string, ds []Declared) {
 	t.Helper()
-	lines := strings.Count(data, "\n") + 1
+	// A lone CR ends a line too, for YAML and for an editor; CRLF is one.
+	lines := strings.Count(strings.ReplaceAll(data, "\r\n", "\n"), "\n") + strings.Count(strings.ReplaceAll(data, "\r\n", "\n"), "\r") + 1
 	for _, d := range ds {
 		if _, ok := parseRelease(d.Version); !ok || strings.Count(d.Version, ".") != 1 {
 			t.Fatalf("bad Version %q in %+v", d.Version, d)
