@@ -217,12 +217,23 @@ func (t *regexTranslation) codePoint(e byte) error {
 // property translates \p{Name}, \pN and their negations \P, for the
 // Unicode general categories RE2 names alike.
 func (t *regexTranslation) property(e byte) error {
+	name, err := t.propertyName()
+	if err != nil {
+		return err
+	}
+	t.b.WriteString(`\` + string(e) + `{` + name + `}`)
+	return nil
+}
+
+// propertyName reads the name after \p or \P ({Name} or one letter), a
+// general category RE2 names alike.
+func (t *regexTranslation) propertyName() (string, error) {
 	p, i := t.p, t.i
 	name := ""
 	if i < len(p) && p[i] == '{' {
 		end := strings.IndexByte(p[i:], '}')
 		if end < 0 {
-			return unsupportedRe(p, `a malformed \p{...}`)
+			return "", unsupportedRe(p, `a malformed \p{...}`)
 		}
 		name = p[i+1 : i+end]
 		i += end + 1
@@ -231,11 +242,10 @@ func (t *regexTranslation) property(e byte) error {
 		i++
 	}
 	if !goCategory(name) {
-		return unsupportedRe(p, `\p{`+name+`}`)
+		return "", unsupportedRe(p, `\p{`+name+`}`)
 	}
-	t.b.WriteString(`\` + string(e) + `{` + name + `}`)
 	t.i = i
-	return nil
+	return name, nil
 }
 
 // classChar copies a character of a character class, refusing Java's

@@ -208,20 +208,12 @@ func (t *regexTranslation) classAtom() (rune, runeSet, error) {
 	case 'x', 'u':
 		return t.classCodePoint(e)
 	case 'p', 'P':
-		name := ""
-		if t.i < len(p) && p[t.i] == '{' {
-			end := strings.IndexByte(p[t.i:], '}')
-			if end < 0 {
-				return 0, nil, unsupportedRe(p, `a malformed \p{...}`)
-			}
-			name = p[t.i+1 : t.i+end]
-			t.i += end + 1
-		} else if t.i < len(p) {
-			name = p[t.i : t.i+1]
-			t.i++
+		name, err := t.propertyName()
+		if err != nil {
+			return 0, nil, err
 		}
 		tab, ok := unicode.Categories[name]
-		if !goCategory(name) || !ok {
+		if !ok {
 			return 0, nil, unsupportedRe(p, `\p{`+name+`}`)
 		}
 		s := newRuneSet()

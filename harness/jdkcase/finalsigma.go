@@ -46,9 +46,11 @@ import (
 // strings, with no difference.
 
 const (
-	sigma      = `\\x{3A3}`
-	casedClass = `[\\p{Lu}\\p{Ll}\\p{Lt}\\x{2B0}-\\x{2B8}\\x{2C0}\\x{2C1}\\x{2E0}-\\x{2E4}\\x{345}\\x{37A}\\x{1D2C}-\\x{1D61}\\x{2160}-\\x{217F}\\x{24B6}-\\x{24E9}]`
-	uncased    = `[^\\p{Lu}\\p{Ll}\\p{Lt}\\x{2B0}-\\x{2B8}\\x{2C0}\\x{2C1}\\x{2E0}-\\x{2E4}\\x{345}\\x{37A}\\x{1D2C}-\\x{1D61}\\x{2160}-\\x{217F}\\x{24B6}-\\x{24E9}]`
+	sigma = `\\x{3A3}`
+	// cased is the class content of the code points isCased accepts.
+	cased      = `\\p{Lu}\\p{Ll}\\p{Lt}\\x{2B0}-\\x{2B8}\\x{2C0}\\x{2C1}\\x{2E0}-\\x{2E4}\\x{345}\\x{37A}\\x{1D2C}-\\x{1D61}\\x{2160}-\\x{217F}\\x{24B6}-\\x{24E9}`
+	casedClass = `[` + cased + `]`
+	uncased    = `[^` + cased + `]`
 	// cjk are the kanji, kana and CJK marks the rules keep out of words.
 	cjk   = `\\x{3005}\\x{4E00}-\\x{9FA5}\\x{F900}-\\x{FA2D}\\x{30A1}-\\x{30FA}\\x{30FD}\\x{30FE}\\x{3041}-\\x{3094}\\x{309D}\\x{309E}\\x{3099}-\\x{309C}\\x{30FB}\\x{30FC}`
 	supp  = `\\x{10000}-\\x{10FFFF}`
