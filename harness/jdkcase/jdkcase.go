@@ -66,8 +66,19 @@ func LowerSQL(x string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	// With each Σ already σ or ς, lower case has no context left.
-	return casemap.Keeping("lower", finalSigmaSQL(x), keep), nil
+	// With each Σ already σ or ς, lower case has no context left. A
+	// string with neither Σ nor a kept code point is Spark's lower.
+	return casemap.Guard(x, casemap.RepeatUpTo, func(s string) string {
+		noSigma := "instr(" + s + ", 'Σ') = 0"
+		if len(keep) > 0 {
+			noSigma = fmt.Sprintf("(%s AND NOT (%s RLIKE '%s'))", noSigma, s, casemap.ClassOf(keep))
+		}
+		return casemap.ASCII(s) + " OR " + noSigma
+	}, func(s string) string {
+		return "lower(" + s + ")"
+	}, func(s string) string {
+		return casemap.Keeping("lower", finalSigmaSQL(s), keep)
+	}), nil
 }
 
 // LowerUpToSigmaSQL is LowerSQL except that a Σ may become σ where the

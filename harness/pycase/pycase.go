@@ -97,9 +97,14 @@ func LowerSQL(x string) (string, error) {
 	if lc.odd == "" {
 		return "lower(" + x + ")", nil
 	}
-	return casemap.Bind(x, func(s string) string {
-		return fmt.Sprintf("CASE WHEN %[1]s RLIKE '%[2]s' THEN array_join(transform(regexp_extract_all(%[1]s, '(?s).', 0), (udfx_c, udfx_i) -> %[3]s), '') ELSE lower(%[1]s) END",
-			s, lc.odd, lc.at(s))
+	return casemap.Guard(x, casemap.RepeatUpTo, func(s string) string {
+		return casemap.ASCII(s) + " OR NOT (" + s + " RLIKE '" + lc.odd + "')"
+	}, func(s string) string {
+		return "lower(" + s + ")"
+	}, func(s string) string {
+		return casemap.Bind(s, func(s string) string {
+			return fmt.Sprintf("array_join(transform(regexp_extract_all(%[1]s, '(?s).', 0), (udfx_c, udfx_i) -> %[2]s), '')", s, lc.at(s))
+		})
 	}), nil
 }
 

@@ -60,9 +60,14 @@ func tail(s string) string {
 	return strings.TrimSpace(s)
 }
 
+// Inputs are the expressions of the string s the forms are written for,
+// by the suffix of their names: the column itself, a short expression the
+// SQL writes out where it needs it, and one holding a lambda, which the
+// SQL binds to a lambda variable.
+var Inputs = map[string]string{"": "`s`", "_bound": "concat(`s`, '')", "_lambda": "element_at(transform(array(`s`), udfx_q -> udfx_q), 1)"}
+
 // Forms is the SQL of lower and upper (the mapping functions of a case
-// package) over the column s, as "lower"/"upper", and over an expression,
-// which the SQL binds to a lambda variable, as "lower_bound"/"upper_bound".
+// package) over each of Inputs, as "lower"/"upper" with its suffix.
 // A mapping without exact SQL fails the test unless the tables are being
 // regenerated (update), where Spark's own function stands in so that the
 // new tables can be reviewed.
@@ -70,7 +75,7 @@ func Forms(t testing.TB, update bool, lower, upper func(string) (string, error))
 	t.Helper()
 	sqls := map[string]string{}
 	for name, fn := range map[string]func(string) (string, error){"lower": lower, "upper": upper} {
-		for suffix, x := range map[string]string{"": "`s`", "_bound": "concat(`s`, '')"} {
+		for suffix, x := range Inputs {
 			sql, err := fn(x)
 			if err != nil {
 				require.True(t, update, "%v", err)
