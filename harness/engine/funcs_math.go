@@ -45,6 +45,9 @@ var mathFuncs = []funcDef{
 	{"degrees", 1, 1, unaryDouble(toDegrees, nil), nil},
 	{"radians", 1, 1, unaryDouble(toRadians, nil), nil},
 	{"signum sign", 1, 1, unaryDouble(signum, nil), nil},
+	// Spark's rint is Math.rint: IEEE round to integral, ties to even,
+	// -0.5 to -0.0, as Go's RoundToEven.
+	{"rint", 1, 1, unaryDouble(math.RoundToEven, nil), nil},
 	{"log", 1, 2, buildLog, nil},
 	{"pow power", 2, 2, binaryDouble(javaPow), nil},
 	{"atan2", 2, 2, binaryDouble(sparkAtan2), nil},

@@ -419,7 +419,7 @@ def casts():
 
 def math():
     unary = ["abs", "ceil", "floor", "round", "bround", "sqrt", "cbrt", "exp", "ln", "log10", "log2",
-             "signum", "sign", "negative", "positive", "isnan", "degrees", "radians", "sinh", "cosh", "tanh"]
+             "signum", "sign", "rint", "negative", "positive", "isnan", "degrees", "radians", "sinh", "cosh", "tanh"]
     for f in unary:
         c("%s/double" % f, "%s(x)" % f, "x double", DOUBLES)
     for f in ["sin", "cos", "tan", "asin", "acos", "atan"]:
@@ -438,6 +438,7 @@ def math():
         c("%s/negative-scale" % f, "%s(a, -1)" % f, "a int, b int", II)
         c("%s/huge-double" % f, "%s(x)" % f, "x double", [[1e20], [-1e20], [9.3e18]])
     c("ceil/ceiling-alias", "ceiling(2.1D)")
+    c("rint/ties", "rint(x)", "x double", [[0.5], [1.5], [2.5], [-0.5], [-2.5], [4503599627370495.5], [-0.0], [None]])
     for f in ["round", "bround"]:
         c("%s/2dp" % f, "%s(x, 2)" % f, "x double",
           [[2.675], [1.005], [-2.675], [0.125], [0.135], [1e300], [NAN], [INF], [-0.0], [None], [0.001]])

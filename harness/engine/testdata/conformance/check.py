@@ -34,7 +34,7 @@ REQUIRED = {
 }
 FUNCTIONS = """
 abs ceil floor round bround sqrt cbrt exp ln log log10 log2 pow power sin cos tan
-asin acos atan atan2 sinh cosh tanh degrees radians signum sign greatest least mod
+asin acos atan atan2 sinh cosh tanh degrees radians signum sign rint greatest least mod
 negative positive hypot isnan nanvl
 length char_length octet_length substring substr left right concat concat_ws lower
 upper initcap trim ltrim rtrim lpad rpad replace translate instr locate position
