@@ -8,7 +8,7 @@ import (
 )
 
 // pyBuiltins are the builtins the translator reads by name (pyCall).
-var pyBuiltins = []string{"str", "bool", "abs", "len", "min", "max", "round", "int", "float"}
+var pyBuiltins = []string{"str", "bool", "abs", "len", "min", "max", "round", "int", "float", "format"}
 
 // starExports are the builtins a star import of a module replaces, read
 // from CPython with pyspark 4.1.1 (`from m import *` into an empty

@@ -478,6 +478,11 @@ func (t *tr) pyBinary(n *sitter.Node, e env) *binding {
 	}
 	switch op {
 	case "%", "//":
+		if l := n.ChildByFieldName("left"); op == "%" && l.Kind() == "string" {
+			if tmpl, ok := pyString(t.text(l)); ok {
+				return t.pyPercentFormat(n, tmpl, n.ChildByFieldName("right"), e)
+			}
+		}
 		return t.pyFloored(n, op, e)
 	case "**":
 		t.decline(n, "Python **", "CPython raises OverflowError where Spark's pow gives Infinity, and pow is not bit-exact in the engine")
@@ -664,6 +669,19 @@ func (t *tr) pyCall(n *sitter.Node, e env) *binding {
 			t.decline(n, "len of "+typeName(b.e), "only len of a str is translated")
 			return nil
 		}
+	case "format":
+		if len(argNodes) == 2 {
+			spec, ok := pyString(t.text(argNodes[1]))
+			if !ok {
+				t.decline(argNodes[1], "format spec "+t.text(argNodes[1]), "only a plain str literal spec is translated")
+				return nil
+			}
+			b := t.pyExpr(argNodes[0], e)
+			if b == nil {
+				return nil
+			}
+			return lit(t.pyFormatField(n, "call "+t.text(n), spec, *b))
+		}
 	case "min", "max":
 		if len(argNodes) >= 2 {
 			return lit(t.pyMinMax(n, fn, argNodes, e))
@@ -702,6 +720,11 @@ func (t *tr) pyCall(n *sitter.Node, e env) *binding {
 		if name == "strftime" {
 			if b, ok := t.pyUTCStrftime(n, f.ChildByFieldName("object"), argNodes, e); ok {
 				return b
+			}
+		}
+		if obj := f.ChildByFieldName("object"); name == "format" && obj.Kind() == "string" {
+			if tmpl, ok := pyString(t.text(obj)); ok {
+				return t.pyStrFormat(n, tmpl, argNodes, e)
 			}
 		}
 		recv := t.pyExpr(f.ChildByFieldName("object"), e)
@@ -1156,7 +1179,7 @@ func (t *tr) pyFString(n *sitter.Node, e env) *binding {
 				return nil
 			}
 			if spec := c.ChildByFieldName("format_specifier"); spec != nil {
-				p := t.pyIntFormat(c, strings.TrimPrefix(t.text(spec), ":"), *b)
+				p := t.pyFormatField(c, "f-string field "+t.text(c), strings.TrimPrefix(t.text(spec), ":"), *b)
 				if p == nil {
 					return nil
 				}
@@ -1185,12 +1208,26 @@ func (t *tr) pyFString(n *sitter.Node, e env) *binding {
 // pyIntFormatRe is the int format specs translated: d, Wd and 0Wd.
 var pyIntFormatRe = regexp.MustCompile(`^(0?)([1-9][0-9]{0,2})?d$`)
 
-// pyIntFormat is an f-string field {x:spec} of an int x with a spec
-// pyIntFormatRe reads; None raises TypeError, as CPython's format does.
-func (t *tr) pyIntFormat(n *sitter.Node, spec string, b binding) ir.Expr {
+// pyFormatField is CPython's format(x, spec) of the value b for the
+// specs translated (an f-string's {x:spec}, format(), str.format and
+// %-formatting share it); what names the construct where it is declined.
+// An empty spec is str(x).
+func (t *tr) pyFormatField(n *sitter.Node, what, spec string, b binding) ir.Expr {
+	switch {
+	case spec == "":
+		return t.pyStrOf(n, b)
+	case pyFixedFormatRe.MatchString(spec):
+		return t.pyFixedFormat(n, what, spec, b)
+	}
+	return t.pyIntFormat(n, what, spec, b)
+}
+
+// pyIntFormat is a field {x:spec} of an int x with a spec pyIntFormatRe
+// reads; None raises TypeError, as CPython's format does.
+func (t *tr) pyIntFormat(n *sitter.Node, what, spec string, b binding) ir.Expr {
 	m := pyIntFormatRe.FindStringSubmatch(spec)
 	if m == nil || b.e.Type() == nil || !ir.IsIntegral(b.e.Type()) {
-		t.decline(n, "f-string field "+t.text(n), "only the int format specs d, Wd and 0Wd are translated (a float's digits and the other specs differ from Spark's)")
+		t.decline(n, what, "only the format specs d, Wd and 0Wd of an int and .kf (k up to 10) of a float or an int are translated (the other specs pad, group or round in ways not modelled)")
 		return nil
 	}
 	var res ir.Expr = &ir.Cast{Kind: ir.IntToString, X: b.e, To: tString}
@@ -1202,6 +1239,200 @@ func (t *tr) pyIntFormat(n *sitter.Node, spec string, b binding) ir.Expr {
 		res = raiseWhereNull(b.e, res, "TypeError where "+t.text(n)+" formats None")
 	}
 	return res
+}
+
+// pyFixedFormatRe is the float format spec translated: .k with f, for
+// k from 0 to 10.
+var pyFixedFormatRe = regexp.MustCompile(`^\.([0-9]|10)f$`)
+
+// pyFixedFormat is a field {x:.kf} of a float or an int x (an int is
+// formatted as the float nearest it, as CPython's int.__format__ does
+// for f, and Spark's cast to DOUBLE rounds the same way); None raises
+// TypeError.
+func (t *tr) pyFixedFormat(n *sitter.Node, what, spec string, b binding) ir.Expr {
+	x := b.e
+	switch ty := x.Type(); {
+	case ir.IsDouble(ty):
+	case ir.IsIntegral(ty):
+		x = widen(x, tDouble)
+	default:
+		t.decline(n, what, "the format "+spec+" is translated for a float or an int, not for "+typeName(x))
+		return nil
+	}
+	k, _ := strconv.ParseInt(pyFixedFormatRe.FindStringSubmatch(spec)[1], 10, 64)
+	var res ir.Expr = &ir.Call{Fn: ir.PyFormatFixed, Args: []ir.Expr{x, &ir.Lit{T: tInt, Value: k}}, T: tString}
+	if b.nullable {
+		res = raiseWhereNull(b.e, res, "TypeError where "+t.text(n)+" formats None")
+	}
+	return res
+}
+
+// pyStrFormat is tmpl.format(args) of a literal template whose fields
+// are {}, {k} or either with a :spec pyFormatField reads: the
+// concatenation of its text and formatted fields. Keyword arguments,
+// conversions (!r), nested fields, mixed automatic and manual numbering
+// (ValueError) and an index past the arguments (IndexError) are
+// declined.
+func (t *tr) pyStrFormat(n *sitter.Node, tmpl string, argNodes []*sitter.Node, e env) *binding {
+	var args []*binding
+	for _, a := range argNodes {
+		if a.Kind() == "keyword_argument" || a.Kind() == "list_splat" || a.Kind() == "dictionary_splat" {
+			t.decline(a, "str.format argument "+t.text(a), "only positional arguments are translated")
+			return nil
+		}
+		b := t.pyExpr(a, e)
+		if b == nil {
+			return nil
+		}
+		args = append(args, b)
+	}
+	var parts []ir.Expr
+	auto, manual := 0, false
+	for i := 0; i < len(tmpl); {
+		switch {
+		case strings.HasPrefix(tmpl[i:], "{{"):
+			parts = append(parts, &ir.Lit{T: tString, Value: "{"})
+			i += 2
+		case strings.HasPrefix(tmpl[i:], "}}"):
+			parts = append(parts, &ir.Lit{T: tString, Value: "}"})
+			i += 2
+		case tmpl[i] == '{':
+			end := strings.IndexByte(tmpl[i:], '}')
+			field := ""
+			if end > 0 {
+				field = tmpl[i+1 : i+end]
+			}
+			key, spec, _ := strings.Cut(field, ":")
+			if end < 0 || strings.ContainsAny(field, "{!") || strings.ContainsAny(key, "[.") {
+				t.decline(n, "str.format field "+strconv.Quote(tmpl), "only fields {}, {k} and {:spec} with a literal spec are translated")
+				return nil
+			}
+			k := auto
+			if key == "" {
+				auto++
+			} else {
+				v, err := strconv.Atoi(key)
+				if err != nil {
+					t.decline(n, "str.format field {"+field+"}", "only positional fields are translated")
+					return nil
+				}
+				k, manual = v, true
+			}
+			if manual && auto > 0 || k >= len(args) {
+				t.decline(n, "str.format field {"+field+"}", "CPython raises here (mixed numbering or a missing argument)")
+				return nil
+			}
+			p := t.pyFormatField(n, "str.format field {"+field+"}", spec, *args[k])
+			if p == nil {
+				return nil
+			}
+			parts = append(parts, p)
+			i += end + 1
+		case tmpl[i] == '}':
+			t.decline(n, "str.format template "+strconv.Quote(tmpl), "a single } is a ValueError in CPython")
+			return nil
+		default:
+			j := strings.IndexAny(tmpl[i:], "{}")
+			if j < 0 {
+				j = len(tmpl) - i
+			}
+			parts = append(parts, &ir.Lit{T: tString, Value: tmpl[i : i+j]})
+			i += j
+		}
+	}
+	return lit(concatParts(parts))
+}
+
+// pyPercentDirectiveRe is a %-format directive translated: %%, %s, %d
+// or %i, and %.kf (k up to 10).
+var pyPercentDirectiveRe = regexp.MustCompile(`^%(%|s|d|i|\.(?:[0-9]|10)f)`)
+
+// pyPercentFormat is tmpl % values of a literal template whose
+// directives pyPercentDirectiveRe reads, with a tuple of exactly as many
+// values or one value for one directive: %s is str(x), %d an int in
+// decimal, %.kf format(x, ".kf"). Flags, widths, %r and %d of a float
+// are declined; a count that does not match (TypeError) too.
+func (t *tr) pyPercentFormat(n *sitter.Node, tmpl string, right *sitter.Node, e env) *binding {
+	values := []*sitter.Node{right}
+	if right.Kind() == "tuple" {
+		values = namedNonComment(right)
+	} else if right.Kind() == "parenthesized_expression" && right.NamedChildCount() == 1 {
+		values = []*sitter.Node{right.NamedChild(0)}
+	}
+	var parts []ir.Expr
+	next := 0
+	for i := 0; i < len(tmpl); {
+		if tmpl[i] != '%' {
+			j := strings.IndexByte(tmpl[i:], '%')
+			if j < 0 {
+				j = len(tmpl) - i
+			}
+			parts = append(parts, &ir.Lit{T: tString, Value: tmpl[i : i+j]})
+			i += j
+			continue
+		}
+		d := pyPercentDirectiveRe.FindString(tmpl[i:])
+		if d == "" {
+			t.decline(n, "%-format "+strconv.Quote(tmpl), "only the directives %%, %s, %d, %i and %.kf without flags or widths are translated")
+			return nil
+		}
+		i += len(d)
+		if d == "%%" {
+			parts = append(parts, &ir.Lit{T: tString, Value: "%"})
+			continue
+		}
+		if next >= len(values) {
+			t.decline(n, "%-format "+strconv.Quote(tmpl), "more directives than values: CPython raises TypeError")
+			return nil
+		}
+		v := values[next]
+		next++
+		b := t.pyExpr(v, e)
+		if b == nil {
+			return nil
+		}
+		what := "%-format directive " + d + " of " + t.text(v)
+		var p ir.Expr
+		switch d[1] {
+		case 's':
+			p = t.pyStrOf(v, *b)
+		case 'd', 'i':
+			p = t.pyIntFormat(n, what, "d", *b)
+		default:
+			p = t.pyFixedFormat(n, what, d[1:], *b)
+		}
+		if p == nil {
+			return nil
+		}
+		parts = append(parts, p)
+	}
+	if next != len(values) {
+		t.decline(n, "%-format "+strconv.Quote(tmpl), "fewer directives than values: CPython raises TypeError")
+		return nil
+	}
+	return lit(concatParts(parts))
+}
+
+// concatParts is the str of parts joined: "" for none, the part for one,
+// adjacent literal texts as one.
+func concatParts(in []ir.Expr) ir.Expr {
+	var parts []ir.Expr
+	for _, p := range in {
+		if l, ok := p.(*ir.Lit); ok && len(parts) > 0 {
+			if prev, ok := parts[len(parts)-1].(*ir.Lit); ok && isString(prev) && isString(l) && prev.Value != nil && l.Value != nil {
+				parts[len(parts)-1] = &ir.Lit{T: tString, Value: prev.Value.(string) + l.Value.(string)}
+				continue
+			}
+		}
+		parts = append(parts, p)
+	}
+	switch len(parts) {
+	case 0:
+		return &ir.Lit{T: tString, Value: ""}
+	case 1:
+		return parts[0]
+	}
+	return &ir.Call{Fn: ir.Concat, Args: parts, T: tString}
 }
 
 // pyStrOf is str(x) as CPython prints it, never NULL: a str itself, an

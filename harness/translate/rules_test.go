@@ -3,12 +3,15 @@ package translate
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/udfx/udfx/harness/jdkcase"
+	"github.com/udfx/udfx/harness/render/sparksql"
+	"github.com/udfx/udfx/harness/translate/ir"
 	"github.com/udfx/udfx/harness/udf"
 	"github.com/udfx/udfx/harness/udf/frontends"
 )
@@ -24,6 +27,25 @@ func TestRules(t *testing.T) {
 	require.NoError(t, err)
 	jdkLowerExact, err := jdkcase.LowerSQL("`s`")
 	require.NoError(t, err)
+	// Java's trim() removes the code points up to U+0020 at both ends.
+	javaTrim := func(s string) string {
+		return "regexp_replace(" + s + ", '^[\\\\x{0}-\\\\x{20}]+|[\\\\x{0}-\\\\x{20}]+\\\\z', '')"
+	}
+	lowerTrimmedC, err := jdkcase.LowerUpToSigmaSQL(javaTrim("`c`"))
+	require.NoError(t, err)
+	// fixed is CPython's format(x, ".kf") of the DOUBLE x.
+	fixed := func(x ir.Expr, k int64) string {
+		sql, err := sparksql.Render(&ir.Call{Fn: ir.PyFormatFixed, Args: []ir.Expr{x, &ir.Lit{T: udf.Prim(udf.Int), Value: k}}, T: udf.Prim(udf.String)})
+		require.NoError(t, err)
+		return sql
+	}
+	double, bigint := udf.Prim(udf.Double), udf.Prim(udf.Long)
+	// rounded is CPython's round(x, k) of the DOUBLE column x.
+	rounded := func(k int64) string {
+		sql, err := sparksql.Render(&ir.Call{Fn: ir.PyRoundDigits, Args: []ir.Expr{&ir.Col{Name: "x", T: double}, &ir.Lit{T: udf.Prim(udf.Int), Value: k}}, T: double})
+		require.NoError(t, err)
+		return sql
+	}
 
 	rows := []struct {
 		name, ext, src, sql, declined string
@@ -351,7 +373,7 @@ func TestRules(t *testing.T) {
 			"CASE WHEN (`n` IS NULL) THEN CAST(NULL AS DOUBLE) ELSE (CAST(`n` AS DOUBLE) / 2.0D) END", ""},
 		{"java static helper", ".java",
 			"import org.apache.spark.sql.api.java.UDF1;\npublic class U implements UDF1<String, String> {\n  static String clean(String s) { return s == null ? \"\" : s.trim(); }\n  public String call(String s) { return clean(s); }\n}",
-			"CASE WHEN (`s` IS NULL) THEN '' ELSE regexp_replace(`s`, '^[\\\\x{0}\\\\x{1}\\\\x{2}\\\\x{3}\\\\x{4}\\\\x{5}\\\\x{6}\\\\x{7}\\\\x{8}\\\\x{9}\\\\x{A}\\\\x{B}\\\\x{C}\\\\x{D}\\\\x{E}\\\\x{F}\\\\x{10}\\\\x{11}\\\\x{12}\\\\x{13}\\\\x{14}\\\\x{15}\\\\x{16}\\\\x{17}\\\\x{18}\\\\x{19}\\\\x{1A}\\\\x{1B}\\\\x{1C}\\\\x{1D}\\\\x{1E}\\\\x{1F}\\\\x{20}]+|[\\\\x{0}\\\\x{1}\\\\x{2}\\\\x{3}\\\\x{4}\\\\x{5}\\\\x{6}\\\\x{7}\\\\x{8}\\\\x{9}\\\\x{A}\\\\x{B}\\\\x{C}\\\\x{D}\\\\x{E}\\\\x{F}\\\\x{10}\\\\x{11}\\\\x{12}\\\\x{13}\\\\x{14}\\\\x{15}\\\\x{16}\\\\x{17}\\\\x{18}\\\\x{19}\\\\x{1A}\\\\x{1B}\\\\x{1C}\\\\x{1D}\\\\x{1E}\\\\x{1F}\\\\x{20}]+\\\\z', '') END", ""},
+			"CASE WHEN (`s` IS NULL) THEN '' ELSE " + javaTrim("`s`") + " END", ""},
 		{"java overloaded helper", ".java",
 			"import org.apache.spark.sql.api.java.UDF1;\npublic class U implements UDF1<String, String> {\n  static String clean(String s) { return s; }\n  static String clean(int n) { return \"\"; }\n  public String call(String s) { return clean(s); }\n}",
 			"", "call of clean"},
@@ -561,7 +583,7 @@ func TestRules(t *testing.T) {
 			"CASE WHEN (`n` IS NULL) THEN CAST(NULL AS BIGINT) ELSE CAST(CAST(pmod((CAST(`n` AS BIGINT) * CAST(2 AS BIGINT)) + 2147483648L, 4294967296L) - 2147483648L AS INT) AS BIGINT) END", ""},
 		{"java static HashMap lookup of a lower-cased key", ".java",
 			"import java.util.HashMap;\nimport java.util.Map;\nimport org.apache.spark.sql.api.java.UDF1;\npublic class U implements UDF1<String, String> {\n  private static final Map<String, String> CODES = new HashMap<>();\n  static {\n    CODES.put(\"germany\", \"DE\");\n    CODES.put(\"france\", \"FR\");\n    CODES.put(\"germany\", \"D\");\n  }\n  public String call(String c) { if (c == null) return null; return CODES.getOrDefault(c.trim().toLowerCase(), \"??\"); }\n}",
-			"CASE WHEN (`c` IS NULL) THEN CAST(NULL AS STRING) ELSE CASE WHEN (element_at(transform(array(regexp_replace(`c`, '^[\\\\x{0}\\\\x{1}\\\\x{2}\\\\x{3}\\\\x{4}\\\\x{5}\\\\x{6}\\\\x{7}\\\\x{8}\\\\x{9}\\\\x{A}\\\\x{B}\\\\x{C}\\\\x{D}\\\\x{E}\\\\x{F}\\\\x{10}\\\\x{11}\\\\x{12}\\\\x{13}\\\\x{14}\\\\x{15}\\\\x{16}\\\\x{17}\\\\x{18}\\\\x{19}\\\\x{1A}\\\\x{1B}\\\\x{1C}\\\\x{1D}\\\\x{1E}\\\\x{1F}\\\\x{20}]+|[\\\\x{0}\\\\x{1}\\\\x{2}\\\\x{3}\\\\x{4}\\\\x{5}\\\\x{6}\\\\x{7}\\\\x{8}\\\\x{9}\\\\x{A}\\\\x{B}\\\\x{C}\\\\x{D}\\\\x{E}\\\\x{F}\\\\x{10}\\\\x{11}\\\\x{12}\\\\x{13}\\\\x{14}\\\\x{15}\\\\x{16}\\\\x{17}\\\\x{18}\\\\x{19}\\\\x{1A}\\\\x{1B}\\\\x{1C}\\\\x{1D}\\\\x{1E}\\\\x{1F}\\\\x{20}]+\\\\z', '')), udfx_s -> CASE WHEN udfx_s RLIKE '[\\\\x{1C89}\\\\x{2C2F}\\\\x{A7C0}\\\\x{A7CB}-\\\\x{A7CC}\\\\x{A7D0}\\\\x{A7D6}\\\\x{A7D8}\\\\x{A7DA}\\\\x{A7DC}\\\\x{10570}-\\\\x{1057A}\\\\x{1057C}-\\\\x{1058A}\\\\x{1058C}-\\\\x{10592}\\\\x{10594}-\\\\x{10595}\\\\x{10D50}-\\\\x{10D65}]' THEN array_join(transform(regexp_extract_all(udfx_s, '(?s).', 0), udfx_c -> IF(udfx_c RLIKE '[\\\\x{1C89}\\\\x{2C2F}\\\\x{A7C0}\\\\x{A7CB}-\\\\x{A7CC}\\\\x{A7D0}\\\\x{A7D6}\\\\x{A7D8}\\\\x{A7DA}\\\\x{A7DC}\\\\x{10570}-\\\\x{1057A}\\\\x{1057C}-\\\\x{1058A}\\\\x{1058C}-\\\\x{10592}\\\\x{10594}-\\\\x{10595}\\\\x{10D50}-\\\\x{10D65}]', udfx_c, lower(udfx_c))), '') ELSE lower(udfx_s) END), 1) <=> 'germany') THEN 'D' ELSE CASE WHEN (element_at(transform(array(regexp_replace(`c`, '^[\\\\x{0}\\\\x{1}\\\\x{2}\\\\x{3}\\\\x{4}\\\\x{5}\\\\x{6}\\\\x{7}\\\\x{8}\\\\x{9}\\\\x{A}\\\\x{B}\\\\x{C}\\\\x{D}\\\\x{E}\\\\x{F}\\\\x{10}\\\\x{11}\\\\x{12}\\\\x{13}\\\\x{14}\\\\x{15}\\\\x{16}\\\\x{17}\\\\x{18}\\\\x{19}\\\\x{1A}\\\\x{1B}\\\\x{1C}\\\\x{1D}\\\\x{1E}\\\\x{1F}\\\\x{20}]+|[\\\\x{0}\\\\x{1}\\\\x{2}\\\\x{3}\\\\x{4}\\\\x{5}\\\\x{6}\\\\x{7}\\\\x{8}\\\\x{9}\\\\x{A}\\\\x{B}\\\\x{C}\\\\x{D}\\\\x{E}\\\\x{F}\\\\x{10}\\\\x{11}\\\\x{12}\\\\x{13}\\\\x{14}\\\\x{15}\\\\x{16}\\\\x{17}\\\\x{18}\\\\x{19}\\\\x{1A}\\\\x{1B}\\\\x{1C}\\\\x{1D}\\\\x{1E}\\\\x{1F}\\\\x{20}]+\\\\z', '')), udfx_s -> CASE WHEN udfx_s RLIKE '[\\\\x{1C89}\\\\x{2C2F}\\\\x{A7C0}\\\\x{A7CB}-\\\\x{A7CC}\\\\x{A7D0}\\\\x{A7D6}\\\\x{A7D8}\\\\x{A7DA}\\\\x{A7DC}\\\\x{10570}-\\\\x{1057A}\\\\x{1057C}-\\\\x{1058A}\\\\x{1058C}-\\\\x{10592}\\\\x{10594}-\\\\x{10595}\\\\x{10D50}-\\\\x{10D65}]' THEN array_join(transform(regexp_extract_all(udfx_s, '(?s).', 0), udfx_c -> IF(udfx_c RLIKE '[\\\\x{1C89}\\\\x{2C2F}\\\\x{A7C0}\\\\x{A7CB}-\\\\x{A7CC}\\\\x{A7D0}\\\\x{A7D6}\\\\x{A7D8}\\\\x{A7DA}\\\\x{A7DC}\\\\x{10570}-\\\\x{1057A}\\\\x{1057C}-\\\\x{1058A}\\\\x{1058C}-\\\\x{10592}\\\\x{10594}-\\\\x{10595}\\\\x{10D50}-\\\\x{10D65}]', udfx_c, lower(udfx_c))), '') ELSE lower(udfx_s) END), 1) <=> 'france') THEN 'FR' ELSE '??' END END END", ""},
+			"CASE WHEN (`c` IS NULL) THEN CAST(NULL AS STRING) ELSE CASE WHEN (" + lowerTrimmedC + " <=> 'germany') THEN 'D' ELSE CASE WHEN (" + lowerTrimmedC + " <=> 'france') THEN 'FR' ELSE '??' END END END", ""},
 		{"java Map.of get of a nullable key", ".java",
 			"import java.util.Map;\nimport org.apache.spark.sql.api.java.UDF1;\npublic class U implements UDF1<String, String> {\n  static final Map<String, String> M = Map.of(\"a\", \"x\", \"b\", \"y\");\n  public String call(String c) { return M.get(c); }\n}",
 			"CASE WHEN (`c` IS NULL) THEN raise_error('udfx: the original throws NullPointerException where M.get(c) looks up null in Map.of') ELSE CASE WHEN (`c` <=> 'a') THEN 'x' ELSE CASE WHEN (`c` <=> 'b') THEN 'y' ELSE CAST(NULL AS STRING) END END END", ""},
@@ -672,13 +694,10 @@ func TestRules(t *testing.T) {
 			"concat('K', CASE WHEN (`i` IS NULL) THEN raise_error('udfx: the original throws TypeError where {i:08d} formats None') ELSE element_at(transform(array(CAST(`i` AS STRING)), udfx_s -> CASE WHEN char_length(udfx_s) >= 8 THEN udfx_s WHEN udfx_s LIKE '-%' THEN concat('-', lpad(substring(udfx_s, 2), 7, '0')) ELSE lpad(udfx_s, 8, '0') END), 1) END)", ""},
 		{"python round to 0 digits is a float, -0.0 kept", ".py",
 			"from pyspark.sql.functions import udf\n\n@udf(\"double\")\ndef f(x: float) -> float:\n    if x is None:\n        return None\n    return round(x, 0)\n",
-			"CASE WHEN (`x` IS NULL) THEN CAST(NULL AS DOUBLE) ELSE element_at(transform(array(`x`), udfx_x -> CASE WHEN isnan(udfx_x) OR udfx_x = 0.0D OR abs(udfx_x) >= 4503599627370496.0D THEN udfx_x ELSE bround(abs(udfx_x), 0) * signum(udfx_x) END), 1) END", ""},
+			"CASE WHEN (`x` IS NULL) THEN CAST(NULL AS DOUBLE) ELSE CASE WHEN abs(`x`) < 4503599627370496.0D THEN rint(abs(`x`)) * signum(`x`) ELSE `x` END END", ""},
 		{"python round to cents: the binary value decides, half to even", ".py",
 			"from pyspark.sql.functions import udf\n\n@udf(\"double\")\ndef f(x: float) -> float:\n    return round(x, 2)\n",
-			"element_at(transform(array(CASE WHEN (`x` IS NULL) THEN raise_error('udfx: the original throws TypeError where x is None') ELSE `x` END), udfx_x -> CASE WHEN isnan(udfx_x) OR udfx_x = 0.0D OR abs(udfx_x) >= 4503599627370496.0D THEN udfx_x ELSE " +
-				"element_at(transform(array(abs(udfx_x) - CAST(floor(abs(udfx_x)) AS DOUBLE)), udfx_f -> element_at(transform(array((134217729.0D * udfx_f) - ((134217729.0D * udfx_f) - udfx_f)), udfx_h -> " +
-				"element_at(transform(array(udfx_f * 100.0D), udfx_p -> CAST(CAST(floor(abs(udfx_x)) AS DECIMAL(16,0)) + CAST(CAST(bround(udfx_p, 0) AS BIGINT) + " +
-				"CASE WHEN udfx_p - bround(udfx_p, 0) = 0.5D AND ((udfx_h * 100.0D - udfx_p) + (udfx_f - udfx_h) * 100.0D) > 0.0D THEN 1L WHEN udfx_p - bround(udfx_p, 0) = -0.5D AND ((udfx_h * 100.0D - udfx_p) + (udfx_f - udfx_h) * 100.0D) < 0.0D THEN -1L ELSE 0L END AS DECIMAL(11,0)) * CAST('1E-2' AS DECIMAL(2,2)) AS DOUBLE) * signum(udfx_x)), 1)), 1)), 1) END), 1)", ""},
+			strings.ReplaceAll(rounded(2), "`x`", "CASE WHEN (`x` IS NULL) THEN raise_error('udfx: the original throws TypeError where x is None') ELSE `x` END"), ""},
 		{"scala head in a concatenation: a cut pair's high half is '?'", ".scala",
 			`class U extends Function1[String, String] { def apply(s: String): String = if (s == null || s.isEmpty) "" else s.head + "." }`,
 			"CASE WHEN ((`s` IS NULL) OR (`s` = '')) THEN '' ELSE concat(CASE WHEN (`s` = '') THEN raise_error('udfx: the original throws NoSuchElementException (head of an empty string)') ELSE CASE WHEN `s` RLIKE '^[\\\\x{10000}-\\\\x{10FFFF}]' THEN '?' ELSE substring(`s`, 1, 1) END END, '.') END", ""},
@@ -709,9 +728,45 @@ func TestRules(t *testing.T) {
 		{"python round of an int to digits declined", ".py",
 			"from pyspark.sql.functions import udf\n\n@udf(\"double\")\ndef f(n: int) -> float:\n    if n is None:\n        return None\n    return round(n, 2)\n",
 			"", "round of bigint"},
-		{"python float format spec declined", ".py",
-			"from pyspark.sql.functions import udf\n\n@udf(\"string\")\ndef f(x: float) -> str:\n    if x is None:\n        return None\n    return f\"{x:.2f}\"\n",
-			"", "f-string field {x:.2f}"},
+		{"python float fixed format", ".py",
+			"from pyspark.sql.functions import udf\n\n@udf(\"string\")\ndef f(x: float) -> str:\n    if x is None:\n        return None\n    return f\"${x:.2f}\"\n",
+			"CASE WHEN (`x` IS NULL) THEN CAST(NULL AS STRING) ELSE concat('$', " + fixed(&ir.Col{Name: "x", T: double}, 2) + ") END", ""},
+		{"python int fixed format is the nearest float's", ".py",
+			"from pyspark.sql.functions import udf\n\n@udf(\"string\")\ndef f(n: int) -> str:\n    return f\"{n:.0f}\"\n",
+			"CASE WHEN (`n` IS NULL) THEN raise_error('udfx: the original throws TypeError where {n:.0f} formats None') ELSE " + fixed(&ir.Cast{Kind: ir.Widen, X: &ir.Col{Name: "n", T: bigint}, To: double}, 0) + " END", ""},
+		{"python float format beyond 10 digits declined", ".py",
+			"from pyspark.sql.functions import udf\n\n@udf(\"string\")\ndef f(x: float) -> str:\n    if x is None:\n        return None\n    return f\"{x:.12f}\"\n",
+			"", "f-string field {x:.12f}"},
+		{"python float exponent format declined", ".py",
+			"from pyspark.sql.functions import udf\n\n@udf(\"string\")\ndef f(x: float) -> str:\n    if x is None:\n        return None\n    return f\"{x:.2e}\"\n",
+			"", "f-string field {x:.2e}"},
+		{"python str.format of positional fields", ".py",
+			"from pyspark.sql.functions import udf\n\n@udf(\"string\")\ndef f(s: str, n: int) -> str:\n    return \"{}-{:03d}-{{x}}\".format(s, n)\n",
+			"concat(CASE WHEN (`s` IS NULL) THEN 'None' ELSE `s` END, '-', CASE WHEN (`n` IS NULL) THEN raise_error('udfx: the original throws TypeError where \"{}-{:03d}-{{x}}\".format(s, n) formats None') ELSE element_at(transform(array(CAST(`n` AS STRING)), udfx_s -> CASE WHEN char_length(udfx_s) >= 3 THEN udfx_s WHEN udfx_s LIKE '-%' THEN concat('-', lpad(substring(udfx_s, 2), 2, '0')) ELSE lpad(udfx_s, 3, '0') END), 1) END, '-{x}')", ""},
+		{"python str.format with a keyword declined", ".py",
+			"from pyspark.sql.functions import udf\n\n@udf(\"string\")\ndef f(s: str) -> str:\n    return \"{name}\".format(name=s)\n",
+			"", "str.format argument name=s"},
+		{"python str.format mixing numbering declined", ".py",
+			"from pyspark.sql.functions import udf\n\n@udf(\"string\")\ndef f(s: str) -> str:\n    return \"{} {0}\".format(s)\n",
+			"", "str.format field {0}"},
+		{"python percent format of a str and an int", ".py",
+			"from pyspark.sql.functions import udf\n\n@udf(\"string\")\ndef f(s: str, n: int) -> str:\n    return \"%s=%d%%\" % (s, n)\n",
+			"concat(CASE WHEN (`s` IS NULL) THEN 'None' ELSE `s` END, '=', CASE WHEN (`n` IS NULL) THEN raise_error('udfx: the original throws TypeError where \"%s=%d%%\" % (s, n) formats None') ELSE CAST(`n` AS STRING) END, '%')", ""},
+		{"python percent format with a width declined", ".py",
+			"from pyspark.sql.functions import udf\n\n@udf(\"string\")\ndef f(n: int) -> str:\n    return \"%5d\" % n\n",
+			"", "%-format \"%5d\""},
+		{"python percent format with too few values declined", ".py",
+			"from pyspark.sql.functions import udf\n\n@udf(\"string\")\ndef f(n: int) -> str:\n    return \"%d %d\" % (n,)\n",
+			"", "%-format \"%d %d\""},
+		{"python percent d of a float declined", ".py",
+			"from pyspark.sql.functions import udf\n\n@udf(\"string\")\ndef f(x: float) -> str:\n    return \"%d\" % x\n",
+			"", "%-format directive %d of x"},
+		{"python format with a spec that is not a literal declined", ".py",
+			"from pyspark.sql.functions import udf\n\n@udf(\"string\")\ndef f(x: float, s: str) -> str:\n    return format(x, s)\n",
+			"", "format spec s"},
+		{"python fixed format of a str declined", ".py",
+			"from pyspark.sql.functions import udf\n\n@udf(\"string\")\ndef f(s: str) -> str:\n    if s is None:\n        return None\n    return f\"{s:.2f}\"\n",
+			"", "f-string field {s:.2f}"},
 		{"java replaceAll of a negated class", ".java",
 			"import org.apache.spark.sql.api.java.UDF1;\npublic class U implements UDF1<String, String> {\n  public String call(String p) { return p == null ? null : p.replaceAll(\"[^0-9+]\", \"\"); }\n}",
 			"CASE WHEN (`p` IS NULL) THEN CAST(NULL AS STRING) ELSE regexp_replace(`p`, '[^0-9+]', '') END", ""},

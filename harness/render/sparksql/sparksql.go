@@ -8,6 +8,7 @@ package sparksql
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -763,6 +764,13 @@ func numberCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err 
 		}
 		b.WriteString(pyRoundDigitsSQL(args[0], k.Value.(int64)))
 		return true, nil
+	case ir.PyFormatFixed:
+		k, ok := e.Args[1].(*ir.Lit)
+		if !ok {
+			return true, sqlErr("a float format with a precision that is not a literal")
+		}
+		b.WriteString(pyFormatFixedSQL(args[0], k.Value.(int64)))
+		return true, nil
 	case ir.AbsDouble:
 		b.WriteString("abs(" + args[0] + ")")
 		return true, nil
@@ -1124,15 +1132,35 @@ func pyIntSQL(b *strings.Builder, text, orElse string) error {
 // its plans, and a raw line break would split the plan's lines. \z, not
 // $, which in Java also matches before a final line terminator.
 func trimSQL(s, set string, leading, trailing bool) string {
+	esc := func(b *strings.Builder, r rune) {
+		if r < 0x80 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			b.WriteRune(r)
+		} else {
+			fmt.Fprintf(b, `\\x{%X}`, r)
+		}
+	}
+	rs := []rune(set)
+	slices.Sort(rs)
+	rs = slices.Compact(rs)
 	var class strings.Builder
 	class.WriteByte('[')
-	for _, r := range set {
-		switch {
-		case r < 0x80 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'):
-			class.WriteRune(r)
-		default:
-			fmt.Fprintf(&class, `\\x{%X}`, r)
+	// Runs of three or more as ranges: Java's trim() removes the 33 code
+	// points up to U+0020.
+	for i := 0; i < len(rs); {
+		j := i
+		for j+1 < len(rs) && rs[j+1] == rs[j]+1 {
+			j++
 		}
+		if j-i >= 2 {
+			esc(&class, rs[i])
+			class.WriteByte('-')
+			esc(&class, rs[j])
+		} else {
+			for _, r := range rs[i : j+1] {
+				esc(&class, r)
+			}
+		}
+		i = j + 1
 	}
 	class.WriteString("]+")
 	var alts []string
@@ -1182,34 +1210,144 @@ func jvmTakeSQL(s string, n int64) string {
 // and the fraction f = a - i are exact; p = f * 10^k is rounded, and
 // Dekker's product (f split by Veltkamp's 2^27 + 1 into h and f - h;
 // 10^k needs at most 26 bits) gives its exact error err, so
-// f * 10^k = p + err exactly. bround(p, 0) is the integer n0 nearest p,
-// half to even (x.5 is exact, so the shortest decimal decides a tie as
-// the binary value does), and d = p - n0 is exact. Since p < 10^10 <
+// f * 10^k = p + err exactly. rint(p) is the integer n0 nearest p,
+// half to even, and d = p - n0 is exact. Since p < 10^10 <
 // 2^52, every double near p is a multiple of ulp(p) <= 1/2, so |d| <
 // 1/2 leaves n0 the rounding of p + err; at d = ±1/2 the sign of err
 // decides, and only err = 0 is a true tie, which n0 already broke to
-// even (i * 10^k is even for k >= 1; for k = 0 bround of a is the whole
+// even (i * 10^k is even for k >= 1; for k = 0 rint of a is the whole
 // answer). The decimal i + n / 10^k is exact as a DECIMAL and Spark's
 // cast of a decimal to double gives the nearest double, which is what
 // _Py_dg_strtod returns. The sign comes back by signum(x), so a
-// negative x that rounds to zero gives -0.0 as in CPython. Each value
-// is bound once by a lambda. TestPyRoundDigitsMatchesCPython proves it
+// negative x that rounds to zero gives -0.0 as in CPython, and so does
+// -0.0. NaN and |x| >= 2^52 are x itself. Nothing is bound by a lambda,
+// so that Spark runs the form as generated code; x is written out where
+// it is short and bound once otherwise (casemap.Guard).
+// TestPyRoundDigitsMatchesCPython proves it
 // on real Spark and the engine against CPython on ties of both kinds.
 func pyRoundDigitsSQL(x string, k int64) string {
-	const head = "element_at(transform(array(%s), udfx_x -> CASE WHEN isnan(udfx_x) OR udfx_x = 0.0D OR abs(udfx_x) >= 4503599627370496.0D THEN udfx_x ELSE "
-	if k == 0 {
-		return fmt.Sprintf(head+"bround(abs(udfx_x), 0) * signum(udfx_x) END), 1)", x)
-	}
+	return casemap.Guard(x, roundRepeatUpTo, func(s string) string {
+		return "abs(" + s + ") < 4503599627370496.0D"
+	}, func(s string) string {
+		if k == 0 {
+			return "rint(abs(" + s + ")) * signum(" + s + ")"
+		}
+		i, n := roundedFractionSQL("abs("+s+")", k)
+		return fmt.Sprintf("CAST(CAST(%s AS DECIMAL(16,0)) + CAST(%s AS DECIMAL(11,0)) * CAST('1E-%d' AS DECIMAL(%d,%d)) AS DOUBLE) * signum(%s)", i, n, k, k, k, s)
+	}, func(s string) string { return s })
+}
+
+// roundRepeatUpTo is the longest expression round(x, k) and format(x,
+// ".kf") write out rather than bind: their digits write it some 25 times.
+const roundRepeatUpTo = 200
+
+// roundedFractionSQL is, for the double a, 0 <= a < 2^52, and k from 1
+// to 10, the integer part i of a and the BIGINT n nearest its fraction
+// times 10^k, half to even on the exact binary value (10^k where the
+// fraction rounds up to the next integer), each written out without
+// lambdas so that Spark runs them as generated code: pyRoundDigitsSQL
+// explains why they are exact.
+func roundedFractionSQL(a string, k int64) (i, n string) {
 	scale := "1" + strings.Repeat("0", int(k)) + ".0D"
-	err := "((udfx_h * " + scale + " - udfx_p) + (udfx_f - udfx_h) * " + scale + ")"
-	n := "CAST(bround(udfx_p, 0) AS BIGINT) + CASE WHEN udfx_p - bround(udfx_p, 0) = 0.5D AND " + err + " > 0.0D THEN 1L " +
-		"WHEN udfx_p - bround(udfx_p, 0) = -0.5D AND " + err + " < 0.0D THEN -1L ELSE 0L END"
-	unit := fmt.Sprintf("CAST('1E-%d' AS DECIMAL(%d,%d))", k, k, k)
-	return fmt.Sprintf(head+"element_at(transform(array(abs(udfx_x) - CAST(floor(abs(udfx_x)) AS DOUBLE)), udfx_f -> "+
-		"element_at(transform(array((134217729.0D * udfx_f) - ((134217729.0D * udfx_f) - udfx_f)), udfx_h -> "+
-		"element_at(transform(array(udfx_f * %s), udfx_p -> "+
-		"CAST(CAST(floor(abs(udfx_x)) AS DECIMAL(16,0)) + CAST(%s AS DECIMAL(11,0)) * %s AS DOUBLE) * signum(udfx_x)), 1)), 1)), 1) END), 1)",
-		x, scale, n, unit)
+	i = "CAST(floor(" + a + ") AS BIGINT)"
+	f := "(" + a + " - CAST(floor(" + a + ") AS DOUBLE))"
+	h := "((134217729.0D * " + f + ") - ((134217729.0D * " + f + ") - " + f + "))"
+	p := "(" + f + " * " + scale + ")"
+	err := "((" + h + " * " + scale + " - " + p + ") + (" + f + " - " + h + ") * " + scale + ")"
+	n = "(CAST(rint(" + p + ") AS BIGINT) + CASE WHEN " + p + " - rint(" + p + ") = 0.5D AND " + err + " > 0.0D THEN 1L " +
+		"WHEN " + p + " - rint(" + p + ") = -0.5D AND " + err + " < 0.0D THEN -1L ELSE 0L END)"
+	return i, n
+}
+
+// pyFormatFixedSQL is CPython's format(x, ".kf") of a double
+// (ir.PyFormatFixed), k from 0 to 10. Below 2^52 (the rows real data
+// holds) the digits are those of round(x, k): the integer part i and the
+// fraction f = |x| - i are exact, p = f * 10^k is rounded, and Dekker's
+// product (f split by Veltkamp's 2^27 + 1 into h and f - h) gives its
+// exact error, so the nearest integer n of f * 10^k, half to even, is
+// rint(p) moved by one where p is a tie that the error breaks
+// (pyRoundDigitsSQL explains why that is exact). The text is i + n div
+// 10^k, a point and n mod 10^k padded to k digits. This part is written
+// without lambdas, so that Spark runs it as generated code: x is written
+// out where it is short and bound once otherwise (casemap.Guard). From
+// 2^52 every double is an integer; below 2^63 a BIGINT holds it. Above,
+// x is m * 2^e with m < 2^53 a BIGINT and e from 11 to 971 (scaled down
+// by powers of two, as frexp does), and its digits come from limbs of
+// nine decimal digits, least significant first, multiplied by 2^29 e div
+// 29 times and then by 2^(e mod 29), each multiplication carrying from
+// limb to limb in an aggregate: a limb times 2^29 plus a carry stays
+// below 2^63. CPython prints every digit of the exact value (1e23 is
+// 99999999999999991611392), where Spark's casts and format functions
+// print the shortest decimal's. The sign is x's sign bit: -0.0 and a
+// negative that rounds to zero print "-0.00"; NaN prints "nan" whatever
+// its sign. TestPyFormatFixedMatchesCPython proves it on real Spark and
+// the engine against CPython.
+func pyFormatFixedSQL(x string, k int64) string {
+	dot := ""
+	if k > 0 {
+		dot = "." + strings.Repeat("0", int(k))
+	}
+	return casemap.Guard(x, roundRepeatUpTo, func(s string) string {
+		return "abs(" + s + ") < 4503599627370496.0D"
+	}, func(s string) string {
+		return "concat(IF(" + s + " < 0.0D OR " + s + " = 0.0D AND CAST(" + s + " AS STRING) = '-0.0', '-', ''), " + fixedDigitsSQL("abs("+s+")", k) + ")"
+	}, func(s string) string {
+		return fmt.Sprintf("element_at(transform(array(%s), udfx_x -> CASE WHEN isnan(udfx_x) THEN 'nan' "+
+			"WHEN udfx_x = CAST('Infinity' AS DOUBLE) THEN 'inf' WHEN udfx_x = CAST('-Infinity' AS DOUBLE) THEN '-inf' "+
+			"ELSE concat(IF(udfx_x < 0.0D, '-', ''), "+
+			"CASE WHEN abs(udfx_x) < 9223372036854775808.0D THEN concat(CAST(CAST(abs(udfx_x) AS BIGINT) AS STRING), '%s') "+
+			"ELSE concat(%s, '%s') END) END), 1)", s, dot, bigDigitsSQL(), dot)
+	})
+}
+
+// fixedDigitsSQL is the text of the double a, 0 <= a < 2^52, rounded
+// half to even at k decimals, each part written out (pyFormatFixedSQL).
+func fixedDigitsSQL(a string, k int64) string {
+	if k == 0 {
+		return "CAST(CAST(rint(" + a + ") AS BIGINT) AS STRING)"
+	}
+	ten := "1" + strings.Repeat("0", int(k)) + "L"
+	i, n := roundedFractionSQL(a, k)
+	return fmt.Sprintf("concat(CAST(%s + %s div %s AS STRING), '.', lpad(CAST(%s %% %s AS STRING), %d, '0'))", i, n, ten, n, ten, k)
+}
+
+// bigDigitsSQL is the decimal digits of |udfx_x|, a double of at least
+// 2^63, from m * 2^e in limbs (pyFormatFixedSQL).
+func bigDigitsSQL() string {
+	mul := func(limbs, by string) string {
+		// The zeros are cast to ARRAY<BIGINT>, whose elements may be NULL
+		// as the merged arrays' may: aggregate wants the two types equal.
+		return "aggregate(" + limbs + ", CAST(array(0L) AS ARRAY<BIGINT>), (udfx_acc, udfx_l) -> concat(slice(udfx_acc, 1, size(udfx_acc) - 1), " +
+			"array((udfx_l * " + by + " + element_at(udfx_acc, -1)) % 1000000000L, (udfx_l * " + by + " + element_at(udfx_acc, -1)) div 1000000000L)))"
+	}
+	// frexp: |x| = m * 2^e with m in [2^52, 2^53), found by scaling by
+	// 2^-s for s = 512, 256, ..., 1 wherever m is still at least
+	// 2^(52+s); a product with a power of two is exact.
+	var thresholds, scales, shifts, steps, rounds, pows []string
+	for s := 512; s >= 1; s /= 2 {
+		thresholds = append(thresholds, doubleLit(math.Ldexp(1, 52+s)))
+		scales = append(scales, doubleLit(math.Ldexp(1, -s)))
+		shifts = append(shifts, strconv.Itoa(s)+".0D")
+	}
+	for i := 1; i <= len(thresholds); i++ {
+		steps = append(steps, strconv.Itoa(i))
+	}
+	frexp := "aggregate(array(" + strings.Join(steps, ", ") + "), CAST(array(abs(udfx_x), 0.0D) AS ARRAY<DOUBLE>), (udfx_v, udfx_j) -> " +
+		"IF(udfx_v[0] >= element_at(array(" + strings.Join(thresholds, ", ") + "), udfx_j), " +
+		"array(udfx_v[0] * element_at(array(" + strings.Join(scales, ", ") + "), udfx_j), udfx_v[1] + element_at(array(" + strings.Join(shifts, ", ") + "), udfx_j)), udfx_v))"
+	for i := 1; i <= 34; i++ {
+		rounds = append(rounds, strconv.Itoa(i))
+	}
+	for i := 0; i < 29; i++ {
+		pows = append(pows, strconv.FormatInt(1<<i, 10)+"L")
+	}
+	return "element_at(transform(array(" + frexp + "), udfx_me -> " +
+		"element_at(transform(array(CAST(udfx_me[1] AS INT)), udfx_e -> " +
+		"element_at(transform(array(CAST(udfx_me[0] AS BIGINT)), udfx_m -> " +
+		"regexp_replace(array_join(reverse(transform(" +
+		"aggregate(slice(array(" + strings.Join(rounds, ", ") + "), 1, CAST(udfx_e div 29 AS INT)), CAST(array(udfx_m % 1000000000L, udfx_m div 1000000000L) AS ARRAY<BIGINT>), " +
+		"(udfx_big, udfx_j) -> " + mul("udfx_big", "536870912L") + ", udfx_big -> " + mul("udfx_big", "element_at(array("+strings.Join(pows, ", ")+"), udfx_e % 29 + 1)") + "), " +
+		"udfx_l -> lpad(CAST(udfx_l AS STRING), 9, '0'))), ''), '^0+', '')), 1)), 1)), 1)"
 }
 
 // pyStrptimeSQL renders ir.PyStrptimeValid and ir.PyStrptimeStrftime of
@@ -1281,4 +1419,10 @@ func pyStrptimeSQL(e *ir.Call, s string) (string, error) {
 func isStringLit(l *ir.Lit) bool {
 	_, ok := l.Value.(string)
 	return ok
+}
+
+// doubleLit is the DOUBLE literal of a finite v.
+func doubleLit(v float64) string {
+	s, _ := Render(&ir.Lit{T: udf.Prim(udf.Double), Value: v})
+	return s
 }

@@ -397,6 +397,14 @@ const (
 	// bround round the shortest decimal instead (round(2.675, 2) is 2.68
 	// there, 2.67 in CPython).
 	PyRoundDigits Func = "py-round-digits"
+	// PyFormatFixed is CPython's format(x, ".kf") of a float x for a
+	// literal k from 0 to 10 (Args[1]), a str: the exact binary value of
+	// x rounded half to even at k decimals and printed with all its
+	// integer digits (1e23 is 99999999999999991611392), a '-' where x's
+	// sign bit is set (-0.001 gives -0.00), "nan", "inf" and "-inf".
+	// Spark's format_number and format_string print the shortest
+	// decimal's digits instead.
+	PyFormatFixed Func = "py-format-fixed"
 	// PyIntExact is CPython's int Args[0] op Args[1] (Args[2] a string
 	// literal: +, - or *) of two ints within BIGINT, computed exactly in
 	// DECIMAL, returned by a bigint or int UDF: beyond BIGINT PySpark
