@@ -49,6 +49,7 @@ var targets = []struct {
 	{pkg: "harness/translate", name: "FuzzTranslate", execs: 3000},
 	{pkg: "harness/translate", name: "FuzzJVMRegexSubset", execs: 30000},
 	{pkg: "harness/translate", name: "FuzzStrftimeFormat", execs: 10000},
+	{pkg: "harness/translate", name: "FuzzPyFormatTemplate", execs: 3000},
 	{pkg: "harness/translate", name: "FuzzPyRegexMatchForms", execs: 10000},
 	{pkg: "harness/translate/ir", name: "FuzzParseSimpleDateFormat", execs: 20000},
 	{pkg: "harness/translate/ir", name: "FuzzParseDateTimeFormatter", execs: 20000},

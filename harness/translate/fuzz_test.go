@@ -2,8 +2,10 @@ package translate
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -34,6 +36,8 @@ func FuzzTranslate(f *testing.F) {
 		"testdata/corpus/java/Corpus.java",
 		"testdata/corpus/udfs.py",
 		"testdata/corpus/real/python/sensor_pandas.py",
+		"testdata/corpus/real/python/invoice_lines.py",
+		"testdata/corpus/real/python/fstring_labels.py",
 	} {
 		src, err := os.ReadFile(p)
 		if err != nil {
@@ -134,6 +138,34 @@ func FuzzStrftimeFormat(f *testing.F) {
 				t.Fatalf("format %q of %s: %v", format, fn, err)
 			}
 			checkEmitted(t, &udf.UDF{Name: "strftime", Params: []udf.Param{arg}, Return: tString}, sql)
+		}
+	})
+}
+
+// FuzzPyFormatTemplate: a str.format or %-format template, literal in a
+// UDF's source, never panics the translator, and what it translates
+// compiles over the parameters to a string.
+func FuzzPyFormatTemplate(f *testing.F) {
+	for _, s := range []string{"{} {:.2f}", "{0}-{1:03d}-{{x}}", "{-1}", "{:,.2f}", "{", "}", "{0[1]}", "{!r}", "%s=%d%%", "%.3f", "%5d", "%(a)s", "%", "{:}", "{1}{}", "%.10f%s"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, tmpl string) {
+		for _, form := range []string{"%s.format(s, n, x)", "%s %% (s, n, x)", "%s %% x", "format(x, %s)"} {
+			src := "from pyspark.sql.functions import udf\n\n\n@udf(\"string\")\ndef f(s: str, n: int, x: float) -> str:\n    return " + fmt.Sprintf(form, strconv.Quote(tmpl)) + "\n"
+			fe := frontends.New(udf.Python)
+			us, err := fe.Parse("fuzz.py", []byte(src))
+			fe.Close()
+			if err != nil || len(us) != 1 {
+				continue
+			}
+			res, err := Translate(&us[0], []byte(src))
+			if err != nil || res == nil || res.SQL == "" {
+				continue
+			}
+			if len(res.Declines) > 0 {
+				t.Fatalf("%q: SQL %q emitted despite declines %v", src, res.SQL, res.Declines)
+			}
+			checkEmitted(t, &us[0], res.SQL)
 		}
 	})
 }

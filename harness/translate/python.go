@@ -1312,7 +1312,7 @@ func (t *tr) pyStrFormat(n *sitter.Node, tmpl string, argNodes []*sitter.Node, e
 				auto++
 			} else {
 				v, err := strconv.Atoi(key)
-				if err != nil {
+				if err != nil || v < 0 || strings.ContainsAny(key, "+- ") {
 					t.decline(n, "str.format field {"+field+"}", "only positional fields are translated")
 					return nil
 				}

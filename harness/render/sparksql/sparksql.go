@@ -757,19 +757,13 @@ func numberCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err 
 			"CASE WHEN udfx_n < -9223372036854775808BD OR udfx_n > 9223372036854775807BD THEN CAST(NULL AS BIGINT) ELSE CAST(udfx_n AS BIGINT) END), 1)",
 			args[0], op.Value, args[1])
 		return true, nil
-	case ir.PyRoundDigits:
+	case ir.PyRoundDigits, ir.PyFormatFixed:
 		k, ok := e.Args[1].(*ir.Lit)
 		if !ok {
-			return true, sqlErr("round to a digit count that is not a literal")
+			return true, sqlErr(string(e.Fn) + " to a digit count that is not a literal")
 		}
-		b.WriteString(pyRoundDigitsSQL(args[0], k.Value.(int64)))
-		return true, nil
-	case ir.PyFormatFixed:
-		k, ok := e.Args[1].(*ir.Lit)
-		if !ok {
-			return true, sqlErr("a float format with a precision that is not a literal")
-		}
-		b.WriteString(pyFormatFixedSQL(args[0], k.Value.(int64)))
+		digits := map[ir.Func]func(string, int64) string{ir.PyRoundDigits: pyRoundDigitsSQL, ir.PyFormatFixed: pyFormatFixedSQL}[e.Fn]
+		b.WriteString(digits(args[0], k.Value.(int64)))
 		return true, nil
 	case ir.AbsDouble:
 		b.WriteString("abs(" + args[0] + ")")
