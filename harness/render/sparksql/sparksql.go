@@ -1200,7 +1200,9 @@ func jvmTakeSQL(s string, n int64) string {
 }
 
 // pyRoundDigitsSQL is CPython's round(x, k) of a double (ir.PyRoundDigits),
-// k from 0 to 10. On a = |x| below 2^52: the integer part i = floor(a)
+// k from 0 to 10. Most rows take a short path (nearestMultipleSQL); the
+// rest the exact one below, x bound once (casemap.Bind): on a = |x|
+// below 2^52 the integer part i = floor(a)
 // and the fraction f = a - i are exact; p = f * 10^k is rounded, and
 // Dekker's product (f split by Veltkamp's 2^27 + 1 into h and f - h;
 // 10^k needs at most 26 bits) gives its exact error err, so
@@ -1214,26 +1216,50 @@ func jvmTakeSQL(s string, n int64) string {
 // cast of a decimal to double gives the nearest double, which is what
 // _Py_dg_strtod returns. The sign comes back by signum(x), so a
 // negative x that rounds to zero gives -0.0 as in CPython, and so does
-// -0.0. NaN and |x| >= 2^52 are x itself. Nothing is bound by a lambda,
-// so that Spark runs the form as generated code; x is written out where
-// it is short and bound once otherwise (casemap.Guard).
+// -0.0. NaN and |x| >= 2^52 are x itself.
 // TestPyRoundDigitsMatchesCPython proves it
 // on real Spark and the engine against CPython on ties of both kinds.
 func pyRoundDigitsSQL(x string, k int64) string {
-	return casemap.Guard(x, roundRepeatUpTo, func(s string) string {
-		return "abs(" + s + ") < 4503599627370496.0D"
-	}, func(s string) string {
-		if k == 0 {
+	if k == 0 {
+		return casemap.Guard(x, casemap.RepeatUpTo, func(s string) string {
+			return "abs(" + s + ") < 4503599627370496.0D"
+		}, func(s string) string {
 			return "rint(abs(" + s + ")) * signum(" + s + ")"
-		}
+		}, func(s string) string { return s })
+	}
+	return nearestMultipleSQL(x, k, func(s, n, scale string) string {
+		return n + " / " + scale
+	}, func(s string) string {
 		i, n := roundedFractionSQL("abs("+s+")", k)
-		return fmt.Sprintf("CAST(CAST(%s AS DECIMAL(16,0)) + CAST(%s AS DECIMAL(11,0)) * CAST('1E-%d' AS DECIMAL(%d,%d)) AS DOUBLE) * signum(%s)", i, n, k, k, k, s)
-	}, func(s string) string { return s })
+		return fmt.Sprintf("CASE WHEN abs(%s) < 4503599627370496.0D THEN CAST(CAST(%s AS DECIMAL(16,0)) + CAST(%s AS DECIMAL(11,0)) * CAST('1E-%d' AS DECIMAL(%d,%d)) AS DOUBLE) * signum(%s) ELSE %s END", s, i, n, k, k, k, s, s)
+	})
 }
 
-// roundRepeatUpTo is the longest expression round(x, k) and format(x,
-// ".kf") write out rather than bind: their digits write it some 25 times.
-const roundRepeatUpTo = 200
+// nearestMultipleSQL is the short path of round(x, k) and format(x,
+// ".kf"), k >= 1, for the rows real data holds. Spark computes y = x *
+// 10^k rounded to a double. Below 2^52 every half (an integer plus 1/2)
+// is a double, and rounding is monotonic, so the rounded product never
+// lands on the far side of a half from the exact one: it lands on the
+// half or stays on its side. Where |y| < 2^52 and y is not a half, the
+// integer nearest the exact x * 10^k is rint(y), and no tie is left to
+// break. There short(s, n, scale) is the answer from n = rint(s *
+// scale); the quotient n / 10^k of two exact doubles is the double
+// nearest the decimal, which is what CPython's round returns. Every other
+// row (halves, which may be true ties or products rounded onto one,
+// large values, NaN, the infinities) takes exact(s), x bound once. x is
+// written out a few times rather than bound, so that Spark runs the short
+// path as generated code: its lambdas are interpreted row by row.
+func nearestMultipleSQL(x string, k int64, short func(s, n, scale string) string, exact func(s string) string) string {
+	scale := "1" + strings.Repeat("0", int(k)) + ".0D"
+	return casemap.Guard(x, casemap.RepeatUpTo, func(s string) string {
+		y := "(" + s + " * " + scale + ")"
+		return "abs(" + y + ") < 4503599627370496.0D AND abs(" + y + " - rint(" + y + ")) <> 0.5D"
+	}, func(s string) string {
+		return short(s, "rint("+s+" * "+scale+")", scale)
+	}, func(s string) string {
+		return casemap.Bind(s, exact)
+	})
+}
 
 // roundedFractionSQL is, for the double a, 0 <= a < 2^52, and k from 1
 // to 10, the integer part i of a and the BIGINT n nearest its fraction
@@ -1254,17 +1280,16 @@ func roundedFractionSQL(a string, k int64) (i, n string) {
 }
 
 // pyFormatFixedSQL is CPython's format(x, ".kf") of a double
-// (ir.PyFormatFixed), k from 0 to 10. Below 2^52 (the rows real data
-// holds) the digits are those of round(x, k): the integer part i and the
+// (ir.PyFormatFixed), k from 0 to 10. Most rows take the short path of
+// nearestMultipleSQL (for k = 0, rint below 2^52); the rest the exact
+// one below, x bound once. Below 2^52 the digits are those of round(x,
+// k): the integer part i and the
 // fraction f = |x| - i are exact, p = f * 10^k is rounded, and Dekker's
 // product (f split by Veltkamp's 2^27 + 1 into h and f - h) gives its
 // exact error, so the nearest integer n of f * 10^k, half to even, is
 // rint(p) moved by one where p is a tie that the error breaks
 // (pyRoundDigitsSQL explains why that is exact). The text is i + n div
-// 10^k, a point and n mod 10^k padded to k digits. This part is written
-// without lambdas, so that Spark runs it as generated code: x is written
-// out where it is short and bound once otherwise (casemap.Guard). From
-// 2^52 every double is an integer; below 2^63 a BIGINT holds it. Above,
+// 10^k, a point and n mod 10^k padded to k digits. From 2^52 every double is an integer; below 2^63 a BIGINT holds it. Above,
 // x is m * 2^e with m < 2^53 a BIGINT and e from 11 to 971 (scaled down
 // by powers of two, as frexp does), and its digits come from limbs of
 // nine decimal digits, least significant first, multiplied by 2^29 e div
@@ -1281,17 +1306,29 @@ func pyFormatFixedSQL(x string, k int64) string {
 	if k > 0 {
 		dot = "." + strings.Repeat("0", int(k))
 	}
-	return casemap.Guard(x, roundRepeatUpTo, func(s string) string {
-		return "abs(" + s + ") < 4503599627370496.0D"
-	}, func(s string) string {
-		return "concat(IF(" + s + " < 0.0D OR " + s + " = 0.0D AND CAST(" + s + " AS STRING) = '-0.0', '-', ''), " + fixedDigitsSQL("abs("+s+")", k) + ")"
-	}, func(s string) string {
-		return fmt.Sprintf("element_at(transform(array(%s), udfx_x -> CASE WHEN isnan(udfx_x) THEN 'nan' "+
+	sign := func(s string) string {
+		return "IF(" + s + " < 0.0D OR " + s + " = 0.0D AND CAST(" + s + " AS STRING) = '-0.0', '-', '')"
+	}
+	exact := func(s string) string {
+		return fmt.Sprintf("CASE WHEN abs(%[1]s) < 4503599627370496.0D THEN concat(%[2]s, %[3]s) "+
+			"ELSE element_at(transform(array(%[1]s), udfx_x -> CASE WHEN isnan(udfx_x) THEN 'nan' "+
 			"WHEN udfx_x = CAST('Infinity' AS DOUBLE) THEN 'inf' WHEN udfx_x = CAST('-Infinity' AS DOUBLE) THEN '-inf' "+
 			"ELSE concat(IF(udfx_x < 0.0D, '-', ''), "+
-			"CASE WHEN abs(udfx_x) < 9223372036854775808.0D THEN concat(CAST(CAST(abs(udfx_x) AS BIGINT) AS STRING), '%s') "+
-			"ELSE concat(%s, '%s') END) END), 1)", s, dot, bigDigitsSQL(), dot)
-	})
+			"CASE WHEN abs(udfx_x) < 9223372036854775808.0D THEN concat(CAST(CAST(abs(udfx_x) AS BIGINT) AS STRING), '%[4]s') "+
+			"ELSE concat(%[5]s, '%[4]s') END) END), 1) END", s, sign(s), fixedDigitsSQL("abs("+s+")", k), dot, bigDigitsSQL())
+	}
+	if k == 0 {
+		return casemap.Guard(x, casemap.RepeatUpTo, func(s string) string {
+			return "abs(" + s + ") < 4503599627370496.0D"
+		}, func(s string) string {
+			return "concat(" + sign(s) + ", " + fixedDigitsSQL("abs("+s+")", 0) + ")"
+		}, func(s string) string { return casemap.Bind(s, exact) })
+	}
+	ten := "1" + strings.Repeat("0", int(k)) + "L"
+	return nearestMultipleSQL(x, k, func(s, n, scale string) string {
+		n = "CAST(abs(" + n + ") AS BIGINT)"
+		return fmt.Sprintf("concat(%s, CAST(%s div %s AS STRING), '.', lpad(CAST(%s %% %s AS STRING), %d, '0'))", sign(s), n, ten, n, ten, k)
+	}, exact)
 }
 
 // fixedDigitsSQL is the text of the double a, 0 <= a < 2^52, rounded
