@@ -448,8 +448,10 @@ func castSQL(b *strings.Builder, e *ir.Cast) error {
 			return err
 		}
 		// pmod keeps the low 32 bits as 0..2^32-1 without overflowing
-		// BIGINT (x + 2^31 could); the top half is negative.
-		fmt.Fprintf(b, "element_at(transform(array(pmod(%s, 4294967296L)), udfx_w -> CAST(CASE WHEN udfx_w >= 2147483648L THEN udfx_w - 4294967296L ELSE udfx_w END AS INT)), 1)", x)
+		// BIGINT (x + 2^31 could); shifted by 2^31 and taken mod 2^32
+		// again, the top half comes out negative. x is written once and
+		// nothing is bound by a lambda, which Spark would interpret.
+		fmt.Fprintf(b, "CAST(pmod(pmod(%s, 4294967296L) + 2147483648L, 4294967296L) - 2147483648L AS INT)", x)
 		return nil
 	case ir.JVMDoubleToInt, ir.JVMDoubleToLong:
 		// Spark's CAST fails on NaN and out-of-range values with ANSI
@@ -753,9 +755,10 @@ func numberCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err 
 			return true, sqlErr("int arithmetic of an operator that is not + - *")
 		}
 		// Two BIGINTs: |a * b| < 2^126 < 10^38, so DECIMAL holds it.
-		fmt.Fprintf(b, "element_at(transform(array(CAST(%s AS DECIMAL(20,0)) %s CAST(%s AS DECIMAL(20,0))), udfx_n -> "+
-			"CASE WHEN udfx_n < -9223372036854775808BD OR udfx_n > 9223372036854775807BD THEN CAST(NULL AS BIGINT) ELSE CAST(udfx_n AS BIGINT) END), 1)",
-			args[0], op.Value, args[1])
+		n := fmt.Sprintf("(CAST(%s AS DECIMAL(20,0)) %s CAST(%s AS DECIMAL(20,0)))", args[0], op.Value, args[1])
+		b.WriteString(casemap.Guard(n, writeOutUpTo, func(n string) string {
+			return n + " < -9223372036854775808BD OR " + n + " > 9223372036854775807BD"
+		}, func(string) string { return "CAST(NULL AS BIGINT)" }, func(n string) string { return "CAST(" + n + " AS BIGINT)" }))
 		return true, nil
 	case ir.PyRoundDigits, ir.PyFormatFixed:
 		k, ok := e.Args[1].(*ir.Lit)
@@ -869,19 +872,25 @@ func dateCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err er
 		if !ok {
 			return true, sqlErr("strftime of a format that is not a literal")
 		}
-		const (
-			day = "date_add(DATE '1970-01-01', CAST((udfx_ts - pmod(udfx_ts, 86400L)) div 86400L AS INT))"
-			sod = "pmod(udfx_ts, 86400L)"
-		)
-		parts, err := strftimeSQL(format, ir.StrftimeDirectives(e.Fn), map[byte]string{
-			'Y': "year(" + day + ")", 'm': "month(" + day + ")", 'd': "day(" + day + ")",
-			'H': sod + " div 3600", 'M': "(" + sod + " div 60) % 60", 'S': sod + " % 60", dayField: day,
-		})
-		if err != nil {
+		fields := func(ts string) map[byte]string {
+			day := "date_add(DATE '1970-01-01', CAST((" + ts + " - pmod(" + ts + ", 86400L)) div 86400L AS INT))"
+			sod := "pmod(" + ts + ", 86400L)"
+			return map[byte]string{
+				'Y': "year(" + day + ")", 'm': "month(" + day + ")", 'd': "day(" + day + ")",
+				'H': sod + " div 3600", 'M': "(" + sod + " div 60) % 60", 'S': sod + " % 60", dayField: day,
+			}
+		}
+		if _, err := strftimeSQL(format, ir.StrftimeDirectives(e.Fn), fields("udfx_ts")); err != nil {
 			return true, err
 		}
-		fmt.Fprintf(b, "element_at(transform(array(%s), udfx_ts -> CASE WHEN udfx_ts < -62135596800L OR udfx_ts > 253402300799L "+
-			"THEN raise_error('udfx: the original throws ValueError (a time outside years 1 to 9999)') ELSE concat(%s) END), 1)", args[0], strings.Join(parts, ", "))
+		b.WriteString(casemap.Guard(args[0], writeOutUpTo, func(ts string) string {
+			return ts + " < -62135596800L OR " + ts + " > 253402300799L"
+		}, func(string) string {
+			return "raise_error('udfx: the original throws ValueError (a time outside years 1 to 9999)')"
+		}, func(ts string) string {
+			parts, _ := strftimeSQL(format, ir.StrftimeDirectives(e.Fn), fields(ts))
+			return "concat(" + strings.Join(parts, ", ") + ")"
+		}))
 		return true, nil
 	case ir.PyDateAddDays:
 		sign, ok := e.Args[2].(*ir.Lit)
@@ -924,18 +933,30 @@ func dateCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err er
 		if !ok {
 			return true, sqlErr("strftime of a format that is not a literal")
 		}
-		parts, err := strftimeSQL(format, ir.StrftimeDirectives(e.Fn), map[byte]string{
-			'Y': "year(udfx_d)", 'm': "month(udfx_d)", 'd': "day(udfx_d)", 'H': "0", 'M': "0", 'S': "0", dayField: "udfx_d",
-		})
-		if err != nil {
+		fields := func(d string) map[byte]string {
+			return map[byte]string{'Y': "year(" + d + ")", 'm': "month(" + d + ")", 'd': "day(" + d + ")", 'H': "0", 'M': "0", 'S': "0", dayField: d}
+		}
+		if _, err := strftimeSQL(format, ir.StrftimeDirectives(e.Fn), fields("udfx_d")); err != nil {
 			return true, err
 		}
-		fmt.Fprintf(b, "element_at(transform(array(%s), udfx_d -> CASE WHEN udfx_d < DATE '0001-01-01' OR udfx_d > DATE '9999-12-31' "+
-			"THEN raise_error('udfx: the original throws ValueError (a date outside the range of datetime.date)') ELSE concat(%s) END), 1)", args[0], strings.Join(parts, ", "))
+		b.WriteString(casemap.Guard(args[0], writeOutUpTo, func(d string) string {
+			return d + " < DATE '0001-01-01' OR " + d + " > DATE '9999-12-31'"
+		}, func(string) string {
+			return "raise_error('udfx: the original throws ValueError (a date outside the range of datetime.date)')"
+		}, func(d string) string {
+			parts, _ := strftimeSQL(format, ir.StrftimeDirectives(e.Fn), fields(d))
+			return "concat(" + strings.Join(parts, ", ") + ")"
+		}))
 		return true, nil
 	}
 	return false, nil
 }
+
+// writeOutUpTo is the longest value the forms that test a range and then
+// compute (a timestamp's fields, an int's overflow) write out again
+// rather than bind by a lambda (casemap.Guard): they write it up to a
+// dozen times.
+const writeOutUpTo = 300
 
 // dayField is the key of strftimeSQL's field map for the SQL of the
 // datetime's DATE, which the day-of-year, weekday and name directives
