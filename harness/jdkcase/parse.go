@@ -3,6 +3,8 @@ package jdkcase
 import (
 	"fmt"
 	"strings"
+
+	"github.com/udfx/udfx/harness/casemap"
 )
 
 // DigitRun is a run of chars Integer.parseInt reads as the digits First,
@@ -44,12 +46,24 @@ func ParseSQL(x, orElse string, long bool) string {
 	// Nested, not AND: the CAST to DECIMAL raises on text that is not a
 	// number (ANSI), so it runs only where the pattern matched. \z, not
 	// $, which also matches before a final line terminator.
-	return fmt.Sprintf("element_at(transform(array(%[1]s), udfx_p -> "+
+	exact := fmt.Sprintf("element_at(transform(array(%[1]s), udfx_p -> "+
 		"CASE WHEN udfx_p RLIKE '^[+-]?[0-9]+\\\\z' THEN "+
 		"CASE WHEN char_length(regexp_replace(%[2]s, '^[+-]', '')) > 19 THEN %[6]s "+
 		"WHEN CAST(%[2]s AS DECIMAL(20,0)) BETWEEN %[4]sBD AND %[5]sBD THEN CAST(%[2]s AS %[3]s) "+
 		"ELSE %[6]s END ELSE %[6]s END), 1)",
 		text, d, ty, lo, hi, orElse)
+	// The rows real data holds, ASCII digits too few to leave the type,
+	// take Spark's CAST, which reads them as parseInt does, and no lambda:
+	// Spark interprets those row by row.
+	fits := 9
+	if long {
+		fits = 18
+	}
+	return casemap.Guard(x, casemap.RepeatUpTo, func(s string) string {
+		return fmt.Sprintf("%s RLIKE '^[+-]?[0-9]{1,%d}\\\\z'", s, fits)
+	}, func(s string) string {
+		return "CAST(" + s + " AS " + ty + ")"
+	}, func(string) string { return exact })
 }
 
 // ParseDoubleSQL is the Spark SQL of the JDK's Double.parseDouble(x)
@@ -67,9 +81,13 @@ func ParseDoubleSQL(x, orElse string) string {
 		jdk  = `^` + ws + `[+-]?(Infinity|NaN)` + ws + `\\z`
 		only = `^` + ws + `([+-]?[iI][nN][fF]([iI][nN][iI][tT][yY])?|[nN][aA][nN])` + ws + `\\z`
 	)
-	return fmt.Sprintf("element_at(transform(array(%[1]s), udfx_p -> "+
-		"CASE WHEN udfx_p RLIKE '%[3]s' THEN CAST(udfx_p AS DOUBLE) "+
-		"WHEN udfx_p RLIKE '%[4]s' THEN %[2]s "+
-		"ELSE coalesce(try_cast(udfx_p AS DOUBLE), %[2]s) END), 1)",
-		x, orElse, jdk, only)
+	// x is written out where it is short rather than bound by a lambda,
+	// which Spark interprets row by row.
+	return casemap.Guard(x, casemap.RepeatUpTo, func(s string) string {
+		return s + " RLIKE '" + jdk + "'"
+	}, func(s string) string {
+		return "CAST(" + s + " AS DOUBLE)"
+	}, func(s string) string {
+		return fmt.Sprintf("CASE WHEN %[1]s RLIKE '%[3]s' THEN %[2]s ELSE coalesce(try_cast(%[1]s AS DOUBLE), %[2]s) END", s, orElse, only)
+	})
 }
