@@ -2,6 +2,7 @@ package translate
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -34,4 +35,17 @@ func TestJVMParseMatchesTheJDK(t *testing.T) {
 		class("LongOr", "Long", "try { return Long.parseLong(s); } catch (NumberFormatException e) { return null; }"),
 		class("DoubleOr", "Double", "try { return Double.parseDouble(s); } catch (NumberFormatException | NullPointerException e) { return null; }"),
 	}, jvmParseSamples(), true)
+}
+
+// TestPyParseMatchesCPython proves int() and float() of a str, short
+// path and exact path, on the embedded engine and real Spark against
+// CPython, on the same texts plus CPython's own spellings (underscores,
+// spaces it strips, other scripts' digits).
+func TestPyParseMatchesCPython(t *testing.T) {
+	samples := append(jvmParseSamples(), map[string]any{"s": " 42\t"}, map[string]any{"s": "1_000.5"}, map[string]any{"s": "٣.٥"},
+		map[string]any{"s": "1" + strings.Repeat("0", 30)}, map[string]any{"s": "0." + strings.Repeat("3", 40)}, map[string]any{"s": "-" + strings.Repeat("9", 19)})
+	proveOn(t, []string{
+		"from pyspark.sql.functions import udf\n\n\n@udf(\"long\")\ndef to_int(s: str) -> int:\n    if s is None:\n        return None\n    try:\n        return int(s)\n    except ValueError:\n        return -1\n",
+		"from pyspark.sql.functions import udf\n\n\n@udf(\"double\")\ndef to_float(s: str) -> float:\n    try:\n        return float(s)\n    except (TypeError, ValueError):\n        return None\n",
+	}, samples, true)
 }

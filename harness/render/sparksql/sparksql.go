@@ -816,10 +816,29 @@ func numberCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err 
 			return true, sqlErr("float() or int() without its character tables")
 		}
 		text := trimSQL("translate("+args[0]+", "+args[3]+", "+args[4]+")", ws.Value.(string), true, true)
+		var exact strings.Builder
+		// The rows real data holds, ASCII digits without spaces or
+		// underscores (for int too few to leave BIGINT), take Spark's
+		// CAST, which reads them as CPython does (a double correctly
+		// rounded, as parseDouble does), and no lambda: Spark interprets
+		// the exact form's row by row.
+		short, ty := `^[+-]?[0-9]{1,18}\\z`, "BIGINT"
 		if e.Fn == ir.PyIntOrElse {
-			return true, pyIntSQL(b, text, args[1])
+			if err := pyIntSQL(&exact, text, args[1]); err != nil {
+				return true, err
+			}
+		} else {
+			short, ty = `^[+-]?[0-9]+(\\.[0-9]+)?\\z`, "DOUBLE"
+			if err := pyFloatSQL(&exact, text, args[1]); err != nil {
+				return true, err
+			}
 		}
-		return true, pyFloatSQL(b, text, args[1])
+		b.WriteString(casemap.Guard(args[0], writeOutUpTo, func(s string) string {
+			return s + " RLIKE '" + short + "'"
+		}, func(s string) string {
+			return "CAST(" + s + " AS " + ty + ")"
+		}, func(string) string { return exact.String() }))
+		return true, nil
 	case ir.MaxInt:
 		b.WriteString("greatest(" + strings.Join(args, ", ") + ")")
 		return true, nil
