@@ -1455,36 +1455,47 @@ func pyStrptimeSQL(e *ir.Call, s string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	field := map[byte]string{'H': "0", 'M': "0", 'S': "0"}
-	for i := 0; i < len(fields); i++ {
-		v := fmt.Sprintf("CAST(trim(translate(regexp_extract(udfx_s, %s, %d), %s, %s)) AS INT)", pat, i+1, fromSQL, toSQL)
-		switch fields[i] {
-		case 'Y':
-			field['Y'] = v
-		case 'y':
-			field['Y'] = "(" + v + " + CASE WHEN " + v + " <= 68 THEN 2000 ELSE 1900 END)"
-		default:
-			field[fields[i]] = v
+	// fieldsOf is the SQL of each field of the text v. The text is written
+	// out where it is a column and bound by a lambda otherwise
+	// (casemap.Bind): Spark interprets a lambda row by row.
+	fieldsOf := func(v string) map[byte]string {
+		field := map[byte]string{'H': "0", 'M': "0", 'S': "0"}
+		for i := 0; i < len(fields); i++ {
+			f := fmt.Sprintf("CAST(trim(translate(regexp_extract(%s, %s, %d), %s, %s)) AS INT)", v, pat, i+1, fromSQL, toSQL)
+			switch fields[i] {
+			case 'Y':
+				field['Y'] = f
+			case 'y':
+				field['Y'] = "(" + f + " + CASE WHEN " + f + " <= 68 THEN 2000 ELSE 1900 END)"
+			default:
+				field[fields[i]] = f
+			}
 		}
+		return field
 	}
-	if field['Y'] == "" || field['m'] == "" || field['d'] == "" {
+	if field := fieldsOf("udfx_s"); field['Y'] == "" || field['m'] == "" || field['d'] == "" {
 		return "", sqlErr("strptime without a year, a month and a day")
 	}
 	if e.Fn == ir.PyStrptimeStrftime {
 		if len(lits) < 5 {
 			return "", sqlErr("strftime without a format")
 		}
-		parts, err := strftimeSQL(lits[4], ir.StrftimeDirectives(e.Fn), field)
-		if err != nil {
+		if _, err := strftimeSQL(lits[4], ir.StrftimeDirectives(e.Fn), fieldsOf("udfx_s")); err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("element_at(transform(array(%s), udfx_s -> concat(%s)), 1)", s, strings.Join(parts, ", ")), nil
+		return casemap.Bind(s, func(v string) string {
+			parts, _ := strftimeSQL(lits[4], ir.StrftimeDirectives(e.Fn), fieldsOf(v))
+			return "concat(" + strings.Join(parts, ", ") + ")"
+		}), nil
 	}
-	y, m, d := field['Y'], field['m'], field['d']
-	leap := fmt.Sprintf("((%[1]s) %% 4 = 0 AND (%[1]s) %% 100 <> 0 OR (%[1]s) %% 400 = 0)", y)
-	days := fmt.Sprintf("CASE WHEN %[1]s IN (4, 6, 9, 11) THEN 30 WHEN %[1]s = 2 THEN CASE WHEN %[2]s THEN 29 ELSE 28 END ELSE 31 END", m, leap)
-	valid := fmt.Sprintf("%s >= 1 AND %s <= %s AND %s <= 59", y, d, days, field['S'])
-	return fmt.Sprintf("element_at(transform(array(%s), udfx_s -> CASE WHEN udfx_s RLIKE %[2]s AND regexp_extract(udfx_s, %[2]s, 0) = udfx_s THEN %[3]s ELSE FALSE END), 1)", s, pat, valid), nil
+	return casemap.Bind(s, func(v string) string {
+		field := fieldsOf(v)
+		y, m, d := field['Y'], field['m'], field['d']
+		leap := fmt.Sprintf("((%[1]s) %% 4 = 0 AND (%[1]s) %% 100 <> 0 OR (%[1]s) %% 400 = 0)", y)
+		days := fmt.Sprintf("CASE WHEN %[1]s IN (4, 6, 9, 11) THEN 30 WHEN %[1]s = 2 THEN CASE WHEN %[2]s THEN 29 ELSE 28 END ELSE 31 END", m, leap)
+		valid := fmt.Sprintf("%s >= 1 AND %s <= %s AND %s <= 59", y, d, days, field['S'])
+		return fmt.Sprintf("CASE WHEN %[1]s RLIKE %[2]s AND regexp_extract(%[1]s, %[2]s, 0) = %[1]s THEN %[3]s ELSE FALSE END", v, pat, valid)
+	}), nil
 }
 
 func isStringLit(l *ir.Lit) bool {
