@@ -899,18 +899,11 @@ func dateCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err er
 				'H': sod + " div 3600", 'M': "(" + sod + " div 60) % 60", 'S': sod + " % 60", dayField: day,
 			}
 		}
-		if _, err := strftimeSQL(format, ir.StrftimeDirectives(e.Fn), fields("udfx_ts")); err != nil {
-			return true, err
-		}
-		b.WriteString(casemap.Guard(args[0], writeOutUpTo, func(ts string) string {
+		out, err := strftimeInRangeSQL(args[0], format, ir.StrftimeDirectives(e.Fn), fields, func(ts string) string {
 			return ts + " < -62135596800L OR " + ts + " > 253402300799L"
-		}, func(string) string {
-			return "raise_error('udfx: the original throws ValueError (a time outside years 1 to 9999)')"
-		}, func(ts string) string {
-			parts, _ := strftimeSQL(format, ir.StrftimeDirectives(e.Fn), fields(ts))
-			return "concat(" + strings.Join(parts, ", ") + ")"
-		}))
-		return true, nil
+		}, "a time outside years 1 to 9999")
+		b.WriteString(out)
+		return true, err
 	case ir.PyDateAddDays:
 		sign, ok := e.Args[2].(*ir.Lit)
 		if !ok || sign.Value != int64(1) && sign.Value != int64(-1) {
@@ -955,20 +948,28 @@ func dateCallSQL(b *strings.Builder, e *ir.Call, args []string) (ok bool, err er
 		fields := func(d string) map[byte]string {
 			return map[byte]string{'Y': "year(" + d + ")", 'm': "month(" + d + ")", 'd': "day(" + d + ")", 'H': "0", 'M': "0", 'S': "0", dayField: d}
 		}
-		if _, err := strftimeSQL(format, ir.StrftimeDirectives(e.Fn), fields("udfx_d")); err != nil {
-			return true, err
-		}
-		b.WriteString(casemap.Guard(args[0], writeOutUpTo, func(d string) string {
+		out, err := strftimeInRangeSQL(args[0], format, ir.StrftimeDirectives(e.Fn), fields, func(d string) string {
 			return d + " < DATE '0001-01-01' OR " + d + " > DATE '9999-12-31'"
-		}, func(string) string {
-			return "raise_error('udfx: the original throws ValueError (a date outside the range of datetime.date)')"
-		}, func(d string) string {
-			parts, _ := strftimeSQL(format, ir.StrftimeDirectives(e.Fn), fields(d))
-			return "concat(" + strings.Join(parts, ", ") + ")"
-		}))
-		return true, nil
+		}, "a date outside the range of datetime.date")
+		b.WriteString(out)
+		return true, err
 	}
 	return false, nil
+}
+
+// strftimeInRangeSQL is CPython's strftime(format) of the value x, whose
+// fields(v) are the SQL of v's fields, raising ValueError (why) where
+// outside(x) holds. x is written out where it is short (casemap.Guard).
+func strftimeInRangeSQL(x, format, directives string, fields func(v string) map[byte]string, outside func(v string) string, why string) (string, error) {
+	if _, err := strftimeSQL(format, directives, fields("udfx_v")); err != nil {
+		return "", err
+	}
+	return casemap.Guard(x, writeOutUpTo, outside, func(string) string {
+		return "raise_error('udfx: the original throws ValueError (" + why + ")')"
+	}, func(v string) string {
+		parts, _ := strftimeSQL(format, directives, fields(v))
+		return "concat(" + strings.Join(parts, ", ") + ")"
+	}), nil
 }
 
 // writeOutUpTo is the longest value the forms that test a range and then
