@@ -18,6 +18,7 @@ import (
 
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/rewrite"
+	"github.com/udfx/udfx/harness/runner/jvm"
 	"github.com/udfx/udfx/harness/scan"
 	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/udf"
@@ -191,6 +192,15 @@ func runRewriteRepo(ctx context.Context, e *env, opts *rewriteOptions, flags *pf
 	if err != nil {
 		return err
 	}
+	// Scala and Java originals compile on warm compilers shared by the
+	// run (one JVM per toolchain instead of one per UDF), each reading
+	// the folders given.
+	compilers := &jvm.CompilePool{}
+	for _, p := range paths {
+		compilers.Readable = append(compilers.Readable, e.abs(p))
+	}
+	defer compilers.Close()
+	ctx = jvm.WithCompilePool(ctx, compilers)
 	// Python UDFs share Spark sessions across the run (JVM ones differ
 	// in their jars): the sessions stop at the end. Each UDF's own
 	// account is its report; what its run says on stderr is kept whole

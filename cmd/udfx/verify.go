@@ -19,6 +19,7 @@ import (
 	"github.com/udfx/udfx/harness/mavenjar"
 	"github.com/udfx/udfx/harness/pyenv"
 	"github.com/udfx/udfx/harness/runner"
+	"github.com/udfx/udfx/harness/runner/jvm"
 	"github.com/udfx/udfx/harness/runner/runners"
 	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/udf"
@@ -230,7 +231,11 @@ func runVerify(cmd *cobra.Command, e *env, opts *verifyOptions, path string) err
 		return err
 	}
 	progress := e.progress().Func()
-	res, err := verify.Run(cmd.Context(), verify.Options{
+	// The records' Scala and Java originals compile on warm compilers
+	// shared by the gate (one JVM per toolchain, not one per record).
+	compilers := &jvm.CompilePool{Readable: []string{e.abs(path)}}
+	defer compilers.Close()
+	res, err := verify.Run(jvm.WithCompilePool(cmd.Context(), compilers), verify.Options{
 		Jobs: opts.jobs, Cache: cache,
 		Python: python, PythonFrom: pythonFrom,
 		Root: e.abs(path), Display: path, SkipRerun: opts.skipRerun, RequireEngine: opts.requireEngine, IncludeTestdata: opts.testdata,

@@ -204,16 +204,30 @@ func compileUser(ctx context.Context, t *Tools, sb sandbox.Decision, cacheDir, c
 				sourcePath = []string{"-sourcepath", strings.Join(build.SourceRoots, string(os.PathListSeparator))}
 			}
 		}
+		// The compiler's own arguments; a run over folders may hand them
+		// to a warm compiler (CompilePool) where no build is involved.
+		var req compileRequest
 		if scala {
 			// scalac 2.13, run on the JDK found; Spark's jars carry the
 			// Scala library the job links with at run time.
 			cp := t.ScalaJars[1] + string(os.PathListSeparator) + sparkCP
-			args := append(slices.Clone(CompilerJVMFlags), "-Xss16m", "-cp", strings.Join(t.ScalaJars, string(os.PathListSeparator)),
-				"scala.tools.nsc.Main", "-nowarn", "-encoding", "UTF-8", "-classpath", cp, "-d", classes)
-			res, err = runTool(ctx, &sb, paths, t.Java, append(append(args, sources...), buildSources...)...)
+			req = compileRequest{tool: "scalac", out: out, sources: append(slices.Clone(sources), buildSources...),
+				args: append([]string{"-nowarn", "-encoding", "UTF-8", "-classpath", cp, "-d", classes}, append(sources, buildSources...)...)}
 		} else {
-			args := append(JavacFlags(), "-proc:none", "-nowarn", "-encoding", "UTF-8", implicit, "-cp", sparkCP)
-			res, err = runTool(ctx, &sb, paths, t.Javac, append(append(args, sourcePath...), "-d", classes, compiled)...)
+			req = compileRequest{tool: "javac", out: out, sources: []string{compiled},
+				args: append(append([]string{"-proc:none", "-nowarn", "-encoding", "UTF-8", implicit, "-cp", sparkCP}, sourcePath...), "-d", classes, compiled)}
+		}
+		served := false
+		if build.Empty() {
+			res, served, err = compilePoolFrom(ctx).compile(ctx, t, &sb, cacheDir, req)
+		}
+		switch {
+		case err != nil || served:
+		case scala:
+			args := append(slices.Clone(CompilerJVMFlags), "-Xss16m", "-cp", strings.Join(t.ScalaJars, string(os.PathListSeparator)), "scala.tools.nsc.Main")
+			res, err = runTool(ctx, &sb, paths, t.Java, append(args, req.args...)...)
+		default:
+			res, err = runTool(ctx, &sb, paths, t.Javac, append(JavacFlags(), req.args...)...)
 		}
 		if err != nil {
 			return fmt.Errorf("compiling %s: %w", file, err)

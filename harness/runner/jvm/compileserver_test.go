@@ -1,0 +1,146 @@
+package jvm
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/udfx/udfx/harness/runner"
+	"github.com/udfx/udfx/harness/value"
+)
+
+// classFiles are the files under dir by their path relative to it.
+func classFiles(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		out[rel] = b
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// A warm compiler must be indistinguishable from the command it
+// replaces: the same class files, byte for byte, and the same compile
+// errors at the same lines.
+func TestTheCompilePoolCompilesAsTheCommandDoes(t *testing.T) {
+	cases := []struct{ file, name string }{
+		{"examples/scala-to-fahrenheit/ToFahrenheit.scala", "ToFahrenheit"},
+		{"examples/java-to-fahrenheit/ToFahrenheit.java", "ToFahrenheit"},
+		{"harness/runner/jvm/testdata/LocalUdfs.scala", "toF"},
+		{"harness/runner/jvm/testdata/Broken.scala", "Broken"},
+		{"harness/runner/jvm/testdata/BrokenJava.java", "BrokenJava"},
+	}
+	pool := &CompilePool{Readable: []string{repoRoot(t)}}
+	defer pool.Close()
+	warm := WithCompilePool(context.Background(), pool)
+	cold, served := t.TempDir(), t.TempDir()
+	for i, c := range cases {
+		t.Run(filepath.Base(c.file), func(t *testing.T) {
+			u := parseUDF(t, c.file, c.name)
+			want, wantErr := New(context.Background(), u, Options{CacheDir: cold})
+			got, gotErr := New(warm, u, Options{CacheDir: served})
+			if n := pool.Served(); n != i+1 {
+				t.Fatalf("the pool ran %d compiles after %d UDFs", n, i+1)
+			}
+			var wce, gce *runner.CompileError
+			if errors.As(wantErr, &wce) {
+				if !errors.As(gotErr, &gce) || *gce != *wce {
+					t.Fatalf("warm compiler: %v; the command: %v", gotErr, wantErr)
+				}
+				return
+			}
+			if wantErr != nil || gotErr != nil {
+				t.Fatalf("the command: %v; the warm compiler: %v", wantErr, gotErr)
+			}
+			defer want.Close()
+			defer got.Close()
+			wf, gf := classFiles(t, want.classes), classFiles(t, got.classes)
+			if len(wf) == 0 || len(wf) != len(gf) {
+				t.Fatalf("the command wrote %d class files, the warm compiler %d", len(wf), len(gf))
+			}
+			for name, b := range wf {
+				if !bytes.Equal(gf[name], b) {
+					t.Errorf("%s differs between the command and the warm compiler", name)
+				}
+			}
+		})
+	}
+	u := parseUDF(t, cases[0].file, cases[0].name)
+	r, err := New(warm, u, Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if got, err := r.Run(context.Background(), column(value.DoubleOf(100))); err != nil || len(got) != 1 || got[0].Float64() != 212 {
+		t.Errorf("the warm compiler's classes: got %v, %v; want [212.0]", got, err)
+	}
+}
+
+// A compile the pool must not take (a source outside the folders its
+// sandbox reads), or one its server fails, runs as a command instead.
+func TestTheCompilePoolFallsBackToTheCommand(t *testing.T) {
+	u := parseUDF(t, "examples/scala-to-fahrenheit/ToFahrenheit.scala", "ToFahrenheit")
+	outside := &CompilePool{Readable: []string{t.TempDir()}}
+	defer outside.Close()
+	r, err := New(WithCompilePool(context.Background(), outside), u, Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	if n := outside.Served(); n != 0 {
+		t.Errorf("the pool compiled a source outside its folders (%d compiles)", n)
+	}
+
+	pool := &CompilePool{Readable: []string{repoRoot(t)}}
+	defer pool.Close()
+	ctx := WithCompilePool(context.Background(), pool)
+	// One cache folder, as in a run: the pool keeps a server per cache.
+	cache := t.TempDir()
+	if r, err = New(ctx, u, Options{CacheDir: cache}); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	if pool.Served() != 1 {
+		t.Fatalf("the pool ran %d compiles, want 1", pool.Served())
+	}
+	// The server dies between two compiles: the next ones run as
+	// commands, and the server is not used again.
+	pool.mu.Lock()
+	for _, s := range pool.servers {
+		runner.KillProcessGroup(s.cmd)
+		<-s.done
+	}
+	pool.mu.Unlock()
+	for _, c := range []struct{ file, name string }{
+		{"examples/java-to-fahrenheit/ToFahrenheit.java", "ToFahrenheit"},
+		{"harness/runner/jvm/testdata/LocalUdfs.scala", "toF"},
+	} {
+		r, err = New(ctx, parseUDF(t, c.file, c.name), Options{CacheDir: cache})
+		if err != nil {
+			t.Fatalf("%s after the server died: %v", c.file, err)
+		}
+		if hit := r.cacheHit; hit {
+			t.Fatalf("%s came from the cache: nothing was compiled", c.file)
+		}
+		r.Close()
+	}
+	if pool.Served() != 1 {
+		t.Errorf("the pool ran %d compiles, want 1: a dead server is not used again", pool.Served())
+	}
+}
