@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -91,23 +93,93 @@ func HostRunner(ctx context.Context, files []cuda.File, u *udf.UDF, limits runne
 		return nil, fmt.Errorf("host build: %w", err)
 	}
 	bin := filepath.Join(dir, "udfx_row_host")
-	args := append(append([]string{}, HostFlags...), "-I", dir, "-o", bin, filepath.Join(dir, "driver.cpp"))
 	bctx := ctx
 	if limits.Timeout > 0 {
 		var cancel context.CancelFunc
 		bctx, cancel = context.WithTimeout(ctx, limits.Timeout)
 		defer cancel()
 	}
-	cmd := exec.CommandContext(bctx, cxx, args...)
-	out, err := cmd.CombinedOutput()
+	verOut, _ := exec.CommandContext(ctx, cxx, "-dumpfullversion").Output()
+	ver := strings.TrimSpace(string(verOut))
+	// A build that fails with the precompiled header is built again
+	// without it: a damaged cache costs time, and the error is the
+	// compiler's over the driver's own text.
+	if std := hostStdHeader(bctx, cxx, ver); std == "" || hostBuild(bctx, cxx, std, dir, bin) != nil {
+		if err := hostBuild(bctx, cxx, "", dir, bin); err != nil {
+			return nil, err
+		}
+	}
+	ok = true
+	return &hostRunner{dir: dir, bin: bin, compiler: "g++ " + ver, nparams: len(u.Params), limits: limits}, nil
+}
+
+// hostBuild compiles dir's driver.cpp into bin. std, when not empty, is
+// the precompiled header of the driver's standard includes
+// (hostStdHeader), included first.
+func hostBuild(ctx context.Context, cxx, std, dir, bin string) error {
+	args := append([]string{}, HostFlags...)
+	if std != "" {
+		args = append(args, "-include", std)
+	}
+	args = append(args, "-I", dir, "-o", bin, filepath.Join(dir, "driver.cpp"))
+	out, err := exec.CommandContext(ctx, cxx, args...).CombinedOutput()
 	if err != nil {
 		tail := &runner.Tail{Max: 16 << 10}
 		_, _ = tail.Write(out)
-		return nil, &BuildError{Command: "g++ " + strings.Join(HostFlags, " "), Output: tail.String(), Err: err}
+		return &BuildError{Command: "g++ " + strings.Join(HostFlags, " "), Output: tail.String(), Err: err}
 	}
-	ver, _ := exec.CommandContext(ctx, cxx, "-dumpfullversion").Output()
-	ok = true
-	return &hostRunner{dir: dir, bin: bin, compiler: "g++ " + strings.TrimSpace(string(ver)), nparams: len(u.Params), limits: limits}, nil
+	return nil
+}
+
+// hostStdHeader is a header of the host driver's standard includes with
+// its precompiled form beside it, built once per compiler in udfx's cache
+// folder, or "" where it cannot be built. Parsing <string> and <vector>
+// is half of a host build (0.8 s to 0.4 s per UDF on this project's
+// machine). The header holds only the driver's own #include lines, and
+// g++ uses its precompiled form only when the build's flags match those
+// it was made with, else it reads the header's text: either way the
+// binary is the same (TestTheHostBuildsPrecompiledHeaderChangesNoByte).
+func hostStdHeader(ctx context.Context, cxx, version string) string {
+	var includes strings.Builder
+	for _, line := range strings.Split(gpu.HostDriver, "\n") {
+		if strings.HasPrefix(line, "#include <") {
+			includes.WriteString(line + "\n")
+		}
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil || version == "" {
+		return ""
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s", cxx, version, strings.Join(HostFlags, " "), includes.String())
+	dir := filepath.Join(cache, "udfx", "cuda-host", hex.EncodeToString(h.Sum(nil))[:32])
+	header := filepath.Join(dir, "udfx_host_std.h")
+	if _, err := os.Stat(header + ".gch"); err == nil {
+		return header
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return ""
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".build-")
+	if err != nil {
+		return ""
+	}
+	defer os.RemoveAll(tmp)
+	th := filepath.Join(tmp, "udfx_host_std.h")
+	if err := os.WriteFile(th, []byte(includes.String()), 0o644); err != nil {
+		return ""
+	}
+	args := append(append([]string{}, HostFlags...), "-x", "c++-header", "-o", th+".gch", th)
+	if err := exec.CommandContext(ctx, cxx, args...).Run(); err != nil {
+		return ""
+	}
+	// Another build may have made it meanwhile: theirs is as good.
+	if err := os.Rename(tmp, dir); err != nil {
+		if _, serr := os.Stat(header + ".gch"); serr != nil {
+			return ""
+		}
+	}
+	return header
 }
 
 func (r *hostRunner) Describe() string {
