@@ -364,9 +364,10 @@ func (t *tr) pyStrptimeStrftime(n, obj *sitter.Node, argNodes []*sitter.Node, e 
 		return nil
 	}
 	format, isLit := f.e.(*ir.Lit)
-	var pattern, fields, why string
+	var pattern, asciiPattern, fields, why string
 	if isLit && isString(format) {
-		pattern, fields, why = strptimePattern(format.Value.(string))
+		pattern, fields, why = strptimePattern(format.Value.(string), false)
+		asciiPattern, _, _ = strptimePattern(format.Value.(string), true)
 	} else {
 		why = "the format is not a literal"
 	}
@@ -379,7 +380,7 @@ func (t *tr) pyStrptimeStrftime(n, obj *sitter.Node, argNodes []*sitter.Node, e 
 		return nil
 	}
 	str := func(v string) ir.Expr { return &ir.Lit{T: tString, Value: v} }
-	spec := []ir.Expr{x.e, str(pattern), str(fields), str(pyDigitsFrom), str(pyDigitsTo)}
+	spec := []ir.Expr{x.e, str(pattern), str(fields), str(pyDigitsFrom), str(pyDigitsTo), str(asciiPattern)}
 	var res ir.Expr = &ir.If{
 		Cond: &ir.Unary{Op: ir.Not, X: &ir.Call{Fn: ir.PyStrptimeValid, Args: spec, T: tBool}, T: tBool},
 		Then: &ir.Raise{Msg: "udfx: the original throws ValueError (strptime: the text does not match the format, or no such date)", T: tString},
@@ -423,8 +424,25 @@ func pyIgnoreCase(c byte) []rune {
 // matches any run of str.isspace characters (\s+); letters match
 // ignoring case (re.IGNORECASE); other characters outside ASCII are
 // refused, since IGNORECASE would fold them too.
-func strptimePattern(f string) (pattern, fields, why string) {
+//
+// With ascii, the pattern is the same over ASCII text alone: each class
+// keeps only its ASCII characters (digits 0-9, the ASCII whitespace
+// str.isspace counts, a letter's two cases). On a text of ASCII alone it
+// matches exactly where the full pattern does, with the same groups: the
+// characters it leaves out cannot occur there.
+func strptimePattern(f string, ascii bool) (pattern, fields, why string) {
 	digit := pyClass(pyDecimalDigitRanges())
+	space, letter := runsOf(pyWhitespace), func(c byte) []rune { return pyIgnoreCase(c) }
+	if ascii {
+		digit = "[0-9]"
+		space = runsOf(strings.Map(func(r rune) rune {
+			if r < 0x80 {
+				return r
+			}
+			return -1
+		}, pyWhitespace))
+		letter = func(c byte) []rune { return []rune{rune(c &^ 0x20), rune(c | 0x20)} }
+	}
 	var b strings.Builder
 	b.WriteByte('^')
 	for i := 0; i < len(f); i++ {
@@ -436,11 +454,11 @@ func strptimePattern(f string) (pattern, fields, why string) {
 				for i+1 < len(f) && (f[i+1] == ' ' || f[i+1] == '\t') {
 					i++
 				}
-				b.WriteString(pyClass(runsOf(pyWhitespace)) + "+")
+				b.WriteString(pyClass(space) + "+")
 			case c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z':
 				// re.IGNORECASE: the letter in either case, and the
 				// characters Unicode folds with it.
-				b.WriteString(pyClass(runsOf(string(pyIgnoreCase(c)))))
+				b.WriteString(pyClass(runsOf(string(letter(c)))))
 			case c < 0x21 || c > 0x7e:
 				return "", "", fmt.Sprintf("the format's literal %q: only ASCII between the directives is translated", string(c))
 			default:

@@ -1424,12 +1424,16 @@ func bigDigitsSQL() string {
 
 // pyStrptimeSQL renders ir.PyStrptimeValid and ir.PyStrptimeStrftime of
 // the text s. The text is valid where the pattern's first match (Java's
-// is CPython's) is the whole text. Each field is its group's digits, translated to ASCII
-// (int() reads every Unicode decimal digit, and %d's " 5" has a space),
-// read only where the text matched; %y is 1969 to 2068 as in CPython.
-// Valid also checks what datetime() checks: a year from 1, the day in
-// its month (leap years Gregorian), a second below 60 (%S reads 60 and
-// 61). Hours and minutes are in range by their patterns.
+// is CPython's) is the whole text. Each field is its group's digits,
+// translated to ASCII (int() reads every Unicode decimal digit, and %d's
+// " 5" has a space), read only where the text matched; %y is 1969 to 2068
+// as in CPython. Valid also checks what datetime() checks: a year from 1,
+// the day in its month (leap years Gregorian), a second below 60 (%S
+// reads 60 and 61). Hours and minutes are in range by their patterns.
+//
+// A text of ASCII alone, the common row, takes the pattern with ASCII
+// classes and no translation (casemap.Guard): the same groups there, and
+// a fraction of the work per field.
 func pyStrptimeSQL(e *ir.Call, s string) (string, error) {
 	var lits []string
 	for _, a := range e.Args[1:] {
@@ -1439,30 +1443,29 @@ func pyStrptimeSQL(e *ir.Call, s string) (string, error) {
 		}
 		lits = append(lits, l.Value.(string))
 	}
-	if len(lits) < 4 {
+	if len(lits) < 5 {
 		return "", sqlErr("strptime without its pattern")
 	}
-	pattern, fields, from, to := lits[0], lits[1], lits[2], lits[3]
+	pattern, fields, from, to, asciiPattern := lits[0], lits[1], lits[2], lits[3], lits[4]
 	q := func(v string) (string, error) { return Render(&ir.Lit{T: udf.Prim(udf.String), Value: v}) }
-	pat, err := q(pattern)
-	if err != nil {
-		return "", err
+	var sqls [4]string
+	for i, v := range []string{pattern, from, to, asciiPattern} {
+		var err error
+		if sqls[i], err = q(v); err != nil {
+			return "", err
+		}
 	}
-	fromSQL, err := q(from)
-	if err != nil {
-		return "", err
-	}
-	toSQL, err := q(to)
-	if err != nil {
-		return "", err
-	}
-	// fieldsOf is the SQL of each field of the text v. The text is written
-	// out where it is a column and bound by a lambda otherwise
-	// (casemap.Bind): Spark interprets a lambda row by row.
-	fieldsOf := func(v string) map[byte]string {
+	pat, fromSQL, toSQL, asciiPat := sqls[0], sqls[1], sqls[2], sqls[3]
+	// fieldsOf is the SQL of each field of the text v matched by the
+	// pattern p; digits says whether they are translated to ASCII.
+	fieldsOf := func(v, p string, digits bool) map[byte]string {
 		field := map[byte]string{'H': "0", 'M': "0", 'S': "0"}
 		for i := 0; i < len(fields); i++ {
-			f := fmt.Sprintf("CAST(trim(translate(regexp_extract(%s, %s, %d), %s, %s)) AS INT)", v, pat, i+1, fromSQL, toSQL)
+			g := fmt.Sprintf("regexp_extract(%s, %s, %d)", v, p, i+1)
+			if digits {
+				g = fmt.Sprintf("translate(%s, %s, %s)", g, fromSQL, toSQL)
+			}
+			f := "CAST(trim(" + g + ") AS INT)"
 			switch fields[i] {
 			case 'Y':
 				field['Y'] = f
@@ -1474,28 +1477,38 @@ func pyStrptimeSQL(e *ir.Call, s string) (string, error) {
 		}
 		return field
 	}
-	if field := fieldsOf("udfx_s"); field['Y'] == "" || field['m'] == "" || field['d'] == "" {
+	if field := fieldsOf("udfx_s", pat, true); field['Y'] == "" || field['m'] == "" || field['d'] == "" {
 		return "", sqlErr("strptime without a year, a month and a day")
 	}
+	// body is the function's SQL over the text v and its pattern p.
+	var body func(v, p string, digits bool) string
 	if e.Fn == ir.PyStrptimeStrftime {
-		if len(lits) < 5 {
+		if len(lits) < 6 {
 			return "", sqlErr("strftime without a format")
 		}
-		if _, err := strftimeSQL(lits[4], ir.StrftimeDirectives(e.Fn), fieldsOf("udfx_s")); err != nil {
+		if _, err := strftimeSQL(lits[5], ir.StrftimeDirectives(e.Fn), fieldsOf("udfx_s", pat, true)); err != nil {
 			return "", err
 		}
-		return casemap.Bind(s, func(v string) string {
-			parts, _ := strftimeSQL(lits[4], ir.StrftimeDirectives(e.Fn), fieldsOf(v))
+		body = func(v, p string, digits bool) string {
+			parts, _ := strftimeSQL(lits[5], ir.StrftimeDirectives(e.Fn), fieldsOf(v, p, digits))
 			return "concat(" + strings.Join(parts, ", ") + ")"
-		}), nil
+		}
+	} else {
+		body = func(v, p string, digits bool) string {
+			field := fieldsOf(v, p, digits)
+			y, m, d := field['Y'], field['m'], field['d']
+			leap := fmt.Sprintf("((%[1]s) %% 4 = 0 AND (%[1]s) %% 100 <> 0 OR (%[1]s) %% 400 = 0)", y)
+			days := fmt.Sprintf("CASE WHEN %[1]s IN (4, 6, 9, 11) THEN 30 WHEN %[1]s = 2 THEN CASE WHEN %[2]s THEN 29 ELSE 28 END ELSE 31 END", m, leap)
+			valid := fmt.Sprintf("%s >= 1 AND %s <= %s AND %s <= 59", y, d, days, field['S'])
+			return fmt.Sprintf("CASE WHEN %[1]s RLIKE %[2]s AND regexp_extract(%[1]s, %[2]s, 0) = %[1]s THEN %[3]s ELSE FALSE END", v, p, valid)
+		}
 	}
-	return casemap.Bind(s, func(v string) string {
-		field := fieldsOf(v)
-		y, m, d := field['Y'], field['m'], field['d']
-		leap := fmt.Sprintf("((%[1]s) %% 4 = 0 AND (%[1]s) %% 100 <> 0 OR (%[1]s) %% 400 = 0)", y)
-		days := fmt.Sprintf("CASE WHEN %[1]s IN (4, 6, 9, 11) THEN 30 WHEN %[1]s = 2 THEN CASE WHEN %[2]s THEN 29 ELSE 28 END ELSE 31 END", m, leap)
-		valid := fmt.Sprintf("%s >= 1 AND %s <= %s AND %s <= 59", y, d, days, field['S'])
-		return fmt.Sprintf("CASE WHEN %[1]s RLIKE %[2]s AND regexp_extract(%[1]s, %[2]s, 0) = %[1]s THEN %[3]s ELSE FALSE END", v, pat, valid)
+	return casemap.Guard(s, writeOutUpTo, casemap.ASCII, func(v string) string {
+		return body(v, asciiPat, false)
+	}, func(v string) string {
+		// The rare text is written as many times as the fields are
+		// read: a value that is not a column is bound here.
+		return casemap.Bind(v, func(v string) string { return body(v, pat, true) })
 	}), nil
 }
 

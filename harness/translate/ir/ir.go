@@ -417,9 +417,11 @@ const (
 	// numeric directives only: Args are s, the Java regular expression
 	// _strptime compiles F to (anchored at the start), the field each
 	// of its groups holds ("dmY"), and the digit translation (Unicode
-	// decimal digits, which \d matches and int() reads, to ASCII).
+	// decimal digits, which \d matches and int() reads, to ASCII), then
+	// the pattern as it is over ASCII text alone (the same matches and
+	// groups there, with ASCII classes: the renderer's short path).
 	// Valid is whether strptime returns (the text matches and the date
-	// exists); Strftime, where it does, the datetime's strftime(Args[5]).
+	// exists); Strftime, where it does, the datetime's strftime(Args[6]).
 	PyStrptimeValid    Func = "py-strptime-valid"
 	PyStrptimeStrftime Func = "py-strptime-strftime"
 	// PyLower and PyUpper are CPython's str.lower() and str.upper() on a
