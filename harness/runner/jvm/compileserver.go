@@ -82,15 +82,21 @@ func compilePoolFrom(ctx context.Context) *CompilePool {
 	return p
 }
 
-// Close stops every server of the pool.
+// Close stops every server of the pool, each once its compile in flight
+// (if any) has answered; a compile that reaches a server after Close
+// runs as a command.
 func (p *CompilePool) Close() {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	p.closed = true
-	for _, s := range p.servers {
-		s.stop()
-	}
+	servers := p.servers
 	p.servers = nil
+	p.mu.Unlock()
+	for _, s := range servers {
+		s.mu.Lock()
+		s.broken = true
+		s.stop()
+		s.mu.Unlock()
+	}
 }
 
 // compileRequest is one compile for the pool: the tool ("scalac" or
@@ -138,6 +144,7 @@ func (p *CompilePool) compile(ctx context.Context, t *Tools, sb *sandbox.Decisio
 	}
 	if s.cmd == nil {
 		if err := s.start(ctx, t, sb, cacheDir, classesRoot, p.Readable); err != nil {
+			// The run goes on with a compile per command, only slower.
 			s.broken = true
 			return toolResult{}, false, nil
 		}

@@ -144,3 +144,19 @@ func TestTheCompilePoolFallsBackToTheCommand(t *testing.T) {
 		t.Errorf("the pool ran %d compiles, want 1: a dead server is not used again", pool.Served())
 	}
 }
+
+// A compile that reaches the pool after Close runs as a command: no
+// server starts that nobody would stop.
+func TestTheCompilePoolAfterCloseCompilesAsACommand(t *testing.T) {
+	pool := &CompilePool{Readable: []string{repoRoot(t)}}
+	pool.Close()
+	u := parseUDF(t, "examples/java-to-fahrenheit/ToFahrenheit.java", "ToFahrenheit")
+	r, err := New(WithCompilePool(context.Background(), pool), u, Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	if n := pool.Served(); n != 0 || len(pool.servers) != 0 {
+		t.Errorf("after Close the pool ran %d compiles on %d servers", n, len(pool.servers))
+	}
+}
