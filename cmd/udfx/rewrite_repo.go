@@ -195,7 +195,8 @@ func runRewriteRepo(ctx context.Context, e *env, opts *rewriteOptions, flags *pf
 	// Scala and Java originals compile on warm compilers shared by the
 	// run (one JVM per toolchain instead of one per UDF), each reading
 	// the folders given.
-	compilers := &jvm.CompilePool{}
+	stderr := &lockedWriter{w: e.Stderr}
+	compilers := &jvm.CompilePool{Warn: func(err error) { fmt.Fprintf(stderr, "warning: %v\n", err) }}
 	for _, p := range paths {
 		compilers.Readable = append(compilers.Readable, e.abs(p))
 	}
@@ -206,7 +207,7 @@ func runRewriteRepo(ctx context.Context, e *env, opts *rewriteOptions, flags *pf
 	// account is its report; what its run says on stderr is kept whole
 	// line by line.
 	child := *e
-	child.Stdout, child.Stderr, child.StderrTTY, child.rep = io.Discard, &lockedWriter{w: e.Stderr}, false, nil
+	child.Stdout, child.Stderr, child.StderrTTY, child.rep = io.Discard, stderr, false, nil
 	if child.Spark == nil {
 		pool := &spark.Pool{}
 		defer pool.Close()

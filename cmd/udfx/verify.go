@@ -233,7 +233,8 @@ func runVerify(cmd *cobra.Command, e *env, opts *verifyOptions, path string) err
 	progress := e.progress().Func()
 	// The records' Scala and Java originals compile on warm compilers
 	// shared by the gate (one JVM per toolchain, not one per record).
-	compilers := &jvm.CompilePool{Readable: []string{e.abs(path)}}
+	stderr := &lockedWriter{w: e.Stderr}
+	compilers := &jvm.CompilePool{Readable: []string{e.abs(path)}, Warn: func(err error) { fmt.Fprintf(stderr, "warning: %v\n", err) }}
 	defer compilers.Close()
 	res, err := verify.Run(jvm.WithCompilePool(cmd.Context(), compilers), verify.Options{
 		Jobs: opts.jobs, Cache: cache,

@@ -93,32 +93,22 @@ func hashOf(parts ...[]byte) string {
 // classes and the JVM options Spark's launcher gives every Spark JVM.
 func compileDriver(ctx context.Context, t *Tools, cacheDir, cpHash string) (string, []string, error) {
 	key := hashOf([]byte("driver"), driverSource, []byte(cpHash), []byte(t.JDKVersion))
-	dir, _, err := buildcache.Dir(filepath.Join(cacheDir, "driver"), key, func(out string) error {
-		src := filepath.Join(out, "src", driverClass+".java")
-		if err := os.MkdirAll(filepath.Dir(src), 0o755); err != nil {
-			return fmt.Errorf("writing the driver: %w", err)
-		}
-		if err := os.WriteFile(src, driverSource, 0o644); err != nil {
-			return fmt.Errorf("writing the driver: %w", err)
-		}
-		res, err := runTool(ctx, nil, sandbox.Paths{}, t.Javac, append(JavacFlags(), "-proc:none", "-nowarn", "-encoding", "UTF-8",
-			"-cp", filepath.Join(t.SparkJars, "*"), "-d", filepath.Join(out, "classes"), src)...)
-		if err != nil {
-			return fmt.Errorf("compiling udfx's JVM driver: %w", err)
-		}
-		if res.code != 0 {
+	dir, err := compileOwnJava(ctx, t, filepath.Join(cacheDir, "driver"), key, filepath.Join(t.SparkJars, "*"),
+		map[string][]byte{driverClass + ".java": driverSource},
+		func(output string) error {
 			// The driver is udfx's own code: failing to compile it means
 			// Spark's jars lack what it uses.
-			return &runner.EnvError{What: "Spark jars", Msg: fmt.Sprintf("udfx's driver does not compile against %s (Spark %s); udfx needs Spark 4: %s", t.SparkJars, t.SparkVersion, tail(res.output, 2000))}
-		}
-		cp := filepath.Join(out, "classes") + string(os.PathListSeparator) + filepath.Join(t.SparkJars, "*")
-		cmd := runner.Command(ctx, t.Java, "-cp", cp, driverClass, "--module-options")
-		opts, err := cmd.Output()
-		if err != nil {
-			return &runner.EnvError{What: "Spark jars", Msg: fmt.Sprintf("cannot read Spark's JVM options from %s: %v", t.SparkJars, err)}
-		}
-		return os.WriteFile(filepath.Join(out, moduleOptionsFile), opts, 0o644)
-	})
+			return &runner.EnvError{What: "Spark jars", Msg: fmt.Sprintf("udfx's driver does not compile against %s (Spark %s); udfx needs Spark 4: %s", t.SparkJars, t.SparkVersion, tail(output, 2000))}
+		},
+		func(out string) error {
+			cp := filepath.Join(out, "classes") + string(os.PathListSeparator) + filepath.Join(t.SparkJars, "*")
+			cmd := runner.Command(ctx, t.Java, "-cp", cp, driverClass, "--module-options")
+			opts, err := cmd.Output()
+			if err != nil {
+				return &runner.EnvError{What: "Spark jars", Msg: fmt.Sprintf("cannot read Spark's JVM options from %s: %v", t.SparkJars, err)}
+			}
+			return os.WriteFile(filepath.Join(out, moduleOptionsFile), opts, 0o644)
+		})
 	if err != nil {
 		return "", nil, err
 	}
@@ -127,6 +117,44 @@ func compileDriver(ctx context.Context, t *Tools, cacheDir, cpHash string) (stri
 		return "", nil, fmt.Errorf("reading Spark's JVM options: %w", err)
 	}
 	return filepath.Join(dir, "classes"), strings.Fields(string(opts)), nil
+}
+
+// compileOwnJava compiles udfx's own Java sources (file name to text)
+// against cp into a folder cached under root by key, and returns that
+// folder; the classes are in its "classes" folder. failed turns javac's
+// output into the error for sources that do not compile; after, if not
+// nil, finishes the folder before it is published.
+func compileOwnJava(ctx context.Context, t *Tools, root, key, cp string, sources map[string][]byte, failed func(output string) error, after func(out string) error) (string, error) {
+	dir, _, err := buildcache.Dir(root, key, func(out string) error {
+		var srcs []string
+		for name, src := range sources {
+			p := filepath.Join(out, "src", name)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				return fmt.Errorf("writing udfx's Java: %w", err)
+			}
+			if err := os.WriteFile(p, src, 0o644); err != nil {
+				return fmt.Errorf("writing udfx's Java: %w", err)
+			}
+			srcs = append(srcs, p)
+		}
+		slices.Sort(srcs)
+		args := append(JavacFlags(), "-proc:none", "-nowarn", "-encoding", "UTF-8", "-d", filepath.Join(out, "classes"))
+		if cp != "" {
+			args = append(args, "-cp", cp)
+		}
+		res, err := runTool(ctx, nil, sandbox.Paths{}, t.Javac, append(args, srcs...)...)
+		if err != nil {
+			return fmt.Errorf("compiling udfx's Java: %w", err)
+		}
+		if res.code != 0 {
+			return failed(res.output)
+		}
+		if after != nil {
+			return after(out)
+		}
+		return nil
+	})
+	return dir, err
 }
 
 const moduleOptionsFile = "module-options.txt"

@@ -16,7 +16,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/udfx/udfx/harness/internal/buildcache"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/internal/sandbox"
 )
@@ -54,6 +53,10 @@ type CompilePool struct {
 	// Readable are the folders the compiled sources lie in (the
 	// repositories of the run).
 	Readable []string
+	// Warn, if not nil, is told once per server why it stopped serving
+	// (it did not start, or it failed a compile): the run goes on with
+	// compiles as commands, only slower, and the user can see why.
+	Warn func(error)
 
 	mu      sync.Mutex
 	servers map[string]*compileServer
@@ -113,7 +116,7 @@ type compileRequest struct {
 // is false where the pool does not take the compile or its server failed
 // it: the caller then runs the compiler as a command.
 func (p *CompilePool) compile(ctx context.Context, t *Tools, sb *sandbox.Decision, cacheDir string, req compileRequest) (toolResult, bool, error) {
-	if p == nil || len(t.ScalaJars) == 0 {
+	if p == nil {
 		return toolResult{}, false, nil
 	}
 	classesRoot, err := filepath.Abs(filepath.Join(cacheDir, "classes"))
@@ -146,6 +149,7 @@ func (p *CompilePool) compile(ctx context.Context, t *Tools, sb *sandbox.Decisio
 		if err := s.start(ctx, t, sb, cacheDir, classesRoot, p.Readable); err != nil {
 			// The run goes on with a compile per command, only slower.
 			s.broken = true
+			p.warn(fmt.Errorf("the warm %s compiler did not start; compiles run as commands: %w", req.tool, err))
 			return toolResult{}, false, nil
 		}
 	}
@@ -158,12 +162,19 @@ func (p *CompilePool) compile(ctx context.Context, t *Tools, sb *sandbox.Decisio
 		if ctx.Err() != nil {
 			return toolResult{}, false, ctx.Err()
 		}
+		p.warn(fmt.Errorf("the warm compiler failed a compile and is stopped; compiles run as commands: %w", err))
 		return toolResult{}, false, nil
 	}
 	p.mu.Lock()
 	p.served++
 	p.mu.Unlock()
 	return res, true, nil
+}
+
+func (p *CompilePool) warn(err error) {
+	if p.Warn != nil {
+		p.Warn(err)
+	}
 }
 
 // takes is whether the pool may run req: every source in Readable or in
@@ -210,30 +221,17 @@ func (s *compileServer) start(ctx context.Context, t *Tools, sb *sandbox.Decisio
 		jars = append(jars, resolved(j))
 	}
 	cp := strings.Join(t.ScalaJars, string(os.PathListSeparator))
+	sources := map[string][]byte{compileServerClass + ".java": compileServerSource}
+	if len(t.ScalaJars) > 0 {
+		// UdfxScalac needs Scala's jars; without them the server is a
+		// warm javac only.
+		sources["UdfxScalac.java"] = compileServerScalac
+	}
 	key := hashOf([]byte("compile-server"), compileServerSource, compileServerScalac, []byte(t.JDKVersion), []byte(strings.Join(jars, ":")))
-	dir, _, err := buildcache.Dir(filepath.Join(cacheDir, "compile-server"), key, func(out string) error {
-		var srcs []string
-		for name, src := range map[string][]byte{compileServerClass + ".java": compileServerSource, "UdfxScalac.java": compileServerScalac} {
-			p := filepath.Join(out, "src", name)
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				return err
-			}
-			if err := os.WriteFile(p, src, 0o644); err != nil {
-				return err
-			}
-			srcs = append(srcs, p)
-		}
-		slices.Sort(srcs)
-		res, err := runTool(ctx, nil, sandbox.Paths{}, t.Javac, append(append(JavacFlags(), "-proc:none", "-nowarn", "-encoding", "UTF-8",
-			"-cp", cp, "-d", filepath.Join(out, "classes")), srcs...)...)
-		if err != nil {
-			return err
-		}
-		if res.code != 0 {
-			return fmt.Errorf("compiling udfx's compile server: %s", tail(res.output, 2000))
-		}
-		return nil
-	})
+	dir, err := compileOwnJava(ctx, t, filepath.Join(cacheDir, "compile-server"), key, cp, sources,
+		func(output string) error {
+			return fmt.Errorf("compiling udfx's compile server: %s", tail(output, 2000))
+		}, nil)
 	if err != nil {
 		return err
 	}
@@ -241,7 +239,11 @@ func (s *compileServer) start(ctx context.Context, t *Tools, sb *sandbox.Decisio
 		return err
 	}
 	classes := filepath.Join(dir, "classes")
-	args := append(slices.Clone(CompilerJVMFlags), "-Xss16m", "-cp", classes+string(os.PathListSeparator)+cp, compileServerClass)
+	serverCP := classes
+	if cp != "" {
+		serverCP += string(os.PathListSeparator) + cp
+	}
+	args := append(slices.Clone(CompilerJVMFlags), "-Xss16m", "-cp", serverCP, compileServerClass)
 	// The server outlives the request that starts it: it ends when the
 	// pool closes it, not with that request's context.
 	cmd := runner.Command(context.WithoutCancel(ctx), t.Java, args...)

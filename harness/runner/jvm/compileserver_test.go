@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/udfx/udfx/harness/runner"
@@ -107,7 +108,8 @@ func TestTheCompilePoolFallsBackToTheCommand(t *testing.T) {
 		t.Errorf("the pool compiled a source outside its folders (%d compiles)", n)
 	}
 
-	pool := &CompilePool{Readable: []string{repoRoot(t)}}
+	var warnings []error
+	pool := &CompilePool{Readable: []string{repoRoot(t)}, Warn: func(err error) { warnings = append(warnings, err) }}
 	defer pool.Close()
 	ctx := WithCompilePool(context.Background(), pool)
 	// One cache folder, as in a run: the pool keeps a server per cache.
@@ -143,6 +145,9 @@ func TestTheCompilePoolFallsBackToTheCommand(t *testing.T) {
 	if pool.Served() != 1 {
 		t.Errorf("the pool ran %d compiles, want 1: a dead server is not used again", pool.Served())
 	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0].Error(), "compiles run as commands") {
+		t.Errorf("warnings: %v; want one saying the compiles run as commands", warnings)
+	}
 }
 
 // A compile that reaches the pool after Close runs as a command: no
@@ -158,5 +163,64 @@ func TestTheCompilePoolAfterCloseCompilesAsACommand(t *testing.T) {
 	r.Close()
 	if n := pool.Served(); n != 0 || len(pool.servers) != 0 {
 		t.Errorf("after Close the pool ran %d compiles on %d servers", n, len(pool.servers))
+	}
+}
+
+// A machine without a Scala compiler still gets a warm javac: the server
+// leaves out its scalac part, and its class files are the command's.
+func TestTheCompilePoolServesJavacWithoutScala(t *testing.T) {
+	tools, err := Toolchain(os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools.ScalaJars = nil
+	file := filepath.Join(repoRoot(t), "examples/java-to-fahrenheit/ToFahrenheit.java")
+	want, err := CompileSource(context.Background(), &tools, runner.DefaultLimits, file, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := &CompilePool{Readable: []string{repoRoot(t)}}
+	defer pool.Close()
+	got, err := CompileSource(WithCompilePool(context.Background(), pool), &tools, runner.DefaultLimits, file, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := pool.Served(); n != 1 {
+		t.Fatalf("the pool ran %d compiles without Scala, want 1", n)
+	}
+	wf, gf := classFiles(t, want), classFiles(t, got)
+	if len(wf) == 0 || len(wf) != len(gf) {
+		t.Fatalf("the command wrote %d class files, the warm javac %d", len(wf), len(gf))
+	}
+	for name, b := range wf {
+		if !bytes.Equal(gf[name], b) {
+			t.Errorf("%s differs between the command and the warm javac", name)
+		}
+	}
+}
+
+// The pool runs only compiles that cannot run repository code: a UDF
+// whose build puts the repository's own jars and sources on the classpath
+// (where a macro or an annotation processor could hide) compiles as a
+// command, in its own sandbox, even with the pool in the context.
+func TestACompileWithABuildClasspathNeverReachesThePool(t *testing.T) {
+	pool := &CompilePool{Readable: []string{repoRoot(t)}}
+	defer pool.Close()
+	ctx := WithCompilePool(context.Background(), pool)
+	for _, c := range []struct{ file, name string }{
+		{"harness/buildpath/testdata/shop/udfs/src/main/java/com/acme/udfs/NormalizeSku.java", "NormalizeSku"},
+		{"harness/buildpath/testdata/shop/udfs/src/main/scala/com/acme/udfs/Distances.scala", "toKm"},
+	} {
+		r, err := New(ctx, parseUDF(t, c.file, c.name), Options{CacheDir: t.TempDir()})
+		if err != nil {
+			t.Fatalf("%s: %v", c.file, err)
+		}
+		if r.build.Empty() {
+			t.Fatalf("%s: no build classpath was found; the test needs one", c.file)
+		}
+		r.Close()
+	}
+	if n := pool.Served(); n != 0 {
+		t.Errorf("the pool ran %d compiles with a build classpath, want 0", n)
 	}
 }

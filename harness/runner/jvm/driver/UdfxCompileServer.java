@@ -28,6 +28,14 @@ public final class UdfxCompileServer {
     System.setOut(quiet);
     System.setErr(quiet);
     javax.tools.JavaCompiler javac = javax.tools.ToolProvider.getSystemJavaCompiler();
+    // UdfxScalac is compiled only where Scala's jars are: looked up by
+    // name, so that a machine without scalac still gets a warm javac.
+    java.lang.reflect.Method scalac = null;
+    try {
+      scalac = Class.forName("UdfxScalac").getDeclaredMethod("run", String[].class, PrintStream.class);
+    } catch (ClassNotFoundException e) {
+      // No Scala here: scalac requests are answered -1.
+    }
     for (;;) {
       String tool = in.readLine();
       if (tool == null) {
@@ -48,8 +56,8 @@ public final class UdfxCompileServer {
       PrintStream ps = new PrintStream(buf, true, "UTF-8");
       int code;
       try {
-        if (tool.equals("scalac")) {
-          code = UdfxScalac.run(args, ps);
+        if (tool.equals("scalac") && scalac != null) {
+          code = (Integer) scalac.invoke(null, args, ps);
         } else if (tool.equals("javac") && javac != null) {
           code = javac.run(null, ps, ps, expandClassPath(args));
         } else {
