@@ -131,6 +131,18 @@ func hostBuild(ctx context.Context, cxx, std, dir, bin string) error {
 	return nil
 }
 
+// hostDriverIncludes are the embedded host driver's system includes, the
+// precompiled header's text: fixed for a build of udfx.
+var hostDriverIncludes = sync.OnceValue(func() string {
+	var includes strings.Builder
+	for _, line := range strings.Split(gpu.HostDriver, "\n") {
+		if strings.HasPrefix(line, "#include <") {
+			includes.WriteString(line + "\n")
+		}
+	}
+	return includes.String()
+})
+
 // hostStdHeader is a header of the host driver's standard includes with
 // its precompiled form beside it, built once per compiler in udfx's cache
 // folder, or "" where it cannot be built. Parsing <string> and <vector>
@@ -140,18 +152,13 @@ func hostBuild(ctx context.Context, cxx, std, dir, bin string) error {
 // it was made with, else it reads the header's text: either way the
 // binary is the same (TestTheHostBuildsPrecompiledHeaderChangesNoByte).
 func hostStdHeader(ctx context.Context, cxx, version string) string {
-	var includes strings.Builder
-	for _, line := range strings.Split(gpu.HostDriver, "\n") {
-		if strings.HasPrefix(line, "#include <") {
-			includes.WriteString(line + "\n")
-		}
-	}
+	includes := hostDriverIncludes()
 	cache, err := os.UserCacheDir()
 	if err != nil || version == "" {
 		return ""
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s", cxx, version, strings.Join(HostFlags, " "), includes.String())
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s", cxx, version, strings.Join(HostFlags, " "), includes)
 	dir := filepath.Join(cache, "udfx", "cuda-host", hex.EncodeToString(h.Sum(nil))[:32])
 	header := filepath.Join(dir, "udfx_host_std.h")
 	if _, err := os.Stat(header + ".gch"); err == nil {
@@ -166,7 +173,7 @@ func hostStdHeader(ctx context.Context, cxx, version string) string {
 	}
 	defer os.RemoveAll(tmp)
 	th := filepath.Join(tmp, "udfx_host_std.h")
-	if err := os.WriteFile(th, []byte(includes.String()), 0o644); err != nil {
+	if err := os.WriteFile(th, []byte(includes), 0o644); err != nil {
 		return ""
 	}
 	args := append(append([]string{}, HostFlags...), "-x", "c++-header", "-o", th+".gch", th)
