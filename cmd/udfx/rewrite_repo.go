@@ -19,6 +19,7 @@ import (
 	"github.com/udfx/udfx/harness/evidence"
 	"github.com/udfx/udfx/harness/rewrite"
 	"github.com/udfx/udfx/harness/runner/jvm"
+	pyrunner "github.com/udfx/udfx/harness/runner/python"
 	"github.com/udfx/udfx/harness/scan"
 	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/udf"
@@ -202,6 +203,12 @@ func runRewriteRepo(ctx context.Context, e *env, opts *rewriteOptions, flags *pf
 	}
 	defer compilers.Close()
 	ctx = jvm.WithCompilePool(ctx, compilers)
+	// Python originals fork from warm interpreters (pyspark imported
+	// once per interpreter, not once per UDF), each contained as the
+	// UDF's own would be and cleared between UDFs.
+	interpreters := &pyrunner.WarmPool{Readable: compilers.Readable, Warn: compilers.Warn}
+	defer interpreters.Close()
+	ctx = pyrunner.WithWarmPool(ctx, interpreters)
 	// Python UDFs share Spark sessions across the run (JVM ones differ
 	// in their jars): the sessions stop at the end. Each UDF's own
 	// account is its report; what its run says on stderr is kept whole

@@ -20,6 +20,7 @@ import (
 	"github.com/udfx/udfx/harness/pyenv"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/runner/jvm"
+	pyrunner "github.com/udfx/udfx/harness/runner/python"
 	"github.com/udfx/udfx/harness/runner/runners"
 	"github.com/udfx/udfx/harness/spark"
 	"github.com/udfx/udfx/harness/udf"
@@ -236,7 +237,12 @@ func runVerify(cmd *cobra.Command, e *env, opts *verifyOptions, path string) err
 	stderr := &lockedWriter{w: e.Stderr}
 	compilers := &jvm.CompilePool{Readable: []string{e.abs(path)}, Warn: func(err error) { fmt.Fprintf(stderr, "warning: %v\n", err) }}
 	defer compilers.Close()
-	res, err := verify.Run(jvm.WithCompilePool(cmd.Context(), compilers), verify.Options{
+	// Their Python originals fork from warm interpreters, cleared
+	// between records.
+	interpreters := &pyrunner.WarmPool{Readable: compilers.Readable, Warn: compilers.Warn}
+	defer interpreters.Close()
+	ctx := pyrunner.WithWarmPool(jvm.WithCompilePool(cmd.Context(), compilers), interpreters)
+	res, err := verify.Run(ctx, verify.Options{
 		Jobs: opts.jobs, Cache: cache,
 		Python: python, PythonFrom: pythonFrom,
 		Root: e.abs(path), Display: path, SkipRerun: opts.skipRerun, RequireEngine: opts.requireEngine, IncludeTestdata: opts.testdata,

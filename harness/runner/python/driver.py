@@ -1387,5 +1387,222 @@ def main():
     sys.exit(3)
 
 
+# ------------------------------------------------------------- warm start
+#
+# A run over a repository starts one driver per UDF; most of each start is
+# CPython's and pyspark's imports. With "--zygote", the driver imports what
+# every driver imports before the user's module (pyspark, and for the
+# pandas flavour what preload_libraries loads), then forks one child per
+# request, as Spark's own pyspark.daemon forks its workers. Requests come
+# on a socket (descriptor 3): a JSON object {"cwd": ...} with the child's
+# stdin, stdout and stderr as SCM_RIGHTS descriptors. The child becomes a
+# driver exactly as main() runs above; the zygote waits for it, answers
+# the raw wait status, and, when contained, clears what the child left
+# behind (processes, files in /tmp and /dev/shm, System V IPC objects), so
+# that the next child finds the sandbox as a fresh start would. One child
+# at a time: the runner's pool starts a zygote per concurrent UDF.
+
+
+def zygote_preload(pandas_libs):
+    import pyspark  # noqa: F401
+    import pyspark.sql.types  # noqa: F401
+    import pyspark.sql.udf  # noqa: F401
+    import pyspark.util  # noqa: F401
+    import unicodedata  # noqa: F401
+
+    if pandas_libs:
+        for name in ("numpy", "pandas", "pyarrow", "pyspark.worker"):
+            try:
+                importlib.import_module(name)
+            except Exception:  # noqa: BLE001 -- the child reports it, as main() does
+                pass
+
+
+def zygote_snapshot(root):
+    """The paths under root, not crossing into other mounts: what the
+    sandbox had before any child ran."""
+    seen = set()
+    if not os.path.isdir(root):
+        return seen
+    for dirpath, dirnames, filenames in os.walk(root):
+        keep = []
+        for d in dirnames:
+            p = os.path.join(dirpath, d)
+            seen.add(p)
+            if not os.path.ismount(p):
+                keep.append(d)
+        dirnames[:] = keep
+        for f in filenames:
+            seen.add(os.path.join(dirpath, f))
+    return seen
+
+
+def zygote_clear_files(root, before):
+    for dirpath, dirnames, filenames in os.walk(root, topdown=False):
+        for f in filenames:
+            p = os.path.join(dirpath, f)
+            if p not in before:
+                try:
+                    os.unlink(p)
+                except OSError:
+                    pass
+        for d in dirnames:
+            p = os.path.join(dirpath, d)
+            if p in before:
+                continue
+            if os.path.islink(p):
+                try:
+                    os.unlink(p)
+                except OSError:
+                    pass
+                continue
+            # Bottom-up: what was inside is gone already.
+            try:
+                os.rmdir(p)
+            except OSError:
+                pass
+
+
+def zygote_kill_others():
+    """SIGKILL every process of the sandbox's namespace but the zygote and
+    its ancestors; returns how many were signalled."""
+    import signal
+
+    keep = set()
+    pid = os.getpid()
+    while pid > 0 and pid not in keep:
+        keep.add(pid)
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                pid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
+    n = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) in keep:
+            continue
+        try:
+            with open("/proc/%s/stat" % entry) as f:
+                if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    continue  # dead, waiting for the zygote to reap it
+            os.kill(int(entry), signal.SIGKILL)
+            n += 1
+        except (OSError, ValueError, IndexError):
+            pass
+    return n
+
+
+def zygote_clear_ipc():
+    libc = ctypes.CDLL(None, use_errno=True)
+    IPC_RMID = 0
+    for kind, call in (("shm", "shmctl"), ("sem", "semctl"), ("msg", "msgctl")):
+        try:
+            with open("/proc/sysvipc/" + kind) as f:
+                rows = f.read().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            fields = row.split()
+            if len(fields) < 2:
+                continue
+            ident = int(fields[1])
+            if kind == "sem":
+                getattr(libc, call)(ident, 0, IPC_RMID)
+            else:
+                getattr(libc, call)(ident, IPC_RMID, None)
+
+
+def zygote_reap():
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def zygote_child(req, fds, driver_path):
+    # The child is the driver main() runs, with its own descriptors,
+    # folder and arguments, and a process group of its own.
+    os.setpgid(0, 0)
+    for i, fd in enumerate(fds):
+        os.dup2(fd, i)
+        if fd > 2:
+            os.close(fd)
+    os.chdir(req["cwd"])
+    sys.argv = [driver_path]
+    code = 0
+    try:
+        main()
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    except BaseException:  # noqa: B036 -- as an uncaught exception ends CPython
+        traceback.print_exc()
+        code = 1
+    try:
+        import atexit
+
+        atexit._run_exitfuncs()
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BaseException:  # noqa: B036, S110 -- exiting regardless
+        pass
+    os._exit(code)
+
+
+def zygote(contained, pandas_libs):
+    import socket
+    import time
+
+    sock = socket.socket(fileno=3)
+    zygote_preload(pandas_libs)
+    driver_path = os.path.abspath(sys.argv[0])
+    if contained:
+        # Orphans of a child come to the zygote, which reaps them.
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+        before = {root: zygote_snapshot(root) for root in ("/tmp", "/dev/shm")}
+    sock.send(b"ready")
+    while True:
+        try:
+            msg, fds, _, _ = socket.recv_fds(sock, 1 << 16, 3)
+        except OSError:
+            return
+        if not msg:
+            return
+        req = json.loads(msg)
+        if len(fds) != 3:
+            for fd in fds:
+                os.close(fd)
+            return
+        pid = os.fork()
+        if pid == 0:
+            sock.close()
+            zygote_child(req, fds, driver_path)
+        for fd in fds:
+            os.close(fd)
+        _, status = os.waitpid(pid, 0)
+        if contained:
+            for _ in range(100):
+                if not zygote_kill_others():
+                    break
+                zygote_reap()
+                time.sleep(0.001)
+            zygote_reap()
+            for root, paths in before.items():
+                zygote_clear_files(root, paths)
+            zygote_clear_ipc()
+        else:
+            try:
+                os.killpg(pid, 9)
+            except OSError:
+                pass
+            zygote_reap()
+        sock.send(b"%d" % status)
+
+
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) == 4 and sys.argv[1] == "--zygote":
+        zygote(sys.argv[2] == "contained", sys.argv[3] == "pandas")
+    else:
+        main()

@@ -106,6 +106,10 @@ type Runner struct {
 	// none).
 	leftOut string
 
+	// warm is the pool of warm interpreters New's context carried: the
+	// driver, and any restart of it, forks from there where it can.
+	warm *WarmPool
+
 	mu   sync.Mutex
 	proc *proc
 }
@@ -188,7 +192,7 @@ func New(ctx context.Context, u *udf.UDF, opts Options) (*Runner, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("python runner: %w", err)
 	}
-	r := &Runner{u: u, opts: opts, python: py, dir: dir, file: file, sandbox: sb, config: config}
+	r := &Runner{u: u, opts: opts, python: py, dir: dir, file: file, sandbox: sb, config: config, warm: warmPoolFrom(ctx)}
 	if err := r.start(ctx); err != nil {
 		os.RemoveAll(dir)
 		return nil, err
@@ -264,7 +268,7 @@ func (r *Runner) Close() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.proc != nil {
-		r.proc.kill()
+		r.proc.close()
 		r.proc = nil
 	}
 	if err := os.RemoveAll(r.dir); err != nil {
@@ -273,9 +277,11 @@ func (r *Runner) Close() error {
 	return nil
 }
 
-// proc is one running driver.
+// proc is one running driver: a process of its own (cmd), or a child of a
+// warm interpreter (warm, from a WarmPool).
 type proc struct {
 	cmd    *exec.Cmd
+	warm   *warmChild
 	stdin  io.WriteCloser
 	stdout *bufio.Reader
 	stderr *runner.Tail
@@ -283,54 +289,76 @@ type proc struct {
 	once   sync.Once
 }
 
+// kill ends the driver now.
 func (p *proc) kill() {
 	p.once.Do(func() {
-		runner.KillProcessGroup(p.cmd)
+		if p.warm != nil {
+			p.warm.kill()
+		} else {
+			runner.KillProcessGroup(p.cmd)
+		}
 		p.stdin.Close()
 	})
 	<-p.exited
 }
 
-func (r *Runner) start(ctx context.Context) error {
-	cmd := exec.Command(r.python, "-u", filepath.Join(r.dir, "driver.py"))
-	cmd.Dir = filepath.Dir(r.u.Path())
-	if cmd.Dir == "" {
-		cmd.Dir = "."
+// close ends a driver that is done: a warm child reads the end of its
+// input and exits, and its interpreter serves the next UDF; one that does
+// not exit in time is killed.
+func (p *proc) close() {
+	if p.warm == nil {
+		p.kill()
+		return
 	}
-	// The worker's environment: Spark sets PYTHONHASHSEED=0 for executors
-	// (pyspark/core/context.py); TZ=UTC makes the worker's local time, which
-	// pyspark's TimestampType conversions use, the session time zone udfx
-	// assumes.
-	cmd.Env = append(os.Environ(), "TZ=UTC", "PYTHONHASHSEED=0", "PYTHONDONTWRITEBYTECODE=1", "PYTHONIOENCODING=utf-8")
+	p.stdin.Close()
+	t := time.NewTimer(runner.WaitDelay)
+	defer t.Stop()
+	select {
+	case <-p.exited:
+	case <-t.C:
+		p.kill()
+	}
+}
+
+// failure is how the driver's process ended when that was not a clean
+// exit ("signal: killed", "exit status 3"); "" otherwise.
+func (p *proc) failure() string {
+	if p.warm != nil {
+		return p.warm.failure()
+	}
+	if st := p.cmd.ProcessState; st != nil && !st.Success() {
+		return st.String()
+	}
+	return ""
+}
+
+// driverEnv is the driver's environment, cold or warm.
+func driverEnv() []string {
+	// Spark sets PYTHONHASHSEED=0 for executors (pyspark/core/context.py);
+	// TZ=UTC makes the worker's local time, which pyspark's TimestampType
+	// conversions use, the session time zone udfx assumes.
+	env := append(os.Environ(), "TZ=UTC", "PYTHONHASHSEED=0", "PYTHONDONTWRITEBYTECODE=1", "PYTHONIOENCODING=utf-8")
 	// numba's cache=True needs a writable folder: beside the module is
 	// read-only in the sandbox, whose /tmp is private and writable (so a
 	// contained run compiles its kernels once per start).
 	if os.Getenv("NUMBA_CACHE_DIR") == "" {
-		cmd.Env = append(cmd.Env, "NUMBA_CACHE_DIR="+NumbaCacheDir)
+		env = append(env, "NUMBA_CACHE_DIR="+NumbaCacheDir)
 	}
-	stdin, stdout, err := runner.Pipes(cmd)
-	if err != nil {
-		return fmt.Errorf("python runner: %w", err)
-	}
-	errTail := &runner.Tail{Max: 16 << 10}
-	cmd.Stderr = errTail
-	// The driver writes nothing but its pipes: no folder is writable.
-	if err := r.sandbox.Start(cmd, sandbox.Paths{Readable: []string{r.python, r.dir, r.file}}); err != nil {
-		return &runner.EnvError{What: "Python", Msg: fmt.Sprintf("cannot start %s: %v", r.python, err)}
-	}
-	p := &proc{cmd: cmd, stdin: stdin, stdout: stdout, stderr: errTail, exited: make(chan struct{})}
-	go func() {
-		cmd.Wait()
-		close(p.exited)
-	}()
+	return env
+}
 
+func (r *Runner) start(ctx context.Context) error {
+	p, err := r.launch(ctx)
+	if err != nil {
+		return err
+	}
 	type hello struct {
 		line string
 		err  error
 	}
 	got := make(chan hello, 1)
 	go func() {
-		if _, err := stdin.Write(append(append([]byte{}, r.config...), '\n')); err != nil {
+		if _, err := p.stdin.Write(append(append([]byte{}, r.config...), '\n')); err != nil {
 			got <- hello{err: err}
 			return
 		}
@@ -351,14 +379,45 @@ func (r *Runner) start(ctx context.Context) error {
 	}
 	if h.err != nil || h.line == "" {
 		p.kill()
-		return &runner.EnvError{What: "Python", Msg: fmt.Sprintf("%s did not start the udfx driver: %s", r.python, lastLines(errTail.String(), 5))}
+		return &runner.EnvError{What: "Python", Msg: fmt.Sprintf("%s did not start the udfx driver: %s", r.python, lastLines(p.stderr.String(), 5))}
 	}
 	if err := r.handshake(h.line); err != nil {
-		p.kill()
+		p.close()
 		return err
 	}
 	r.proc = p
 	return nil
+}
+
+// launch starts a driver: a child of a warm interpreter where the
+// context carries a WarmPool that takes this UDF, else a process of its
+// own.
+func (r *Runner) launch(ctx context.Context) (*proc, error) {
+	if p, ok := r.warm.fork(ctx, r); ok {
+		return p, nil
+	}
+	cmd := exec.Command(r.python, "-u", filepath.Join(r.dir, "driver.py"))
+	cmd.Dir = filepath.Dir(r.u.Path())
+	if cmd.Dir == "" {
+		cmd.Dir = "."
+	}
+	cmd.Env = driverEnv()
+	stdin, stdout, err := runner.Pipes(cmd)
+	if err != nil {
+		return nil, fmt.Errorf("python runner: %w", err)
+	}
+	errTail := &runner.Tail{Max: 16 << 10}
+	cmd.Stderr = errTail
+	// The driver writes nothing but its pipes: no folder is writable.
+	if err := r.sandbox.Start(cmd, sandbox.Paths{Readable: []string{r.python, r.dir, r.file}}); err != nil {
+		return nil, &runner.EnvError{What: "Python", Msg: fmt.Sprintf("cannot start %s: %v", r.python, err)}
+	}
+	p := &proc{cmd: cmd, stdin: stdin, stdout: stdout, stderr: errTail, exited: make(chan struct{})}
+	go func() {
+		cmd.Wait()
+		close(p.exited)
+	}()
+	return p, nil
 }
 
 // handshake reads the driver's first line.
@@ -550,7 +609,7 @@ func (r *Runner) Run(ctx context.Context, rows [][]value.Value) ([]value.Value, 
 		}
 		p.kill()
 		r.proc = nil
-		if st := p.cmd.ProcessState; st != nil && !st.Success() && fatal == nil {
+		if st := p.failure(); st != "" && fatal == nil {
 			reason = fmt.Sprintf("%s (%s)", reason, st)
 		}
 		return results, &runner.CrashError{Row: r.rowOf(len(results)), Reason: reason, Output: lastLines(p.stderr.String(), 20)}
