@@ -131,13 +131,20 @@ func hostBuild(ctx context.Context, cxx, std, dir, bin string) error {
 	return nil
 }
 
-// hostDriverIncludes are the embedded host driver's system includes, the
-// precompiled header's text: fixed for a build of udfx.
+// hostDriverIncludes are the system includes of the embedded host driver
+// and of the JVM header every per-row function includes first (<cmath>
+// is a fifth of a host build), the precompiled header's text: fixed for a
+// build of udfx. Both files include them before any code of their own,
+// so including them first changes nothing.
 var hostDriverIncludes = sync.OnceValue(func() string {
 	var includes strings.Builder
-	for _, line := range strings.Split(gpu.HostDriver, "\n") {
-		if strings.HasPrefix(line, "#include <") {
-			includes.WriteString(line + "\n")
+	seen := map[string]bool{}
+	for _, src := range []string{gpu.HostDriver, gpu.JVMHeader} {
+		for _, line := range strings.Split(src, "\n") {
+			if strings.HasPrefix(line, "#include <") && !seen[line] {
+				seen[line] = true
+				includes.WriteString(line + "\n")
+			}
 		}
 	}
 	return includes.String()

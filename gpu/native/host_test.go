@@ -53,6 +53,11 @@ func TestTheHostBuildsPrecompiledHeaderChangesNoByte(t *testing.T) {
 	if _, err := os.Stat(std + ".gch"); err != nil {
 		t.Fatal(err)
 	}
+	// It covers the JVM header's includes too: <cmath> is a fifth of a
+	// build.
+	if text, err := os.ReadFile(std); err != nil || !strings.Contains(string(text), "#include <cmath>") || !strings.Contains(string(text), "#include <vector>") {
+		t.Fatalf("the precompiled header lacks the driver's or the JVM header's includes: %q, %v", text, err)
+	}
 	plain, pre := hostDir(t), hostDir(t)
 	if err := hostBuild(ctx, cxx, "", plain, filepath.Join(plain, "bin")); err != nil {
 		t.Fatal(err)
