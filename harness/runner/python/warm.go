@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -181,7 +182,7 @@ func (p *WarmPool) takes(r *Runner) bool {
 // within is whether path is root or lies under it.
 func within(path, root string) bool {
 	rel, err := filepath.Rel(root, path)
-	return err == nil && rel != ".." && !filepath.IsAbs(rel) && !(len(rel) > 2 && rel[:3] == ".."+string(filepath.Separator))
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // fork starts r's driver as a child of a warm interpreter; ok is false

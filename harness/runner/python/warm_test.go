@@ -180,3 +180,42 @@ func TestWarmDriversRunConcurrentlyAndOnlyForTheirFolders(t *testing.T) {
 	runOnce(t, warm, outside, limits, [][]value.Value{{value.DoubleOf(1)}})
 	assert.Equal(t, 3, pool.Served(), "a file outside the pool's folders ran on its own")
 }
+
+// A warm driver that crashes (its process exits, or goes over its memory
+// limit) fails its Run as a cold one does, with the same row and reason,
+// and the next Run answers.
+func TestAWarmDriverCrashesAsAColdOne(t *testing.T) {
+	dir := repoCopy(t, "traces.py", "loops.py")
+	cases := []struct {
+		file, name string
+		rows       [][]value.Value
+	}{
+		{"traces.py", "exit_on", [][]value.Value{{value.IntOf(1)}, {value.IntOf(7)}, {value.IntOf(2)}}},
+		{"loops.py", "hog", [][]value.Value{{value.IntOf(1)}, {value.IntOf(2048)}, {value.IntOf(1)}}},
+	}
+	pool := &WarmPool{Readable: []string{dir}}
+	defer pool.Close()
+	warm := WithWarmPool(context.Background(), pool)
+	limits := runner.Limits{Timeout: 30 * time.Second, MemoryMB: 200, Sandbox: sandbox.On}
+	crash := func(ctx context.Context, u *udf.UDF, rows [][]value.Value) (*runner.CrashError, []string) {
+		r, err := New(ctx, u, Options{Limits: limits, Python: venvPython(t)})
+		require.NoError(t, err)
+		defer r.Close()
+		got, err := r.Run(context.Background(), rows)
+		var ce *runner.CrashError
+		require.ErrorAs(t, err, &ce)
+		again, err := r.Run(context.Background(), rows[:1])
+		require.NoError(t, err, "the Run after the crash")
+		return ce, append(tokens(got), tokens(again)...)
+	}
+	for _, c := range cases {
+		u := parseUDF(t, filepath.Join(dir, c.file), c.name)
+		want, wantGot := crash(context.Background(), u, c.rows)
+		got, gotGot := crash(warm, u, c.rows)
+		assert.Equal(t, want.Row, got.Row, c.name)
+		assert.Equal(t, want.Reason, got.Reason, c.name)
+		t.Logf("%s: %s", c.name, got.Reason)
+		assert.Equal(t, wantGot, gotGot, c.name)
+	}
+	assert.Equal(t, 4, pool.Served(), "each crashed driver and its restart forked warm")
+}

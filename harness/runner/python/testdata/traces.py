@@ -63,3 +63,12 @@ def look_around(_):
         "cwd": os.getcwd(),
         "argv": [os.path.basename(a) for a in __import__("sys").argv],
     })
+
+
+@udf(returnType=StringType())
+def exit_on(n):
+    """Ends its process with status 5 on the row 7, as a C extension's
+    exit() would."""
+    if n == 7:
+        os._exit(5)
+    return str(n)
