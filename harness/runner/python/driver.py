@@ -1582,6 +1582,9 @@ def zygote(contained, pandas_libs):
         for fd in fds:
             os.close(fd)
         _, status = os.waitpid(pid, 0)
+        # The status first: the runner waits for it to tell a crash from
+        # a kill; the next request is read only after the clearing.
+        sock.send(b"%d" % status)
         if contained:
             for _ in range(100):
                 if not zygote_kill_others():
@@ -1598,7 +1601,6 @@ def zygote(contained, pandas_libs):
             except OSError:
                 pass
             zygote_reap()
-        sock.send(b"%d" % status)
 
 
 if __name__ == "__main__":

@@ -320,6 +320,24 @@ func (p *proc) close() {
 	}
 }
 
+// reap ends a driver whose output has ended (it crashed, or exited):
+// a warm child's exit status is awaited, so that its interpreter, which
+// did nothing wrong, serves on; a cold driver is killed as before.
+func (p *proc) reap() {
+	if p.warm == nil {
+		p.kill()
+		return
+	}
+	p.stdin.Close()
+	t := time.NewTimer(runner.WaitDelay)
+	defer t.Stop()
+	select {
+	case <-p.warm.ended:
+	case <-t.C:
+	}
+	p.kill()
+}
+
 // failure is how the driver's process ended when that was not a clean
 // exit ("signal: killed", "exit status 3"); "" otherwise.
 func (p *proc) failure() string {
@@ -378,7 +396,7 @@ func (r *Runner) start(ctx context.Context) error {
 		return ctx.Err()
 	}
 	if h.err != nil || h.line == "" {
-		p.kill()
+		p.reap()
 		return &runner.EnvError{What: "Python", Msg: fmt.Sprintf("%s did not start the udfx driver: %s", r.python, lastLines(p.stderr.String(), 5))}
 	}
 	if err := r.handshake(h.line); err != nil {
@@ -607,7 +625,7 @@ func (r *Runner) Run(ctx context.Context, rows [][]value.Value) ([]value.Value, 
 		if errors.As(o.err, &fatal) {
 			reason = fatal.Reason
 		}
-		p.kill()
+		p.reap()
 		r.proc = nil
 		if st := p.failure(); st != "" && fatal == nil {
 			reason = fmt.Sprintf("%s (%s)", reason, st)

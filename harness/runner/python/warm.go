@@ -114,22 +114,23 @@ func (z *zygote) stop() {
 
 // warmChild is a driver forked by a zygote.
 type warmChild struct {
-	z      *zygote
-	pool   *WarmPool
+	z    *zygote
+	pool *WarmPool
+	// ended closes when the zygote has answered the child's exit status
+	// (or died); exited, once its stderr is read as well.
+	ended  chan struct{}
 	exited chan struct{}
-	status string // set before exited closes
+	status string // set before ended closes
 }
 
-// kill ends the driver: one that is exiting already gets a moment to do
-// so (its interpreter then serves on); otherwise its interpreter is
-// killed with it, since the driver's process is in the interpreter's
-// sandbox, out of udfx's reach.
+// kill ends the driver now. One that has exited already leaves its
+// interpreter serving; otherwise the interpreter is killed with it, since
+// the driver's process is in the interpreter's sandbox, out of udfx's
+// reach.
 func (c *warmChild) kill() {
-	t := time.NewTimer(100 * time.Millisecond)
-	defer t.Stop()
 	select {
-	case <-c.exited:
-	case <-t.C:
+	case <-c.ended:
+	default:
 		c.pool.drop(c.z)
 		c.z.stop()
 	}
@@ -407,7 +408,7 @@ func (p *WarmPool) request(z *zygote, cwd string) (*proc, error) {
 	p.served++
 	p.mu.Unlock()
 	tail := &runner.Tail{Max: 16 << 10}
-	child := &warmChild{z: z, pool: p, exited: make(chan struct{})}
+	child := &warmChild{z: z, pool: p, ended: make(chan struct{}), exited: make(chan struct{})}
 	pr := &proc{warm: child, stdin: inW, stdout: bufio.NewReaderSize(outR, 1<<16), stderr: tail, exited: child.exited}
 	copied := make(chan struct{})
 	go func() {
@@ -436,6 +437,7 @@ func (p *WarmPool) request(z *zygote, cwd string) (*proc, error) {
 			}
 			p.release(z)
 		}
+		close(child.ended)
 		// As exec.Cmd.Wait does: the rest of stderr, bounded by
 		// WaitDelay, then the end of stdout.
 		select {
