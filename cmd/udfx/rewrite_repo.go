@@ -197,7 +197,7 @@ func runRewriteRepo(ctx context.Context, e *env, opts *rewriteOptions, flags *pf
 	// run (one JVM per toolchain instead of one per UDF), each reading
 	// the folders given.
 	stderr := &lockedWriter{w: e.Stderr}
-	compilers := &jvm.CompilePool{Warn: func(err error) { fmt.Fprintf(stderr, "warning: %v\n", err) }}
+	compilers := &jvm.CompilePool{Warn: warnTo(stderr)}
 	for _, p := range paths {
 		compilers.Readable = append(compilers.Readable, e.abs(p))
 	}
@@ -495,6 +495,12 @@ func skipSharedWorkspaces(e *env, items []batch.Item) {
 		}
 		first[key] = it
 	}
+}
+
+// warnTo prints a warm runtime's warning (the run goes on, slower) as a
+// line of w.
+func warnTo(w io.Writer) func(error) {
+	return func(err error) { fmt.Fprintf(w, "warning: %v\n", err) }
 }
 
 // lockedWriter lets UDFs rewritten at once share one stream.

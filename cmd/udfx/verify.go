@@ -235,7 +235,7 @@ func runVerify(cmd *cobra.Command, e *env, opts *verifyOptions, path string) err
 	// The records' Scala and Java originals compile on warm compilers
 	// shared by the gate (one JVM per toolchain, not one per record).
 	stderr := &lockedWriter{w: e.Stderr}
-	compilers := &jvm.CompilePool{Readable: []string{e.abs(path)}, Warn: func(err error) { fmt.Fprintf(stderr, "warning: %v\n", err) }}
+	compilers := &jvm.CompilePool{Readable: []string{e.abs(path)}, Warn: warnTo(stderr)}
 	defer compilers.Close()
 	// Their Python originals fork from warm interpreters, cleared
 	// between records.

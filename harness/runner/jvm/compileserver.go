@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	"github.com/udfx/udfx/harness/runner"
+	"github.com/udfx/udfx/internal/confine"
 	"github.com/udfx/udfx/internal/sandbox"
 )
 
@@ -121,7 +122,7 @@ func (p *CompilePool) compile(ctx context.Context, t *Tools, sb *sandbox.Decisio
 	}
 	classesRoot, err := filepath.Abs(filepath.Join(cacheDir, "classes"))
 	out, oerr := filepath.Abs(req.out)
-	if err != nil || oerr != nil || !within(out, classesRoot) || !p.takes(req, classesRoot) {
+	if err != nil || oerr != nil || !confine.Within(classesRoot, out) || !p.takes(req, classesRoot) {
 		return toolResult{}, false, nil
 	}
 	key := strings.Join(append([]string{t.Java, cacheDir, strconv.FormatBool(sb.Contained())}, t.ScalaJars...), "\x00")
@@ -188,17 +189,11 @@ func (p *CompilePool) takes(req compileRequest, classesRoot string) bool {
 	}
 	for _, src := range req.sources {
 		abs, err := filepath.Abs(src)
-		if err != nil || !within(abs, classesRoot) && !slices.ContainsFunc(p.Readable, func(root string) bool { return within(abs, root) }) {
+		if err != nil || !confine.Within(classesRoot, abs) && !slices.ContainsFunc(p.Readable, func(root string) bool { return confine.Within(root, abs) }) {
 			return false
 		}
 	}
 	return true
-}
-
-// within is whether path is root or lies under it.
-func within(path, root string) bool {
-	rel, err := filepath.Rel(root, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // compileServer is one warm compiler JVM. Its mutex serializes requests:

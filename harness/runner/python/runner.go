@@ -302,38 +302,19 @@ func (p *proc) kill() {
 	<-p.exited
 }
 
-// close ends a driver that is done: a warm child reads the end of its
-// input and exits, and its interpreter serves the next UDF; one that does
-// not exit in time is killed.
+// close ends a driver that is done or whose output has ended (it
+// crashed, or exited): a warm child gets up to WaitDelay to exit, so that
+// its interpreter, which did nothing wrong, serves the next UDF; one that
+// does not exit in time, and a cold driver, are killed.
 func (p *proc) close() {
-	if p.warm == nil {
-		p.kill()
-		return
-	}
-	p.stdin.Close()
-	t := time.NewTimer(runner.WaitDelay)
-	defer t.Stop()
-	select {
-	case <-p.exited:
-	case <-t.C:
-		p.kill()
-	}
-}
-
-// reap ends a driver whose output has ended (it crashed, or exited):
-// a warm child's exit status is awaited, so that its interpreter, which
-// did nothing wrong, serves on; a cold driver is killed as before.
-func (p *proc) reap() {
-	if p.warm == nil {
-		p.kill()
-		return
-	}
-	p.stdin.Close()
-	t := time.NewTimer(runner.WaitDelay)
-	defer t.Stop()
-	select {
-	case <-p.warm.ended:
-	case <-t.C:
+	if p.warm != nil {
+		p.stdin.Close()
+		t := time.NewTimer(runner.WaitDelay)
+		defer t.Stop()
+		select {
+		case <-p.warm.ended:
+		case <-t.C:
+		}
 	}
 	p.kill()
 }
@@ -396,7 +377,7 @@ func (r *Runner) start(ctx context.Context) error {
 		return ctx.Err()
 	}
 	if h.err != nil || h.line == "" {
-		p.reap()
+		p.close()
 		return &runner.EnvError{What: "Python", Msg: fmt.Sprintf("%s did not start the udfx driver: %s", r.python, lastLines(p.stderr.String(), 5))}
 	}
 	if err := r.handshake(h.line); err != nil {
@@ -625,7 +606,7 @@ func (r *Runner) Run(ctx context.Context, rows [][]value.Value) ([]value.Value, 
 		if errors.As(o.err, &fatal) {
 			reason = fatal.Reason
 		}
-		p.reap()
+		p.close()
 		r.proc = nil
 		if st := p.failure(); st != "" && fatal == nil {
 			reason = fmt.Sprintf("%s (%s)", reason, st)

@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -22,6 +21,7 @@ import (
 	"github.com/udfx/udfx/harness/internal/jobfree"
 	"github.com/udfx/udfx/harness/runner"
 	"github.com/udfx/udfx/harness/udf"
+	"github.com/udfx/udfx/internal/confine"
 	"github.com/udfx/udfx/internal/notebook"
 	"github.com/udfx/udfx/internal/sandbox"
 )
@@ -176,14 +176,8 @@ func (p *WarmPool) takes(r *Runner) bool {
 	}
 	return slices.ContainsFunc(p.Readable, func(root string) bool {
 		abs, err := filepath.Abs(root)
-		return err == nil && within(r.file, abs)
+		return err == nil && confine.Within(abs, r.file)
 	})
-}
-
-// within is whether path is root or lies under it.
-func within(path, root string) bool {
-	rel, err := filepath.Rel(root, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // fork starts r's driver as a child of a warm interpreter; ok is false
