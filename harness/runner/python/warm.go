@@ -187,13 +187,9 @@ func (p *WarmPool) fork(ctx context.Context, r *Runner) (*proc, bool) {
 	if p == nil || !p.takes(r) {
 		return nil, false
 	}
-	mode := "open"
-	if r.sandbox.Contained() {
-		mode = "contained"
-	}
 	fl := flavour(r.u, r.file)
 	key := r.python + "\x00" + r.sandbox.String() + "\x00" + fl
-	z := p.acquire(ctx, key, r.python, mode, fl, r.sandbox, r.opts.Limits.Start())
+	z := p.acquire(ctx, r, key, fl)
 	if z == nil {
 		return nil, false
 	}
@@ -209,7 +205,7 @@ func (p *WarmPool) fork(ctx context.Context, r *Runner) (*proc, bool) {
 
 // acquire takes an idle interpreter for key or starts one; nil where none
 // can start.
-func (p *WarmPool) acquire(ctx context.Context, key, python, mode, fl string, sb sandbox.Decision, limit time.Duration) *zygote {
+func (p *WarmPool) acquire(ctx context.Context, r *Runner, key, fl string) *zygote {
 	p.mu.Lock()
 	if p.closed || p.failed[key] {
 		p.mu.Unlock()
@@ -229,7 +225,7 @@ func (p *WarmPool) acquire(ctx context.Context, key, python, mode, fl string, sb
 		return z
 	}
 	p.mu.Unlock()
-	z, err := p.start(ctx, key, python, mode, fl, sb, limit)
+	z, err := p.start(ctx, r, key, fl)
 	p.mu.Lock()
 	if err != nil {
 		first := !p.failed[key] && ctx.Err() == nil
@@ -290,7 +286,14 @@ func (p *WarmPool) warn(err error) {
 }
 
 // start starts an interpreter in its sandbox and waits for it to be ready.
-func (p *WarmPool) start(ctx context.Context, key, python, mode, fl string, sb sandbox.Decision, limit time.Duration) (*zygote, error) {
+// Its interpreter and sandbox are r's, which key names; r's start limit
+// bounds the wait.
+func (p *WarmPool) start(ctx context.Context, r *Runner, key, fl string) (*zygote, error) {
+	python, sb, limit := r.python, r.sandbox, r.opts.Limits.Start()
+	mode := "open"
+	if sb.Contained() {
+		mode = "contained"
+	}
 	dir, err := os.MkdirTemp("", "udfx-python-warm-")
 	if err != nil {
 		return nil, err
